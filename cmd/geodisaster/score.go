@@ -1,0 +1,165 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"text/tabwriter"
+
+	"github.com/geodisaster/engine/scoring"
+)
+
+func init() {
+	register(command{
+		name:    "score",
+		summary: "score predictions against gold under geodisaster_structured_answer_v2",
+		run:     runScore,
+	})
+}
+
+// runScore implements "geodisaster score --gold G --pred P [--policy F] [--json]".
+// It exits 0 whenever scoring ran, whatever the answers; 1 when an input or
+// the policy cannot be read; 2 on usage errors.
+func runScore(_ context.Context, cio cmdIO, args []string) error {
+	fs := newFlagSet("score", "--gold GOLD.jsonl --pred PRED.jsonl [--policy POLICY.json] [--json]", cio.stderr)
+	goldPath := fs.String("gold", "", "gold JSONL: records with id, question_type, answer (family optional)")
+	predPath := fs.String("pred", "", "prediction JSONL: {\"id\",\"answer\"} lines or replay results.jsonl lines")
+	policyPath := fs.String("policy", "", "scoring policy JSON (default: the embedded scoring_policy_43.json)")
+	asJSON := fs.Bool("json", false, "print the report as JSON")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("score: unexpected arguments %q", fs.Args())
+	}
+	if *goldPath == "" || *predPath == "" {
+		return usagef("score: --gold and --pred are required")
+	}
+
+	policy, err := scoreLoadPolicy(*policyPath)
+	if err != nil {
+		return err
+	}
+	gold, err := scoreReadFile(*goldPath, scoring.ReadGold)
+	if err != nil {
+		return err
+	}
+	preds, err := scoreReadFile(*predPath, scoring.ReadPredictions)
+	if err != nil {
+		return err
+	}
+	rep, err := scoring.ScoreSet(policy, gold, preds)
+	if err != nil {
+		return fmt.Errorf("score %s: %w", *goldPath, err)
+	}
+	if *asJSON {
+		enc := json.NewEncoder(cio.stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			return fmt.Errorf("score: write report: %w", err)
+		}
+		return nil
+	}
+	return printScoreReport(cio.stdout, policy, rep)
+}
+
+// scoreLoadPolicy loads the policy named by --policy, or the embedded one.
+func scoreLoadPolicy(path string) (*scoring.Policy, error) {
+	if path == "" {
+		return scoring.DefaultPolicy()
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("open policy: %w", err)
+	}
+	defer f.Close()
+	p, err := scoring.LoadPolicy(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return p, nil
+}
+
+// scoreReadFile opens path and parses it with read.
+func scoreReadFile[T any](path string, read func(io.Reader) (T, error)) (T, error) {
+	var zero T
+	f, err := os.Open(path)
+	if err != nil {
+		return zero, fmt.Errorf("open input: %w", err)
+	}
+	defer f.Close()
+	v, err := read(f)
+	if err != nil {
+		return zero, fmt.Errorf("%s: %w", path, err)
+	}
+	return v, nil
+}
+
+// printScoreReport writes the human-readable tables: per type, per family,
+// then every incorrect record with its first failing path and reason.
+func printScoreReport(w io.Writer, p *scoring.Policy, rep *scoring.Report) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "scorer: %s (policy %s); no overall score is computed\n\n", rep.Scorer, rep.Policy)
+	fmt.Fprintln(tw, "question_type\tfamily\trecords\tpredicted\tcorrect\tcorrect/records")
+	for _, t := range p.Types {
+		if c, ok := rep.ByType[t.QuestionType]; ok {
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\n", t.QuestionType, t.Family, c.Records, c.Predicted, c.Correct, scorePct(c.Correct, c.Records))
+		}
+	}
+	fmt.Fprintln(tw, "\nfamily\t\trecords\tpredicted\tcorrect\tcorrect/records")
+	for _, f := range p.Families() {
+		if c, ok := rep.ByFamily[f]; ok {
+			fmt.Fprintf(tw, "%s\t\t%d\t%d\t%d\t%s\n", f, c.Records, c.Predicted, c.Correct, scorePct(c.Correct, c.Records))
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return fmt.Errorf("score: write report: %w", err)
+	}
+	incorrect := 0
+	for _, r := range rep.Records {
+		if !r.Correct {
+			incorrect++
+		}
+	}
+	if incorrect > 0 {
+		fmt.Fprintf(w, "\nincorrect records (%d):\n", incorrect)
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "id\tquestion_type\tpath\treason")
+		for _, r := range rep.Records {
+			if !r.Correct {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.QuestionType, r.Path, r.Reason)
+			}
+		}
+		if err := tw.Flush(); err != nil {
+			return fmt.Errorf("score: write report: %w", err)
+		}
+	}
+	if n := len(rep.UnknownPredictions); n > 0 {
+		fmt.Fprintf(w, "\n%d prediction(s) with ids not in gold (ignored): %s\n", n, scoreClip(rep.UnknownPredictions, 10))
+	}
+	if n := len(rep.DuplicatePredictions); n > 0 {
+		fmt.Fprintf(w, "%d id(s) predicted on more than one line (scored incorrect): %s\n", n, scoreClip(rep.DuplicatePredictions, 10))
+	}
+	if n := len(rep.UnparsedPredictionLines); n > 0 {
+		fmt.Fprintf(w, "%d prediction line(s) without a readable id (ignored): %v\n", n, rep.UnparsedPredictionLines)
+	}
+	return nil
+}
+
+// scorePct formats num/den as a percentage, or "-" for an empty denominator.
+func scorePct(num, den int) string {
+	if den == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f%%", 100*float64(num)/float64(den))
+}
+
+// scoreClip renders at most n items of s.
+func scoreClip(s []string, n int) string {
+	if len(s) <= n {
+		return fmt.Sprint(s)
+	}
+	return fmt.Sprintf("%v ... (%d more)", s[:n], len(s)-n)
+}
