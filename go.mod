@@ -1,12 +1,17 @@
 module github.com/geodisaster/engine
 
-go 1.24.0
+go 1.26.0
+
+require (
+	github.com/klauspost/compress v1.20.4
+	github.com/ulikunitz/xz v0.5.17
+	golang.org/x/image v0.48.0
+)
 
 require (
 	github.com/airbusgeo/cogger v0.1.1 // indirect
 	github.com/goccy/go-json v0.12.0 // indirect
 	github.com/google/tiff v0.0.0-20161109161721-4b31f3041d9a // indirect
-	github.com/klauspost/compress v1.20.4 // indirect
 	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
 	github.com/modelcontextprotocol/go-sdk v1.8.0 // indirect
 	github.com/paulmach/orb v0.14.0 // indirect
@@ -16,9 +21,7 @@ require (
 	github.com/tidwall/geodesic v0.3.5 // indirect
 	github.com/tidwall/geoindex v1.7.0 // indirect
 	github.com/tidwall/rtree v1.10.0 // indirect
-	github.com/ulikunitz/xz v0.5.17 // indirect
 	github.com/wroge/wgs84 v1.1.7 // indirect
-	golang.org/x/image v0.48.0 // indirect
 	golang.org/x/sys v0.50.0 // indirect
 	golang.org/x/term v0.44.0 // indirect
 	golang.org/x/text v0.44.0 // indirect

@@ -1,0 +1,146 @@
+package raster
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/klauspost/compress/zlib"
+	"github.com/klauspost/compress/zstd"
+	"github.com/ulikunitz/xz"
+	"golang.org/x/image/tiff/lzw"
+)
+
+// codecState holds one worker's reusable decompressors; it is not safe for
+// concurrent use.
+type codecState struct {
+	br   bytes.Reader
+	zr   io.ReadCloser
+	zstd *zstd.Decoder
+}
+
+// close releases the decompressors' resources.
+func (c *codecState) close() {
+	if c.zstd != nil {
+		c.zstd.Close()
+		c.zstd = nil
+	}
+}
+
+// decompress decodes src, compressed with scheme comp, into exactly
+// len(dst) bytes. It never produces more than len(dst) bytes, so a
+// decompression bomb costs no memory; data that ends early is a FormatError.
+func (c *codecState) decompress(comp int, src, dst []byte) error {
+	switch comp {
+	case CompressionNone:
+		if len(src) < len(dst) {
+			return FormatError(fmt.Sprintf("uncompressed block has %d bytes, want %d", len(src), len(dst)))
+		}
+		copy(dst, src)
+		return nil
+	case CompressionPackBits:
+		return unpackBits(src, dst)
+	case CompressionLZW:
+		if len(src) >= 2 && src[0] == 0 && src[1]&1 != 0 {
+			return UnsupportedError("old-style (pre-TIFF 6.0) LZW")
+		}
+		c.br.Reset(src)
+		r := lzw.NewReader(&c.br, lzw.MSB, 8)
+		defer r.Close()
+		return readBlock(r, dst, "LZW")
+	case CompressionDeflate, CompressionDeflate2:
+		c.br.Reset(src)
+		if c.zr == nil {
+			zr, err := zlib.NewReader(&c.br)
+			if err != nil {
+				return FormatError("DEFLATE: " + err.Error())
+			}
+			c.zr = zr
+		} else if err := c.zr.(zlib.Resetter).Reset(&c.br, nil); err != nil {
+			return FormatError("DEFLATE: " + err.Error())
+		}
+		return readBlock(c.zr, dst, "DEFLATE")
+	case CompressionZSTD:
+		if c.zstd == nil {
+			z, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecodeAllCapLimit(true),
+				zstd.WithDecoderMaxMemory(maxBlockBytes))
+			if err != nil {
+				return fmt.Errorf("raster: ZSTD decoder: %w", err)
+			}
+			c.zstd = z
+		}
+		out, err := c.zstd.DecodeAll(src, dst[:0])
+		if err != nil {
+			return FormatError("ZSTD: " + err.Error())
+		}
+		if len(out) < len(dst) {
+			return FormatError(fmt.Sprintf("ZSTD: block decodes to %d bytes, want %d", len(out), len(dst)))
+		}
+		if &out[0] != &dst[0] {
+			copy(dst, out)
+		}
+		return nil
+	case CompressionLZMA:
+		c.br.Reset(src)
+		r, err := xz.NewReader(&c.br)
+		if err != nil {
+			return FormatError("LZMA: " + err.Error())
+		}
+		return readBlock(r, dst, "LZMA")
+	}
+	return UnsupportedError(fmt.Sprintf("compression %d (%s)", comp, compressionName(comp)))
+}
+
+// readBlock fills dst from a decompressing reader, reporting short data.
+func readBlock(r io.Reader, dst []byte, codec string) error {
+	n, err := io.ReadFull(r, dst)
+	if err != nil {
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return FormatError(fmt.Sprintf("%s: block decodes to %d bytes, want %d", codec, n, len(dst)))
+		}
+		return FormatError(fmt.Sprintf("%s: %v", codec, err))
+	}
+	return nil
+}
+
+// unpackBits decodes PackBits data into dst.
+func unpackBits(src, dst []byte) error {
+	o := 0
+	for i := 0; i < len(src) && o < len(dst); {
+		n := int(int8(src[i]))
+		i++
+		switch {
+		case n >= 0:
+			cnt := n + 1
+			if i+cnt > len(src) {
+				cnt = len(src) - i
+			}
+			if o+cnt > len(dst) {
+				cnt = len(dst) - o
+			}
+			copy(dst[o:], src[i:i+cnt])
+			i += n + 1
+			o += cnt
+		case n != -128:
+			if i >= len(src) {
+				i = len(src)
+				break
+			}
+			cnt := 1 - n
+			if o+cnt > len(dst) {
+				cnt = len(dst) - o
+			}
+			b := src[i]
+			i++
+			for k := 0; k < cnt; k++ {
+				dst[o+k] = b
+			}
+			o += cnt
+		}
+	}
+	if o < len(dst) {
+		return FormatError(fmt.Sprintf("PackBits: block decodes to %d bytes, want %d", o, len(dst)))
+	}
+	return nil
+}

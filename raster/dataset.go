@@ -1,0 +1,628 @@
+package raster
+
+import (
+	"encoding/binary"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/geodisaster/engine/crs"
+)
+
+// TIFF compression schemes.
+const (
+	CompressionNone     = 1
+	CompressionLZW      = 5
+	CompressionOJPEG    = 6
+	CompressionJPEG     = 7
+	CompressionDeflate  = 8
+	CompressionPackBits = 32773
+	CompressionDeflate2 = 32946
+	CompressionLZMA     = 34925
+	CompressionZSTD     = 50000
+	CompressionWebP     = 50001
+	CompressionLERC     = 34887
+	CompressionJXL      = 50002
+)
+
+// Photometric interpretations.
+const (
+	photoMinIsWhite = 0
+	photoMinIsBlack = 1
+	photoRGB        = 2
+	photoPalette    = 3
+	photoMask       = 4
+	photoSeparated  = 5
+	photoYCbCr      = 6
+)
+
+// Limits that bound the memory a hostile file can make the reader allocate.
+const (
+	maxDimension  = 1 << 24 // pixels per side
+	maxBlockBytes = 1 << 28 // decoded bytes per block
+	maxBlocks     = 1 << 26 // strips or tiles per image
+	maxSamples    = 1 << 14 // samples per pixel
+)
+
+// Dataset is an open GeoTIFF: the first image of the file with its
+// georeferencing. Its methods are safe for concurrent use.
+type Dataset struct {
+	r      io.ReaderAt
+	size   int64
+	closer io.Closer
+	bo     binary.ByteOrder
+	big    bool
+
+	width, height int
+	spp           int // samples per pixel (bands)
+	bps           int // bits per sample
+	sampleFormat  int
+	dtype         DataType
+	compression   int
+	predictor     int
+	photometric   int
+	planar        bool
+	tiled         bool
+	blockW        int
+	blockH        int
+	blocksAcross  int
+	blocksDown    int
+	offsets       []uint64
+	counts        []uint64
+	jpegTables    []byte
+	ycbcrSub      [2]int
+
+	transform    crs.Affine
+	hasTransform bool
+	geoKeys      *crs.GeoKeyDirectory
+	epsg         int
+	nodata       float64
+	hasNoData    bool
+	metadata     map[string]string
+	bandMeta     []map[string]string
+	descriptions []string
+	overviews    int
+	statePool    sync.Pool
+}
+
+// Open opens a GeoTIFF from a local path or, for "http://" and "https://"
+// names, from a web server with HTTP range requests (like GDAL's /vsicurl/).
+func Open(path string) (*Dataset, error) {
+	if strings.HasPrefix(path, "http://") || strings.HasPrefix(path, "https://") {
+		hr, err := newHTTPReader(path, nil)
+		if err != nil {
+			return nil, err
+		}
+		d, err := OpenReaderAt(hr, hr.Size())
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		return d, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("raster: %w", err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("raster: %w", err)
+	}
+	d, err := OpenReaderAt(f, st.Size())
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	d.closer = f
+	return d, nil
+}
+
+// OpenReaderAt opens a GeoTIFF held by r, which is size bytes long. Only the
+// header, the first IFD and its tag values are read; pixel data is read on
+// demand.
+func OpenReaderAt(r io.ReaderAt, size int64) (d *Dataset, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			d, err = nil, FormatError(fmt.Sprintf("internal error while parsing: %v", p))
+		}
+	}()
+	h, err := readHeader(r, size)
+	if err != nil {
+		return nil, err
+	}
+	first, err := readIFD(r, size, h, h.firstIFD)
+	if err != nil {
+		return nil, err
+	}
+	d = &Dataset{r: r, size: size, bo: h.bo, big: h.big}
+	if err := d.parseImage(first); err != nil {
+		return nil, err
+	}
+	if err := d.parseGeo(first); err != nil {
+		return nil, err
+	}
+	d.countOverviews(h, first)
+	return d, nil
+}
+
+// countOverviews follows the IFD chain and counts reduced-resolution images
+// (overviews). Errors in later IFDs are ignored, as GDAL ignores them.
+func (d *Dataset) countOverviews(h header, first *ifd) {
+	seen := map[uint64]bool{first.offset: true}
+	next := first.next
+	for i := 0; next != 0 && i < maxIFDsFollowed && !seen[next]; i++ {
+		seen[next] = true
+		sub, err := readIFD(d.r, d.size, h, next)
+		if err != nil {
+			return
+		}
+		t, _ := sub.uint(d.bo, tagNewSubfileType, 0)
+		if t&1 != 0 && t&4 == 0 {
+			d.overviews++
+		}
+		next = sub.next
+	}
+}
+
+// parseImage reads the image structure tags of the first IFD.
+func (d *Dataset) parseImage(f *ifd) error {
+	bo := d.bo
+	get := func(tag uint16, def uint64) (int, error) {
+		v, err := f.uint(bo, tag, def)
+		if err != nil {
+			return 0, err
+		}
+		if v > math.MaxInt32 {
+			return 0, FormatError(fmt.Sprintf("tag %d: value %d out of range", tag, v))
+		}
+		return int(v), nil
+	}
+	var err error
+	if !f.has(tagImageWidth) || !f.has(tagImageLength) {
+		return FormatError("missing ImageWidth or ImageLength")
+	}
+	if d.width, err = get(tagImageWidth, 0); err != nil {
+		return err
+	}
+	if d.height, err = get(tagImageLength, 0); err != nil {
+		return err
+	}
+	if d.width <= 0 || d.height <= 0 || d.width > maxDimension || d.height > maxDimension {
+		return FormatError(fmt.Sprintf("image size %dx%d out of range", d.width, d.height))
+	}
+	if d.spp, err = get(tagSamplesPerPixel, 1); err != nil {
+		return err
+	}
+	if d.spp < 1 || d.spp > maxSamples {
+		return FormatError(fmt.Sprintf("SamplesPerPixel %d out of range", d.spp))
+	}
+	bpsAll, err := f.uints(bo, tagBitsPerSample)
+	if err != nil {
+		return err
+	}
+	d.bps = 1
+	if len(bpsAll) > 0 {
+		d.bps = int(bpsAll[0])
+		for _, b := range bpsAll[1:] {
+			if int(b) != d.bps {
+				return UnsupportedError("bands with different BitsPerSample")
+			}
+		}
+	}
+	sfAll, err := f.uints(bo, tagSampleFormat)
+	if err != nil {
+		return err
+	}
+	d.sampleFormat = 1
+	if len(sfAll) > 0 {
+		d.sampleFormat = int(sfAll[0])
+		for _, s := range sfAll[1:] {
+			if int(s) != d.sampleFormat {
+				return UnsupportedError("bands with different SampleFormat")
+			}
+		}
+	}
+	if d.dtype, err = sampleType(d.bps, d.sampleFormat); err != nil {
+		return err
+	}
+	if d.compression, err = get(tagCompression, CompressionNone); err != nil {
+		return err
+	}
+	if d.predictor, err = get(tagPredictor, 1); err != nil {
+		return err
+	}
+	if d.photometric, err = get(tagPhotometric, photoMinIsBlack); err != nil {
+		return err
+	}
+	pc, err := get(tagPlanarConfig, 1)
+	if err != nil {
+		return err
+	}
+	d.planar = pc == 2 && d.spp > 1
+	if f.has(tagTileWidth) || f.has(tagTileOffsets) {
+		d.tiled = true
+		if d.blockW, err = get(tagTileWidth, 0); err != nil {
+			return err
+		}
+		if d.blockH, err = get(tagTileLength, 0); err != nil {
+			return err
+		}
+		if d.blockW <= 0 || d.blockH <= 0 || d.blockW > maxDimension || d.blockH > maxDimension {
+			return FormatError(fmt.Sprintf("tile size %dx%d out of range", d.blockW, d.blockH))
+		}
+		if d.offsets, err = f.uints(bo, tagTileOffsets); err != nil {
+			return err
+		}
+		if d.counts, err = f.uints(bo, tagTileByteCounts); err != nil {
+			return err
+		}
+	} else {
+		d.blockW = d.width
+		rps, err := f.uint(bo, tagRowsPerStrip, math.MaxUint32)
+		if err != nil {
+			return err
+		}
+		if rps == 0 || rps > uint64(d.height) {
+			rps = uint64(d.height)
+		}
+		d.blockH = int(rps)
+		if d.offsets, err = f.uints(bo, tagStripOffsets); err != nil {
+			return err
+		}
+		if d.counts, err = f.uints(bo, tagStripByteCounts); err != nil {
+			return err
+		}
+	}
+	d.blocksAcross = (d.width + d.blockW - 1) / d.blockW
+	d.blocksDown = (d.height + d.blockH - 1) / d.blockH
+	nb := uint64(d.blocksAcross) * uint64(d.blocksDown)
+	if d.planar {
+		nb *= uint64(d.spp)
+	}
+	if nb > maxBlocks {
+		return FormatError(fmt.Sprintf("%d blocks (limit %d)", nb, maxBlocks))
+	}
+	if uint64(len(d.offsets)) < nb {
+		return FormatError(fmt.Sprintf("%d block offsets for %d blocks", len(d.offsets), nb))
+	}
+	if uint64(len(d.counts)) < nb {
+		if len(d.counts) == 0 && d.compression == CompressionNone {
+			// libtiff estimates missing byte counts of uncompressed images.
+			d.counts = make([]uint64, nb)
+			for i := range d.counts {
+				d.counts[i] = uint64(d.blockBytes())
+			}
+		} else {
+			return FormatError(fmt.Sprintf("%d block byte counts for %d blocks", len(d.counts), nb))
+		}
+	}
+	if d.blockBytes() > maxBlockBytes || d.blockBytes() <= 0 {
+		return FormatError(fmt.Sprintf("block of %dx%d x %d samples x %d bits is too large", d.blockW, d.blockH, d.blockSamples(), d.bps))
+	}
+	switch d.compression {
+	case CompressionNone, CompressionLZW, CompressionDeflate, CompressionDeflate2, CompressionPackBits,
+		CompressionZSTD, CompressionLZMA, CompressionJPEG, CompressionWebP:
+	default:
+		return UnsupportedError(fmt.Sprintf("compression %d (%s)", d.compression, compressionName(d.compression)))
+	}
+	switch d.predictor {
+	case 1:
+	case 2:
+		if d.bps != 8 && d.bps != 16 && d.bps != 32 && d.bps != 64 {
+			return UnsupportedError(fmt.Sprintf("horizontal predictor with %d-bit samples", d.bps))
+		}
+	case 3:
+		if d.sampleFormat != 3 {
+			return FormatError("floating-point predictor on integer samples")
+		}
+	default:
+		return UnsupportedError(fmt.Sprintf("predictor %d", d.predictor))
+	}
+	if d.photometric == photoYCbCr && d.compression != CompressionJPEG {
+		return UnsupportedError("YCbCr photometric interpretation without JPEG compression")
+	}
+	if d.compression == CompressionJPEG || d.compression == CompressionWebP {
+		if d.bps != 8 {
+			return UnsupportedError(fmt.Sprintf("%s with %d-bit samples", compressionName(d.compression), d.bps))
+		}
+		if d.planar && d.compression == CompressionWebP {
+			return UnsupportedError("WebP with planar configuration")
+		}
+	}
+	d.jpegTables = f.bytes(tagJPEGTables)
+	d.ycbcrSub = [2]int{2, 2}
+	if sub, _ := f.uints(bo, tagYCbCrSubsampling); len(sub) == 2 {
+		d.ycbcrSub = [2]int{int(sub[0]), int(sub[1])}
+	}
+	return nil
+}
+
+// sampleType maps BitsPerSample and SampleFormat to the DataType the
+// reader returns.
+func sampleType(bps, sf int) (DataType, error) {
+	switch sf {
+	case 1, 4: // unsigned, void
+		switch {
+		case bps >= 1 && bps <= 8:
+			return Uint8, nil
+		case bps > 8 && bps <= 16:
+			return Uint16, nil
+		case bps > 16 && bps <= 32:
+			return Uint32, nil
+		}
+	case 2:
+		switch bps {
+		case 8:
+			return Int8, nil
+		case 16:
+			return Int16, nil
+		case 32:
+			return Int32, nil
+		}
+	case 3:
+		switch bps {
+		case 16, 32:
+			return Float32, nil
+		case 64:
+			return Float64, nil
+		}
+	case 5, 6:
+		return Unknown, UnsupportedError("complex samples")
+	default:
+		return Unknown, FormatError(fmt.Sprintf("SampleFormat %d", sf))
+	}
+	return Unknown, UnsupportedError(fmt.Sprintf("%d-bit samples with SampleFormat %d", bps, sf))
+}
+
+// compressionName returns GDAL's name of a TIFF compression code.
+func compressionName(c int) string {
+	switch c {
+	case CompressionNone:
+		return "NONE"
+	case CompressionLZW:
+		return "LZW"
+	case CompressionOJPEG:
+		return "OJPEG"
+	case CompressionJPEG:
+		return "JPEG"
+	case CompressionDeflate, CompressionDeflate2:
+		return "DEFLATE"
+	case CompressionPackBits:
+		return "PACKBITS"
+	case CompressionLZMA:
+		return "LZMA"
+	case CompressionZSTD:
+		return "ZSTD"
+	case CompressionWebP:
+		return "WEBP"
+	case CompressionLERC:
+		return "LERC"
+	case CompressionJXL:
+		return "JXL"
+	case 2:
+		return "CCITTRLE"
+	case 3:
+		return "CCITTFAX3"
+	case 4:
+		return "CCITTFAX4"
+	}
+	return "unknown"
+}
+
+// blockSamples returns the number of samples per pixel stored in one block.
+func (d *Dataset) blockSamples() int {
+	if d.planar {
+		return 1
+	}
+	return d.spp
+}
+
+// rowBytes returns the byte length of one block row of n pixels.
+func (d *Dataset) rowBytes(n int) int {
+	return (n*d.blockSamples()*d.bps + 7) / 8
+}
+
+// blockBytes returns the decoded size of a full block in bytes.
+func (d *Dataset) blockBytes() int {
+	return d.rowBytes(d.blockW) * d.blockH
+}
+
+// parseGeo reads the georeferencing, nodata and GDAL metadata tags.
+func (d *Dataset) parseGeo(f *ifd) error {
+	bo := d.bo
+	if dir, err := f.uints(bo, tagGeoKeyDirectory); err == nil && len(dir) >= 4 {
+		d16 := make([]uint16, len(dir))
+		for i, v := range dir {
+			d16[i] = uint16(v)
+		}
+		doubles, _ := f.floats(bo, tagGeoDoubleParams)
+		g, err := crs.ParseGeoKeyDirectory(d16, doubles, f.ascii(tagGeoASCIIParams))
+		if err == nil {
+			d.geoKeys = g
+			d.epsg = g.EPSG()
+		}
+	}
+	scale, _ := f.floats(bo, tagModelPixelScale)
+	tie, _ := f.floats(bo, tagModelTiepoint)
+	mt, _ := f.floats(bo, tagModelTransform)
+	switch {
+	case len(scale) >= 2 && scale[0] != 0 && scale[1] != 0 && len(tie) >= 6:
+		a, e := scale[0], -scale[1]
+		d.transform = crs.Affine{a, 0, tie[3] - tie[0]*a, 0, e, tie[4] - tie[1]*e}
+		d.hasTransform = true
+	case len(mt) == 16:
+		d.transform = crs.Affine{mt[0], mt[1], mt[3], mt[4], mt[5], mt[7]}
+		d.hasTransform = true
+	}
+	if d.hasTransform && d.geoKeys.PixelIsPoint() {
+		t := &d.transform
+		t[2] -= t[0]*0.5 + t[1]*0.5
+		t[5] -= t[3]*0.5 + t[4]*0.5
+	}
+	if f.has(tagGDALNoData) {
+		s := strings.TrimSpace(f.ascii(tagGDALNoData))
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+				err = nil
+			}
+		}
+		if err == nil {
+			d.nodata, d.hasNoData = v, true
+		}
+	}
+	d.metadata = map[string]string{}
+	d.bandMeta = make([]map[string]string, d.spp)
+	d.descriptions = make([]string, d.spp)
+	if f.has(tagGDALMetadata) {
+		d.parseGDALMetadata(f.ascii(tagGDALMetadata))
+	}
+	return nil
+}
+
+// parseGDALMetadata reads the XML of the GDAL_METADATA tag; malformed XML is
+// ignored (GDAL only warns).
+func (d *Dataset) parseGDALMetadata(s string) {
+	var doc struct {
+		Items []struct {
+			Name   string `xml:"name,attr"`
+			Sample *int   `xml:"sample,attr"`
+			Role   string `xml:"role,attr"`
+			Domain string `xml:"domain,attr"`
+			Value  string `xml:",chardata"`
+		} `xml:"Item"`
+	}
+	if err := xml.Unmarshal([]byte(s), &doc); err != nil {
+		return
+	}
+	for _, it := range doc.Items {
+		if it.Domain != "" {
+			continue
+		}
+		if it.Sample == nil {
+			d.metadata[it.Name] = it.Value
+			continue
+		}
+		b := *it.Sample
+		if b < 0 || b >= d.spp {
+			continue
+		}
+		if it.Role == "description" {
+			d.descriptions[b] = it.Value
+			continue
+		}
+		if d.bandMeta[b] == nil {
+			d.bandMeta[b] = map[string]string{}
+		}
+		d.bandMeta[b][it.Name] = it.Value
+	}
+}
+
+// Close releases the file opened by Open; it is a no-op for datasets opened
+// with OpenReaderAt.
+func (d *Dataset) Close() error {
+	if d.closer != nil {
+		err := d.closer.Close()
+		d.closer = nil
+		return err
+	}
+	return nil
+}
+
+// Width returns the raster width in pixels.
+func (d *Dataset) Width() int { return d.width }
+
+// Height returns the raster height in pixels.
+func (d *Dataset) Height() int { return d.height }
+
+// Count returns the number of bands (samples per pixel).
+func (d *Dataset) Count() int { return d.spp }
+
+// DataType returns the sample type every band is read as.
+func (d *Dataset) DataType() DataType { return d.dtype }
+
+// Transform returns the affine geotransform in rasterio order and whether
+// the file has one (ModelPixelScale+ModelTiepoint or ModelTransformation).
+// PixelIsPoint rasters are shifted by half a pixel, as GDAL does.
+func (d *Dataset) Transform() (crs.Affine, bool) { return d.transform, d.hasTransform }
+
+// EPSG returns the EPSG code of the raster's CRS, or 0 when it has none or
+// it cannot be identified.
+func (d *Dataset) EPSG() int { return d.epsg }
+
+// GeoKeys returns the parsed GeoKey directory, or nil when absent.
+func (d *Dataset) GeoKeys() *crs.GeoKeyDirectory { return d.geoKeys }
+
+// NoData returns the GDAL_NODATA value and whether it is set.
+func (d *Dataset) NoData() (float64, bool) { return d.nodata, d.hasNoData }
+
+// BandDescription returns the description of band (1-based) from the
+// GDAL_METADATA tag, or "" when it has none or band is out of range.
+func (d *Dataset) BandDescription(band int) string {
+	if band < 1 || band > d.spp {
+		return ""
+	}
+	return d.descriptions[band-1]
+}
+
+// Metadata returns a copy of the dataset-level items of GDAL_METADATA.
+func (d *Dataset) Metadata() map[string]string {
+	m := make(map[string]string, len(d.metadata))
+	for k, v := range d.metadata {
+		m[k] = v
+	}
+	return m
+}
+
+// BandMetadata returns a copy of band's (1-based) GDAL_METADATA items other
+// than its description (for example SCALE, OFFSET, STATISTICS_*).
+func (d *Dataset) BandMetadata(band int) map[string]string {
+	m := map[string]string{}
+	if band >= 1 && band <= d.spp {
+		for k, v := range d.bandMeta[band-1] {
+			m[k] = v
+		}
+	}
+	return m
+}
+
+// Structure describes how the pixels are stored in the file.
+type Structure struct {
+	Compression   string // GDAL's name: NONE, LZW, DEFLATE, ...
+	Predictor     int
+	Tiled         bool
+	BlockWidth    int
+	BlockHeight   int
+	Interleave    string // "PIXEL" or "BAND"
+	BitsPerSample int
+	BigTIFF       bool
+	LittleEndian  bool
+	Photometric   int
+	Overviews     int
+}
+
+// Structure returns the file's storage layout.
+func (d *Dataset) Structure() Structure {
+	il := "PIXEL"
+	if d.planar || d.spp == 1 {
+		il = "BAND"
+	}
+	return Structure{
+		Compression:   compressionName(d.compression),
+		Predictor:     d.predictor,
+		Tiled:         d.tiled,
+		BlockWidth:    d.blockW,
+		BlockHeight:   d.blockH,
+		Interleave:    il,
+		BitsPerSample: d.bps,
+		BigTIFF:       d.big,
+		LittleEndian:  d.bo == binary.LittleEndian,
+		Photometric:   d.photometric,
+		Overviews:     d.overviews,
+	}
+}

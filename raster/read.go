@@ -1,0 +1,433 @@
+package raster
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// maxReadBytes bounds the memory one ReadWindow call may allocate per band.
+const maxReadBytes = 1 << 34
+
+// ReadBand reads a whole band (1-based), decoding blocks concurrently.
+func (d *Dataset) ReadBand(ctx context.Context, band int) (*Band, error) {
+	return d.ReadWindow(ctx, band, Window{0, 0, d.width, d.height})
+}
+
+// ReadWindow reads the window w of band (1-based). The window must lie
+// inside the raster.
+func (d *Dataset) ReadWindow(ctx context.Context, band int, w Window) (*Band, error) {
+	bs, err := d.ReadBands(ctx, []int{band}, w)
+	if err != nil {
+		return nil, err
+	}
+	return bs[0], nil
+}
+
+// ReadAll reads every band of the dataset; pixel-interleaved files are
+// decoded once for all bands.
+func (d *Dataset) ReadAll(ctx context.Context) ([]*Band, error) {
+	bands := make([]int, d.spp)
+	for i := range bands {
+		bands[i] = i + 1
+	}
+	return d.ReadBands(ctx, bands, Window{0, 0, d.width, d.height})
+}
+
+// ReadBands reads the window w of several bands (1-based) at once, so
+// pixel-interleaved blocks are decoded only once. Blocks are decoded
+// concurrently by up to GOMAXPROCS goroutines.
+func (d *Dataset) ReadBands(ctx context.Context, bands []int, w Window) (out []*Band, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			out, err = nil, FormatError(fmt.Sprintf("internal error while decoding: %v", p))
+		}
+	}()
+	if len(bands) == 0 {
+		return nil, fmt.Errorf("raster: no bands requested")
+	}
+	for _, b := range bands {
+		if b < 1 || b > d.spp {
+			return nil, fmt.Errorf("raster: band %d out of range 1..%d", b, d.spp)
+		}
+	}
+	if w.Width <= 0 || w.Height <= 0 || w.Col < 0 || w.Row < 0 ||
+		w.Col > d.width-w.Width || w.Row > d.height-w.Height {
+		return nil, fmt.Errorf("raster: window %+v outside raster %dx%d", w, d.width, d.height)
+	}
+	if int64(w.Width)*int64(w.Height)*int64(d.dtype.Size()) > maxReadBytes {
+		return nil, fmt.Errorf("raster: window %dx%d too large to read at once", w.Width, w.Height)
+	}
+	out = make([]*Band, len(bands))
+	outBytes := make([][]byte, len(bands))
+	for i := range bands {
+		b, err := NewBand(w.Width, w.Height, d.dtype)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = b
+		outBytes[i] = b.Bytes()
+	}
+	// Enumerate the blocks the window touches.
+	type job struct{ plane, bx, by int }
+	bx0, bx1 := w.Col/d.blockW, (w.Col+w.Width-1)/d.blockW
+	by0, by1 := w.Row/d.blockH, (w.Row+w.Height-1)/d.blockH
+	var jobs []job
+	planes := []int{0}
+	if d.planar {
+		planes = planes[:0]
+		seen := map[int]bool{}
+		for _, b := range bands {
+			if !seen[b] {
+				seen[b] = true
+				planes = append(planes, b-1)
+			}
+		}
+	}
+	for _, p := range planes {
+		for by := by0; by <= by1; by++ {
+			for bx := bx0; bx <= bx1; bx++ {
+				jobs = append(jobs, job{p, bx, by})
+			}
+		}
+	}
+	workers := runtime.GOMAXPROCS(0)
+	if workers > len(jobs) {
+		workers = len(jobs)
+	}
+	var (
+		next     atomic.Int64
+		failed   atomic.Bool
+		errOnce  sync.Once
+		firstErr error
+		wg       sync.WaitGroup
+	)
+	fail := func(e error) {
+		errOnce.Do(func() { firstErr = e })
+		failed.Store(true)
+	}
+	run := func() {
+		defer wg.Done()
+		defer func() {
+			if p := recover(); p != nil {
+				fail(FormatError(fmt.Sprintf("internal error while decoding: %v", p)))
+			}
+		}()
+		st := d.getState()
+		defer d.putState(st)
+		for !failed.Load() {
+			i := int(next.Add(1) - 1)
+			if i >= len(jobs) {
+				return
+			}
+			if err := ctx.Err(); err != nil {
+				fail(err)
+				return
+			}
+			j := jobs[i]
+			if err := d.readBlock(st, j.plane, j.bx, j.by, bands, w, outBytes); err != nil {
+				fail(err)
+				return
+			}
+		}
+	}
+	wg.Add(workers)
+	for k := 1; k < workers; k++ {
+		go run()
+	}
+	run()
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	return out, nil
+}
+
+// blockState is one decoding goroutine's scratch memory.
+type blockState struct {
+	codec codecState
+	raw   []byte
+	buf   []byte
+	tmp   []byte
+	exp   []byte
+}
+
+// getState returns a scratch state from the dataset's pool.
+func (d *Dataset) getState() *blockState {
+	if s, ok := d.statePool.Get().(*blockState); ok {
+		return s
+	}
+	return &blockState{}
+}
+
+// putState returns a scratch state to the pool.
+func (d *Dataset) putState(s *blockState) { d.statePool.Put(s) }
+
+// grow returns b resized to n bytes, reallocating when its capacity is
+// insufficient.
+func grow(b []byte, n int) []byte {
+	if cap(b) < n {
+		return make([]byte, n)
+	}
+	return b[:n]
+}
+
+// blockRows returns the number of rows of block row by that hold image data
+// in the encoded block (strips at the bottom may be shorter; tiles never).
+func (d *Dataset) blockRows(by int) int {
+	if d.tiled {
+		return d.blockH
+	}
+	if r := d.height - by*d.blockH; r < d.blockH {
+		return r
+	}
+	return d.blockH
+}
+
+// readBlock decodes block (plane, bx, by) and copies the part inside w into
+// each requested band's output.
+func (d *Dataset) readBlock(st *blockState, plane, bx, by int, bands []int, w Window, outs [][]byte) error {
+	idx := plane*d.blocksAcross*d.blocksDown + by*d.blocksAcross + bx
+	rows := d.blockRows(by)
+	size := d.dtype.Size()
+	bs := d.blockSamples()
+	// Pixel rectangle of the block inside the window, in image coordinates.
+	c0, r0 := max(bx*d.blockW, w.Col), max(by*d.blockH, w.Row)
+	c1, r1 := min((bx+1)*d.blockW, w.Col+w.Width), min(by*d.blockH+rows, w.Row+w.Height)
+	if c0 >= c1 || r0 >= r1 {
+		return nil
+	}
+	off, cnt := d.offsets[idx], d.counts[idx]
+	if off == 0 || cnt == 0 {
+		d.fillSparse(bands, plane, w, outs, c0, r0, c1, r1)
+		return nil
+	}
+	if cnt > uint64(d.size) || off > uint64(d.size)-cnt {
+		return FormatError(fmt.Sprintf("block %d at offset %d (+%d bytes) lies past the end of the file (%d bytes)", idx, off, cnt, d.size))
+	}
+	st.raw = grow(st.raw, int(cnt))
+	if err := readFull(d.r, d.size, st.raw, off, fmt.Sprintf("block %d", idx)); err != nil {
+		return err
+	}
+	blk, err := d.decodeBlock(st, st.raw, rows)
+	if err != nil {
+		return fmt.Errorf("block %d: %w", idx, err)
+	}
+	stride := d.blockW * bs * size
+	n := (c1 - c0) * size
+	for k, b := range bands {
+		s := b - 1
+		if d.planar {
+			if s != plane {
+				continue
+			}
+			s = 0
+		}
+		dst := outs[k]
+		for r := r0; r < r1; r++ {
+			src := blk[(r-by*d.blockH)*stride+((c0-bx*d.blockW)*bs+s)*size:]
+			o := ((r-w.Row)*w.Width + (c0 - w.Col)) * size
+			if bs == 1 {
+				copy(dst[o:o+n], src[:n])
+				continue
+			}
+			gather(dst[o:o+n], src, bs, size)
+		}
+	}
+	return nil
+}
+
+// gather copies every stride-th sample of size bytes from src into dst.
+func gather(dst, src []byte, stride, size int) {
+	switch size {
+	case 1:
+		for i := range dst {
+			dst[i] = src[i*stride]
+		}
+	case 2:
+		for i := 0; i < len(dst); i += 2 {
+			j := i * stride
+			dst[i], dst[i+1] = src[j], src[j+1]
+		}
+	case 4:
+		for i := 0; i < len(dst); i += 4 {
+			j := i * stride
+			copy(dst[i:i+4], src[j:j+4])
+		}
+	default:
+		for i := 0; i < len(dst); i += size {
+			j := i * stride
+			copy(dst[i:i+size], src[j:j+size])
+		}
+	}
+}
+
+// fillSparse fills the rectangle of a missing block (offset or byte count
+// 0) with the nodata value, or 0 without one, as GDAL does.
+func (d *Dataset) fillSparse(bands []int, plane int, w Window, outs [][]byte, c0, r0, c1, r1 int) {
+	size := d.dtype.Size()
+	val := make([]byte, size)
+	if d.hasNoData {
+		encodeSample(val, d.dtype, d.nodata)
+	}
+	for k, b := range bands {
+		if d.planar && b-1 != plane {
+			continue
+		}
+		for r := r0; r < r1; r++ {
+			o := ((r-w.Row)*w.Width + (c0 - w.Col)) * size
+			row := outs[k][o : o+(c1-c0)*size]
+			for i := 0; i < len(row); i += size {
+				copy(row[i:], val)
+			}
+		}
+	}
+}
+
+// encodeSample stores v converted to t (rounded and clamped like GDAL's
+// GDALCopyWords) into b in host byte order.
+func encodeSample(b []byte, t DataType, v float64) {
+	clamp := func(lo, hi float64) float64 {
+		if math.IsNaN(v) {
+			return 0
+		}
+		r := math.Round(v)
+		return math.Max(lo, math.Min(hi, r))
+	}
+	switch t {
+	case Uint8:
+		b[0] = uint8(clamp(0, 255))
+	case Int8:
+		b[0] = byte(int8(clamp(-128, 127)))
+	case Uint16:
+		u16s(b)[0] = uint16(clamp(0, 65535))
+	case Int16:
+		u16s(b)[0] = uint16(int16(clamp(-32768, 32767)))
+	case Uint32:
+		u32s(b)[0] = uint32(clamp(0, 4294967295))
+	case Int32:
+		u32s(b)[0] = uint32(int32(clamp(-2147483648, 2147483647)))
+	case Float32:
+		u32s(b)[0] = math.Float32bits(float32(v))
+	case Float64:
+		u64s(b)[0] = math.Float64bits(v)
+	}
+}
+
+// decodeBlock decompresses one block of rows rows into native-order samples
+// of the dataset's DataType, rows of blockW*blockSamples samples.
+func (d *Dataset) decodeBlock(st *blockState, raw []byte, rows int) ([]byte, error) {
+	if d.compression == CompressionJPEG || d.compression == CompressionWebP {
+		return d.decodeImageBlock(st, raw, rows)
+	}
+	bs := d.blockSamples()
+	rowLen := d.rowBytes(d.blockW)
+	n := rowLen * rows
+	st.buf = grow(st.buf, n)
+	buf := st.buf
+	if err := st.codec.decompress(d.compression, raw, buf); err != nil {
+		return nil, err
+	}
+	switch d.bps {
+	case 8, 16, 32, 64:
+	default:
+		return d.expandBits(st, buf, rowLen, rows), nil
+	}
+	size := d.bps / 8
+	switch d.predictor {
+	case 2:
+		if size > 1 && !d.fileNative() {
+			swapBytes(buf, size)
+		}
+		undoHorizontal(buf, rowLen, rows, bs, size)
+	case 3:
+		st.tmp = grow(st.tmp, rowLen)
+		undoFloat(buf, rowLen, rows, bs, size, st.tmp)
+	default:
+		if size > 1 && !d.fileNative() {
+			swapBytes(buf, size)
+		}
+	}
+	if d.bps == 16 && d.sampleFormat == 3 {
+		return d.expandHalf(st, buf), nil
+	}
+	return buf, nil
+}
+
+// fileNative reports whether the file's byte order is the host's.
+func (d *Dataset) fileNative() bool {
+	return (d.bo.Uint16([]byte{1, 0}) == 1) == nativeLE
+}
+
+// expandHalf widens native-order IEEE half floats to float32.
+func (d *Dataset) expandHalf(st *blockState, buf []byte) []byte {
+	in := u16s(buf)
+	st.exp = grow(st.exp, len(in)*4)
+	out := u32s(st.exp)
+	for i, h := range in {
+		out[i] = halfToFloat32Bits(h)
+	}
+	return st.exp
+}
+
+// halfToFloat32Bits converts IEEE 754 binary16 bits to binary32 bits.
+func halfToFloat32Bits(h uint16) uint32 {
+	sign := uint32(h>>15) << 31
+	exp := uint32(h>>10) & 0x1f
+	man := uint32(h) & 0x3ff
+	switch {
+	case exp == 0x1f:
+		return sign | 0x7f800000 | man<<13
+	case exp == 0:
+		if man == 0 {
+			return sign
+		}
+		e := uint32(127 - 15 + 1)
+		for man&0x400 == 0 {
+			man <<= 1
+			e--
+		}
+		man &= 0x3ff
+		return sign | e<<23 | man<<13
+	}
+	return sign | (exp+127-15)<<23 | man<<13
+}
+
+// expandBits unpacks rows of MSB-first packed samples of d.bps bits (1..31,
+// not a multiple of 8 or 24) into native-order samples of the DataType.
+func (d *Dataset) expandBits(st *blockState, buf []byte, rowLen, rows int) []byte {
+	ns := d.blockW * d.blockSamples()
+	size := d.dtype.Size()
+	st.exp = grow(st.exp, ns*rows*size)
+	out := st.exp
+	nb := uint(d.bps)
+	for r := 0; r < rows; r++ {
+		row := buf[r*rowLen : (r+1)*rowLen]
+		var acc uint64
+		var have uint
+		p := 0
+		for i := 0; i < ns; i++ {
+			for have < nb {
+				acc = acc<<8 | uint64(row[p])
+				p++
+				have += 8
+			}
+			v := uint32(acc>>(have-nb)) & (1<<nb - 1)
+			have -= nb
+			acc &= 1<<have - 1
+			o := (r*ns + i) * size
+			switch size {
+			case 1:
+				out[o] = uint8(v)
+			case 2:
+				u16s(out[o : o+2])[0] = uint16(v)
+			case 4:
+				u32s(out[o : o+4])[0] = v
+			}
+		}
+	}
+	return out
+}
