@@ -1,0 +1,123 @@
+package runtime
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/geodisaster/engine/conformance/schemas"
+	"github.com/geodisaster/engine/workers"
+)
+
+// Projector builds a question type's final answer from worker evidence in a
+// session. It returns (nil, nil) while the evidence is not yet complete and
+// an error when the evidence contradicts the answer contract. It never
+// reads files and never sees gold.
+type Projector func(v *View) (any, error)
+
+// answerContracts pairs each question type's projection with its schema.
+type answerContracts struct {
+	projectors map[string]Projector
+	schemas    map[string]*jsonschema.Schema
+}
+
+func newAnswerContracts() (*answerContracts, error) {
+	ac := &answerContracts{projectors: map[string]Projector{}, schemas: map[string]*jsonschema.Schema{}}
+	for _, fam := range []map[string]Projector{
+		deforestationProjectors(), multiHazardProjectors(), xbdProjectors(),
+		routingProjectors(), sen1FloodProjectors(),
+	} {
+		for t, p := range fam {
+			if _, ok := workers.LookupQuestionType(t); !ok {
+				return nil, fmt.Errorf("projector for unknown question type %q", t)
+			}
+			ac.projectors[t] = p
+		}
+	}
+	c := jsonschema.NewCompiler()
+	for _, t := range schemas.Types() {
+		doc, _ := schemas.Get(t)
+		v, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
+		if err != nil {
+			return nil, fmt.Errorf("answer schema %s: %w", t, err)
+		}
+		url := "mem:///" + t + ".json"
+		if err := c.AddResource(url, v); err != nil {
+			return nil, fmt.Errorf("answer schema %s: %w", t, err)
+		}
+		sch, err := c.Compile(url)
+		if err != nil {
+			return nil, fmt.Errorf("answer schema %s: %w", t, err)
+		}
+		ac.schemas[t] = sch
+	}
+	return ac, nil
+}
+
+// project runs the type's projection and returns the canonical JSON of a
+// complete, schema-valid answer, or nil when none is available yet.
+func (ac *answerContracts) project(questionType string, v *View) (json.RawMessage, error) {
+	p, ok := ac.projectors[questionType]
+	if !ok {
+		return nil, fmt.Errorf("no answer projection for question type %q", questionType)
+	}
+	ans, err := p(v)
+	if err != nil || ans == nil {
+		return nil, err
+	}
+	if err := checkFinite(ans, "$"); err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(ans)
+	if err != nil {
+		return nil, fmt.Errorf("answer projection: %w", err)
+	}
+	if err := ac.validate(questionType, b); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// validate checks an answer against its type's schema.
+func (ac *answerContracts) validate(questionType string, ans []byte) error {
+	sch, ok := ac.schemas[questionType]
+	if !ok {
+		return fmt.Errorf("no answer schema for question type %q", questionType)
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(ans))
+	if err != nil {
+		return fmt.Errorf("answer is not JSON: %w", err)
+	}
+	if err := sch.Validate(inst); err != nil {
+		return fmt.Errorf("answer fails its %s schema: %w", questionType, err)
+	}
+	return nil
+}
+
+// checkFinite rejects NaN and infinities anywhere in an answer.
+func checkFinite(v any, path string) error {
+	switch x := v.(type) {
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return fmt.Errorf("answer field %s is not finite", path)
+		}
+	case float32:
+		return checkFinite(float64(x), path)
+	case map[string]any:
+		for k, e := range x {
+			if err := checkFinite(e, path+"."+k); err != nil {
+				return err
+			}
+		}
+	case []any:
+		for i, e := range x {
+			if err := checkFinite(e, fmt.Sprintf("%s[%d]", path, i)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,543 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/geodisaster/engine/raster"
+	"github.com/geodisaster/engine/workers"
+)
+
+// AnswerRef is the reference every record's terminal action uses.
+const AnswerRef = "ANSWER_JSON:answer_1"
+
+// Runtime-level tools that are not workers.
+const (
+	ToolTaskComplete = "TaskComplete"
+	ToolTerminate    = "Terminate"
+	ToolFinalAnswer  = "FinalAnswer"
+)
+
+// Config configures sessions.
+type Config struct {
+	// DatasetRoot is the strict data root; every declared path resolves
+	// under it and nothing else is readable.
+	DatasetRoot string
+	// ArtifactDir is where generated files go (one subdirectory per
+	// session); empty means a temporary directory per session.
+	ArtifactDir string
+	// Logger receives structured logs; nil discards them.
+	Logger *slog.Logger
+}
+
+// Engine holds what sessions share: the worker registry and answer schemas.
+// It is safe for concurrent use.
+type Engine struct {
+	cfg      Config
+	root     dataRoot
+	registry *workers.Registry
+	answers  *answerContracts
+}
+
+// NewEngine prepares an engine for a dataset root.
+func NewEngine(cfg Config) (*Engine, error) {
+	root, err := newDataRoot(cfg.DatasetRoot)
+	if err != nil {
+		return nil, err
+	}
+	reg, err := workers.NewRegistry()
+	if err != nil {
+		return nil, err
+	}
+	ac, err := newAnswerContracts()
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &Engine{cfg: cfg, root: root, registry: reg, answers: ac}, nil
+}
+
+// Registry returns the engine's worker registry.
+func (e *Engine) Registry() *workers.Registry { return e.registry }
+
+// CallTrace records one tool call.
+type CallTrace struct {
+	Index     int                `json:"index"`
+	Tool      string             `json:"tool"`
+	Args      map[string]any     `json:"args"`
+	Inputs    []string           `json:"input_handles"`
+	Output    string             `json:"output_handle,omitempty"`
+	Reads     []ReadTrace        `json:"reads"`
+	Artifacts []workers.Artifact `json:"artifacts"`
+	Published string             `json:"published,omitempty"`
+	WallMS    float64            `json:"wall_ms"`
+	Error     string             `json:"error,omitempty"`
+}
+
+// ReadTrace records one authorized file read.
+type ReadTrace struct {
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256"`
+	Size   int64  `json:"size"`
+}
+
+// CallResult is what a call returns to its caller (the agent or replay).
+type CallResult struct {
+	// Handle is the new output handle ("" for runtime tools).
+	Handle string `json:"handle,omitempty"`
+	// Evidence is the worker's observation.
+	Evidence map[string]any `json:"evidence,omitempty"`
+	// Published is AnswerRef when this call made the answer available.
+	Published string `json:"published,omitempty"`
+	// Answer is the resolved answer (Terminate and FinalAnswer only).
+	Answer json.RawMessage `json:"answer,omitempty"`
+}
+
+// Session is one agent session over one record: the question, the initial
+// handles and every result handle. A Session is not safe for concurrent
+// calls.
+type Session struct {
+	eng          *Engine
+	rec          Record
+	log          *slog.Logger
+	handles      map[string]*workers.Handle
+	counters     map[string]int
+	trace        []CallTrace
+	denials      []Denial
+	answers      map[string]json.RawMessage
+	completed    []string // statuses passed to TaskComplete
+	terminal     json.RawMessage
+	artifactDir  string
+	tempArtifact bool
+	files        map[string]*fileEntry // decoded-file cache by path
+}
+
+type fileEntry struct {
+	data  []byte
+	sum   string
+	ds    *raster.Dataset
+	info  *workers.RasterInfo
+	mu    sync.Mutex
+	bands map[int]*raster.Band
+}
+
+// NewSession opens a session on the gold-free projection of rec.
+func (e *Engine) NewSession(rec Record) (*Session, error) {
+	rec = rec.TestInput()
+	if err := rec.Validate(false); err != nil {
+		return nil, err
+	}
+	s := &Session{
+		eng:      e,
+		rec:      rec,
+		log:      e.cfg.Logger.With("record", rec.ID),
+		handles:  map[string]*workers.Handle{},
+		counters: map[string]int{},
+		answers:  map[string]json.RawMessage{},
+		files:    map[string]*fileEntry{},
+	}
+	names := make([]string, 0, len(rec.Handles))
+	for n := range rec.Handles {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		h := rec.Handles[n]
+		s.handles[n] = &workers.Handle{Name: n, Kind: h.Kind, Files: h.Files}
+	}
+	if e.cfg.ArtifactDir != "" {
+		s.artifactDir = filepath.Join(e.cfg.ArtifactDir, safeName(rec.ID))
+	}
+	return s, nil
+}
+
+var unsafeChars = regexp.MustCompile(`[^A-Za-z0-9._-]`)
+
+func safeName(id string) string { return unsafeChars.ReplaceAllString(id, "_") }
+
+// Record returns the session's gold-free record.
+func (s *Session) Record() Record { return s.rec }
+
+// Trace returns the calls made so far.
+func (s *Session) Trace() []CallTrace { return s.trace }
+
+// Denials returns the refused reads so far.
+func (s *Session) Denials() []Denial { return s.denials }
+
+// Handle returns a handle by name.
+func (s *Session) Handle(name string) (*workers.Handle, bool) {
+	h, ok := s.handles[name]
+	return h, ok
+}
+
+// Close removes a temporary artifact directory.
+func (s *Session) Close() error {
+	if s.tempArtifact && s.artifactDir != "" {
+		return os.RemoveAll(s.artifactDir)
+	}
+	return nil
+}
+
+// Call executes one tool call: a worker, TaskComplete, Terminate or
+// FinalAnswer. After a successful worker or TaskComplete call the runtime
+// tries the question type's answer projection and publishes AnswerRef when
+// the whole answer validates.
+func (s *Session) Call(ctx context.Context, tool string, args map[string]any) (*CallResult, error) {
+	start := time.Now()
+	tr := CallTrace{Index: len(s.trace) + 1, Tool: tool, Args: args, Reads: []ReadTrace{}, Artifacts: []workers.Artifact{}}
+	res, err := s.call(ctx, &tr, tool, args)
+	tr.WallMS = float64(time.Since(start).Microseconds()) / 1000
+	if err != nil {
+		tr.Error = err.Error()
+		s.log.Debug("call failed", "tool", tool, "err", err)
+	} else {
+		tr.Published = res.Published
+	}
+	s.trace = append(s.trace, tr)
+	return res, err
+}
+
+func (s *Session) call(ctx context.Context, tr *CallTrace, tool string, args map[string]any) (*CallResult, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if s.terminal != nil {
+		return nil, errors.New("session already terminated")
+	}
+	if args == nil {
+		args = map[string]any{}
+	}
+	switch tool {
+	case ToolTaskComplete:
+		return s.taskComplete(args)
+	case ToolTerminate, ToolFinalAnswer:
+		return s.finish(tool, args)
+	}
+	v, parsed, err := s.eng.registry.Resolve(tool, args)
+	if err != nil {
+		return nil, err
+	}
+	env := &callEnv{s: s, ctx: ctx, tr: tr, allowed: map[string]workers.FileCard{}, opened: map[string]bool{}}
+	result, err := v.Run(env, parsed)
+	if err != nil {
+		return nil, err
+	}
+	if result == nil {
+		return nil, fmt.Errorf("%s returned no result", tool)
+	}
+	kind := v.Output
+	if kind == "" {
+		info, _ := workers.LookupTool(tool)
+		kind = info.Output
+	}
+	result.Kind = kind
+	s.counters[kind]++
+	name := kind + "_" + strconv.Itoa(s.counters[kind])
+	parents := make([]string, 0, len(env.opened))
+	for p := range env.opened {
+		parents = append(parents, p)
+	}
+	sort.Strings(parents)
+	s.handles[name] = &workers.Handle{Name: name, Kind: kind, Parents: parents, Result: result}
+	tr.Inputs = parents
+	tr.Output = name
+	tr.Artifacts = append(tr.Artifacts, result.Artifacts...)
+	out := &CallResult{Handle: name, Evidence: result.Evidence}
+	out.Published = s.project()
+	return out, nil
+}
+
+// taskComplete closes a specialist subgoal; it carries no answer.
+func (s *Session) taskComplete(args map[string]any) (*CallResult, error) {
+	status := "TASK_COMPLETE"
+	for k, v := range args {
+		if k != "status" {
+			return nil, fmt.Errorf("%s: unknown argument %q (allowed: status)", ToolTaskComplete, k)
+		}
+		str, ok := v.(string)
+		if !ok || str != "TASK_COMPLETE" {
+			return nil, fmt.Errorf("%s: argument \"status\": unsupported value %s (allowed: TASK_COMPLETE)", ToolTaskComplete, jsonString(v))
+		}
+		status = str
+	}
+	s.completed = append(s.completed, status)
+	return &CallResult{Evidence: map[string]any{"status": status}, Published: s.project()}, nil
+}
+
+// finish resolves and revalidates the referenced answer (Terminate for the
+// multi-agent orchestrator, FinalAnswer for the single agent).
+func (s *Session) finish(tool string, args map[string]any) (*CallResult, error) {
+	for k := range args {
+		if k != "answer_ref" {
+			return nil, fmt.Errorf("%s: unknown argument %q (allowed: answer_ref)", tool, k)
+		}
+	}
+	ref, _ := args["answer_ref"].(string)
+	if ref == "" {
+		return nil, fmt.Errorf("%s: argument \"answer_ref\": required, e.g. %s", tool, AnswerRef)
+	}
+	ans, err := s.Resolve(ref)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", tool, err)
+	}
+	s.terminal = ans
+	return &CallResult{Answer: ans}, nil
+}
+
+// Resolve returns the answer behind a published reference after
+// revalidating it against the question type's schema.
+func (s *Session) Resolve(ref string) (json.RawMessage, error) {
+	name, ok := strings.CutPrefix(ref, "ANSWER_JSON:")
+	if !ok {
+		return nil, fmt.Errorf("answer reference %q must look like %s", ref, AnswerRef)
+	}
+	ans, ok := s.answers[name]
+	if !ok {
+		return nil, fmt.Errorf("answer reference %q is not published in this session", ref)
+	}
+	if err := s.eng.answers.validate(s.rec.QuestionType, ans); err != nil {
+		return nil, fmt.Errorf("answer reference %q fails revalidation: %w", ref, err)
+	}
+	return ans, nil
+}
+
+// Terminal returns the answer resolved by Terminate or FinalAnswer.
+func (s *Session) Terminal() json.RawMessage { return s.terminal }
+
+// project tries the type's answer projection and publishes answer_1 when
+// the complete answer validates; it returns the published reference.
+func (s *Session) project() string {
+	ans, err := s.eng.answers.project(s.rec.QuestionType, &View{s: s})
+	if err != nil || ans == nil {
+		if err != nil {
+			s.log.Debug("projection not published", "err", err)
+		}
+		return ""
+	}
+	s.answers["answer_1"] = ans
+	return AnswerRef
+}
+
+// View is the read-only session state an answer projection sees.
+type View struct{ s *Session }
+
+// Latest returns the most recent result handle of a kind, or nil.
+func (v *View) Latest(kind string) *workers.Handle {
+	n := v.s.counters[kind]
+	if n == 0 {
+		return nil
+	}
+	return v.s.handles[kind+"_"+strconv.Itoa(n)]
+}
+
+// Completed reports whether TaskComplete(status=TASK_COMPLETE) was called.
+func (v *View) Completed() bool {
+	for _, st := range v.s.completed {
+		if st == "TASK_COMPLETE" {
+			return true
+		}
+	}
+	return false
+}
+
+func jsonString(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+// callEnv implements workers.Env for one call.
+type callEnv struct {
+	s       *Session
+	ctx     context.Context
+	tr      *CallTrace
+	allowed map[string]workers.FileCard
+	opened  map[string]bool
+}
+
+func (e *callEnv) Context() context.Context { return e.ctx }
+
+func (e *callEnv) Logger() *slog.Logger { return e.s.log.With("call", e.tr.Index, "tool", e.tr.Tool) }
+
+// Open authorizes the file cards reachable from the handle's lineage.
+func (e *callEnv) Open(name string) (*workers.Handle, error) {
+	h, ok := e.s.handles[name]
+	if !ok {
+		return nil, fmt.Errorf("%s: unknown handle %q", e.tr.Tool, name)
+	}
+	e.opened[name] = true
+	seen := map[string]bool{}
+	stack := []string{name}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		hh := e.s.handles[n]
+		if hh == nil {
+			continue
+		}
+		for _, f := range hh.Files {
+			e.allowed[f.Path] = f
+		}
+		stack = append(stack, hh.Parents...)
+	}
+	return h, nil
+}
+
+func (e *callEnv) deny(path, reason string) error {
+	e.s.denials = append(e.s.denials, Denial{Call: e.tr.Index, Tool: e.tr.Tool, Path: path, Reason: reason})
+	return fmt.Errorf("%w: %s: %s", ErrDenied, path, reason)
+}
+
+// entry reads a declared file once per session through the gate.
+func (e *callEnv) entry(path string) (*fileEntry, error) {
+	card, ok := e.allowed[path]
+	if !ok {
+		return nil, e.deny(path, "not a file card of a handle opened by this call")
+	}
+	if fe, ok := e.s.files[path]; ok {
+		e.tr.Reads = append(e.tr.Reads, ReadTrace{Path: path, SHA256: fe.sum, Size: int64(len(fe.data))})
+		return fe, nil
+	}
+	real, err := e.s.eng.root.resolve(path)
+	if err != nil {
+		if errors.Is(err, ErrDenied) {
+			return nil, e.deny(path, err.Error())
+		}
+		return nil, err
+	}
+	data, err := os.ReadFile(real)
+	if err != nil {
+		return nil, fmt.Errorf("reading declared file %s: %w", path, err)
+	}
+	sum := sha256.Sum256(data)
+	hexsum := hex.EncodeToString(sum[:])
+	if card.SHA256 != "" && card.SHA256 != hexsum {
+		return nil, fmt.Errorf("declared file %s: SHA-256 %s does not match its file card (%s)", path, hexsum, card.SHA256)
+	}
+	fe := &fileEntry{data: data, sum: hexsum, bands: map[int]*raster.Band{}}
+	e.s.files[path] = fe
+	e.tr.Reads = append(e.tr.Reads, ReadTrace{Path: path, SHA256: hexsum, Size: int64(len(data))})
+	return fe, nil
+}
+
+func (e *callEnv) ReadFile(path string) ([]byte, error) {
+	fe, err := e.entry(path)
+	if err != nil {
+		return nil, err
+	}
+	return fe.data, nil
+}
+
+func (e *callEnv) open(path string) (*fileEntry, error) {
+	fe, err := e.entry(path)
+	if err != nil {
+		return nil, err
+	}
+	fe.mu.Lock()
+	defer fe.mu.Unlock()
+	if fe.ds == nil {
+		ds, err := raster.OpenReaderAt(bytes.NewReader(fe.data), int64(len(fe.data)))
+		if err != nil {
+			return nil, fmt.Errorf("declared raster %s: %w", path, err)
+		}
+		info := workers.RasterInfo{
+			Width: ds.Width(), Height: ds.Height(), Count: ds.Count(),
+			DataType: ds.DataType(), EPSG: ds.EPSG(),
+		}
+		info.Transform, info.HasTransform = ds.Transform()
+		info.NoData, info.HasNoData = ds.NoData()
+		for b := 1; b <= info.Count; b++ {
+			info.Descriptions = append(info.Descriptions, ds.BandDescription(b))
+		}
+		fe.ds, fe.info = ds, &info
+	}
+	return fe, nil
+}
+
+func (e *callEnv) RasterInfo(path string) (workers.RasterInfo, error) {
+	fe, err := e.open(path)
+	if err != nil {
+		return workers.RasterInfo{}, err
+	}
+	return *fe.info, nil
+}
+
+func (e *callEnv) Band(path string, band int) (*raster.Band, workers.RasterInfo, error) {
+	fe, err := e.open(path)
+	if err != nil {
+		return nil, workers.RasterInfo{}, err
+	}
+	if band < 1 || band > fe.info.Count {
+		return nil, workers.RasterInfo{}, fmt.Errorf("declared raster %s has %d bands, band %d requested", path, fe.info.Count, band)
+	}
+	fe.mu.Lock()
+	defer fe.mu.Unlock()
+	if b, ok := fe.bands[band]; ok {
+		return b, *fe.info, nil
+	}
+	b, err := fe.ds.ReadBand(e.ctx, band)
+	if err != nil {
+		return nil, workers.RasterInfo{}, fmt.Errorf("declared raster %s band %d: %w", path, band, err)
+	}
+	fe.bands[band] = b
+	return b, *fe.info, nil
+}
+
+func (e *callEnv) WriteArtifact(name string, data []byte) (workers.Artifact, error) {
+	if err := CheckRelativePath(name); err != nil || strings.Contains(name, "/") {
+		return workers.Artifact{}, fmt.Errorf("artifact name %q must be a plain file name", name)
+	}
+	s := e.s
+	if s.artifactDir == "" {
+		dir, err := os.MkdirTemp("", "geodisaster-artifacts-")
+		if err != nil {
+			return workers.Artifact{}, err
+		}
+		s.artifactDir, s.tempArtifact = dir, true
+	}
+	if err := os.MkdirAll(s.artifactDir, 0o755); err != nil {
+		return workers.Artifact{}, fmt.Errorf("artifact directory: %w", err)
+	}
+	final := filepath.Join(s.artifactDir, name)
+	tmp, err := os.CreateTemp(s.artifactDir, "."+name+".tmp-*")
+	if err != nil {
+		return workers.Artifact{}, err
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if werr != nil || cerr != nil {
+		os.Remove(tmp.Name())
+		return workers.Artifact{}, fmt.Errorf("writing artifact %s: %v", name, errors.Join(werr, cerr))
+	}
+	if err := os.Rename(tmp.Name(), final); err != nil {
+		os.Remove(tmp.Name())
+		return workers.Artifact{}, err
+	}
+	sum := sha256.Sum256(data)
+	return workers.Artifact{
+		Locator: "generated-artifact://" + safeName(s.rec.ID) + "/" + name,
+		Name:    name, SHA256: hex.EncodeToString(sum[:]), Size: int64(len(data)),
+	}, nil
+}

@@ -1,0 +1,4 @@
+package workers
+
+// commonVariants holds variants shared by several families.
+func commonVariants() []Variant { return nil }

@@ -1,0 +1,187 @@
+package workers
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/geodisaster/engine/raster"
+)
+
+// Deforestation family (spec question types 1-8).
+
+// hansenNoData is the declared finite nodata of the Hansen rasters.
+const hansenNoData = 255
+
+func deforestationVariants() []Variant {
+	return []Variant{
+		ReadDataVariant(ReadSpec{
+			Role:        "hansen",
+			HandleStems: []string{"forest_mask"},
+			Check: func(env Env, s *Scene) error {
+				for _, f := range s.Files {
+					if f.Raster != nil {
+						return nil
+					}
+				}
+				return fmt.Errorf("no Hansen raster declared")
+			},
+		}),
+		PrepareSceneVariant(PrepareSpec{
+			Mode:     "baseline_canopy",
+			Slots:    map[string][]string{"forest": {"hansen"}},
+			Required: []string{"forest"},
+			Check: func(env Env, w *Work) error {
+				_, err := w.Scenes["forest"].Require("treecover2000.tif")
+				return err
+			},
+		}),
+		{
+			Tool: "ComputeStats", Value: "treecover_mean_pct",
+			Params: []Param{
+				{Name: "input", Kind: KindHandle, Required: true, Doc: "work handle from PrepareScene(mode=baseline_canopy)"},
+				{Name: "metrics", Kind: KindFlags, Required: true, Enum: []string{"treecover_mean_pct"}},
+				{Name: "region", Kind: KindString, Required: true, Enum: []string{"aoi"}},
+			},
+			Run: computeTreecoverMean,
+		},
+		{
+			Tool: "ClassifyChange", Value: "canopy_density",
+			Params: []Param{
+				{Name: "input", Kind: KindHandle, Required: true, Doc: "stats handle from ComputeStats(metrics={treecover_mean_pct})"},
+				{Name: "rule", Kind: KindString, Required: true, Enum: []string{"canopy_density"}},
+				{Name: "labels", Kind: KindStringList, Enum: canopyClasses, Doc: "the answer's label set: dense_forest, open_canopy, sparse"},
+			},
+			Run: classifyCanopyDensity,
+		},
+	}
+}
+
+// canopyClasses is the type-5 label set in the spec's order.
+var canopyClasses = []string{"dense_forest", "open_canopy", "sparse"}
+
+// CanopyStats is the payload of ComputeStats(metrics={treecover_mean_pct}).
+type CanopyStats struct {
+	// MeanPct is NumPy's float32 mean of the valid tree-cover pixels.
+	MeanPct float32
+	// ValidPixels is the number of valid pixels.
+	ValidPixels int
+	// Class is the density class of MeanPct.
+	Class string
+	// Source is the tree-cover raster's path.
+	Source string
+}
+
+// CanopyClass is the type-5 payload of ClassifyChange(rule=canopy_density).
+type CanopyClass struct {
+	Class   string
+	MeanPct float32
+}
+
+// canopyClass applies spec type 5's boundaries. The mean is a float32
+// scalar compared with Python floats, which NumPy does in float64.
+func canopyClass(mean float32) string {
+	m := float64(mean)
+	switch {
+	case m > 60:
+		return "dense_forest"
+	case m >= 30:
+		return "open_canopy"
+	default:
+		return "sparse"
+	}
+}
+
+// computeTreecoverMean implements type 5 step 3: band 1 of the declared
+// treecover2000.tif, non-finite pixels and the declared nodata 255
+// excluded, every valid value in 0..100, NumPy's float32 mean.
+func computeTreecoverMean(env Env, a Args) (*Result, error) {
+	w, _, err := OpenResult[*Work](env, a, "input", "work (PrepareScene mode=baseline_canopy)")
+	if err != nil {
+		return nil, err
+	}
+	if w.Mode != "baseline_canopy" {
+		return nil, a.Errorf("input", "treecover_mean_pct needs a baseline_canopy work context, got mode %s", w.Mode)
+	}
+	f, err := w.Scenes["forest"].Require("treecover2000.tif")
+	if err != nil {
+		return nil, err
+	}
+	band, info, err := env.Band(f.Path, 1)
+	if err != nil {
+		return nil, err
+	}
+	valid, err := validCanopy(band, info, f.Path)
+	if err != nil {
+		return nil, err
+	}
+	mean := raster.MeanFloat32(valid)
+	if math.IsNaN(float64(mean)) || math.IsInf(float64(mean), 0) {
+		return nil, fmt.Errorf("%s: tree-cover mean is not finite", f.Path)
+	}
+	st := &CanopyStats{MeanPct: mean, ValidPixels: len(valid), Class: canopyClass(mean), Source: f.Path}
+	return &Result{
+		Evidence: map[string]any{
+			"metric": "treecover_mean_pct", "region": "aoi",
+			"treecover_mean_pct": float64(mean), "valid_pixel_count": len(valid),
+			"nodata": hansenNoData, "class": st.Class, "source": f.Path,
+		},
+		Payload: st,
+	}, nil
+}
+
+// validCanopy returns the valid tree-cover values as float32, in row-major
+// order, rejecting values outside 0..100.
+func validCanopy(b *raster.Band, info RasterInfo, path string) ([]float32, error) {
+	n := b.Width * b.Height
+	out := make([]float32, 0, n)
+	for i := 0; i < n; i++ {
+		v := b.At(i)
+		if math.IsNaN(v) || math.IsInf(v, 0) || v == hansenNoData || (info.HasNoData && v == info.NoData) {
+			continue
+		}
+		if v < 0 || v > 100 {
+			return nil, fmt.Errorf("%s: tree-cover value %v at pixel %d is outside 0..100", path, v, i)
+		}
+		out = append(out, float32(v))
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no valid tree-cover pixels", path)
+	}
+	return out, nil
+}
+
+// classifyCanopyDensity implements type 5 step 4: it consumes the
+// preceding stats result, checks its embedded class against its mean and
+// classifies; it reads no file.
+func classifyCanopyDensity(env Env, a Args) (*Result, error) {
+	st, _, err := OpenResult[*CanopyStats](env, a, "input", "stats (ComputeStats metrics={treecover_mean_pct})")
+	if err != nil {
+		return nil, err
+	}
+	if a.Has("labels") {
+		got := a.Strings("labels")
+		if len(got) != len(canopyClasses) {
+			return nil, a.Errorf("labels", "must list exactly %v", canopyClasses)
+		}
+		seen := map[string]bool{}
+		for _, l := range got {
+			if seen[l] {
+				return nil, a.Errorf("labels", "duplicate label %q", l)
+			}
+			seen[l] = true
+		}
+	}
+	m := float64(st.MeanPct)
+	if math.IsNaN(m) || m < 0 || m > 100 {
+		return nil, fmt.Errorf("ClassifyChange: canopy mean %v is not a valid percentage", m)
+	}
+	class := canopyClass(st.MeanPct)
+	if class != st.Class {
+		return nil, fmt.Errorf("ClassifyChange: stats class %q disagrees with its mean %v (%s)", st.Class, m, class)
+	}
+	return &Result{
+		Evidence: map[string]any{"rule": "canopy_density", "class": class, "treecover_mean_pct": m,
+			"boundaries": "dense_forest > 60; 30 <= open_canopy <= 60; sparse < 30"},
+		Payload: &CanopyClass{Class: class, MeanPct: st.MeanPct},
+	}, nil
+}

@@ -1,0 +1,108 @@
+package workers
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/geodisaster/engine/crs"
+	"github.com/geodisaster/engine/raster"
+)
+
+// FileCard is one declared file of a handle: a repository-relative path and
+// the metadata the record declares for it.
+type FileCard struct {
+	Path         string         `json:"path"`
+	SHA256       string         `json:"sha256,omitempty"`
+	Date         string         `json:"date,omitempty"`
+	TemporalRole string         `json:"temporal_role,omitempty"`
+	Epoch        string         `json:"epoch,omitempty"`
+	BandNames    []string       `json:"band_names,omitempty"`
+	Meta         map[string]any `json:"meta,omitempty"`
+}
+
+// Handle kinds that are not worker outputs.
+const (
+	KindQuestion = "question"
+	KindInput    = "input"
+)
+
+// Handle is a named value in a session: a declared question or input (with
+// file cards) or a worker result.
+type Handle struct {
+	// Name is the handle's name, such as "forest_mask_1" or "stats_1".
+	Name string
+	// Kind is "question", "input" or the result prefix ("scene", "work", ...).
+	Kind string
+	// Files are the declared file cards (question and input handles only).
+	Files []FileCard
+	// Parents are the handles the producing call opened (its lineage).
+	Parents []string
+	// Result is the worker result (nil for question and input handles).
+	Result *Result
+}
+
+// Artifact is a generated, run-scoped file.
+type Artifact struct {
+	// Locator is the logical locator, "generated-artifact://<session>/<name>".
+	Locator string `json:"locator"`
+	// Name is the file name inside the session's artifact directory.
+	Name string `json:"name"`
+	// SHA256 is the lowercase hex digest of the bytes written.
+	SHA256 string `json:"sha256"`
+	// Size is the number of bytes written.
+	Size int64 `json:"size"`
+}
+
+// Result is what a worker returns.
+type Result struct {
+	// Kind is the output handle prefix; the registry fills it in.
+	Kind string
+	// Evidence is the JSON-serializable observation shown to the agent.
+	Evidence map[string]any
+	// Payload is the typed value later workers consume.
+	Payload any
+	// Artifacts are files the worker wrote.
+	Artifacts []Artifact
+}
+
+// RasterInfo describes a decoded GeoTIFF.
+type RasterInfo struct {
+	Width, Height, Count int
+	DataType             raster.DataType
+	Transform            crs.Affine
+	HasTransform         bool
+	EPSG                 int
+	NoData               float64
+	HasNoData            bool
+	Descriptions         []string
+}
+
+// SameGrid reports whether two rasters share shape, CRS and transform
+// exactly, as the spec's comparison rule requires.
+func (r RasterInfo) SameGrid(o RasterInfo) bool {
+	return r.Width == o.Width && r.Height == o.Height && r.EPSG == o.EPSG &&
+		r.HasTransform == o.HasTransform && r.Transform == o.Transform
+}
+
+// Env is a worker's view of its session. Every file read goes through it and
+// is authorized only for file cards reachable from handles the call opened.
+type Env interface {
+	// Context is cancelled when the call should stop.
+	Context() context.Context
+	// Logger logs with the session's and call's attributes.
+	Logger() *slog.Logger
+	// Open resolves a handle named in the call's arguments and authorizes
+	// reads of the file cards reachable from it through its lineage.
+	Open(name string) (*Handle, error)
+	// ReadFile returns a declared file's bytes through the read gate.
+	ReadFile(path string) ([]byte, error)
+	// Band returns one decoded band (1-based) of a declared GeoTIFF through
+	// the read gate, with its description. Decoded bands are shared within
+	// a session and must not be modified.
+	Band(path string, band int) (*raster.Band, RasterInfo, error)
+	// RasterInfo returns a declared GeoTIFF's description without decoding
+	// pixels.
+	RasterInfo(path string) (RasterInfo, error)
+	// WriteArtifact writes a run-scoped generated file.
+	WriteArtifact(name string, data []byte) (Artifact, error)
+}
