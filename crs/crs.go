@@ -1,0 +1,202 @@
+package crs
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// CRS is a coordinate reference system the engine can convert to and from
+// WGS84 longitude/latitude. Implementations are immutable and safe for
+// concurrent use.
+//
+// Geographic systems take x = longitude and y = latitude in degrees (the
+// "always_xy" order of pyproj, cs2cs's order with EPSG:4326 overridden);
+// projected systems take easting/northing in their linear unit.
+type CRS interface {
+	// String returns the identifier Parse accepts: "EPSG:n" or
+	// "aeqd:LAT,LON".
+	String() string
+	// EPSG returns the EPSG code, or 0 for a system without one (aeqd).
+	EPSG() int
+	// Geographic reports whether coordinates are longitude/latitude degrees.
+	Geographic() bool
+	// Unit returns the linear unit of projected coordinates; geographic
+	// systems return Degree.
+	Unit() Unit
+	// ToLonLat converts (x, y) of this system to WGS84 longitude and
+	// latitude in degrees; errors for non-finite input or points outside
+	// the projection's domain.
+	ToLonLat(x, y float64) (lon, lat float64, err error)
+	// FromLonLat converts WGS84 longitude/latitude (degrees) to (x, y) of
+	// this system; errors for latitudes outside [-90, 90], non-finite
+	// input or points outside the projection's domain.
+	FromLonLat(lon, lat float64) (x, y float64, err error)
+}
+
+// Unit is a unit of coordinates: its name and, for linear units, its length
+// in metres.
+type Unit struct {
+	Name   string  // "metre", "foot", "US survey foot", "degree"
+	Metres float64 // metres per unit; 0 for angular units
+}
+
+// The units the engine knows.
+var (
+	Metre        = Unit{Name: "metre", Metres: 1}
+	Foot         = Unit{Name: "foot", Metres: 0.3048}
+	USSurveyFoot = Unit{Name: "US survey foot", Metres: 1200.0 / 3937.0}
+	Degree       = Unit{Name: "degree", Metres: 0}
+)
+
+// Errors wrapped by this package's failures; test with errors.Is.
+var (
+	// ErrUnknownCRS reports an EPSG code or CRS string the engine does not
+	// support.
+	ErrUnknownCRS = errors.New("crs: unknown or unsupported CRS")
+	// ErrInvalidCoordinate reports a NaN or infinite coordinate or a
+	// latitude outside [-90, 90].
+	ErrInvalidCoordinate = errors.New("crs: invalid coordinate")
+	// ErrOutsideDomain reports a point the projection cannot represent
+	// (a pole in Web Mercator, a longitude too far from a transverse
+	// Mercator central meridian, a distance beyond the antipode in aeqd).
+	ErrOutsideDomain = errors.New("crs: point outside the projection's domain")
+)
+
+// Parse returns the CRS named by s: "EPSG:n" (case-insensitive prefix, or
+// a bare integer code) or "aeqd:LAT,LON" for the WGS84 azimuthal
+// equidistant projection centred at LAT, LON degrees.
+func Parse(s string) (CRS, error) {
+	t := strings.TrimSpace(s)
+	low := strings.ToLower(t)
+	switch {
+	case strings.HasPrefix(low, "epsg:"):
+		code, err := strconv.Atoi(strings.TrimSpace(t[5:]))
+		if err != nil {
+			return nil, fmt.Errorf("%w: %q: bad EPSG code", ErrUnknownCRS, s)
+		}
+		return FromEPSG(code)
+	case strings.HasPrefix(low, "aeqd:"):
+		parts := strings.Split(t[5:], ",")
+		if len(parts) != 2 {
+			return nil, fmt.Errorf("%w: %q: want aeqd:LAT,LON", ErrUnknownCRS, s)
+		}
+		lat, err1 := strconv.ParseFloat(strings.TrimSpace(parts[0]), 64)
+		lon, err2 := strconv.ParseFloat(strings.TrimSpace(parts[1]), 64)
+		if err1 != nil || err2 != nil {
+			return nil, fmt.Errorf("%w: %q: want aeqd:LAT,LON with numeric degrees", ErrUnknownCRS, s)
+		}
+		return NewAzimuthalEquidistant(lat, lon)
+	}
+	if code, err := strconv.Atoi(t); err == nil {
+		return FromEPSG(code)
+	}
+	return nil, fmt.Errorf("%w: %q: want EPSG:n or aeqd:LAT,LON", ErrUnknownCRS, s)
+}
+
+// FromEPSG returns the CRS with the given EPSG code: 4326 (WGS84
+// geographic), 3857 and 900913 (Web Mercator), 32601-32660 and
+// 32701-32760 (WGS84 UTM north/south), and the other systems
+// github.com/wroge/wgs84 registers (ETRS89, OSGB36, MGI, DHDN, RGF93,
+// NAD83 geographic and projected systems; see Codes). Unknown codes give
+// an error wrapping ErrUnknownCRS.
+func FromEPSG(code int) (CRS, error) {
+	switch {
+	case code == 4326:
+		return geographicWGS84{}, nil
+	case code == 3857 || code == 900913:
+		return webMercator{code: code}, nil
+	case code > 32600 && code <= 32660:
+		return NewUTM(code-32600, true)
+	case code > 32700 && code <= 32760:
+		return NewUTM(code-32700, false)
+	}
+	if c, ok := otherCRS(code); ok {
+		return c, nil
+	}
+	return nil, fmt.Errorf("%w: EPSG:%d", ErrUnknownCRS, code)
+}
+
+// Transform converts (x, y) from one CRS to another through WGS84
+// longitude/latitude. For geographic systems x is longitude and y latitude.
+// The same CRS on both sides returns the input unchanged (after checking it
+// is finite).
+func Transform(from, to CRS, x, y float64) (float64, float64, error) {
+	if from == nil || to == nil {
+		return 0, 0, fmt.Errorf("%w: nil CRS", ErrUnknownCRS)
+	}
+	if err := finite2(x, y); err != nil {
+		return 0, 0, err
+	}
+	if from.String() == to.String() {
+		return x, y, nil
+	}
+	lon, lat, err := from.ToLonLat(x, y)
+	if err != nil {
+		return 0, 0, fmt.Errorf("crs: %s to WGS84: %w", from, err)
+	}
+	ox, oy, err := to.FromLonLat(lon, lat)
+	if err != nil {
+		return 0, 0, fmt.Errorf("crs: WGS84 to %s: %w", to, err)
+	}
+	return ox, oy, nil
+}
+
+// PixelAreaM2 returns the ground area in m² of one pixel of a grid with
+// geotransform t in the projected CRS c: |det t| times the square of c's
+// linear unit in metres. It is an error for a geographic CRS (use
+// geodesy.CellAreas), a singular or non-finite transform.
+func PixelAreaM2(t Affine, c CRS) (float64, error) {
+	if c == nil {
+		return 0, fmt.Errorf("%w: nil CRS", ErrUnknownCRS)
+	}
+	if c.Geographic() {
+		return 0, fmt.Errorf("crs: pixel area in %s: geographic CRS has no constant pixel area (use geodesy.CellAreas)", c)
+	}
+	if err := t.Validate(); err != nil {
+		return 0, fmt.Errorf("crs: pixel area: %w", err)
+	}
+	u := c.Unit().Metres
+	if !(u > 0) {
+		return 0, fmt.Errorf("crs: pixel area in %s: unit %q is not linear", c, c.Unit().Name)
+	}
+	return math.Abs(t.Determinant()) * float64(u*u), nil
+}
+
+// finite2 checks that x and y are finite numbers.
+func finite2(x, y float64) error {
+	if math.IsNaN(x) || math.IsInf(x, 0) || math.IsNaN(y) || math.IsInf(y, 0) {
+		return fmt.Errorf("%w: (%v, %v) is not finite", ErrInvalidCoordinate, x, y)
+	}
+	return nil
+}
+
+// checkLonLat checks a WGS84 longitude/latitude pair.
+func checkLonLat(lon, lat float64) error {
+	if err := finite2(lon, lat); err != nil {
+		return err
+	}
+	if lat < -90 || lat > 90 {
+		return fmt.Errorf("%w: latitude %v outside [-90, 90]", ErrInvalidCoordinate, lat)
+	}
+	return nil
+}
+
+// wrap180 reduces a longitude difference to [-180, 180].
+func wrap180(x float64) float64 {
+	if x >= -180 && x <= 180 {
+		return x
+	}
+	y := math.Remainder(x, 360)
+	if y == -180 && x > 0 {
+		y = 180
+	}
+	return y
+}
+
+const (
+	deg2rad = math.Pi / 180
+	rad2deg = 180 / math.Pi
+)
