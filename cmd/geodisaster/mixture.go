@@ -1,0 +1,334 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/geodisaster/engine/scoring"
+)
+
+func init() {
+	register(command{
+		name:    "mixture",
+		summary: "GeoKTools mixture audit: TV bound, corner check, per-K means, case and template-cluster bootstraps",
+		run:     runMixture,
+	})
+}
+
+// mixtureDefaults are the audit's factual inputs (GeoKTools development
+// and documented held-out counts for K=1..4) and its illustrative profile.
+const (
+	mixtureDefaultDev     = "10,50,15,10"
+	mixtureDefaultTest    = "30,100,50,30"
+	mixtureDefaultProfile = "0.9,0.8,0.6,0.4"
+)
+
+// mixtureLevel is one K row of the report.
+type mixtureLevel struct {
+	K             int      `json:"k"`
+	DevCount      float64  `json:"dev_count"`
+	TestCount     float64  `json:"test_count"`
+	DevWeightPct  float64  `json:"dev_weight_pct"`
+	TestWeightPct float64  `json:"test_weight_pct"`
+	DiffPP        float64  `json:"weight_diff_pp"`
+	ProfilePct    *float64 `json:"profile_score_pct,omitempty"`
+	Cases         *int     `json:"cases,omitempty"`
+	CaseMeanPct   *float64 `json:"case_mean_pct,omitempty"`
+}
+
+// mixtureInterval is a bootstrap interval in percent.
+type mixtureInterval struct {
+	Method      string   `json:"method"`
+	Statistic   string   `json:"statistic"`
+	Units       int      `json:"units"`
+	Replicates  int      `json:"replicates"`
+	Discarded   int      `json:"discarded"`
+	EstimatePct *float64 `json:"estimate_pct"`
+	LoPct       *float64 `json:"lo_pct"`
+	HiPct       *float64 `json:"hi_pct"`
+}
+
+// mixtureReport is the JSON output of the mixture command.
+type mixtureReport struct {
+	TVBoundPP     float64           `json:"tv_bound_pp"`
+	CornerMaxPP   float64           `json:"corner_max_pp"`
+	Corner        []int             `json:"corner_levels_scored_one"`
+	Profile       []float64         `json:"profile"`
+	ProfileSource string            `json:"profile_source"`
+	DevMeanPct    float64           `json:"dev_mean_pct"`
+	TestMeanPct   float64           `json:"test_mean_pct"`
+	PerK          []mixtureLevel    `json:"per_k"`
+	Confidence    *float64          `json:"confidence,omitempty"`
+	Seed          *uint64           `json:"seed,omitempty"`
+	Bootstrap     []mixtureInterval `json:"bootstrap,omitempty"`
+}
+
+// runMixture implements "geodisaster mixture --dev 10,50,15,10 --test
+// 30,100,50,30 [--scores 0.9,0.8,0.6,0.4] [--cases FILE.jsonl] [--json]".
+func runMixture(_ context.Context, cio cmdIO, args []string) error {
+	fs := newFlagSet("mixture", "[--dev N1,N2,...] [--test N1,N2,...] [--scores S1,S2,...] [--cases FILE.jsonl [--replicates R] [--seed S] [--confidence C] [--merge-template A=B,...]] [--json]", cio.stderr)
+	devFlag := fs.String("dev", mixtureDefaultDev, "development case counts per K level")
+	testFlag := fs.String("test", mixtureDefaultTest, "held-out case counts per K level")
+	scoresFlag := fs.String("scores", "", "hypothetical per-K scores as fractions (0.9,...) or percentages (90,...); default "+mixtureDefaultProfile+", the audit's illustrative profile")
+	casesFlag := fs.String("cases", "", `per-case JSONL {"id","k","template","score"} for per-K means and bootstrap intervals`)
+	replicates := fs.Int("replicates", 2000, "bootstrap replicates")
+	seed := fs.Uint64("seed", 1, "bootstrap random seed")
+	confidence := fs.Float64("confidence", 0.95, "bootstrap interval confidence level")
+	merge := fs.String("merge-template", "", "merge declared template variants into one family: VARIANT=FAMILY[,...]")
+	asJSON := fs.Bool("json", false, "print JSON")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("mixture: unexpected arguments %q", fs.Args())
+	}
+	dev, err := mixtureList(*devFlag)
+	if err != nil {
+		return usagef("mixture: --dev: %v", err)
+	}
+	test, err := mixtureList(*testFlag)
+	if err != nil {
+		return usagef("mixture: --test: %v", err)
+	}
+	source := "--scores"
+	if *scoresFlag == "" {
+		*scoresFlag, source = mixtureDefaultProfile, "illustrative default (the audit's 90/80/60/40 profile; not a measurement)"
+	}
+	profile, err := mixtureProfile(*scoresFlag)
+	if err != nil {
+		return usagef("mixture: --scores: %v", err)
+	}
+	audit, err := scoring.AuditMixture(dev, test, profile)
+	if err != nil {
+		return usageError{err}
+	}
+	rep := mixtureReport{
+		TVBoundPP: 100 * audit.TVBound, CornerMaxPP: 100 * audit.CornerMax, Corner: audit.Corner,
+		Profile: profile, ProfileSource: source,
+		DevMeanPct: 100 * *audit.DevMean, TestMeanPct: 100 * *audit.TestMean,
+	}
+	for i := range dev {
+		pp := 100 * profile[i]
+		rep.PerK = append(rep.PerK, mixtureLevel{
+			K: i + 1, DevCount: dev[i], TestCount: test[i],
+			DevWeightPct: 100 * audit.DevWeights[i], TestWeightPct: 100 * audit.TestWeights[i],
+			DiffPP: 100 * (audit.DevWeights[i] - audit.TestWeights[i]), ProfilePct: &pp,
+		})
+	}
+	if *casesFlag != "" {
+		merges, err := mixtureMerges(*merge)
+		if err != nil {
+			return usagef("mixture: --merge-template: %v", err)
+		}
+		cases, err := mixtureReadCases(cio, *casesFlag, merges)
+		if err != nil {
+			return err
+		}
+		stats, err := scoring.LevelStats(cases, audit.DevWeights, audit.TestWeights)
+		if err != nil {
+			return fmt.Errorf("mixture: %s: %w", *casesFlag, err)
+		}
+		for i, s := range stats {
+			n, m := s.N, 100*s.Mean
+			rep.PerK[i].Cases = &n
+			if n > 0 {
+				rep.PerK[i].CaseMeanPct = &m
+			}
+		}
+		ivs, err := scoring.Bootstrap(cases, audit.TestWeights, *replicates, *confidence, *seed)
+		if err != nil {
+			return usagef("mixture: %v", err)
+		}
+		rep.Confidence, rep.Seed = confidence, seed
+		for _, iv := range ivs {
+			mi := mixtureInterval{Method: iv.Method, Statistic: iv.Statistic, Units: iv.Units, Replicates: iv.Replicates, Discarded: iv.Discarded}
+			if iv.Defined {
+				e, lo, hi := 100*iv.Estimate, 100*iv.Lo, 100*iv.Hi
+				mi.EstimatePct, mi.LoPct, mi.HiPct = &e, &lo, &hi
+			}
+			rep.Bootstrap = append(rep.Bootstrap, mi)
+		}
+	} else if *merge != "" {
+		return usagef("mixture: --merge-template needs --cases")
+	}
+	if *asJSON {
+		return geokWriteJSON(cio.stdout, rep)
+	}
+	return mixturePrint(cio.stdout, &rep)
+}
+
+func mixturePrint(w io.Writer, rep *mixtureReport) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "tv_bound_pp\t%.3f\t(exact bound on the mixture-only difference)\n", rep.TVBoundPP)
+	fmt.Fprintf(tw, "corner_max_pp\t%.3f\t(max over all %d zero/one corners; levels scored 1: %v)\n", rep.CornerMaxPP, 1<<len(rep.PerK), rep.Corner)
+	fmt.Fprintf(tw, "dev_mean_pct\t%.2f\t(profile: %s)\n", rep.DevMeanPct, rep.ProfileSource)
+	fmt.Fprintf(tw, "test_mean_pct\t%.2f\t\n\n", rep.TestMeanPct)
+	fmt.Fprintln(tw, "K\tdev n\ttest n\tdev %\ttest %\tdiff pp\tprofile %\tcases\tcase mean %")
+	for _, l := range rep.PerK {
+		cases, mean := "-", "-"
+		if l.Cases != nil {
+			cases = strconv.Itoa(*l.Cases)
+		}
+		if l.CaseMeanPct != nil {
+			mean = fmt.Sprintf("%.2f", *l.CaseMeanPct)
+		}
+		fmt.Fprintf(tw, "%d\t%g\t%g\t%.2f\t%.2f\t%+.2f\t%.2f\t%s\t%s\n", l.K, l.DevCount, l.TestCount, l.DevWeightPct, l.TestWeightPct, l.DiffPP, *l.ProfilePct, cases, mean)
+	}
+	if len(rep.Bootstrap) > 0 {
+		fmt.Fprintf(tw, "\nbootstrap (%.0f%% percentile intervals, seed %d)\n", 100**rep.Confidence, *rep.Seed)
+		fmt.Fprintln(tw, "statistic\tmethod\tunits\treplicates\testimate %\tinterval %")
+		for _, iv := range rep.Bootstrap {
+			est, intv := "undefined", "-"
+			if iv.EstimatePct != nil {
+				est = fmt.Sprintf("%.2f", *iv.EstimatePct)
+				intv = fmt.Sprintf("[%.2f, %.2f]", *iv.LoPct, *iv.HiPct)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\n", iv.Statistic, iv.Method, iv.Units, iv.Replicates, est, intv)
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return fmt.Errorf("mixture: write: %w", err)
+	}
+	return nil
+}
+
+// mixtureList parses a comma-separated list of numbers.
+func mixtureList(s string) ([]float64, error) {
+	var out []float64
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(f), "%"))
+		v, err := strconv.ParseFloat(f, 64)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not a number", f)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// mixtureProfile parses per-K scores: fractions in [0,1], or percentages
+// when any value exceeds 1 or carries a % sign.
+func mixtureProfile(s string) ([]float64, error) {
+	v, err := mixtureList(s)
+	if err != nil {
+		return nil, err
+	}
+	percent := strings.Contains(s, "%")
+	for _, x := range v {
+		if x > 1 {
+			percent = true
+		}
+	}
+	if percent {
+		for i := range v {
+			v[i] /= 100
+		}
+	}
+	return v, nil
+}
+
+// mixtureMerges parses VARIANT=FAMILY pairs.
+func mixtureMerges(s string) (map[string]string, error) {
+	m := map[string]string{}
+	if s == "" {
+		return m, nil
+	}
+	for _, pair := range strings.Split(s, ",") {
+		from, to, ok := strings.Cut(pair, "=")
+		if !ok || from == "" || to == "" {
+			return nil, fmt.Errorf("%q is not VARIANT=FAMILY", pair)
+		}
+		m[from] = to
+	}
+	return m, nil
+}
+
+// mixtureReadCases reads the per-case JSONL ("-" for stdin).
+func mixtureReadCases(cio cmdIO, path string, merges map[string]string) ([]scoring.Case, error) {
+	var r io.Reader = cio.stdin
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, fmt.Errorf("mixture: %w", err)
+		}
+		defer f.Close()
+		r = f
+	}
+	var cases []scoring.Case
+	br := bufio.NewReader(r)
+	for n := 1; ; n++ {
+		line, rerr := br.ReadBytes('\n')
+		if len(bytes.TrimSpace(line)) > 0 {
+			c, err := mixtureParseCase(line)
+			if err != nil {
+				return nil, fmt.Errorf("mixture: %s line %d: %w", path, n, err)
+			}
+			if to, ok := merges[c.Template]; ok {
+				c.Template = to
+			}
+			cases = append(cases, c)
+		}
+		if errors.Is(rerr, io.EOF) {
+			break
+		}
+		if rerr != nil {
+			return nil, fmt.Errorf("mixture: read %s: %w", path, rerr)
+		}
+	}
+	if len(cases) == 0 {
+		return nil, fmt.Errorf("mixture: %s holds no cases", path)
+	}
+	return cases, nil
+}
+
+func mixtureParseCase(line []byte) (scoring.Case, error) {
+	v, err := scoring.DecodeJSON(line)
+	if err != nil {
+		return scoring.Case{}, err
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return scoring.Case{}, errors.New("not a JSON object")
+	}
+	var c scoring.Case
+	c.ID, _ = obj["id"].(string)
+	if c.Template, ok = obj["template"].(string); !ok || c.Template == "" {
+		return c, errors.New("missing or non-string template")
+	}
+	k, err := mixtureNumber(obj, "k")
+	if err != nil {
+		return c, err
+	}
+	if k != float64(int(k)) {
+		return c, fmt.Errorf("k %v is not an integer", k)
+	}
+	c.K = int(k)
+	if c.Score, err = mixtureNumber(obj, "score"); err != nil {
+		return c, err
+	}
+	return c, nil
+}
+
+func mixtureNumber(obj map[string]any, key string) (float64, error) {
+	raw, ok := obj[key]
+	if !ok {
+		return 0, fmt.Errorf("missing %s", key)
+	}
+	s, ok := raw.(interface{ Float64() (float64, error) })
+	if !ok {
+		return 0, fmt.Errorf("%s is not a number", key)
+	}
+	f, err := s.Float64()
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", key, err)
+	}
+	return f, nil
+}
