@@ -27,31 +27,33 @@ type ToolInfo struct {
 	Role Role
 	// Output is the default output handle prefix.
 	Output string
-	// Key is the discriminating argument that selects a variant.
-	Key string
+	// Keys are the discriminating arguments that select a variant; the
+	// first one present in a call decides. A call with none of them selects
+	// the tool's default variant (Value ""), if it has one.
+	Keys []string
 }
 
 // tools lists the 18 workers with their owner (spec section 3's role table),
 // default output prefix and discriminating argument.
 var tools = [...]ToolInfo{
-	{"ReadData", RoleGA, "scene", "role"},
-	{"PrepareScene", RoleGA, "work", "mode"},
-	{"MeasureArea", RoleGA, "area", "target"},
-	{"ExtractObjects", RoleGA, "objects", "target"},
-	{"MapFlood", RoleGA, "flood", "method"},
-	{"RenderMap", RoleGA, "render", "style"},
-	{"ComputeStats", RolePA, "stats", "metrics"},
-	{"CompareSources", RolePA, "compare", "criterion"},
-	{"DetectChange", RolePA, "change", "method"},
-	{"ClassifyChange", RolePA, "class", "rule"},
-	{"ScoreHazard", RolePA, "score", "scale"},
-	{"EstimateExposure", RolePA, "exposure", "exposure"},
-	{"RankRegions", RolePA, "rank", "by"},
-	{"PlanRoutes", RolePA, "routes", "objective"},
-	{"CompareRoutes", RolePA, "route_compare", "objective"},
-	{"AssessDamage", RoleVRA, "damage", "task"},
-	{"DescribeFlood", RoleVRA, "flood_report", "metrics"},
-	{"CompareScenes", RoleVRA, "scene_compare", "task"},
+	{"ReadData", RoleGA, "scene", []string{"role"}},
+	{"PrepareScene", RoleGA, "work", []string{"mode"}},
+	{"MeasureArea", RoleGA, "area", []string{"target"}},
+	{"ExtractObjects", RoleGA, "objects", []string{"target"}},
+	{"MapFlood", RoleGA, "flood", []string{"method"}},
+	{"RenderMap", RoleGA, "render", []string{"style"}},
+	{"ComputeStats", RolePA, "stats", []string{"metrics"}},
+	{"CompareSources", RolePA, "compare", []string{"criterion", "metric"}},
+	{"DetectChange", RolePA, "change", []string{"change"}},
+	{"ClassifyChange", RolePA, "class", []string{"rule"}},
+	{"ScoreHazard", RolePA, "score", []string{"scale"}},
+	{"EstimateExposure", RolePA, "exposure", []string{"exposure"}},
+	{"RankRegions", RolePA, "rank", []string{"by"}},
+	{"PlanRoutes", RolePA, "routes", []string{"objective"}},
+	{"CompareRoutes", RolePA, "route_compare", []string{"objectives"}},
+	{"AssessDamage", RoleVRA, "damage", []string{"aggregation"}},
+	{"DescribeFlood", RoleVRA, "flood_report", []string{"metrics"}},
+	{"CompareScenes", RoleVRA, "scene_compare", []string{"by"}},
 }
 
 // Tools returns the 18 workers in a stable order.
@@ -130,7 +132,8 @@ type Param struct {
 
 // Variant is one behaviour of a tool, selected by the value of the tool's
 // discriminating argument (for KindFlags keys: the sorted true flag names
-// joined by "+").
+// joined by "+"). Value "" is the default variant, used when a call names
+// none of the tool's keys.
 type Variant struct {
 	Tool  string
 	Value string
@@ -187,14 +190,14 @@ func (r *Registry) add(v *Variant) error {
 	if v.Run == nil {
 		return fmt.Errorf("workers: %s variant %q has no Run", v.Tool, v.Value)
 	}
-	found := false
+	found := v.Value == ""
 	for _, p := range v.Params {
-		if p.Name == info.Key {
+		if inEnum(info.Keys, p.Name) {
 			found = true
 		}
 	}
 	if !found {
-		return fmt.Errorf("workers: %s variant %q does not declare its key %q", v.Tool, v.Value, info.Key)
+		return fmt.Errorf("workers: %s variant %q declares none of the keys %v", v.Tool, v.Value, info.Keys)
 	}
 	m := r.variants[v.Tool]
 	if m == nil {
@@ -239,17 +242,23 @@ func (r *Registry) Resolve(tool string, raw map[string]any) (*Variant, Args, err
 		}
 		return nil, Args{}, &ArgError{Tool: tool, Msg: "unknown tool (allowed: " + strings.Join(names, ", ") + ")"}
 	}
-	keyVal, present := raw[info.Key]
-	if !present {
-		return nil, Args{}, &ArgError{Tool: tool, Arg: info.Key, Msg: "required argument missing (allowed values: " + strings.Join(r.Values(tool), ", ") + ")"}
-	}
-	sel, err := discriminant(keyVal)
-	if err != nil {
-		return nil, Args{}, &ArgError{Tool: tool, Arg: info.Key, Msg: err.Error()}
+	key, sel := "", ""
+	for _, k := range info.Keys {
+		if kv, present := raw[k]; present {
+			s, err := discriminant(kv)
+			if err != nil {
+				return nil, Args{}, &ArgError{Tool: tool, Arg: k, Msg: err.Error()}
+			}
+			key, sel = k, s
+			break
+		}
 	}
 	v, ok := r.variants[tool][sel]
 	if !ok {
-		return nil, Args{}, &ArgError{Tool: tool, Arg: info.Key, Msg: fmt.Sprintf("unsupported value %q (allowed: %s)", sel, strings.Join(r.Values(tool), ", "))}
+		if key == "" {
+			return nil, Args{}, &ArgError{Tool: tool, Arg: info.Keys[0], Msg: "required argument missing (allowed values: " + strings.Join(r.Values(tool), ", ") + ")"}
+		}
+		return nil, Args{}, &ArgError{Tool: tool, Arg: key, Msg: fmt.Sprintf("unsupported value %q (allowed: %s)", sel, strings.Join(r.Values(tool), ", "))}
 	}
 	args, err := validate(v, raw)
 	if err != nil {
