@@ -1,0 +1,41 @@
+"""Shared helpers of the native-stack oracle (independent of the Go code)."""
+import os
+
+import numpy as np
+import rasterio
+
+WGS84_A = 6378137.0
+WGS84_F = 1 / 298.257223563
+
+
+def handle_files(rec, handle):
+    return [f["path"] for f in rec["handles"][handle]["files"]]
+
+
+def find(rec, handle, suffix):
+    for p in handle_files(rec, handle):
+        if p.endswith(suffix):
+            return p
+    raise KeyError("%s declares no file ending in %s" % (handle, suffix))
+
+
+def read_band(root, rel, band=1):
+    with rasterio.open(os.path.join(root, rel)) as ds:
+        return ds.read(band), ds.nodata, ds.transform, ds.crs
+
+
+def _zone(lat_deg):
+    """Ellipsoid area between the equator and latitude, per radian of longitude."""
+    e2 = WGS84_F * (2 - WGS84_F)
+    e = np.sqrt(e2)
+    b2 = (WGS84_A * (1 - WGS84_F)) ** 2
+    s = np.sin(np.radians(lat_deg))
+    return b2 * (s / (2 * (1 - e2 * s * s)) + np.log((1 + e * s) / (1 - e * s)) / (4 * e))
+
+
+def cell_area_grid(transform, height, width):
+    """WGS84 ellipsoidal area (m2) of every cell of a north-up geographic grid."""
+    rows = np.arange(height + 1, dtype=np.float64)
+    edges = transform.f + transform.e * rows
+    per_row = np.abs(_zone(edges[:-1]) - _zone(edges[1:])) * np.radians(abs(transform.a))
+    return np.repeat(per_row[:, None], width, axis=1)

@@ -1,0 +1,3 @@
+"""Oracle answers of the sen1flood family."""
+
+ANSWERS = {}

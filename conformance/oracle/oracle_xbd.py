@@ -1,0 +1,3 @@
+"""Oracle answers of the xbd family."""
+
+ANSWERS = {}
