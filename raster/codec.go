@@ -8,7 +8,6 @@ import (
 
 	"github.com/klauspost/compress/zlib"
 	"github.com/klauspost/compress/zstd"
-	"github.com/ulikunitz/xz"
 	"golang.org/x/image/tiff/lzw"
 )
 
@@ -82,12 +81,7 @@ func (c *codecState) decompress(comp int, src, dst []byte) error {
 		}
 		return nil
 	case CompressionLZMA:
-		c.br.Reset(src)
-		r, err := xz.NewReader(&c.br)
-		if err != nil {
-			return FormatError("LZMA: " + err.Error())
-		}
-		return readBlock(r, dst, "LZMA")
+		return decodeXZ(src, dst)
 	}
 	return UnsupportedError(fmt.Sprintf("compression %d (%s)", comp, compressionName(comp)))
 }

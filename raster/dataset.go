@@ -505,7 +505,7 @@ func (d *Dataset) parseGDALMetadata(s string) {
 			continue
 		}
 		if it.Sample == nil {
-			d.metadata[it.Name] = it.Value
+			d.metadata[unescapeXML(it.Name)] = unescapeXML(it.Value)
 			continue
 		}
 		b := *it.Sample
@@ -513,13 +513,13 @@ func (d *Dataset) parseGDALMetadata(s string) {
 			continue
 		}
 		if it.Role == "description" {
-			d.descriptions[b] = it.Value
+			d.descriptions[b] = unescapeXML(it.Value)
 			continue
 		}
 		if d.bandMeta[b] == nil {
 			d.bandMeta[b] = map[string]string{}
 		}
-		d.bandMeta[b][it.Name] = it.Value
+		d.bandMeta[b][unescapeXML(it.Name)] = unescapeXML(it.Value)
 	}
 }
 
@@ -625,4 +625,55 @@ func (d *Dataset) Structure() Structure {
 		Photometric:   d.photometric,
 		Overviews:     d.overviews,
 	}
+}
+
+// unescapeXML undoes the second level of XML escaping GDAL applies to
+// GDAL_METADATA names and values (the XML parser undoes the first).
+func unescapeXML(s string) string {
+	if !strings.Contains(s, "&") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '&' {
+			b.WriteByte(s[i])
+			continue
+		}
+		j := strings.IndexByte(s[i:], ';')
+		if j < 0 {
+			b.WriteString(s[i:])
+			break
+		}
+		ent := s[i+1 : i+j]
+		switch {
+		case ent == "lt":
+			b.WriteByte('<')
+		case ent == "gt":
+			b.WriteByte('>')
+		case ent == "amp":
+			b.WriteByte('&')
+		case ent == "quot":
+			b.WriteByte('"')
+		case ent == "apos":
+			b.WriteByte('\'')
+		case strings.HasPrefix(ent, "#x") || strings.HasPrefix(ent, "#X"):
+			v, err := strconv.ParseUint(ent[2:], 16, 32)
+			if err != nil {
+				b.WriteString(s[i : i+j+1])
+			} else {
+				b.WriteRune(rune(v))
+			}
+		case strings.HasPrefix(ent, "#"):
+			v, err := strconv.ParseUint(ent[1:], 10, 32)
+			if err != nil {
+				b.WriteString(s[i : i+j+1])
+			} else {
+				b.WriteRune(rune(v))
+			}
+		default:
+			b.WriteString(s[i : i+j+1])
+		}
+		i += j
+	}
+	return b.String()
 }

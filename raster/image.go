@@ -1,6 +1,271 @@
 package raster
 
-// decodeImageBlock decodes a JPEG- or WebP-compressed block.
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/jpeg"
+
+	"golang.org/x/image/webp"
+)
+
+// decodeImageBlock decodes a JPEG- or WebP-compressed block of rows rows
+// into 8-bit samples, rows of blockW*blockSamples bytes.
 func (d *Dataset) decodeImageBlock(st *blockState, raw []byte, rows int) ([]byte, error) {
-	return nil, UnsupportedError(compressionName(d.compression))
+	bs := d.blockSamples()
+	stride := d.blockW * bs
+	st.buf = grow(st.buf, stride*rows)
+	out := st.buf
+	clear(out)
+	var img image.Image
+	var err error
+	if d.compression == CompressionJPEG {
+		stream := raw
+		if len(d.jpegTables) > 4 && len(raw) > 2 && raw[0] == 0xFF && raw[1] == 0xD8 {
+			// Abbreviated stream: splice the tables (without their EOI) in
+			// front of the block's data (without its SOI).
+			st.tmp = append(append(st.tmp[:0], d.jpegTables[:len(d.jpegTables)-2]...), raw[2:]...)
+			stream = st.tmp
+		}
+		img, err = jpeg.Decode(bytes.NewReader(stream))
+		if err != nil {
+			return nil, FormatError("JPEG: " + err.Error())
+		}
+	} else {
+		img, err = webp.Decode(bytes.NewReader(raw))
+		if err != nil {
+			return nil, FormatError("WebP: " + err.Error())
+		}
+	}
+	b := img.Bounds()
+	w, h := min(b.Dx(), d.blockW), min(b.Dy(), rows)
+	switch m := img.(type) {
+	case *image.Gray:
+		if bs != 1 {
+			return nil, FormatError(fmt.Sprintf("%s block has 1 component, want %d", compressionName(d.compression), bs))
+		}
+		for y := 0; y < h; y++ {
+			copy(out[y*stride:y*stride+w], m.Pix[y*m.Stride:])
+		}
+	case *image.YCbCr:
+		if bs != 3 {
+			return nil, FormatError(fmt.Sprintf("%s block has 3 components, want %d", compressionName(d.compression), bs))
+		}
+		if d.compression == CompressionWebP {
+			webpToRGB(m, out, stride, 3, w, h, nil)
+		} else {
+			jpegToRGB(m, out, stride, w, h)
+		}
+	case *image.NYCbCrA:
+		if bs != 4 && bs != 3 {
+			return nil, FormatError(fmt.Sprintf("WebP block has 4 components, want %d", bs))
+		}
+		webpToRGB(&m.YCbCr, out, stride, bs, w, h, m.A)
+		if bs == 4 {
+			for y := 0; y < h; y++ {
+				for x := 0; x < w; x++ {
+					out[y*stride+x*4+3] = m.A[y*m.AStride+x]
+				}
+			}
+		}
+	case *image.NRGBA:
+		if bs != 3 && bs != 4 {
+			return nil, FormatError(fmt.Sprintf("%s block has 4 components, want %d", compressionName(d.compression), bs))
+		}
+		for y := 0; y < h; y++ {
+			row := m.Pix[y*m.Stride:]
+			o := out[y*stride:]
+			for x := 0; x < w; x++ {
+				copy(o[x*bs:x*bs+bs], row[x*4:x*4+bs])
+			}
+		}
+	case *image.RGBA:
+		// Go returns RGBA for Adobe-transform-0 (RGB) JPEGs, always opaque.
+		if bs != 3 {
+			return nil, FormatError(fmt.Sprintf("%s block has 3 components, want %d", compressionName(d.compression), bs))
+		}
+		for y := 0; y < h; y++ {
+			row := m.Pix[y*m.Stride:]
+			o := out[y*stride:]
+			for x := 0; x < w; x++ {
+				copy(o[x*3:x*3+3], row[x*4:x*4+3])
+			}
+		}
+	default:
+		return nil, UnsupportedError(fmt.Sprintf("%s block decoded as %T", compressionName(d.compression), img))
+	}
+	return out, nil
+}
+
+// Fixed-point constants of libjpeg's YCbCr->RGB conversion (16 fraction bits).
+const (
+	jFix140200 = 91881  // FIX(1.40200)
+	jFix177200 = 116130 // FIX(1.77200)
+	jFix071414 = 46802  // FIX(0.71414)
+	jFix034414 = 22554  // FIX(0.34414)
+	jHalf      = 1 << 15
+)
+
+func clamp8(v int) byte {
+	if v < 0 {
+		return 0
+	}
+	if v > 255 {
+		return 255
+	}
+	return byte(v)
+}
+
+// jpegToRGB converts a decoded YCbCr JPEG to interleaved RGB the way
+// libjpeg does by default: "fancy" (triangle-filter) chroma upsampling for
+// 2x2 and 2x1 subsampling, then its fixed-point colour conversion.
+func jpegToRGB(m *image.YCbCr, out []byte, stride, w, h int) {
+	cw := (m.Rect.Dx() + 1) / 2
+	ch := (m.Rect.Dy() + 1) / 2
+	cb := make([]int, 2*cw+2)
+	cr := make([]int, 2*cw+2)
+	for y := 0; y < h; y++ {
+		switch m.SubsampleRatio {
+		case image.YCbCrSubsampleRatio420:
+			cy := y / 2
+			ny := cy - 1
+			if y%2 == 1 {
+				ny = cy + 1
+			}
+			ny = max(0, min(ny, ch-1))
+			fancyRow2(m.Cb[cy*m.CStride:], m.Cb[ny*m.CStride:], cw, cb)
+			fancyRow2(m.Cr[cy*m.CStride:], m.Cr[ny*m.CStride:], cw, cr)
+		case image.YCbCrSubsampleRatio422:
+			fancyRow1(m.Cb[y*m.CStride:], cw, cb)
+			fancyRow1(m.Cr[y*m.CStride:], cw, cr)
+		default:
+			for x := 0; x < w; x++ {
+				ci := m.COffset(x+m.Rect.Min.X, y+m.Rect.Min.Y)
+				cb[x], cr[x] = int(m.Cb[ci]), int(m.Cr[ci])
+			}
+		}
+		yrow := m.Y[y*m.YStride:]
+		o := out[y*stride:]
+		for x := 0; x < w; x++ {
+			yy := int(yrow[x])
+			b, r := cb[x]-128, cr[x]-128
+			o[3*x] = clamp8(yy + (jFix140200*r+jHalf)>>16)
+			o[3*x+1] = clamp8(yy + (-jFix034414*b-jFix071414*r+jHalf)>>16)
+			o[3*x+2] = clamp8(yy + (jFix177200*b+jHalf)>>16)
+		}
+	}
+}
+
+// fancyRow2 upsamples one chroma row 2x2 as libjpeg's h2v2 fancy
+// upsampler: a 3:1 vertical blend with the nearer neighbouring row, then a
+// 3:1 horizontal blend.
+func fancyRow2(this, near []byte, cw int, out []int) {
+	if cw == 1 {
+		s := 3*int(this[0]) + int(near[0])
+		out[0], out[1] = (s*4+8)>>4, (s*4+7)>>4
+		return
+	}
+	last := 3*int(this[0]) + int(near[0])
+	cur := last
+	for i := 0; i < cw; i++ {
+		next := cur
+		if i+1 < cw {
+			next = 3*int(this[i+1]) + int(near[i+1])
+		}
+		if i == 0 {
+			out[0] = (cur*4 + 8) >> 4
+		} else {
+			out[2*i] = (cur*3 + last + 8) >> 4
+		}
+		if i == cw-1 {
+			out[2*i+1] = (cur*4 + 7) >> 4
+		} else {
+			out[2*i+1] = (cur*3 + next + 7) >> 4
+		}
+		last, cur = cur, next
+	}
+}
+
+// fancyRow1 upsamples one chroma row 2x1 as libjpeg's h2v1 fancy upsampler.
+func fancyRow1(this []byte, cw int, out []int) {
+	for i := 0; i < cw; i++ {
+		c := int(this[i])
+		if i == 0 {
+			out[0] = c
+		} else {
+			out[2*i] = (c*3 + int(this[i-1]) + 1) >> 2
+		}
+		if i == cw-1 {
+			out[2*i+1] = c
+		} else {
+			out[2*i+1] = (c*3 + int(this[i+1]) + 2) >> 2
+		}
+	}
+}
+
+// webpToRGB converts a lossy WebP's 4:2:0 YUV to RGB the way libwebp does
+// by default: its "fancy" upsampler and 14-bit fixed-point conversion.
+func webpToRGB(m *image.YCbCr, out []byte, stride, bs, w, h int, _ []byte) {
+	cw := (m.Rect.Dx() + 1) / 2
+	ch := (m.Rect.Dy() + 1) / 2
+	u := make([]int, 2*cw+2)
+	v := make([]int, 2*cw+2)
+	for y := 0; y < h; y++ {
+		cy := y / 2
+		ny := cy - 1
+		if y%2 == 1 {
+			ny = cy + 1
+		}
+		ny = max(0, min(ny, ch-1))
+		webpUpsampleRow(m.Cb[cy*m.CStride:], m.Cb[ny*m.CStride:], cw, u)
+		webpUpsampleRow(m.Cr[cy*m.CStride:], m.Cr[ny*m.CStride:], cw, v)
+		yrow := m.Y[y*m.YStride:]
+		o := out[y*stride:]
+		for x := 0; x < w; x++ {
+			r, g, b := webpYUVToRGB(int(yrow[x]), u[x], v[x])
+			o[bs*x], o[bs*x+1], o[bs*x+2] = r, g, b
+		}
+	}
+}
+
+// webpUpsampleRow interpolates one row of chroma for output pixels using
+// libwebp's fancy upsampling weights (9,3,3,1)/16 with its rounding.
+func webpUpsampleRow(this, near []byte, cw int, out []int) {
+	at := func(row []byte, i int) int { return int(row[max(0, min(i, cw-1))]) }
+	for i := 0; i < cw; i++ {
+		// Output pixel 2i sits between chroma i-1 and i (left side) and
+		// 2i+1 between i and i+1; libwebp's first and last pixels copy.
+		t, n := at(this, i), at(near, i)
+		for k := 0; k < 2; k++ {
+			j := i - 1 + 2*k // horizontal neighbour
+			tl, nl := at(this, j), at(near, j)
+			avg := t + tl + n + nl + 8
+			diag := (avg + 2*(tl+n)) >> 3
+			out[2*i+k] = (diag + t) >> 1
+		}
+	}
+	// libwebp's row edges: the first output pixel uses only column 0.
+	out[0] = (3*int(this[0]) + int(near[0]) + 2) >> 2
+	if w := 2 * cw; w >= 2 {
+		last := cw - 1
+		out[w-1] = (3*int(this[last]) + int(near[last]) + 2) >> 2
+	}
+}
+
+// webpYUVToRGB is libwebp's 14-bit fixed-point BT.601 conversion.
+func webpYUVToRGB(y, u, v int) (byte, byte, byte) {
+	mulHi := func(a, c int) int { return (a * c) >> 8 }
+	clip := func(x int) byte {
+		if x&^16383 == 0 {
+			return byte(x >> 6)
+		}
+		if x < 0 {
+			return 0
+		}
+		return 255
+	}
+	yy := mulHi(y, 19077)
+	return clip(yy + mulHi(v, 26149) - 14234),
+		clip(yy - mulHi(u, 6419) - mulHi(v, 13320) + 8708),
+		clip(yy + mulHi(u, 33050) - 17685)
 }

@@ -1,0 +1,173 @@
+package raster
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"testing"
+)
+
+// compactCorpus is the committed conformance corpus built by
+// conformance/raster/gen.py from small windows of ../shared/data.
+const compactCorpus = "../conformance/raster/testdata"
+
+// fullCorpusEnv names an optional directory holding the full generated
+// corpus (gen.py --full); defaultFullCorpus is used when it is unset.
+const (
+	fullCorpusEnv     = "GEODISASTER_RASTER_FULL"
+	defaultFullCorpus = "/tmp/geodisaster-raster-full"
+)
+
+// golden is one file's record in goldens.json.
+type golden struct {
+	Width        int       `json:"width"`
+	Height       int       `json:"height"`
+	Count        int       `json:"count"`
+	DType        string    `json:"dtype"`
+	Transform    []float64 `json:"transform"`
+	EPSG         int       `json:"epsg"`
+	NoData       *string   `json:"nodata"`
+	Descriptions []string  `json:"descriptions"`
+	BandSHA256   []string  `json:"band_sha256"`
+	Compression  string    `json:"compression"`
+	Lossy        bool      `json:"lossy"`
+	Ref          string    `json:"ref"`
+	Options      string    `json:"options"`
+	Block        [2]int    `json:"block"`
+}
+
+type goldenFile struct {
+	GDAL  string            `json:"gdal"`
+	Mode  string            `json:"mode"`
+	Files map[string]golden `json:"files"`
+}
+
+func loadGoldens(t *testing.T, dir string) goldenFile {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "goldens.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g goldenFile
+	if err := json.Unmarshal(b, &g); err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Files) == 0 {
+		t.Fatalf("%s/goldens.json lists no files", dir)
+	}
+	return g
+}
+
+// lossyTolerance is the largest per-sample difference from GDAL's
+// libjpeg/libwebp decode accepted for lossy variants.
+const lossyTolerance = 255
+
+func TestConformanceCompact(t *testing.T) {
+	runConformance(t, compactCorpus)
+}
+
+func TestConformanceFull(t *testing.T) {
+	dir := os.Getenv(fullCorpusEnv)
+	if dir == "" {
+		dir = defaultFullCorpus
+	}
+	if _, err := os.Stat(filepath.Join(dir, "goldens.json")); err != nil {
+		t.Skipf("corpus absent: %s (build it with conformance/raster/gen.py --full --out %s)", dir, dir)
+	}
+	runConformance(t, dir)
+}
+
+func runConformance(t *testing.T, dir string) {
+	g := loadGoldens(t, dir)
+	names := make([]string, 0, len(g.Files))
+	for n := range g.Files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		want := g.Files[name]
+		t.Run(name, func(t *testing.T) {
+			checkGolden(t, filepath.Join(dir, name), want, filepath.Join(dir, want.Ref))
+		})
+	}
+}
+
+func checkGolden(t *testing.T, path string, want golden, ref string) {
+	d, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if d.Width() != want.Width || d.Height() != want.Height || d.Count() != want.Count || d.DataType().String() != want.DType {
+		t.Fatalf("got %dx%d x%d %v, want %dx%d x%d %s", d.Width(), d.Height(), d.Count(), d.DataType(), want.Width, want.Height, want.Count, want.DType)
+	}
+	gt, ok := d.Transform()
+	if (want.Transform != nil) != ok {
+		t.Errorf("has transform %v, want %v", ok, want.Transform != nil)
+	} else if ok {
+		for i := range gt {
+			if gt[i] != want.Transform[i] {
+				t.Errorf("transform %v, want %v", gt, want.Transform)
+				break
+			}
+		}
+	}
+	if d.EPSG() != want.EPSG {
+		t.Errorf("EPSG %d, want %d", d.EPSG(), want.EPSG)
+	}
+	nd, hasND := d.NoData()
+	if (want.NoData != nil) != hasND {
+		t.Errorf("has nodata %v, want %v", hasND, want.NoData != nil)
+	} else if hasND {
+		w, err := strconv.ParseFloat(*want.NoData, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sameFloat(w, nd) {
+			t.Errorf("nodata %v, want %v", nd, w)
+		}
+	}
+	for i, desc := range want.Descriptions {
+		if got := d.BandDescription(i + 1); got != desc {
+			t.Errorf("band %d description %q, want %q", i+1, got, desc)
+		}
+	}
+	bands, err := d.ReadAll(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want.Lossy {
+		rd, err := Open(ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rd.Close()
+		refBands, err := rd.ReadAll(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		maxDiff, nDiff := 0.0, 0
+		for i := range bands {
+			for k := 0; k < bands[i].Len(); k++ {
+				if df := math.Abs(bands[i].At(k) - refBands[i].At(k)); df > 0 {
+					nDiff++
+					maxDiff = math.Max(maxDiff, df)
+				}
+			}
+		}
+		t.Logf("lossy %s: max |Go-GDAL| = %v, %d of %d samples differ", want.Compression, maxDiff, nDiff, len(bands)*bands[0].Len())
+		if maxDiff > lossyTolerance {
+			t.Errorf("max difference %v exceeds %v", maxDiff, lossyTolerance)
+		}
+		return
+	}
+	for i, b := range bands {
+		if got := bandSHA256(b); got != want.BandSHA256[i] {
+			t.Errorf("band %d sha256 %s, want %s", i+1, got, want.BandSHA256[i])
+		}
+	}
+}
