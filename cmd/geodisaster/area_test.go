@@ -1,0 +1,69 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"strconv"
+	"testing"
+)
+
+// TestAreaCLI checks "geodisaster area" on the GDAL-written fixtures of
+// conformance/geodesy/gen_area.py against mpmath (quadrangle) and
+// pyproj.Geod (geodesic) answers.
+func TestAreaCLI(t *testing.T) {
+	b, err := os.ReadFile("../../conformance/geodesy/area_goldens.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g struct {
+		Cases []struct {
+			File       string
+			Value      *float64
+			Pixels     int64
+			Quadrangle float64 `json:"quadrangle_m2"`
+			Geodesic   float64 `json:"geodesic_m2"`
+			Projected  float64 `json:"projected_m2"`
+		}
+	}
+	if err := json.Unmarshal(b, &g); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range g.Cases {
+		path := "../../conformance/geodesy/testdata/" + c.File
+		methods := map[string]float64{"quadrangle": c.Quadrangle, "geodesic": c.Geodesic}
+		if c.Projected != 0 {
+			methods = map[string]float64{"quadrangle": c.Projected}
+		}
+		for m, want := range methods {
+			args := []string{"area", "--json", "--method", m}
+			if c.Value != nil {
+				args = append(args, "--value", strconv.FormatFloat(*c.Value, 'g', -1, 64))
+			}
+			args = append(args, path)
+			code, out, stderr := runCLI(t, "", args...)
+			if code != exitOK {
+				t.Fatalf("%v: exit %d: %s", args, code, stderr)
+			}
+			var res areaResult
+			if err := json.Unmarshal([]byte(out), &res); err != nil {
+				t.Fatalf("%v: %v in %q", args, err, out)
+			}
+			if res.Pixels != c.Pixels {
+				t.Errorf("%v: %d pixels want %d", args, res.Pixels, c.Pixels)
+			}
+			if rel := math.Abs(res.AreaM2-want) / want; rel > 1e-9 {
+				t.Errorf("%v: %v m² want %v (rel %g)", args, res.AreaM2, want, rel)
+			}
+		}
+	}
+	if code, _, _ := runCLI(t, "", "area", "--method", "sphere", "x.tif"); code != exitUsage {
+		t.Errorf("bad method exit %d", code)
+	}
+	if code, _, _ := runCLI(t, "", "area", "--value", "abc", "x.tif"); code != exitUsage {
+		t.Errorf("bad value exit %d", code)
+	}
+	if code, _, _ := runCLI(t, "", "area", "/nonexistent.tif"); code != exitFailure {
+		t.Errorf("missing file exit %d", code)
+	}
+}
