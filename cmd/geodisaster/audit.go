@@ -1,0 +1,271 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/geodisaster/engine/scoring"
+)
+
+func init() {
+	register(command{
+		name:    "audit-splits",
+		summary: "check train/test isolation (groups, samples, paths, routing content, trajectories) and training weights",
+		run:     runAuditSplits,
+	})
+	register(command{
+		name:    "seal",
+		summary: "seal a corpus directory: SHA-256 and size of every file into a manifest",
+		run:     runSeal,
+	})
+	register(command{
+		name:    "verify-seal",
+		summary: "verify a corpus directory against its seal: changed, resized, added, removed files",
+		run:     runVerifySeal,
+	})
+}
+
+// auditListLimit bounds how many leaks or issues the table lists.
+const auditListLimit = 20
+
+// runAuditSplits implements "geodisaster audit-splits --records FILE [--json]".
+// It exits 1 when any leak or weight issue is found.
+func runAuditSplits(_ context.Context, cio cmdIO, args []string) error {
+	fs := newFlagSet("audit-splits", "--records RECORDS.jsonl [--json]", cio.stderr)
+	records := fs.String("records", "", "canonical records JSONL (with split, handles, gt_chain, training_weight)")
+	asJSON := fs.Bool("json", false, "print JSON")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("audit-splits: unexpected arguments %q", fs.Args())
+	}
+	if *records == "" {
+		return usagef("audit-splits: --records is required")
+	}
+	f, err := os.Open(*records)
+	if err != nil {
+		return fmt.Errorf("audit-splits: %w", err)
+	}
+	defer f.Close()
+	recs, err := scoring.ReadSplitRecords(f)
+	if err != nil {
+		return fmt.Errorf("audit-splits: %s: %w", *records, err)
+	}
+	if len(recs) == 0 {
+		return fmt.Errorf("audit-splits: %s holds no records; an absent corpus is not a pass", *records)
+	}
+	a := scoring.AuditSplits(recs)
+	if *asJSON {
+		if err := geokWriteJSON(cio.stdout, a); err != nil {
+			return err
+		}
+	} else if err := auditPrintSplits(cio.stdout, a); err != nil {
+		return err
+	}
+	if !a.OK {
+		return fmt.Errorf("audit-splits: %d cross-split key(s), %d training_weight issue(s)", len(a.Leaks), len(a.WeightIssues))
+	}
+	return nil
+}
+
+func auditPrintSplits(w io.Writer, a *scoring.SplitAudit) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	splits := make([]string, 0, len(a.BySplit))
+	for s := range a.BySplit {
+		splits = append(splits, s)
+	}
+	sort.Strings(splits)
+	fmt.Fprintf(tw, "records\t%d\n", a.Records)
+	for _, s := range splits {
+		fmt.Fprintf(tw, "split %s\t%d\n", s, a.BySplit[s])
+	}
+	fmt.Fprintf(tw, "duplicate trajectory groups within a split\t%d (%d records)\n\n", a.DuplicateGroups, a.DuplicateRecords)
+	kinds := make([]string, 0, len(a.LeakCounts))
+	for k := range a.LeakCounts {
+		kinds = append(kinds, k)
+	}
+	sort.Strings(kinds)
+	fmt.Fprintln(tw, "key kind\tdistinct keys\tshared across splits")
+	for _, k := range kinds {
+		fmt.Fprintf(tw, "%s\t%d\t%d\n", k, a.Keys[k], a.LeakCounts[k])
+	}
+	if err := tw.Flush(); err != nil {
+		return fmt.Errorf("audit-splits: write: %w", err)
+	}
+	if len(a.Leaks) > 0 {
+		fmt.Fprintf(w, "\nleaks (%d):\n", len(a.Leaks))
+		for i, l := range a.Leaks {
+			if i == auditListLimit {
+				fmt.Fprintf(w, "  ... %d more (use --json)\n", len(a.Leaks)-i)
+				break
+			}
+			var parts []string
+			for _, s := range auditSortedKeys(l.IDs) {
+				parts = append(parts, fmt.Sprintf("%s=%s", s, strings.Join(l.IDs[s], ",")))
+			}
+			fmt.Fprintf(w, "  %s %s: %s\n", l.Kind, l.Key, strings.Join(parts, " "))
+		}
+	}
+	if len(a.WeightIssues) > 0 {
+		fmt.Fprintf(w, "\ntraining_weight issues (%d):\n", len(a.WeightIssues))
+		for i, wi := range a.WeightIssues {
+			if i == auditListLimit {
+				fmt.Fprintf(w, "  ... %d more (use --json)\n", len(a.WeightIssues)-i)
+				break
+			}
+			got := "absent"
+			if wi.Weight != nil {
+				got = fmt.Sprint(*wi.Weight)
+			}
+			fmt.Fprintf(w, "  %s (%s): training_weight %s, want 1/%d = %g\n", wi.ID, wi.Split, got, wi.Multiplicity, wi.Want)
+		}
+	}
+	status := "PASS: no cross-split keys; training weights are inverse trajectory multiplicities"
+	if !a.OK {
+		status = "FAIL"
+	}
+	fmt.Fprintln(w, "\n"+status)
+	return nil
+}
+
+func auditSortedKeys(m map[string][]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// runSeal implements "geodisaster seal --dir DIR --out SEAL.json".
+func runSeal(_ context.Context, cio cmdIO, args []string) error {
+	fs := newFlagSet("seal", "--dir CORPUS_DIR --out SEAL.json", cio.stderr)
+	dir := fs.String("dir", "", "corpus directory to seal")
+	out := fs.String("out", "", `seal manifest to write ("-" for stdout); must lie outside --dir`)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("seal: unexpected arguments %q", fs.Args())
+	}
+	if *dir == "" || *out == "" {
+		return usagef("seal: --dir and --out are required")
+	}
+	if *out != "-" {
+		inside, err := auditWithin(*dir, *out)
+		if err != nil {
+			return fmt.Errorf("seal: %w", err)
+		}
+		if inside {
+			return usagef("seal: --out %s lies inside the sealed directory %s", *out, *dir)
+		}
+	}
+	if st, err := os.Stat(*dir); err != nil {
+		return fmt.Errorf("seal: %w", err)
+	} else if !st.IsDir() {
+		return fmt.Errorf("seal: %s is not a directory", *dir)
+	}
+	s, err := scoring.SealFS(os.DirFS(*dir))
+	if err != nil {
+		return fmt.Errorf("seal %s: %w", *dir, err)
+	}
+	b, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return fmt.Errorf("seal: encode: %w", err)
+	}
+	b = append(b, '\n')
+	if *out == "-" {
+		_, err = cio.stdout.Write(b)
+	} else {
+		err = os.WriteFile(*out, b, 0o644)
+		if err == nil {
+			fmt.Fprintf(cio.stdout, "sealed %d files (%d bytes) of %s into %s\n", s.Files, s.TotalBytes, *dir, *out)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("seal: write: %w", err)
+	}
+	return nil
+}
+
+// auditWithin reports whether file lies inside dir (both made absolute).
+func auditWithin(dir, file string) (bool, error) {
+	d, err := filepath.Abs(dir)
+	if err != nil {
+		return false, fmt.Errorf("resolve %s: %w", dir, err)
+	}
+	f, err := filepath.Abs(file)
+	if err != nil {
+		return false, fmt.Errorf("resolve %s: %w", file, err)
+	}
+	rel, err := filepath.Rel(d, f)
+	if err != nil {
+		return false, nil
+	}
+	return rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)), nil
+}
+
+// runVerifySeal implements "geodisaster verify-seal --dir DIR --seal SEAL.json [--json]".
+// It exits 1 when the corpus differs from its seal.
+func runVerifySeal(_ context.Context, cio cmdIO, args []string) error {
+	fs := newFlagSet("verify-seal", "--dir CORPUS_DIR --seal SEAL.json [--json]", cio.stderr)
+	dir := fs.String("dir", "", "corpus directory to verify")
+	sealPath := fs.String("seal", "", "seal manifest written by 'geodisaster seal'")
+	asJSON := fs.Bool("json", false, "print JSON")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("verify-seal: unexpected arguments %q", fs.Args())
+	}
+	if *dir == "" || *sealPath == "" {
+		return usagef("verify-seal: --dir and --seal are required")
+	}
+	f, err := os.Open(*sealPath)
+	if err != nil {
+		return fmt.Errorf("verify-seal: %w", err)
+	}
+	defer f.Close()
+	s, err := scoring.ReadSeal(f)
+	if err != nil {
+		return fmt.Errorf("verify-seal: %s: %w", *sealPath, err)
+	}
+	if st, err := os.Stat(*dir); err != nil {
+		return fmt.Errorf("verify-seal: %w", err)
+	} else if !st.IsDir() {
+		return fmt.Errorf("verify-seal: %s is not a directory", *dir)
+	}
+	d, err := scoring.VerifySeal(os.DirFS(*dir), s)
+	if err != nil {
+		return fmt.Errorf("verify-seal %s: %w", *dir, err)
+	}
+	if *asJSON {
+		if err := geokWriteJSON(cio.stdout, map[string]any{"ok": d.OK(), "sealed_files": s.Files, "diff": d}); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(cio.stdout, "sealed files %d, verified %d\n", s.Files, d.Verified)
+		for _, g := range []struct {
+			name  string
+			paths []string
+		}{{"changed", d.Changed}, {"resized", d.Resized}, {"added", d.Added}, {"removed", d.Removed}} {
+			fmt.Fprintf(cio.stdout, "%-8s %d\n", g.name, len(g.paths))
+			for _, p := range g.paths {
+				fmt.Fprintf(cio.stdout, "  %s\n", p)
+			}
+		}
+	}
+	if !d.OK() {
+		return fmt.Errorf("verify-seal: %s differs from its seal (%d changed, %d resized, %d added, %d removed)",
+			*dir, len(d.Changed), len(d.Resized), len(d.Added), len(d.Removed))
+	}
+	return nil
+}
