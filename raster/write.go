@@ -1,0 +1,648 @@
+package raster
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/geodisaster/engine/crs"
+	"github.com/klauspost/compress/zlib"
+	"github.com/klauspost/compress/zstd"
+)
+
+// WriteOptions controls how Write encodes a GeoTIFF.
+type WriteOptions struct {
+	// Compression is "none", "deflate" (the default when empty) or "zstd".
+	Compression string
+	// Predictor is 1 (none, the default when 0), 2 (horizontal
+	// differencing) or 3 (floating point; float bands only).
+	Predictor int
+	// TileSize is the tile width and height in pixels, a multiple of 16
+	// (default 256).
+	TileSize int
+	// NoData, when set, is written as the GDAL_NODATA tag.
+	NoData *float64
+	// EPSG is the CRS code to declare in the GeoKeys (0 for none).
+	EPSG int
+	// Transform is the geotransform in rasterio order; the zero value
+	// writes no georeferencing.
+	Transform crs.Affine
+	// BandDescriptions, when non-empty, sets each band's description in
+	// the GDAL_METADATA tag.
+	BandDescriptions []string
+}
+
+// Write encodes bands (all the same size and type) as a tiled,
+// band-interleaved GeoTIFF. Its output depends only on its inputs: the same
+// bands and options give the same bytes on every run and platform. Files
+// that would exceed 4 GiB are written as BigTIFF.
+func Write(w io.Writer, bands []*Band, opts WriteOptions) error {
+	img, err := encodeImage(context.Background(), bands, opts, 0)
+	if err != nil {
+		return err
+	}
+	return img.writeTIFF(w)
+}
+
+// WriteFile writes bands to path like Write, atomically: the data goes to a
+// temporary file in the same directory that is renamed over path only once
+// complete and synced.
+func WriteFile(path string, bands []*Band, opts WriteOptions) error {
+	return writeFileAtomic(path, func(w io.Writer) error { return Write(w, bands, opts) })
+}
+
+// writeFileAtomic runs write on a temporary file next to path and renames
+// it to path on success.
+func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.CreateTemp(dir, "."+base+".tmp*")
+	if err != nil {
+		return fmt.Errorf("raster: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if err = write(f); err != nil {
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		return fmt.Errorf("raster: %w", err)
+	}
+	if err = f.Close(); err != nil {
+		return fmt.Errorf("raster: %w", err)
+	}
+	if err = os.Chmod(f.Name(), 0o644); err != nil {
+		return fmt.Errorf("raster: %w", err)
+	}
+	if err = os.Rename(f.Name(), path); err != nil {
+		return fmt.Errorf("raster: %w", err)
+	}
+	return nil
+}
+
+// encodedImage is one image's encoded tiles and tags, ready to be laid out.
+type encodedImage struct {
+	width, height int
+	spp           int
+	dtype         DataType
+	tile          int
+	compression   int
+	predictor     int
+	tiles         [][]byte // plane-major, then row-major tiles
+	opts          WriteOptions
+	subfileType   int
+}
+
+// checkBands validates that bands are non-empty, consistent and well formed.
+func checkBands(bands []*Band) error {
+	if len(bands) == 0 {
+		return fmt.Errorf("raster: no bands to write")
+	}
+	if len(bands) > 65535 {
+		return fmt.Errorf("raster: %d bands is too many", len(bands))
+	}
+	for i, b := range bands {
+		if b == nil {
+			return fmt.Errorf("raster: band %d is nil", i+1)
+		}
+		if err := b.Validate(); err != nil {
+			return fmt.Errorf("band %d: %w", i+1, err)
+		}
+		if b.Width <= 0 || b.Height <= 0 {
+			return fmt.Errorf("raster: band %d is empty (%dx%d)", i+1, b.Width, b.Height)
+		}
+		if b.Width != bands[0].Width || b.Height != bands[0].Height || b.Type != bands[0].Type {
+			return fmt.Errorf("raster: band %d is %dx%d %v, band 1 is %dx%d %v", i+1, b.Width, b.Height, b.Type,
+				bands[0].Width, bands[0].Height, bands[0].Type)
+		}
+	}
+	return nil
+}
+
+// encodeImage compresses bands into tiles, concurrently.
+func encodeImage(ctx context.Context, bands []*Band, opts WriteOptions, subfile int) (*encodedImage, error) {
+	if err := checkBands(bands); err != nil {
+		return nil, err
+	}
+	img := &encodedImage{width: bands[0].Width, height: bands[0].Height, spp: len(bands), dtype: bands[0].Type,
+		tile: opts.TileSize, predictor: opts.Predictor, opts: opts, subfileType: subfile}
+	if img.tile == 0 {
+		img.tile = 256
+	}
+	if img.tile < 16 || img.tile%16 != 0 || img.tile > 1<<15 {
+		return nil, fmt.Errorf("raster: tile size %d is not a multiple of 16 in [16, 32768]", img.tile)
+	}
+	switch strings.ToLower(opts.Compression) {
+	case "", "deflate":
+		img.compression = CompressionDeflate
+	case "none":
+		img.compression = CompressionNone
+	case "zstd":
+		img.compression = CompressionZSTD
+	default:
+		return nil, fmt.Errorf("raster: unsupported write compression %q (none, deflate, zstd)", opts.Compression)
+	}
+	switch img.predictor {
+	case 0:
+		img.predictor = 1
+	case 1, 2:
+	case 3:
+		if !img.dtype.IsFloat() {
+			return nil, fmt.Errorf("raster: predictor 3 needs float bands, not %v", img.dtype)
+		}
+	default:
+		return nil, fmt.Errorf("raster: unsupported predictor %d", opts.Predictor)
+	}
+	if img.compression == CompressionNone {
+		img.predictor = 1
+	}
+	tx, ty := (img.width+img.tile-1)/img.tile, (img.height+img.tile-1)/img.tile
+	n := tx * ty * img.spp
+	img.tiles = make([][]byte, n)
+	workers := min(runtime.GOMAXPROCS(0), n)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var firstErr error
+	wg.Add(workers)
+	for k := 0; k < workers; k++ {
+		go func() {
+			defer wg.Done()
+			enc := &tileEncoder{}
+			defer enc.close()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				if err := ctx.Err(); err != nil {
+					mu.Lock()
+					firstErr = err
+					mu.Unlock()
+					return
+				}
+				plane, t := i/(tx*ty), i%(tx*ty)
+				data, err := enc.encode(img, bands[plane], (t%tx)*img.tile, (t/tx)*img.tile)
+				if err != nil {
+					mu.Lock()
+					if firstErr == nil {
+						firstErr = err
+					}
+					mu.Unlock()
+					return
+				}
+				img.tiles[i] = data
+			}
+		}()
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	return img, nil
+}
+
+// tileEncoder holds one goroutine's reusable compression state.
+type tileEncoder struct {
+	raw  []byte
+	tmp  []byte
+	buf  bytes.Buffer
+	zw   *zlib.Writer
+	zstd *zstd.Encoder
+}
+
+func (e *tileEncoder) close() {
+	if e.zstd != nil {
+		e.zstd.Close()
+	}
+}
+
+// encode extracts, predicts and compresses the tile whose top-left pixel
+// is (x0, y0). Pixels outside the image are zero.
+func (e *tileEncoder) encode(img *encodedImage, b *Band, x0, y0 int) ([]byte, error) {
+	size := img.dtype.Size()
+	rowLen := img.tile * size
+	e.raw = grow(e.raw, rowLen*img.tile)
+	raw := e.raw
+	clear(raw)
+	src := b.Bytes()
+	w := min(img.tile, img.width-x0)
+	for r := 0; r < img.tile && y0+r < img.height; r++ {
+		o := ((y0+r)*img.width + x0) * size
+		copy(raw[r*rowLen:r*rowLen+w*size], src[o:o+w*size])
+	}
+	switch img.predictor {
+	case 2:
+		applyHorizontal(raw, rowLen, img.tile, size)
+		if !nativeLE && size > 1 {
+			swapBytes(raw, size)
+		}
+	case 3:
+		e.tmp = grow(e.tmp, rowLen)
+		applyFloat(raw, rowLen, img.tile, size, e.tmp)
+	default:
+		if !nativeLE && size > 1 {
+			swapBytes(raw, size)
+		}
+	}
+	switch img.compression {
+	case CompressionNone:
+		return append([]byte(nil), raw...), nil
+	case CompressionDeflate:
+		e.buf.Reset()
+		if e.zw == nil {
+			zw, err := zlib.NewWriterLevel(&e.buf, 6)
+			if err != nil {
+				return nil, fmt.Errorf("raster: %w", err)
+			}
+			e.zw = zw
+		} else {
+			e.zw.Reset(&e.buf)
+		}
+		if _, err := e.zw.Write(raw); err != nil {
+			return nil, fmt.Errorf("raster: deflate: %w", err)
+		}
+		if err := e.zw.Close(); err != nil {
+			return nil, fmt.Errorf("raster: deflate: %w", err)
+		}
+		return append([]byte(nil), e.buf.Bytes()...), nil
+	case CompressionZSTD:
+		if e.zstd == nil {
+			z, err := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithEncoderLevel(zstd.SpeedDefault))
+			if err != nil {
+				return nil, fmt.Errorf("raster: %w", err)
+			}
+			e.zstd = z
+		}
+		return e.zstd.EncodeAll(raw, nil), nil
+	}
+	return nil, fmt.Errorf("raster: compression %d", img.compression)
+}
+
+// applyHorizontal applies TIFF predictor 2 to native-order samples.
+func applyHorizontal(b []byte, rowLen, rows, size int) {
+	for r := 0; r < rows; r++ {
+		row := b[r*rowLen : (r+1)*rowLen]
+		switch size {
+		case 1:
+			for i := len(row) - 1; i > 0; i-- {
+				row[i] -= row[i-1]
+			}
+		case 2:
+			s := u16s(row)
+			for i := len(s) - 1; i > 0; i-- {
+				s[i] -= s[i-1]
+			}
+		case 4:
+			s := u32s(row)
+			for i := len(s) - 1; i > 0; i-- {
+				s[i] -= s[i-1]
+			}
+		case 8:
+			s := u64s(row)
+			for i := len(s) - 1; i > 0; i-- {
+				s[i] -= s[i-1]
+			}
+		}
+	}
+}
+
+// applyFloat applies TIFF predictor 3: byte planes, most significant first,
+// then byte-wise differencing.
+func applyFloat(b []byte, rowLen, rows, size int, tmp []byte) {
+	n := rowLen / size
+	for r := 0; r < rows; r++ {
+		row := b[r*rowLen : (r+1)*rowLen]
+		switch size {
+		case 4:
+			s := u32s(row)
+			for i, v := range s {
+				tmp[i], tmp[n+i], tmp[2*n+i], tmp[3*n+i] = byte(v>>24), byte(v>>16), byte(v>>8), byte(v)
+			}
+		case 8:
+			s := u64s(row)
+			for i, v := range s {
+				for k := 0; k < 8; k++ {
+					tmp[k*n+i] = byte(v >> (56 - 8*k))
+				}
+			}
+		}
+		copy(row, tmp[:rowLen])
+		for i := len(row) - 1; i > 0; i-- {
+			row[i] -= row[i-1]
+		}
+	}
+}
+
+// tiffEntry is one IFD entry to write, its value already encoded
+// little-endian.
+type tiffEntry struct {
+	tag   uint16
+	typ   uint16
+	count uint64
+	data  []byte
+}
+
+func shortsEntry(tag uint16, v ...uint16) tiffEntry {
+	b := make([]byte, 2*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint16(b[2*i:], x)
+	}
+	return tiffEntry{tag, dtShort, uint64(len(v)), b}
+}
+
+func longEntry(tag uint16, v uint32) tiffEntry {
+	b := make([]byte, 4)
+	binary.LittleEndian.PutUint32(b, v)
+	return tiffEntry{tag, dtLong, 1, b}
+}
+
+func doublesEntry(tag uint16, v ...float64) tiffEntry {
+	b := make([]byte, 8*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint64(b[8*i:], math.Float64bits(x))
+	}
+	return tiffEntry{tag, dtDouble, uint64(len(v)), b}
+}
+
+func asciiEntry(tag uint16, s string) tiffEntry {
+	b := append([]byte(s), 0)
+	return tiffEntry{tag, dtASCII, uint64(len(b)), b}
+}
+
+// sampleFormat returns the TIFF SampleFormat of t.
+func sampleFormat(t DataType) uint16 {
+	switch t {
+	case Int8, Int16, Int32:
+		return 2
+	case Float32, Float64:
+		return 3
+	}
+	return 1
+}
+
+// formatNoData formats a nodata value as GDAL_NODATA text.
+func formatNoData(v float64) string {
+	switch {
+	case math.IsNaN(v):
+		return "nan"
+	case math.IsInf(v, 1):
+		return "inf"
+	case math.IsInf(v, -1):
+		return "-inf"
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// escapeXML escapes text for XML content and attributes.
+func escapeXML(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '&':
+			b.WriteString("&amp;")
+		case '"':
+			b.WriteString("&quot;")
+		case '\'':
+			b.WriteString("&apos;")
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// gdalMetadataXML returns the GDAL_METADATA value declaring band
+// descriptions (escaped twice, as GDAL writes them), or "".
+func gdalMetadataXML(desc []string) string {
+	var b strings.Builder
+	any := false
+	for i, d := range desc {
+		if d == "" {
+			continue
+		}
+		if !any {
+			b.WriteString("<GDALMetadata>\n")
+			any = true
+		}
+		fmt.Fprintf(&b, "  <Item name=\"DESCRIPTION\" sample=\"%d\" role=\"description\">%s</Item>\n", i, escapeXML(escapeXML(d)))
+	}
+	if !any {
+		return ""
+	}
+	b.WriteString("</GDALMetadata>\n")
+	return b.String()
+}
+
+// geoEntries returns the georeferencing, nodata and metadata tags.
+func (img *encodedImage) geoEntries(main bool, scale float64) ([]tiffEntry, error) {
+	var es []tiffEntry
+	t := img.opts.Transform
+	if t != (crs.Affine{}) {
+		if err := t.Validate(); err != nil {
+			return nil, fmt.Errorf("raster: transform: %w", err)
+		}
+		if scale != 1 {
+			t[0], t[1], t[3], t[4] = t[0]*scale, t[1]*scale, t[3]*scale, t[4]*scale
+		}
+		if t.IsRectilinear() && t[0] > 0 && t[4] < 0 {
+			es = append(es, doublesEntry(tagModelPixelScale, t[0], -t[4], 0),
+				doublesEntry(tagModelTiepoint, 0, 0, 0, t[2], t[5], 0))
+		} else {
+			es = append(es, doublesEntry(tagModelTransform,
+				t[0], t[1], 0, t[2], t[3], t[4], 0, t[5], 0, 0, 0, 0, 0, 0, 0, 1))
+		}
+	}
+	if main && img.opts.EPSG != 0 {
+		keys, err := crs.GeoKeysForEPSG(img.opts.EPSG)
+		if err != nil {
+			return nil, fmt.Errorf("raster: %w", err)
+		}
+		es = append(es, shortsEntry(tagGeoKeyDirectory, keys...))
+	}
+	if main {
+		if md := gdalMetadataXML(img.opts.BandDescriptions); md != "" {
+			es = append(es, asciiEntry(tagGDALMetadata, md))
+		}
+	}
+	if img.opts.NoData != nil {
+		es = append(es, asciiEntry(tagGDALNoData, formatNoData(*img.opts.NoData)))
+	}
+	return es, nil
+}
+
+// entries returns the image's IFD entries except the tile offsets, with
+// the tile byte counts.
+func (img *encodedImage) entries(big bool) ([]tiffEntry, error) {
+	bps := make([]uint16, img.spp)
+	sf := make([]uint16, img.spp)
+	for i := range bps {
+		bps[i] = uint16(8 * img.dtype.Size())
+		sf[i] = sampleFormat(img.dtype)
+	}
+	es := []tiffEntry{
+		longEntry(tagImageWidth, uint32(img.width)),
+		longEntry(tagImageLength, uint32(img.height)),
+		shortsEntry(tagBitsPerSample, bps...),
+		shortsEntry(tagCompression, uint16(img.compression)),
+		shortsEntry(tagPhotometric, photoMinIsBlack),
+		shortsEntry(tagSamplesPerPixel, uint16(img.spp)),
+		shortsEntry(tagPlanarConfig, 2),
+		shortsEntry(tagTileWidth, uint16(img.tile)),
+		shortsEntry(tagTileLength, uint16(img.tile)),
+		shortsEntry(tagSampleFormat, sf...),
+	}
+	if img.spp == 1 {
+		es[6] = shortsEntry(tagPlanarConfig, 1)
+	}
+	if img.subfileType != 0 {
+		es = append(es, longEntry(tagNewSubfileType, uint32(img.subfileType)))
+	}
+	if img.predictor != 1 {
+		es = append(es, shortsEntry(tagPredictor, uint16(img.predictor)))
+	}
+	if img.spp > 1 {
+		es = append(es, shortsEntry(tagExtraSamples, make([]uint16, img.spp-1)...))
+	}
+	counts := make([]byte, 0, len(img.tiles)*8)
+	for _, t := range img.tiles {
+		if big {
+			counts = binary.LittleEndian.AppendUint64(counts, uint64(len(t)))
+		} else {
+			counts = binary.LittleEndian.AppendUint32(counts, uint32(len(t)))
+		}
+	}
+	typ := uint16(dtLong)
+	if big {
+		typ = dtLong8
+	}
+	es = append(es, tiffEntry{tagTileByteCounts, typ, uint64(len(img.tiles)), counts})
+	geo, err := img.geoEntries(true, 1)
+	if err != nil {
+		return nil, err
+	}
+	return append(es, geo...), nil
+}
+
+// writeTIFF lays the image out as header, IFD, tag values, tile data.
+func (img *encodedImage) writeTIFF(w io.Writer) error {
+	var dataLen uint64
+	for _, t := range img.tiles {
+		dataLen += uint64(len(t))
+	}
+	big := dataLen > math.MaxUint32-(64<<20)
+	es, err := img.entries(big)
+	if err != nil {
+		return err
+	}
+	offType, offSize := uint16(dtLong), 4
+	if big {
+		offType, offSize = dtLong8, 8
+	}
+	offsets := make([]byte, len(img.tiles)*offSize)
+	es = append(es, tiffEntry{tagTileOffsets, offType, uint64(len(img.tiles)), offsets})
+	sort.Slice(es, func(i, j int) bool { return es[i].tag < es[j].tag })
+	hdrLen := uint64(8)
+	if big {
+		hdrLen = 16
+	}
+	// Size the IFD and its out-of-line values, then fill in tile offsets.
+	ifdBytes := encodeIFD(es, hdrLen, big)
+	pos := hdrLen + uint64(len(ifdBytes))
+	for i, t := range img.tiles {
+		if big {
+			binary.LittleEndian.PutUint64(offsets[8*i:], pos)
+		} else {
+			binary.LittleEndian.PutUint32(offsets[4*i:], uint32(pos))
+		}
+		pos += uint64(len(t))
+	}
+	ifdBytes = encodeIFD(es, hdrLen, big)
+	var hdr []byte
+	if big {
+		hdr = []byte{'I', 'I', 43, 0, 8, 0, 0, 0}
+		hdr = binary.LittleEndian.AppendUint64(hdr, hdrLen)
+	} else {
+		hdr = []byte{'I', 'I', 42, 0}
+		hdr = binary.LittleEndian.AppendUint32(hdr, uint32(hdrLen))
+	}
+	if _, err := w.Write(hdr); err != nil {
+		return fmt.Errorf("raster: write: %w", err)
+	}
+	if _, err := w.Write(ifdBytes); err != nil {
+		return fmt.Errorf("raster: write: %w", err)
+	}
+	for _, t := range img.tiles {
+		if _, err := w.Write(t); err != nil {
+			return fmt.Errorf("raster: write: %w", err)
+		}
+	}
+	return nil
+}
+
+// encodeIFD encodes entries (sorted by tag) as an IFD at offset off
+// followed by their out-of-line values (word-aligned), with no next IFD.
+func encodeIFD(es []tiffEntry, off uint64, big bool) []byte {
+	entrySize, inline, countSize := 12, 4, 2
+	if big {
+		entrySize, inline, countSize = 20, 8, 8
+	}
+	head := uint64(countSize + len(es)*entrySize + inline)
+	var out, extra []byte
+	if big {
+		out = binary.LittleEndian.AppendUint64(out, uint64(len(es)))
+	} else {
+		out = binary.LittleEndian.AppendUint16(out, uint16(len(es)))
+	}
+	for _, e := range es {
+		out = binary.LittleEndian.AppendUint16(out, e.tag)
+		out = binary.LittleEndian.AppendUint16(out, e.typ)
+		if big {
+			out = binary.LittleEndian.AppendUint64(out, e.count)
+		} else {
+			out = binary.LittleEndian.AppendUint32(out, uint32(e.count))
+		}
+		if len(e.data) <= inline {
+			v := make([]byte, inline)
+			copy(v, e.data)
+			out = append(out, v...)
+			continue
+		}
+		if len(extra)%2 == 1 {
+			extra = append(extra, 0)
+		}
+		vo := off + head + uint64(len(extra))
+		if big {
+			out = binary.LittleEndian.AppendUint64(out, vo)
+		} else {
+			out = binary.LittleEndian.AppendUint32(out, uint32(vo))
+		}
+		extra = append(extra, e.data...)
+	}
+	out = append(out, make([]byte, inline)...) // next IFD: none
+	if len(extra)%2 == 1 {
+		extra = append(extra, 0)
+	}
+	return append(out, extra...)
+}
