@@ -25,7 +25,7 @@ var (
 func (h *helmertDatum) matrix() [9]float64 {
 	const asec = math.Pi / 648000
 	rx, ry, rz := h.rx*asec, h.ry*asec, h.rz*asec
-	k := 1 + h.ds*1e-6
+	k := 1 + float64(h.ds*1e-6)
 	return [9]float64{
 		k, float64(-k * rz), float64(k * ry),
 		float64(k * rz), k, float64(-k * rx),
@@ -63,7 +63,7 @@ func (h *helmertDatum) fromWGS84(lon, lat float64) (float64, float64) {
 // geocentric converts lon/lat degrees at height 0 on ellipsoid (a, f) to
 // Earth-centred Cartesian metres.
 func geocentric(a, f, lon, lat float64) (x, y, z float64) {
-	e2 := f * (2 - f)
+	e2 := float64(f * (2 - f))
 	sp, cp := math.Sincos(lat * deg2rad)
 	sl, cl := math.Sincos(lon * deg2rad)
 	n := a / math.Sqrt(1-float64(e2*float64(sp*sp)))
@@ -74,8 +74,8 @@ func geocentric(a, f, lon, lat float64) (x, y, z float64) {
 // ellipsoid (a, f), discarding the height: Bowring's start then
 // fixed-point iterations to full precision (heights are small here).
 func geodetic(a, f, x, y, z float64) (lon, lat float64) {
-	e2 := f * (2 - f)
-	b := a * (1 - f)
+	e2 := float64(f * (2 - f))
+	b := float64(a * (1 - f))
 	ep2 := e2 / (1 - e2)
 	p := math.Sqrt(float64(x*x) + float64(y*y))
 	lon = math.Atan2(y, x) * rad2deg

@@ -102,7 +102,7 @@ func otherCodes() map[int]func() datumCRS {
 	for z := 2; z <= 5; z++ {
 		zone := float64(z)
 		m[31464+z] = func() datumCRS {
-			c := tmOn(wgs84.DHDN2001(), zone*3, 0, 1, zone*1000000+500000, 0)
+			c := tmOn(wgs84.DHDN2001(), zone*3, 0, 1, float64(zone*1000000)+500000, 0)
 			c.helmert = &dhdnHelmert
 			return c
 		}

@@ -36,25 +36,25 @@ func newTransverseMercator(a, f, lat0, lon0, k0, fe, fn float64) *transverseMerc
 	n5 := float64(n4 * n)
 	n6 := float64(n3 * n3)
 	// Rectifying radius A = a/(1+n) (1 + n²/4 + n⁴/64 + n⁶/256).
-	rectA := a / (1 + n) * (1 + n2/4 + n4/64 + n6/256)
+	rectA := a / (1 + n) * (1 + float64(n2/4) + float64(n4/64) + float64(n6/256))
 	t := &transverseMercator{lon0: lon0, k0: k0, fe: fe, fn: fn}
-	t.e2 = f * (2 - f)
+	t.e2 = float64(f * (2 - f))
 	t.e = math.Sqrt(t.e2)
 	t.ka = float64(k0 * rectA)
 	// Forward coefficients α (Krüger 1912; Karney 2011 eq. 35).
-	t.alpha[1] = n/2 - 2*n2/3 + 5*n3/16 + 41*n4/180 - 127*n5/288 + 7891*n6/37800
-	t.alpha[2] = 13*n2/48 - 3*n3/5 + 557*n4/1440 + 281*n5/630 - 1983433*n6/1935360
-	t.alpha[3] = 61*n3/240 - 103*n4/140 + 15061*n5/26880 + 167603*n6/181440
-	t.alpha[4] = 49561*n4/161280 - 179*n5/168 + 6601661*n6/7257600
-	t.alpha[5] = 34729*n5/80640 - 3418889*n6/1995840
-	t.alpha[6] = 212378941 * n6 / 319334400
+	t.alpha[1] = float64(n/2) - float64(2*n2/3) + float64(5*n3/16) + float64(41*n4/180) - float64(127*n5/288) + float64(7891*n6/37800)
+	t.alpha[2] = float64(13*n2/48) - float64(3*n3/5) + float64(557*n4/1440) + float64(281*n5/630) - float64(1983433*n6/1935360)
+	t.alpha[3] = float64(61*n3/240) - float64(103*n4/140) + float64(15061*n5/26880) + float64(167603*n6/181440)
+	t.alpha[4] = float64(49561*n4/161280) - float64(179*n5/168) + float64(6601661*n6/7257600)
+	t.alpha[5] = float64(34729*n5/80640) - float64(3418889*n6/1995840)
+	t.alpha[6] = float64(212378941 * n6 / 319334400)
 	// Reverse coefficients β (Karney 2011 eq. 36).
-	t.beta[1] = n/2 - 2*n2/3 + 37*n3/96 - n4/360 - 81*n5/512 + 96199*n6/604800
-	t.beta[2] = n2/48 + n3/15 - 437*n4/1440 + 46*n5/105 - 1118711*n6/3870720
-	t.beta[3] = 17*n3/480 - 37*n4/840 - 209*n5/4480 + 5569*n6/90720
-	t.beta[4] = 4397*n4/161280 - 11*n5/504 - 830251*n6/7257600
-	t.beta[5] = 4583*n5/161280 - 108847*n6/3991680
-	t.beta[6] = 20648693 * n6 / 638668800
+	t.beta[1] = float64(n/2) - float64(2*n2/3) + float64(37*n3/96) - float64(n4/360) - float64(81*n5/512) + float64(96199*n6/604800)
+	t.beta[2] = float64(n2/48) + float64(n3/15) - float64(437*n4/1440) + float64(46*n5/105) - float64(1118711*n6/3870720)
+	t.beta[3] = float64(17*n3/480) - float64(37*n4/840) - float64(209*n5/4480) + float64(5569*n6/90720)
+	t.beta[4] = float64(4397*n4/161280) - float64(11*n5/504) - float64(830251*n6/7257600)
+	t.beta[5] = float64(4583*n5/161280) - float64(108847*n6/3991680)
+	t.beta[6] = float64(20648693 * n6 / 638668800)
 	if lat0 != 0 {
 		xi, _ := t.series(t.alpha, math.Atan(t.taupf(math.Tan(lat0*deg2rad))), 0, 1)
 		t.y0 = float64(t.ka * xi)
@@ -152,7 +152,7 @@ func (t *transverseMercator) inverse(x, y float64) (float64, float64, error) {
 	} else {
 		lat = math.Atan(t.tauf(sxi/r)) * rad2deg
 	}
-	dl := lam * rad2deg
+	dl := float64(lam * rad2deg)
 	if math.Abs(dl) > tmMaxDlon {
 		return 0, 0, fmt.Errorf("%w: (%v, %v) is %v degrees from the central meridian (limit %v)",
 			ErrOutsideDomain, x, y, math.Abs(dl), tmMaxDlon)

@@ -34,10 +34,10 @@ func (e Ellipsoid) validate() error {
 }
 
 // B returns the semi-minor (polar) axis a(1-f) in metres.
-func (e Ellipsoid) B() float64 { return e.A * (1 - e.F) }
+func (e Ellipsoid) B() float64 { return float64(e.A * (1 - e.F)) }
 
 // E2 returns the squared first eccentricity f(2-f).
-func (e Ellipsoid) E2() float64 { return e.F * (2 - e.F) }
+func (e Ellipsoid) E2() float64 { return float64(e.F * (2 - e.F)) }
 
 // checkLat returns an error when lat is not a finite latitude in [-90, 90].
 func checkLat(name string, lat float64) error {
