@@ -65,11 +65,15 @@ func (e *InputError) Error() string {
 func (e *InputError) Unwrap() error { return e.Err }
 
 // eachLine calls fn with every non-blank line of r and its 1-based number.
-// Lines may be arbitrarily long.
+// Lines may be arbitrarily long; a UTF-8 byte order mark opening the first
+// line is dropped.
 func eachLine(r io.Reader, fn func(line []byte, n int) error) error {
 	br := bufio.NewReader(r)
 	for n := 1; ; n++ {
 		line, err := br.ReadBytes('\n')
+		if n == 1 {
+			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
+		}
 		if len(bytes.TrimSpace(line)) > 0 {
 			if ferr := fn(line, n); ferr != nil {
 				return ferr

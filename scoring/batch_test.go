@@ -32,7 +32,7 @@ func TestScoreSet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gold, err := ReadGold(strings.NewReader(batchGold))
+	gold, err := ReadGold(strings.NewReader("\ufeff" + batchGold)) // with a BOM
 	if err != nil {
 		t.Fatal(err)
 	}
