@@ -47,9 +47,9 @@ type RecordResult struct {
 // record's gold answer with geodisaster_structured_answer_v2. It never
 // returns an error: failures are reported in the result, and a failed
 // record is never scored correct.
-func (e *Engine) ReplayRecord(ctx context.Context, rec Record) RecordResult {
+func (e *Engine) ReplayRecord(ctx context.Context, rec Record) (res RecordResult) {
 	start := time.Now()
-	res := RecordResult{ID: rec.ID, QuestionType: rec.QuestionType, Family: rec.Family, Status: "error", Answer: json.RawMessage("null")}
+	res = RecordResult{ID: rec.ID, QuestionType: rec.QuestionType, Family: rec.Family, Status: "error", Answer: json.RawMessage("null")}
 	fail := func(err error) RecordResult {
 		msg := err.Error()
 		res.Error = &msg

@@ -1,0 +1,143 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/geodisaster/engine/runtime"
+)
+
+func init() {
+	register(command{name: "merge", summary: "merge sharded replay outputs into one results.jsonl and report.json", run: runMerge})
+}
+
+// shardReport is the part of a shard's report.json that merging keeps.
+type shardReport struct {
+	Engine      string             `json:"engine"`
+	Corpus      runtime.CorpusInfo `json:"corpus"`
+	Workers     int                `json:"workers"`
+	WallSeconds float64            `json:"wall_seconds"`
+	ReadDenials int                `json:"read_denials"`
+	ToolCalls   int                `json:"tool_calls"`
+}
+
+func runMerge(ctx context.Context, cio cmdIO, args []string) error {
+	fs := newFlagSet("merge", "--output-dir OUT SHARD_DIR...", cio.stderr)
+	out := fs.String("output-dir", "", "merged output directory (required)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *out == "" || fs.NArg() == 0 {
+		return usagef("merge: --output-dir and at least one shard directory are required")
+	}
+	var results []runtime.RecordResult
+	seen := map[string]string{}
+	var corpus runtime.CorpusInfo
+	var denials, calls, workers int
+	var wall float64
+	for i, dir := range fs.Args() {
+		var sr shardReport
+		b, err := os.ReadFile(filepath.Join(dir, "report.json"))
+		if err != nil {
+			return fmt.Errorf("merge: shard %s: %w", dir, err)
+		}
+		if err := json.Unmarshal(b, &sr); err != nil {
+			return fmt.Errorf("merge: shard %s report.json: %w", dir, err)
+		}
+		if i == 0 {
+			corpus = sr.Corpus
+		} else if sr.Corpus.SHA256 != corpus.SHA256 {
+			return fmt.Errorf("merge: shard %s replayed corpus %s, the first shard %s", dir, sr.Corpus.SHA256, corpus.SHA256)
+		}
+		denials += sr.ReadDenials
+		calls += sr.ToolCalls
+		workers += sr.Workers
+		wall = max(wall, sr.WallSeconds)
+		f, err := os.Open(filepath.Join(dir, "results.jsonl"))
+		if err != nil {
+			return fmt.Errorf("merge: shard %s: %w", dir, err)
+		}
+		sc := bufio.NewScanner(f)
+		sc.Buffer(make([]byte, 1<<20), 256<<20)
+		line := 0
+		for sc.Scan() {
+			line++
+			var r runtime.RecordResult
+			if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+				f.Close()
+				return fmt.Errorf("merge: %s/results.jsonl line %d: %w", dir, line, err)
+			}
+			if prev, dup := seen[r.ID]; dup {
+				f.Close()
+				return fmt.Errorf("merge: record %s appears in shards %s and %s", r.ID, prev, dir)
+			}
+			seen[r.ID] = dir
+			results = append(results, r)
+		}
+		f.Close()
+		if err := sc.Err(); err != nil {
+			return fmt.Errorf("merge: %s/results.jsonl: %w", dir, err)
+		}
+		// Copy per-record traces and artifacts.
+		for _, sub := range []string{"traces", "artifacts"} {
+			if err := copyTree(filepath.Join(dir, sub), filepath.Join(*out, sub)); err != nil {
+				return fmt.Errorf("merge: %w", err)
+			}
+		}
+	}
+	sort.Slice(results, func(i, j int) bool { return results[i].ID < results[j].ID })
+	// The scorer's reasons live in the per-record traces.
+	for i := range results {
+		var tr struct {
+			Reason string `json:"reason"`
+		}
+		if b, err := os.ReadFile(filepath.Join(*out, "traces", traceName(results[i].ID)+".json")); err == nil && json.Unmarshal(b, &tr) == nil {
+			results[i].Reason = tr.Reason
+		}
+	}
+	rep := runtime.NewReport(results, corpus)
+	rep.Engine = version()
+	rep.Workers = workers
+	rep.WallSeconds = wall
+	rep.ReadDenials = denials
+	rep.ToolCalls = calls
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
+	if err := writeReplayOutputs(*out, results, rep, false); err != nil {
+		return err
+	}
+	fmt.Fprintf(cio.stdout, "merged %d records from %d shards into %s\n", len(results), fs.NArg(), *out)
+	return nil
+}
+
+// copyTree copies regular files from src into dst, keeping relative paths;
+// a missing src is not an error.
+func copyTree(src, dst string) error {
+	return filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			if os.IsNotExist(err) && p == src {
+				return filepath.SkipDir
+			}
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, b, 0o644)
+	})
+}

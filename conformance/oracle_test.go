@@ -1,0 +1,90 @@
+package conformance_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/geodisaster/engine/conformance/synth"
+	"github.com/geodisaster/engine/runtime"
+	"github.com/geodisaster/engine/scoring"
+)
+
+type oracleGolden struct {
+	Family        string                     `json:"family"`
+	Types         []string                   `json:"types"`
+	RecordsSHA256 string                     `json:"records_sha256"`
+	Answers       map[string]json.RawMessage `json:"answers"`
+}
+
+// TestReplayMatchesNativeOracle regenerates each family's synthetic corpus,
+// replays it with the Go engine and requires every answer to equal, under
+// the v2 scorer, both the generator's gold and the answer the native-stack
+// oracle computed from the same files.
+func TestReplayMatchesNativeOracle(t *testing.T) {
+	files, _ := filepath.Glob("goldens/oracle_*.json")
+	if len(files) == 0 {
+		t.Fatal("no oracle goldens in conformance/goldens")
+	}
+	covered := map[string]bool{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var g oracleGolden
+		if err := json.Unmarshal(b, &g); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		t.Run(g.Family, func(t *testing.T) {
+			dir := t.TempDir()
+			m, err := synth.Generate(context.Background(), dir, synth.Options{Types: g.Types, Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.RecordsSHA256 != g.RecordsSHA256 {
+				t.Fatalf("%s is stale: the synthetic %s corpus changed (records sha256 %s, goldens made from %s); regenerate with conformance/oracle/oracle.py", f, g.Family, m.RecordsSHA256, g.RecordsSHA256)
+			}
+			recs, err := runtime.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir, ArtifactDir: filepath.Join(dir, "_artifacts")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			results := eng.Replay(context.Background(), recs, runtime.ReplayOptions{Workers: 2})
+			if len(results) != len(g.Answers) {
+				t.Fatalf("replayed %d records, goldens have %d", len(results), len(g.Answers))
+			}
+			for _, r := range results {
+				covered[r.QuestionType] = true
+				if r.Status != "ok" {
+					t.Errorf("%s: %s", r.ID, *r.Error)
+					continue
+				}
+				if !r.Correct {
+					t.Errorf("%s: differs from the generator's gold: %s", r.ID, r.Reason)
+				}
+				want, ok := g.Answers[r.ID]
+				if !ok {
+					t.Errorf("%s: no oracle answer", r.ID)
+					continue
+				}
+				if v := scoring.ScoreV2(want, r.Answer, scoring.DefaultAbsTol); !v.Correct {
+					t.Errorf("%s: differs from the native oracle at %s: %s\n go:     %s\n oracle: %s", r.ID, v.Path, v.Reason, r.Answer, want)
+				}
+				if len(r.Denials) != 0 {
+					t.Errorf("%s: %d read denials in a GT replay", r.ID, len(r.Denials))
+				}
+			}
+		})
+	}
+	for _, typ := range synth.SupportedTypes() {
+		if !covered[typ] {
+			t.Errorf("synthetic type %s has no oracle goldens", typ)
+		}
+	}
+}

@@ -1,0 +1,249 @@
+// Package synth generates deterministic, GeoDisaster-shaped corpora: records
+// in the engine's record format and their input files at the
+// specification's relative paths. The same options always produce
+// byte-identical files.
+//
+// Gold answers are computed by the generator directly from the arrays it
+// creates (never by running the workers); the native-stack oracle in
+// conformance/oracle recomputes them independently from the written files.
+package synth
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/geodisaster/engine/raster"
+	"github.com/geodisaster/engine/runtime"
+	"github.com/geodisaster/engine/workers"
+)
+
+// Options configures a corpus.
+type Options struct {
+	// Types restricts generation to these question types (all supported
+	// types when empty).
+	Types []string
+	// PerType is the number of records per type (default 6).
+	PerType int
+	// Full uses the specification's per-type record counts and input sizes.
+	Full bool
+	// Seed varies the pseudo-random content.
+	Seed uint64
+}
+
+// Manifest describes a generated corpus; it is written as corpus.json.
+type Manifest struct {
+	Generator string         `json:"generator"`
+	Status    string         `json:"status"`
+	Seed      uint64         `json:"seed"`
+	Full      bool           `json:"full"`
+	Records   int            `json:"records"`
+	ByType    map[string]int `json:"by_type"`
+	Files     int            `json:"files"`
+	// RecordsSHA256 is the SHA-256 of records.jsonl.
+	RecordsSHA256 string `json:"records_sha256"`
+}
+
+// typeGen generates record number i of one question type.
+type typeGen struct {
+	// full is the specification's record count for the type.
+	full int
+	gen  func(g *gen, i int) (runtime.Record, error)
+}
+
+func generators() map[string]typeGen {
+	out := map[string]typeGen{}
+	for _, fam := range []map[string]typeGen{deforestationGens(), multiHazardGens(), xbdGens(), routingGens(), sen1FloodGens()} {
+		for k, v := range fam {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// SupportedTypes returns the question types the generator can produce.
+func SupportedTypes() []string {
+	var out []string
+	for _, q := range workers.QuestionTypes() {
+		if _, ok := generators()[q.ID]; ok {
+			out = append(out, q.ID)
+		}
+	}
+	return out
+}
+
+// Generate writes a corpus into dir: records.jsonl (full records),
+// test_inputs.jsonl (the gold-free projection), corpus.json and the input
+// files.
+func Generate(ctx context.Context, dir string, opts Options) (*Manifest, error) {
+	gens := generators()
+	types := opts.Types
+	if len(types) == 0 {
+		types = SupportedTypes()
+	}
+	per := opts.PerType
+	if per <= 0 {
+		per = 6
+	}
+	m := &Manifest{Generator: "geodisaster synth", Status: runtime.StatusFixture, Seed: opts.Seed, Full: opts.Full, ByType: map[string]int{}}
+	var recs []runtime.Record
+	files := map[string]bool{}
+	for _, t := range types {
+		tg, ok := gens[t]
+		if !ok {
+			return nil, fmt.Errorf("synth: question type %q is not supported (supported: %s)", t, strings.Join(SupportedTypes(), ", "))
+		}
+		qt, _ := workers.LookupQuestionType(t)
+		n := per
+		if opts.Full {
+			n = tg.full
+		}
+		for i := 0; i < n; i++ {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			g := &gen{dir: dir, full: opts.Full, rng: rand.New(rand.NewPCG(opts.Seed, uint64(qt.Number)<<32|uint64(i))), files: files}
+			rec, err := tg.gen(g, i)
+			if err != nil {
+				return nil, fmt.Errorf("synth: %s record %d: %w", t, i, err)
+			}
+			rec.QuestionType = t
+			rec.Family = string(qt.Family)
+			if rec.Split == "" {
+				rec.Split = "train"
+				if i%10 == 9 {
+					rec.Split = "test"
+				}
+			}
+			if rec.TrainingWeight == 0 {
+				rec.TrainingWeight = 1
+			}
+			if rec.SplitGroupID == "" {
+				rec.SplitGroupID = rec.SampleID
+			}
+			if err := rec.Validate(true); err != nil {
+				return nil, fmt.Errorf("synth: generated an invalid record: %w", err)
+			}
+			recs = append(recs, rec)
+			m.ByType[t]++
+		}
+	}
+	m.Records = len(recs)
+	m.Files = len(files)
+	recPath := filepath.Join(dir, "records.jsonl")
+	sum, err := writeJSONL(recPath, recs)
+	if err != nil {
+		return nil, err
+	}
+	m.RecordsSHA256 = sum
+	test := make([]runtime.Record, len(recs))
+	for i, r := range recs {
+		test[i] = r.TestInput()
+	}
+	if _, err := writeJSONL(filepath.Join(dir, "test_inputs.jsonl"), test); err != nil {
+		return nil, err
+	}
+	b, _ := json.MarshalIndent(m, "", "  ")
+	if err := os.WriteFile(filepath.Join(dir, "corpus.json"), append(b, '\n'), 0o644); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+func writeJSONL(path string, recs []runtime.Record) (string, error) {
+	var sb strings.Builder
+	if err := runtime.WriteRecords(&sb, recs); err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(path, []byte(sb.String()), 0o644); err != nil {
+		return "", err
+	}
+	s := sha256.Sum256([]byte(sb.String()))
+	return hex.EncodeToString(s[:]), nil
+}
+
+// gen writes one record's files.
+type gen struct {
+	dir   string
+	full  bool
+	rng   *rand.Rand
+	files map[string]bool
+}
+
+// write stores a file at a repository-relative path and returns its card.
+func (g *gen) write(rel string, data []byte) (workers.FileCard, error) {
+	if err := runtime.CheckRelativePath(rel); err != nil {
+		return workers.FileCard{}, err
+	}
+	full := filepath.Join(g.dir, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+		return workers.FileCard{}, err
+	}
+	if err := os.WriteFile(full, data, 0o644); err != nil {
+		return workers.FileCard{}, err
+	}
+	g.files[rel] = true
+	s := sha256.Sum256(data)
+	return workers.FileCard{Path: rel, SHA256: hex.EncodeToString(s[:])}, nil
+}
+
+// writeJSON stores a JSON document (indented, sorted keys via maps).
+func (g *gen) writeJSON(rel string, v any) (workers.FileCard, error) {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return workers.FileCard{}, err
+	}
+	return g.write(rel, append(b, '\n'))
+}
+
+// writeTIFF stores a single-band GeoTIFF.
+func (g *gen) writeTIFF(rel string, b *raster.Band, opts raster.WriteOptions) (workers.FileCard, error) {
+	var sb bytesBuffer
+	if err := raster.Write(&sb, []*raster.Band{b}, opts); err != nil {
+		return workers.FileCard{}, err
+	}
+	return g.write(rel, sb.b)
+}
+
+type bytesBuffer struct{ b []byte }
+
+func (w *bytesBuffer) Write(p []byte) (int, error) { w.b = append(w.b, p...); return len(p), nil }
+
+// question writes the question sidecar and returns the question handle.
+func (g *gen) question(qtype, sample, text string, params map[string]any) (runtime.HandleDecl, error) {
+	doc := map[string]any{"question_type": qtype, "sample_id": sample, "question": text}
+	if params != nil {
+		doc["parameters"] = params
+	}
+	card, err := g.writeJSON("questions/"+qtype+"/"+sample+".json", doc)
+	if err != nil {
+		return runtime.HandleDecl{}, err
+	}
+	return runtime.HandleDecl{Kind: workers.KindQuestion, Files: []workers.FileCard{card}}, nil
+}
+
+// answerJSON marshals a gold answer; it fails for non-finite numbers.
+func answerJSON(v any) (json.RawMessage, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("gold answer: %w", err)
+	}
+	return b, nil
+}
+
+// sortedKeys returns a map's keys sorted.
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
