@@ -183,3 +183,46 @@ func FuzzScoreV2(f *testing.F) {
 		}
 	})
 }
+
+// containsNonFinite reports whether a decoded value holds a NonFinite.
+func containsNonFinite(v any) bool {
+	switch x := v.(type) {
+	case NonFinite:
+		return true
+	case []any:
+		for _, e := range x {
+			if containsNonFinite(e) {
+				return true
+			}
+		}
+	case map[string]any:
+		for _, e := range x {
+			if containsNonFinite(e) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// FuzzDecodeJSON checks DecodeJSON against encoding/json: it accepts every
+// valid document except those with duplicate keys or excessive nesting,
+// and whatever it accepts without non-finite tokens is valid JSON.
+func FuzzDecodeJSON(f *testing.F) {
+	for _, s := range []string{`{"a":[1,2.5e-3,"x\u00e9",true,null]}`, `NaN`, `[-Infinity]`, `{"a":1,"a":2}`, `"\ud83d\ude00"`, `1e999`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		v, err := DecodeJSON(data)
+		valid := json.Valid(data)
+		if err == nil && !containsNonFinite(v) && !valid {
+			t.Fatalf("DecodeJSON accepted invalid JSON %q", data)
+		}
+		if err != nil && valid {
+			msg := err.Error()
+			if !strings.Contains(msg, "duplicate object key") && !strings.Contains(msg, "nesting deeper") {
+				t.Fatalf("DecodeJSON rejected valid JSON %q: %v", data, err)
+			}
+		}
+	})
+}
