@@ -24,20 +24,21 @@ const (
 
 // golden is one file's record in goldens.json.
 type golden struct {
-	Width        int       `json:"width"`
-	Height       int       `json:"height"`
-	Count        int       `json:"count"`
-	DType        string    `json:"dtype"`
-	Transform    []float64 `json:"transform"`
-	EPSG         int       `json:"epsg"`
-	NoData       *string   `json:"nodata"`
-	Descriptions []string  `json:"descriptions"`
-	BandSHA256   []string  `json:"band_sha256"`
-	Compression  string    `json:"compression"`
-	Lossy        bool      `json:"lossy"`
-	Ref          string    `json:"ref"`
-	Options      string    `json:"options"`
-	Block        [2]int    `json:"block"`
+	Width        int          `json:"width"`
+	Height       int          `json:"height"`
+	Count        int          `json:"count"`
+	DType        string       `json:"dtype"`
+	Transform    []float64    `json:"transform"`
+	EPSG         int          `json:"epsg"`
+	NoData       *string      `json:"nodata"`
+	Descriptions []string     `json:"descriptions"`
+	BandSHA256   []string     `json:"band_sha256"`
+	Compression  string       `json:"compression"`
+	Lossy        bool         `json:"lossy"`
+	Ref          string       `json:"ref"`
+	Options      string       `json:"options"`
+	Block        [2]int       `json:"block"`
+	Stats        [][]*float64 `json:"stats"`
 }
 
 type goldenFile struct {
@@ -168,6 +169,38 @@ func checkGolden(t *testing.T, path string, want golden, ref string) {
 	for i, b := range bands {
 		if got := bandSHA256(b); got != want.BandSHA256[i] {
 			t.Errorf("band %d sha256 %s, want %s", i+1, got, want.BandSHA256[i])
+		}
+		if i < len(want.Stats) {
+			checkStats(t, d, b, i+1, want.Stats[i])
+		}
+	}
+}
+
+// checkStats compares our statistics with GDAL's ComputeStatistics,
+// bit for bit; want is [min, max, mean, std, valid%] or nil.
+func checkStats(t *testing.T, d *Dataset, b *Band, band int, want []*float64) {
+	t.Helper()
+	st, err := d.BandStatistics(b)
+	if want == nil {
+		if err == nil {
+			t.Errorf("band %d: statistics %+v, GDAL found no valid pixels", band, st)
+		}
+		return
+	}
+	if err != nil {
+		t.Errorf("band %d: %v", band, err)
+		return
+	}
+	got := []float64{st.Min, st.Max, st.Mean, st.StdDev}
+	for k, g := range got {
+		if want[k] == nil || g != *want[k] {
+			t.Errorf("band %d statistics [min max mean std] = %v, GDAL %v %v %v %v", band, got, *want[0], *want[1], *want[2], *want[3])
+			break
+		}
+	}
+	if want[4] != nil {
+		if vp, _ := strconv.ParseFloat(FormatG(st.ValidPercent, 4), 64); vp != *want[4] {
+			t.Errorf("band %d valid percent %v, GDAL %v", band, st.ValidPercent, *want[4])
 		}
 	}
 }

@@ -29,6 +29,8 @@ import numpy as np
 from osgeo import gdal, osr
 
 gdal.UseExceptions()
+# Statistics must not leave .aux.xml files next to the variants.
+gdal.SetConfigOption("GDAL_PAM_ENABLED", "NO")
 
 GDAL_TO_NUMPY = {
     gdal.GDT_Byte: "uint8", gdal.GDT_UInt16: "uint16", gdal.GDT_Int16: "int16",
@@ -76,6 +78,27 @@ def epsg_of(ds):
     return 0
 
 
+def band_stats(ds):
+    """GDAL's exact statistics (ComputeStatistics, approx_ok=False) per band:
+    [min, max, mean, stddev, valid_percent], or None without valid pixels."""
+    out = []
+    for b in range(1, ds.RasterCount + 1):
+        band = ds.GetRasterBand(b)
+        try:
+            gdal.PushErrorHandler("CPLQuietErrorHandler")
+            st = band.ComputeStatistics(False)
+        except RuntimeError:
+            st = None
+        finally:
+            gdal.PopErrorHandler()
+        if st is None or st[0] is None:
+            out.append(None)
+            continue
+        vp = band.GetMetadataItem("STATISTICS_VALID_PERCENT")
+        out.append([st[0], st[1], st[2], st[3], float(vp) if vp is not None else None])
+    return out
+
+
 def describe(path):
     ds = gdal.Open(path)
     b1 = ds.GetRasterBand(1)
@@ -92,6 +115,7 @@ def describe(path):
         "nodata": None if nd is None else repr(float(nd)),
         "descriptions": [ds.GetRasterBand(b).GetDescription() for b in range(1, ds.RasterCount + 1)],
         "band_sha256": band_sha(ds),
+        "stats": band_stats(ds),
         "compression": ds.GetMetadataItem("COMPRESSION", "IMAGE_STRUCTURE") or "NONE",
         "block": b1.GetBlockSize(),
     }

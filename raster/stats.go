@@ -1,0 +1,343 @@
+package raster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"math/bits"
+	"strconv"
+)
+
+// Statistics are a band's exact summary statistics over its valid samples
+// (not nodata, not NaN), computed as GDAL 3.6's
+// GDALRasterBand::ComputeStatistics(bApproxOK=FALSE) computes them, so
+// that the doubles are bit-identical to what gdalinfo -stats reports.
+type Statistics struct {
+	Min, Max, Mean, StdDev float64
+	// ValidPercent is 100 * Valid / Total.
+	ValidPercent float64
+	Valid        int64
+	Total        int64
+	// Stored is true when the values were read from the file's
+	// GDAL_METADATA STATISTICS_* items instead of computed.
+	Stored bool
+	// HasValidPercent is false for stored statistics without
+	// STATISTICS_VALID_PERCENT.
+	HasValidPercent bool
+}
+
+// ErrNoValidPixels is returned when a band has no valid sample.
+var ErrNoValidPixels = errors.New("raster: no valid pixels, statistics undefined")
+
+// Metadata returns the statistics as the STATISTICS_* metadata items GDAL
+// writes: min, max, mean and stddev with C's "%.14g", valid percent "%.4g".
+func (s Statistics) Metadata() map[string]string {
+	m := map[string]string{
+		"STATISTICS_MINIMUM": FormatG(s.Min, 14),
+		"STATISTICS_MAXIMUM": FormatG(s.Max, 14),
+		"STATISTICS_MEAN":    FormatG(s.Mean, 14),
+		"STATISTICS_STDDEV":  FormatG(s.StdDev, 14),
+	}
+	if s.HasValidPercent {
+		m["STATISTICS_VALID_PERCENT"] = FormatG(s.ValidPercent, 4)
+	}
+	return m
+}
+
+// FormatG formats v like C's printf("%.<prec>g").
+func FormatG(v float64, prec int) string {
+	switch {
+	case math.IsNaN(v):
+		return "nan"
+	case math.IsInf(v, 1):
+		return "inf"
+	case math.IsInf(v, -1):
+		return "-inf"
+	}
+	return strconv.FormatFloat(v, 'g', prec, 64)
+}
+
+// StoredStatistics returns the statistics recorded in the file's
+// GDAL_METADATA for band (1-based), as gdalinfo -stats reports them when
+// present: all of STATISTICS_MINIMUM, _MAXIMUM, _MEAN and _STDDEV must be
+// set and STATISTICS_APPROXIMATE must not be YES.
+func (d *Dataset) StoredStatistics(band int) (Statistics, bool) {
+	if band < 1 || band > d.spp {
+		return Statistics{}, false
+	}
+	m := d.bandMeta[band-1]
+	var s Statistics
+	vals := []*float64{&s.Min, &s.Max, &s.Mean, &s.StdDev}
+	for i, k := range []string{"STATISTICS_MINIMUM", "STATISTICS_MAXIMUM", "STATISTICS_MEAN", "STATISTICS_STDDEV"} {
+		v, ok := m[k]
+		if !ok {
+			return Statistics{}, false
+		}
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return Statistics{}, false
+		}
+		*vals[i] = f
+	}
+	if a := m["STATISTICS_APPROXIMATE"]; a == "YES" || a == "yes" {
+		return Statistics{}, false
+	}
+	if v, ok := m["STATISTICS_VALID_PERCENT"]; ok {
+		if f, err := strconv.ParseFloat(v, 64); err == nil {
+			s.ValidPercent, s.HasValidPercent = f, true
+		}
+	}
+	s.Stored = true
+	return s, true
+}
+
+// ComputeStatistics reads band (1-based) and computes its exact statistics
+// as GDAL does, ignoring any stored values.
+func (d *Dataset) ComputeStatistics(ctx context.Context, band int) (Statistics, error) {
+	b, err := d.ReadBand(ctx, band)
+	if err != nil {
+		return Statistics{}, err
+	}
+	return d.BandStatistics(b)
+}
+
+// BandStatistics computes GDAL's statistics of a whole band b read from d,
+// visiting samples in d's block order with d's nodata value.
+func (d *Dataset) BandStatistics(b *Band) (Statistics, error) {
+	if b.Width != d.width || b.Height != d.height {
+		return Statistics{}, fmt.Errorf("raster: band is %dx%d, dataset %dx%d", b.Width, b.Height, d.width, d.height)
+	}
+	var nd *float64
+	if d.hasNoData {
+		v := d.nodata
+		nd = &v
+	}
+	bw, bh := d.blockW, d.blockH
+	return ComputeBandStatistics(b, bw, bh, nd)
+}
+
+// ComputeBandStatistics computes the statistics GDAL 3.6 computes for a
+// band stored in blockW x blockH blocks with the given nodata value (nil for
+// none). GDAL visits blocks row by row and samples within a block row by
+// row; uint8 and uint16 bands are summed exactly in integers, every other
+// type uses Welford's running mean and variance in that order, so the
+// block size matters for the last bits of mean and std. Nodata matching
+// follows GDAL: exact for uint8/uint16, otherwise within a relative
+// tolerance of 2*FLT_EPSILON (ARE_REAL_EQUAL), in float32 for float32 bands.
+func ComputeBandStatistics(b *Band, blockW, blockH int, nodata *float64) (Statistics, error) {
+	if err := b.Validate(); err != nil {
+		return Statistics{}, err
+	}
+	if blockW <= 0 || blockH <= 0 {
+		blockW, blockH = b.Width, b.Height
+	}
+	var acc statAcc
+	acc.init()
+	switch s := b.Data.(type) {
+	case []uint8:
+		intStats(&acc, s, b.Width, b.Height, blockW, blockH, nodata, 255)
+	case []uint16:
+		intStats(&acc, s, b.Width, b.Height, blockW, blockH, nodata, 65535)
+	case []float32:
+		walkBlocks(s, b.Width, b.Height, blockW, blockH, func(row []float32) { welfordF32(&acc, row, nodata) })
+	case []float64:
+		walkBlocks(s, b.Width, b.Height, blockW, blockH, func(row []float64) { welfordGeneric(&acc, row, nodata) })
+	case []int8:
+		walkBlocks(s, b.Width, b.Height, blockW, blockH, func(row []int8) { welfordGeneric(&acc, row, nodata) })
+	case []int16:
+		walkBlocks(s, b.Width, b.Height, blockW, blockH, func(row []int16) { welfordGeneric(&acc, row, nodata) })
+	case []uint32:
+		walkBlocks(s, b.Width, b.Height, blockW, blockH, func(row []uint32) { welfordGeneric(&acc, row, nodata) })
+	case []int32:
+		walkBlocks(s, b.Width, b.Height, blockW, blockH, func(row []int32) { welfordGeneric(&acc, row, nodata) })
+	}
+	st := Statistics{Valid: acc.n, Total: int64(b.Width) * int64(b.Height), HasValidPercent: true}
+	st.ValidPercent = float64(acc.n) * 100 / float64(st.Total)
+	if acc.n == 0 {
+		return st, ErrNoValidPixels
+	}
+	st.Min, st.Max = acc.min, acc.max
+	if acc.exact {
+		st.Mean = float64(acc.sum) / float64(acc.n)
+		st.StdDev = acc.exactStd()
+	} else {
+		st.Mean = acc.mean
+		st.StdDev = math.Sqrt(acc.m2 / float64(acc.n))
+	}
+	return st, nil
+}
+
+// statAcc accumulates statistics.
+type statAcc struct {
+	n        int64
+	min, max float64
+	mean, m2 float64
+	exact    bool
+	sum      uint64
+	sumSq    [2]uint64 // 128-bit: hi, lo
+}
+
+func (a *statAcc) init() {
+	a.min, a.max = math.Inf(1), math.Inf(-1)
+}
+
+// exactStd returns sqrt(sumSq*n - sum*sum) / n with the difference taken in
+// 128-bit integers and rounded once to double, as GDAL does.
+func (a *statAcc) exactStd() float64 {
+	n := uint64(a.n)
+	// sumSq * n (sumSq is 128-bit, n 64-bit; the product fits 128 bits for
+	// any image this package can read).
+	hi1, lo1 := bits.Mul64(a.sumSq[1], n)
+	hi1 += a.sumSq[0] * n
+	hi2, lo2 := bits.Mul64(a.sum, a.sum)
+	lo, borrow := bits.Sub64(lo1, lo2, 0)
+	hi, _ := bits.Sub64(hi1, hi2, borrow)
+	x := new(big.Int).Lsh(new(big.Int).SetUint64(hi), 64)
+	x.Or(x, new(big.Int).SetUint64(lo))
+	f, _ := new(big.Float).SetInt(x).Float64()
+	return math.Sqrt(f) / float64(n)
+}
+
+// walkBlocks calls f on each block row segment of a width x height
+// row-major array in GDAL's block visiting order.
+func walkBlocks[T any](s []T, width, height, bw, bh int, f func([]T)) {
+	for y0 := 0; y0 < height; y0 += bh {
+		y1 := min(y0+bh, height)
+		for x0 := 0; x0 < width; x0 += bw {
+			x1 := min(x0+bw, width)
+			if x0 == 0 && x1 == width {
+				f(s[y0*width : y1*width])
+				continue
+			}
+			for y := y0; y < y1; y++ {
+				f(s[y*width+x0 : y*width+x1])
+			}
+		}
+	}
+}
+
+// intStats is GDAL's exact integer path for uint8 and uint16 bands: counts
+// are order-independent, so the whole array is summed at once.
+func intStats[T uint8 | uint16](a *statAcc, s []T, width, height, bw, bh int, nodata *float64, maxv float64) {
+	a.exact = true
+	hasND := false
+	var ndv T
+	if nodata != nil && !math.IsNaN(*nodata) && *nodata >= 0 && *nodata <= maxv {
+		hasND, ndv = true, T(*nodata)
+	}
+	cnt := make([]int64, int(maxv)+1)
+	for _, v := range s {
+		cnt[v]++
+	}
+	if hasND {
+		cnt[ndv] = 0
+	}
+	var sumSqHi, sumSqLo uint64
+	for v, c := range cnt {
+		if c == 0 {
+			continue
+		}
+		if a.n == 0 {
+			a.min = float64(v)
+		}
+		a.max = float64(v)
+		a.n += c
+		a.sum += uint64(v) * uint64(c)
+		hi, lo := bits.Mul64(uint64(v)*uint64(v), uint64(c))
+		var carry uint64
+		sumSqLo, carry = bits.Add64(sumSqLo, lo, 0)
+		sumSqHi += hi + carry
+	}
+	a.sumSq = [2]uint64{sumSqHi, sumSqLo}
+}
+
+// areRealEqual64 is GDAL's ARE_REAL_EQUAL for doubles.
+func areRealEqual64(a, b float64) bool {
+	return a == b || math.Abs(a-b) < epsilon32*math.Abs(a+b)*2
+}
+
+// epsilon32 is FLT_EPSILON.
+const epsilon32 = 1.1920928955078125e-07
+
+// areRealEqual32 is GDAL's ARE_REAL_EQUAL for floats, in float32
+// arithmetic.
+func areRealEqual32(a, b float32) bool {
+	if a == b {
+		return true
+	}
+	d := a - b
+	if d < 0 {
+		d = -d
+	}
+	s := a + b
+	if s < 0 {
+		s = -s
+	}
+	t := float32(epsilon32) * s
+	t *= 2
+	return d < t
+}
+
+// welfordF32 is GDAL's generic path for float32 samples.
+func welfordF32(a *statAcc, row []float32, nodata *float64) {
+	hasND := false
+	var nd32 float32
+	if nodata != nil && !math.IsNaN(*nodata) && math.Abs(*nodata) <= math.MaxFloat32 {
+		hasND, nd32 = true, float32(*nodata)
+	} else if nodata != nil && math.IsInf(*nodata, 0) {
+		hasND, nd32 = true, float32(*nodata)
+	}
+	n, mean, m2, mn, mx := a.n, a.mean, a.m2, a.min, a.max
+	for _, f := range row {
+		if f != f {
+			continue
+		}
+		if hasND && areRealEqual32(f, nd32) {
+			continue
+		}
+		v := float64(f)
+		if v < mn {
+			mn = v
+		}
+		if v > mx {
+			mx = v
+		}
+		n++
+		delta := v - mean
+		mean += delta / float64(n)
+		m2 += delta * (v - mean)
+	}
+	a.n, a.mean, a.m2, a.min, a.max = n, mean, m2, mn, mx
+}
+
+// welfordGeneric is GDAL's generic path for every other type.
+func welfordGeneric[T int8 | int16 | uint32 | int32 | float64](a *statAcc, row []T, nodata *float64) {
+	hasND := nodata != nil && !math.IsNaN(*nodata)
+	var nd float64
+	if hasND {
+		nd = *nodata
+	}
+	n, mean, m2, mn, mx := a.n, a.mean, a.m2, a.min, a.max
+	for _, x := range row {
+		v := float64(x)
+		if v != v {
+			continue
+		}
+		if hasND && areRealEqual64(v, nd) {
+			continue
+		}
+		if v < mn {
+			mn = v
+		}
+		if v > mx {
+			mx = v
+		}
+		n++
+		delta := v - mean
+		mean += delta / float64(n)
+		m2 += delta * (v - mean)
+	}
+	a.n, a.mean, a.m2, a.min, a.max = n, mean, m2, mn, mx
+}
