@@ -60,10 +60,11 @@ type SplitRecord struct {
 //     and its files' sha256 values, but no paths, so a path-renamed copy
 //     has the same fingerprint;
 //   - trajectory: SHA-256 of the canonical JSON of messages and
-//     tool_sequence when the record carries them, else of the
-//     model-visible question text, handle names and kinds, and gt_chain;
-//     ids, sample ids, paths and split metadata are excluded, so identical
-//     episodes over different samples share it.
+//     tool_sequence when the record carries them, else of a proxy for the
+//     model-visible episode: the question text, handle names and kinds,
+//     gt_chain, and the answer (standing in for the tool observations that
+//     carry it); ids, sample ids, paths and split metadata are excluded, so
+//     identical episodes over different samples share it.
 //
 // Canonical JSON sorts object keys and keeps numbers as written.
 func ReadSplitRecords(r io.Reader) ([]SplitRecord, error) {
@@ -176,7 +177,7 @@ func splitRecord(obj map[string]any) (SplitRecord, error) {
 		})}
 	} else {
 		rec.Keys[KeyTrajectory] = []string{fingerprint(map[string]any{
-			"question": obj["question"], "handles": handleKinds, "gt_chain": obj["gt_chain"],
+			"question": obj["question"], "handles": handleKinds, "gt_chain": obj["gt_chain"], "answer": obj["answer"],
 		})}
 	}
 	return rec, nil

@@ -118,3 +118,14 @@ func TestReadSplitRecordsErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestAuditSplitsTrajectoryNeedsSameAnswer(t *testing.T) {
+	// Same question and chain over a new sample, but a different answer:
+	// the tool observations differ, so it is not the same episode.
+	other := strings.Replace(synthRecord("x5", "test", "xbd", "xbd_q1", "s8", "How many buildings?", "source_assets/xbd/s8/post.tif", 1),
+		`"answer":{"v":1}`, `"answer":{"v":2}`, 1)
+	a := auditLines(t, append(cleanCorpus(), other))
+	if !a.OK {
+		t.Errorf("different-answer episode flagged: leaks %+v weights %+v", a.Leaks, a.WeightIssues)
+	}
+}
