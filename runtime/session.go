@@ -234,7 +234,7 @@ func (s *Session) call(ctx context.Context, tr *CallTrace, tool string, args map
 		return nil, err
 	}
 	env := &callEnv{s: s, ctx: ctx, tr: tr, allowed: map[string]workers.FileCard{}, opened: map[string]bool{}}
-	result, err := v.Run(env, parsed)
+	result, err := runWorker(v, env, parsed)
 	if err != nil {
 		return nil, err
 	}
@@ -261,6 +261,17 @@ func (s *Session) call(ctx context.Context, tr *CallTrace, tool string, args map
 	out := &CallResult{Handle: name, Evidence: result.Evidence}
 	out.Published = s.project()
 	return out, nil
+}
+
+// runWorker runs a worker variant, turning a panic (a bug) into an error so
+// that it never escapes the session and the replay goes on.
+func runWorker(v *workers.Variant, env workers.Env, a workers.Args) (res *workers.Result, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			res, err = nil, fmt.Errorf("%s: internal error (worker panicked: %v)", v.Tool, p)
+		}
+	}()
+	return v.Run(env, a)
 }
 
 // taskComplete closes a specialist subgoal; it carries no answer.

@@ -272,8 +272,12 @@ func PrepareSceneVariant(spec PrepareSpec) Variant {
 				if err != nil {
 					return nil, err
 				}
-				sc, ok := h.Result.Payload.(*Scene)
-				if h.Result == nil || !ok {
+				var sc *Scene
+				ok := false
+				if h.Result != nil {
+					sc, ok = h.Result.Payload.(*Scene)
+				}
+				if !ok {
 					return nil, a.Errorf("inputs", "slot %q: %s is a %s handle; PrepareScene takes scene handles from ReadData", slot, h.Name, h.Kind)
 				}
 				if !inEnum(spec.Slots[slot], sc.Role) {
