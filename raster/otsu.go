@@ -1,0 +1,152 @@
+package raster
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// ErrEmptyInput reports that an algorithm was given no values to work on.
+var ErrEmptyInput = errors.New("raster: no input values")
+
+// OtsuFloat32 returns Otsu's threshold of the float32 values x computed with
+// nbins equal-width histogram bins, equal bit for bit to scikit-image's
+// skimage.filters.threshold_otsu(x, nbins) on a float32 array (0.19 to
+// 0.25 share the algorithm), which the caller then applies as "x <= t is
+// the dark class":
+//
+//   - when every value equals x[0], that value is returned;
+//   - the histogram is NumPy's np.histogram(x, bins=nbins) over [min, max]:
+//     edges are np.linspace(min, max, nbins+1) computed in float64 and
+//     stored as float32, and a value's bin is found from
+//     float32(x-min)*float32(nbins/float64(float32(max-min))), then
+//     corrected against the stored edges (the last bin is closed);
+//   - bin centres are float32 (edge[i]+edge[i+1])/2;
+//   - class weights and means are cumulative float64 sums in bin order
+//     (from the top for the upper class), the between-class variance is
+//     (w1*w2)*(m1-m2)², and the first maximum wins.
+//
+// The returned threshold is always one of the bin centres (or the constant
+// value). Errors: empty input, nbins < 1, or a non-finite value (NumPy
+// refuses a non-finite histogram range).
+func OtsuFloat32(x []float32, nbins int) (float32, error) {
+	if len(x) == 0 {
+		return 0, ErrEmptyInput
+	}
+	if nbins < 1 {
+		return 0, fmt.Errorf("raster: Otsu needs at least one bin, got %d", nbins)
+	}
+	mn, mx := x[0], x[0]
+	allEqual := true
+	for i, v := range x {
+		f := float64(v)
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return 0, fmt.Errorf("raster: Otsu input value %d is not finite (%v)", i, v)
+		}
+		if v != x[0] {
+			allEqual = false
+		}
+		if v < mn {
+			mn = v
+		}
+		if v > mx {
+			mx = v
+		}
+	}
+	if allEqual {
+		return x[0], nil
+	}
+	edges := histogramEdges32(mn, mx, nbins)
+	counts := histogram32(x, mn, mx, edges)
+	centers := make([]float32, nbins)
+	for i := range centers {
+		s := edges[i] + edges[i+1]
+		centers[i] = s / 2
+	}
+	return centers[otsuIndex(counts, centers)], nil
+}
+
+// histogramEdges32 returns np.linspace(mn, mx, n+1, dtype=float32) as NumPy
+// computes it: in float64, i*step + start with step = (stop-start)/n, the
+// last edge set to stop, then rounded to float32.
+func histogramEdges32(mn, mx float32, n int) []float32 {
+	start, stop := float64(mn), float64(mx)
+	delta := stop - start
+	step := delta / float64(n)
+	edges := make([]float32, n+1)
+	for i := 0; i <= n; i++ {
+		var y float64
+		if step == 0 {
+			y = float64(float64(i)/float64(n))*delta + start
+		} else {
+			y = float64(float64(i)*step) + start
+		}
+		edges[i] = float32(y)
+	}
+	edges[n] = float32(stop)
+	return edges
+}
+
+// histogram32 counts x into the bins of edges as np.histogram's uniform-bin
+// path does for float32 data.
+func histogram32(x []float32, mn, mx float32, edges []float32) []int64 {
+	n := len(edges) - 1
+	norm := float32(float64(n) / float64(mx-mn))
+	counts := make([]int64, n)
+	for _, v := range x {
+		d := v - mn
+		f := d * norm
+		idx := int(f)
+		if idx >= n {
+			idx = n - 1
+		}
+		if v < edges[idx] {
+			idx--
+		}
+		if idx != n-1 && v >= edges[idx+1] {
+			idx++
+		}
+		counts[idx]++
+	}
+	return counts
+}
+
+// otsuIndex returns the bin index that maximizes the between-class
+// variance, with scikit-image's arithmetic and tie rule (first maximum).
+func otsuIndex(counts []int64, centers []float32) int {
+	n := len(counts)
+	w1 := make([]float64, n)
+	m1 := make([]float64, n)
+	var cw, cm float64
+	for i := 0; i < n; i++ {
+		c := float64(counts[i])
+		cw += c
+		cm += float64(c * float64(centers[i]))
+		w1[i] = cw
+		m1[i] = cm / cw
+	}
+	w2 := make([]float64, n)
+	m2 := make([]float64, n)
+	cw, cm = 0, 0
+	for i := n - 1; i >= 0; i-- {
+		c := float64(counts[i])
+		cw += c
+		cm += float64(c * float64(centers[i]))
+		w2[i] = cw
+		m2[i] = cm / cw
+	}
+	best, bestV := 0, math.Inf(-1)
+	for i := 0; i < n-1; i++ {
+		d := m1[i] - m2[i+1]
+		w := w1[i] * w2[i+1]
+		v := w * float64(d*d)
+		if math.IsNaN(v) {
+			// np.argmax returns the first NaN.
+			return i
+		}
+		if v > bestV {
+			best, bestV = i, v
+		}
+	}
+	return best
+}
