@@ -2,6 +2,7 @@ package scoring
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -70,7 +71,10 @@ func ScoreV2(gold, pred []byte, absTol float64) Verdict {
 // ScoreV2Values scores an already-decoded prediction against decoded gold.
 // Values are map[string]any, []any, string, bool, nil, float64 or
 // json.Number (other Go integer and float kinds are accepted as numbers,
-// NonFinite as a non-finite number).
+// NonFinite as a non-finite number). A json.RawMessage or []byte is
+// decoded as raw JSON (a malformed prediction is "malformed JSON"), and any
+// other Go value (typed maps and slices, structs) is mapped through its
+// encoding/json form.
 //
 // Rules: object keys must be exactly gold's (missing keys are reported
 // before extra keys, each in sorted order, then members are compared in
@@ -164,6 +168,27 @@ func classify(v any) (k kind, f float64, finite bool) {
 	return kUnsupported, 0, false
 }
 
+// normalize maps a Go value outside the JSON data model onto it: raw JSON
+// ([]byte as json.RawMessage) is decoded with DecodeJSON, and any other
+// type that classify does not know (typed maps, slices, structs) goes
+// through encoding/json and back. Values already in the model pass through.
+func normalize(v any) (any, error) {
+	switch x := v.(type) {
+	case json.RawMessage:
+		return DecodeJSON(x)
+	case []byte:
+		return DecodeJSON(x)
+	}
+	if k, _, _ := classify(v); k != kUnsupported {
+		return v, nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("%T cannot be encoded as JSON: %w", v, err)
+	}
+	return DecodeJSON(b)
+}
+
 // describe renders a leaf value for a reason message, shortened.
 func describe(v any) string {
 	var s string
@@ -192,6 +217,18 @@ func describe(v any) string {
 // compare returns the first failing path and reason, with bad set, or
 // bad false when pred matches gold.
 func (c comparer) compare(path string, gold, pred any) (string, string, bool) {
+	gold, gerr := normalize(gold)
+	if gerr != nil {
+		return path, fmt.Sprintf("%s: %v", ReasonInvalidGold, gerr), true
+	}
+	pred, perr := normalize(pred)
+	if perr != nil {
+		var se *SyntaxError
+		if errors.As(perr, &se) {
+			return path, fmt.Sprintf("%s: %v", ReasonMalformed, perr), true
+		}
+		return path, fmt.Sprintf("%s: %v", ReasonUnsupportedGo, perr), true
+	}
 	gk, gf, gfin := classify(gold)
 	pk, pf, pfin := classify(pred)
 	switch {

@@ -112,8 +112,29 @@ func TestScoreV2ValuesGoTypes(t *testing.T) {
 	if v := ScoreV2Values(map[string]any{"x": 1.0}, map[string]any{"x": math.Inf(1)}, DefaultAbsTol); v.Correct || ReasonCategory(v.Reason) != ReasonNonFinite {
 		t.Errorf("float64 Inf: %+v", v)
 	}
-	if v := ScoreV2Values(1.0, struct{}{}, DefaultAbsTol); v.Correct || ReasonCategory(v.Reason) != ReasonUnsupportedGo {
+	if v := ScoreV2Values(1.0, make(chan int), DefaultAbsTol); v.Correct || ReasonCategory(v.Reason) != ReasonUnsupportedGo {
 		t.Errorf("unsupported Go type: %+v", v)
+	}
+	// Typed Go values go through their JSON form.
+	type answer struct {
+		Count int      `json:"count"`
+		Tags  []string `json:"tags"`
+	}
+	if v := ScoreV2Values(map[string]any{"count": 2.0, "tags": []any{"a"}}, answer{2, []string{"a"}}, DefaultAbsTol); !v.Correct {
+		t.Errorf("struct prediction: %+v", v)
+	}
+	if v := ScoreV2Values(map[string]float64{"x": 1}, map[string]any{"x": 1.0000001}, DefaultAbsTol); !v.Correct {
+		t.Errorf("typed map gold: %+v", v)
+	}
+	// Raw JSON values are decoded, NaN tokens included.
+	if v := ScoreV2Values(json.RawMessage(`{"x":1}`), json.RawMessage(`{"x":1.0}`), DefaultAbsTol); !v.Correct {
+		t.Errorf("raw messages: %+v", v)
+	}
+	if v := ScoreV2Values(map[string]any{"x": 1.0}, map[string]any{"x": json.RawMessage(`NaN`)}, DefaultAbsTol); v.Path != "$.x" || ReasonCategory(v.Reason) != ReasonNonFinite {
+		t.Errorf("raw NaN member: %+v", v)
+	}
+	if v := ScoreV2Values(map[string]any{"x": 1.0}, []byte(`{"x":`), DefaultAbsTol); v.Path != "$" || ReasonCategory(v.Reason) != ReasonMalformed {
+		t.Errorf("malformed raw prediction: %+v", v)
 	}
 	if v := ScoreV2Values(nil, nil, DefaultAbsTol); !v.Correct {
 		t.Errorf("null vs null: %+v", v)
