@@ -66,8 +66,11 @@ var (
 )
 
 // Parse returns the CRS named by s: "EPSG:n" (case-insensitive prefix, or
-// a bare integer code) or "aeqd:LAT,LON" for the WGS84 azimuthal
-// equidistant projection centred at LAT, LON degrees.
+// a bare integer code), "aeqd:LAT,LON" for the WGS84 azimuthal
+// equidistant projection centred at LAT, LON degrees, or a PROJ string
+// for one of the WGS84 systems (for example "+proj=aeqd +lat_0=45
+// +lon_0=7 +datum=WGS84 +units=m" or "+proj=utm +zone=33 +south
+// +datum=WGS84"); unsupported PROJ parameters are errors.
 func Parse(s string) (CRS, error) {
 	t := strings.TrimSpace(s)
 	low := strings.ToLower(t)
@@ -92,6 +95,9 @@ func Parse(s string) (CRS, error) {
 	}
 	if code, err := strconv.Atoi(t); err == nil {
 		return FromEPSG(code)
+	}
+	if strings.HasPrefix(t, "+proj=") || strings.HasPrefix(t, "proj=") {
+		return parseProjString(t)
 	}
 	return nil, fmt.Errorf("%w: %q: want EPSG:n or aeqd:LAT,LON", ErrUnknownCRS, s)
 }

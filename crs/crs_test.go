@@ -29,6 +29,34 @@ func TestParse(t *testing.T) {
 			t.Errorf("%q: no error", s)
 		}
 	}
+	projs := map[string]string{
+		"+proj=aeqd +lat_0=45 +lon_0=7 +datum=WGS84 +units=m +no_defs":                                                     "aeqd:45,7",
+		"+proj=aeqd +lat_0=-3.5 +lon_0=120.25 +ellps=WGS84":                                                                "aeqd:-3.5,120.25",
+		"+proj=utm +zone=33 +datum=WGS84 +units=m +no_defs +type=crs":                                                      "EPSG:32633",
+		"+proj=utm +zone=18 +south +datum=WGS84":                                                                           "EPSG:32718",
+		"+proj=longlat +datum=WGS84 +no_defs":                                                                              "EPSG:4326",
+		"+proj=merc +a=6378137 +b=6378137 +lat_ts=0 +lon_0=0 +x_0=0 +y_0=0 +k=1 +units=m +nadgrids=@null +wktext +no_defs": "EPSG:3857",
+	}
+	for in, want := range projs {
+		c, err := Parse(in)
+		if err != nil || c.String() != want {
+			t.Errorf("%q: %v %v want %s", in, c, err, want)
+		}
+	}
+	for _, in := range []string{
+		"+proj=aeqd +lat_0=45 +lon_0=7 +ellps=GRS80",
+		"+proj=aeqd +lat_0=45 +lon_0=7 +datum=WGS84 +x_0=100",
+		"+proj=utm +zone=33 +datum=NAD83",
+		"+proj=utm +datum=WGS84",
+		"+proj=tmerc +datum=WGS84",
+		"+proj=longlat +datum=WGS84 +towgs84=1,2,3",
+		"+proj=aeqd +lat_0=abc +lon_0=7 +datum=WGS84",
+		"+proj=aeqd +lat_0=95 +lon_0=7 +datum=WGS84",
+	} {
+		if c, err := Parse(in); err == nil {
+			t.Errorf("%q accepted as %v", in, c)
+		}
+	}
 	if _, err := FromEPSG(9999); !errors.Is(err, ErrUnknownCRS) {
 		t.Errorf("unknown EPSG error %v", err)
 	}

@@ -30,8 +30,8 @@ func formatFloat(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) 
 // exits 1 after processing all lines.
 func runTransform(ctx context.Context, cio cmdIO, args []string) error {
 	fs := newFlagSet("transform", "--from CRS --to CRS < points", cio.stderr)
-	from := fs.String("from", "", "source CRS: EPSG:n or aeqd:LAT,LON (EPSG:4326 takes lon lat)")
-	to := fs.String("to", "", "target CRS: EPSG:n or aeqd:LAT,LON")
+	from := fs.String("from", "", "source CRS: EPSG:n, aeqd:LAT,LON or a WGS84 PROJ string (EPSG:4326 takes lon lat)")
+	to := fs.String("to", "", "target CRS: EPSG:n, aeqd:LAT,LON or a WGS84 PROJ string")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
