@@ -2,9 +2,11 @@ package scoring
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestScoreV2Rules(t *testing.T) {
@@ -246,4 +248,40 @@ func FuzzDecodeJSON(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestScoreV2NestedArraysStayFast(t *testing.T) {
+	// 200 x 200 nested arrays, reversed at both levels: the order diagnosis
+	// must not recurse into inner arrays (that would be ~n^4 comparisons).
+	var g, p strings.Builder
+	g.WriteString("[")
+	p.WriteString("[")
+	for i := 0; i < 200; i++ {
+		if i > 0 {
+			g.WriteString(",")
+			p.WriteString(",")
+		}
+		g.WriteString("[")
+		p.WriteString("[")
+		for j := 0; j < 200; j++ {
+			if j > 0 {
+				g.WriteString(",")
+				p.WriteString(",")
+			}
+			fmt.Fprintf(&g, "%d", i*1000+j)
+			fmt.Fprintf(&p, "%d", (199-i)*1000+199-j)
+		}
+		g.WriteString("]")
+		p.WriteString("]")
+	}
+	g.WriteString("]")
+	p.WriteString("]")
+	start := time.Now()
+	v := ScoreV2([]byte(g.String()), []byte(p.String()), DefaultAbsTol)
+	if v.Correct || v.Path != "$[0][0]" {
+		t.Errorf("verdict %+v", v)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("took %v", d)
+	}
 }
