@@ -208,8 +208,8 @@ type RecordResult struct {
 	Family       string `json:"family"`
 	Predicted    bool   `json:"predicted"`
 	Correct      bool   `json:"correct"`
-	Path         string `json:"path,omitempty"`
-	Reason       string `json:"reason,omitempty"`
+	Path         string `json:"path"`   // "" when correct
+	Reason       string `json:"reason"` // "" when correct
 }
 
 // Tally counts records with their denominators.
