@@ -125,3 +125,36 @@ func TestScoreSetRejectsBadGold(t *testing.T) {
 		}
 	}
 }
+
+// FuzzScoreSet feeds arbitrary prediction files to the batch scorer: it
+// must never panic, and every gold record gets exactly one result.
+func FuzzScoreSet(f *testing.F) {
+	f.Add([]byte(batchPred))
+	f.Add([]byte("{\"id\":\"r1\",\"answer\":NaN}\n{\"id\":\"r1\"\n\xff\xfe"))
+	p, err := DefaultPolicy()
+	if err != nil {
+		f.Fatal(err)
+	}
+	gold, err := ReadGold(strings.NewReader(batchGold))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		preds, err := ReadPredictions(strings.NewReader(string(data)))
+		if err != nil {
+			t.Fatalf("in-memory read failed: %v", err)
+		}
+		rep, err := ScoreSet(p, gold, preds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Records) != len(gold) {
+			t.Fatalf("%d results for %d gold records", len(rep.Records), len(gold))
+		}
+		for _, r := range rep.Records {
+			if r.Correct == (r.Reason != "") {
+				t.Fatalf("inconsistent result %+v", r)
+			}
+		}
+	})
+}
