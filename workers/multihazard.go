@@ -4,96 +4,260 @@ import (
 	"fmt"
 	"math"
 	"path"
+	"sort"
 	"strings"
 
 	"github.com/geodisaster/engine/raster"
 )
 
-// Multi-hazard family (spec question types 9-28).
+// Multi-hazard family (spec question types 9-28): five hazards (wildfire,
+// deforestation, urban expansion, drought, air pollution) times four task
+// shapes (A measurement, B class table, C multi-source agreement, D
+// exposure). Every multi-hazard GeoTIFF is an EPSG:4326 AOI grid with a JSON
+// sidecar (sha256, shape, nodata) and the hazard handle carries the cached
+// handle inventory available_handles.json ({"handles": [...]}).
+
+// hazardDomain binds one hazard's declared vocabulary: its ReadData role
+// (also ScoreHazard's hazard= value), its PrepareScene modes and the source
+// handles each task shape consumes.
+type hazardDomain struct {
+	// Hazard is the role and hazard name.
+	Hazard string
+	// Mode is the A/B PrepareScene mode; ExposureMode the D mode;
+	// MultiMode the C mode.
+	Mode, ExposureMode, MultiMode string
+	// Sources are the three C-shape agreement sources in declared order.
+	Sources []string
+	// Footprint is the D-shape binary footprint handle.
+	Footprint string
+	// ThresholdProvenance is the train-only threshold contract the D
+	// footprint's sidecar must declare ("" when the footprint is a source
+	// product rather than a thresholded continuous raster).
+	ThresholdProvenance string
+}
+
+// hazardDomains lists the five hazards in the spec's order.
+var hazardDomains = []hazardDomain{
+	{Hazard: "wildfire", Mode: "wildfire_burn", ExposureMode: "wildfire_burn_exposure", MultiMode: "multisource_hazard",
+		Sources: []string{"mcd64a1__event", "s2_burn_support", "nifc_perimeter__event"}, Footprint: "mcd64a1__event"},
+	{Hazard: "deforestation", Mode: "forest_loss", ExposureMode: "forest_loss_exposure", MultiMode: "multisource",
+		Sources: []string{"hansen_loss__event", "tmf_loss__event", "radd_alerts__event"}, Footprint: "hansen_loss__event"},
+	{Hazard: "urban_expansion", Mode: "built_up_gain", ExposureMode: "built_up_gain_exposure", MultiMode: "multisource_hazard",
+		Sources: []string{"built_gain", "ghsl_built_gain", "worldcover_built_gain"}, Footprint: "built_gain"},
+	{Hazard: "drought", Mode: "drought_anomaly", ExposureMode: "drought_anomaly_exposure", MultiMode: "multisource_hazard",
+		Sources: []string{"chirps_spi__event", "modis_ndvi__event", "era5_soil_moisture__event"}, Footprint: "low_chirps_spi",
+		ThresholdProvenance: "train_only_chirps_spi_pixel_q25_v1"},
+	{Hazard: "air_pollution", Mode: "pollution_peak", ExposureMode: "pollution_peak_exposure", MultiMode: "multisource_hazard",
+		Sources: []string{"s5p_no2__peak", "cams_no2__peak", "modis_aod__peak"}, Footprint: "high_no2_column",
+		ThresholdProvenance: "train_only_s5p_pixel_q75_v1"},
+}
+
+// hazardNames returns the five hazard names in order.
+func hazardNames() []string {
+	out := make([]string, len(hazardDomains))
+	for i, d := range hazardDomains {
+		out[i] = d.Hazard
+	}
+	return out
+}
+
+// lookupHazard returns the domain of a hazard name.
+func lookupHazard(name string) (hazardDomain, bool) {
+	for _, d := range hazardDomains {
+		if d.Hazard == name {
+			return d, true
+		}
+	}
+	return hazardDomain{}, false
+}
+
+// ExposureRole is the ReadData role of the D-shape exposure context handle
+// (WorldPop raster and sidecar plus the cached OSM GeoJSON).
+const ExposureRole = "exposure"
 
 func multiHazardVariants() []Variant {
-	return []Variant{
-		ReadDataVariant(ReadSpec{
-			Role:        "wildfire",
-			Times:       []string{"event"},
-			HandleStems: []string{"hazard_stack", "agreement_sources"},
-			Extra:       []Param{{Name: "sources", Kind: KindString, Enum: []string{"all"}, Doc: "read every declared agreement source"}},
-			Check:       checkHazardScene,
-		}),
-		PrepareSceneVariant(PrepareSpec{
-			Mode:     "wildfire_burn",
-			Slots:    map[string][]string{"hazard": {"wildfire"}},
-			Required: []string{"hazard"},
-		}),
-		{
-			Tool: "ComputeStats", Value: "burned_area",
-			Params: []Param{
-				{Name: "input", Kind: KindHandle, Required: true, Doc: "work handle from PrepareScene(mode=wildfire_burn)"},
-				{Name: "metrics", Kind: KindFlags, Required: true, Enum: []string{"burned_area"}},
-				{Name: "region", Kind: KindString, Required: true, Enum: []string{"aoi"}},
-			},
-			Run: computeBurnedArea,
-		},
+	var vs []Variant
+	multi := map[string][]string{}
+	for _, d := range hazardDomains {
+		vs = append(vs,
+			ReadDataVariant(ReadSpec{
+				Role:        d.Hazard,
+				Times:       []string{"event"},
+				HandleStems: []string{"hazard_stack", "agreement_sources"},
+				Extra:       []Param{{Name: "sources", Kind: KindString, Enum: []string{"all"}, Doc: "read every declared agreement source"}},
+				Check:       checkHazardScene,
+			}),
+			PrepareSceneVariant(PrepareSpec{
+				Mode:     d.Mode,
+				Slots:    map[string][]string{"hazard": {d.Hazard}},
+				Required: []string{"hazard"},
+			}),
+			PrepareSceneVariant(PrepareSpec{
+				Mode:     d.ExposureMode,
+				Slots:    map[string][]string{"hazard": {d.Hazard}, "exposure": {ExposureRole}},
+				Required: []string{"hazard", "exposure"},
+				Check:    checkExposureWork,
+			}),
+		)
+		multi[d.MultiMode] = append(multi[d.MultiMode], d.Hazard)
 	}
+	modes := make([]string, 0, len(multi))
+	for m := range multi {
+		modes = append(modes, m)
+	}
+	sort.Strings(modes)
+	for _, m := range modes {
+		vs = append(vs, PrepareSceneVariant(PrepareSpec{
+			Mode:     m,
+			Slots:    map[string][]string{"hazard": multi[m], "sources": multi[m]},
+			Required: []string{"hazard", "sources"},
+			Check:    checkMultiSourceWork,
+		}))
+	}
+	vs = append(vs, ReadDataVariant(ReadSpec{
+		Role:        ExposureRole,
+		HandleStems: []string{"exposure_context"},
+		Check:       checkExposureScene,
+	}))
+	vs = append(vs, areaStatsVariants()...)
+	vs = append(vs, classVariants()...)
+	vs = append(vs, agreementVariants()...)
+	vs = append(vs, exposureVariants()...)
+	return vs
 }
 
 // checkHazardScene verifies a multi-hazard scene: every declared GeoTIFF
 // has its JSON sidecar, whose recorded SHA-256 (when present) matches the
-// raster bytes, and, when the handle carries available_handles.json, every
-// raster's source handle is listed in it.
+// raster bytes and whose shape matches the raster, and, when the handle
+// carries available_handles.json, every raster's source handle is listed
+// in it.
 func checkHazardScene(env Env, s *Scene) error {
-	var inventory map[string]bool
-	if inv, ok := s.File("available_handles.json"); ok {
-		inventory = map[string]bool{}
-		m, _ := inv.JSON.(map[string]any)
-		list, _ := m["handles"].([]any)
-		for _, h := range list {
-			if name, ok := h.(string); ok {
-				inventory[name] = true
-			}
-		}
-		if len(inventory) == 0 {
-			return fmt.Errorf("%s lists no cached handles", inv.Path)
-		}
+	inventory, err := sceneInventory(s)
+	if err != nil {
+		return err
 	}
 	for i := range s.Files {
 		f := &s.Files[i]
 		if f.Raster == nil {
 			continue
 		}
-		src := strings.TrimSuffix(f.Base(), path.Ext(f.Path))
+		src := stem(f.Path)
 		if inventory != nil && !inventory[src] {
 			return fmt.Errorf("raster %s: source handle %q is not in the handle inventory", f.Path, src)
 		}
-		side, ok := s.File(strings.TrimSuffix(f.Path, path.Ext(f.Path)) + ".json")
-		if !ok {
-			return fmt.Errorf("raster %s has no declared JSON sidecar", f.Path)
-		}
-		meta, _ := side.JSON.(map[string]any)
-		if meta == nil {
-			return fmt.Errorf("sidecar %s is not a JSON object", side.Path)
-		}
-		if want, ok := meta["sha256"].(string); ok && want != f.SHA256 {
-			return fmt.Errorf("raster %s: SHA-256 %s does not match its sidecar (%s)", f.Path, f.SHA256, want)
-		}
-		if shape, ok := meta["shape"].([]any); ok && len(shape) == 2 {
-			h, _ := shape[0].(float64)
-			w, _ := shape[1].(float64)
-			if int(h) != f.Raster.Height || int(w) != f.Raster.Width {
-				return fmt.Errorf("raster %s is %dx%d but its sidecar declares shape %v", f.Path, f.Raster.Height, f.Raster.Width, shape)
-			}
+		if _, err := rasterSidecar(s, f); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-// HazardMask is a validated binary hazard mask on its grid.
+// sceneInventory returns the handle names listed by the scene's
+// available_handles.json, or nil when the scene declares no inventory.
+func sceneInventory(s *Scene) (map[string]bool, error) {
+	inv, ok := s.File("available_handles.json")
+	if !ok {
+		return nil, nil
+	}
+	inventory := map[string]bool{}
+	m, _ := inv.JSON.(map[string]any)
+	list, _ := m["handles"].([]any)
+	for _, h := range list {
+		if name, ok := h.(string); ok {
+			inventory[name] = true
+		}
+	}
+	if len(inventory) == 0 {
+		return nil, fmt.Errorf("%s lists no cached handles", inv.Path)
+	}
+	return inventory, nil
+}
+
+// rasterSidecar returns a raster's parsed JSON sidecar after checking its
+// recorded SHA-256 and shape against the raster.
+func rasterSidecar(s *Scene, f *SceneFile) (map[string]any, error) {
+	side, ok := s.File(strings.TrimSuffix(f.Path, path.Ext(f.Path)) + ".json")
+	if !ok {
+		return nil, fmt.Errorf("raster %s has no declared JSON sidecar", f.Path)
+	}
+	meta, _ := side.JSON.(map[string]any)
+	if meta == nil {
+		return nil, fmt.Errorf("sidecar %s is not a JSON object", side.Path)
+	}
+	if want, ok := meta["sha256"].(string); ok && want != f.SHA256 {
+		return nil, fmt.Errorf("raster %s: SHA-256 %s does not match its sidecar (%s)", f.Path, f.SHA256, want)
+	}
+	if shape, ok := meta["shape"].([]any); ok && len(shape) == 2 {
+		h, _ := shape[0].(float64)
+		w, _ := shape[1].(float64)
+		if int(h) != f.Raster.Height || int(w) != f.Raster.Width {
+			return nil, fmt.Errorf("raster %s is %dx%d but its sidecar declares shape %v", f.Path, f.Raster.Height, f.Raster.Width, shape)
+		}
+	}
+	return meta, nil
+}
+
+// stem returns a path's base name without its extension: the source handle
+// a multi-hazard raster stands for.
+func stem(p string) string {
+	b := path.Base(p)
+	return strings.TrimSuffix(b, path.Ext(b))
+}
+
+// checkMultiSourceWork verifies a C-shape work context: both scenes have
+// the same hazard role, and every agreement raster is listed in the hazard
+// handle's inventory.
+func checkMultiSourceWork(env Env, w *Work) error {
+	hz, src := w.Scenes["hazard"], w.Scenes["sources"]
+	if hz.Role != src.Role {
+		return fmt.Errorf("hazard scene has role %s but sources scene has role %s", hz.Role, src.Role)
+	}
+	if w.Handles["hazard"] == w.Handles["sources"] {
+		return fmt.Errorf("hazard and sources slots bind the same scene %s", w.Handles["hazard"])
+	}
+	inv, err := sceneInventory(hz)
+	if err != nil {
+		return err
+	}
+	if inv == nil {
+		return fmt.Errorf("hazard scene %s declares no available_handles.json", hz.Handle)
+	}
+	for _, f := range src.Files {
+		if f.Raster != nil && !inv[stem(f.Path)] {
+			return fmt.Errorf("agreement source %s is not in the hazard handle inventory", f.Path)
+		}
+	}
+	return nil
+}
+
+// checkExposureWork verifies a D-shape work context: the exposure scene's
+// WorldPop raster is listed in the hazard handle's inventory.
+func checkExposureWork(env Env, w *Work) error {
+	inv, err := sceneInventory(w.Scenes["hazard"])
+	if err != nil {
+		return err
+	}
+	if inv == nil {
+		return fmt.Errorf("hazard scene %s declares no available_handles.json", w.Scenes["hazard"].Handle)
+	}
+	for _, f := range w.Scenes["exposure"].Files {
+		if f.Raster != nil && !inv[stem(f.Path)] {
+			return fmt.Errorf("exposure raster %s is not in the hazard handle inventory", f.Path)
+		}
+	}
+	return nil
+}
+
+// HazardMask is a validated coded (binary or small-integer) hazard mask on
+// its grid.
 type HazardMask struct {
 	Path   string
 	Info   RasterInfo
 	Band   *raster.Band
-	Valid  int   // number of valid pixels
-	Ones   []int // row-major indices of valid pixels equal to 1
+	Valid  int    // number of valid pixels
+	Ones   []int  // row-major indices of valid pixels with a positive code
+	IsSet  []bool // per pixel: valid and positive
+	OK     []bool // per pixel: valid
 	Handle string
 }
 
@@ -108,10 +272,31 @@ func sidecarNoData(s *Scene, f *SceneFile) (float64, bool) {
 	return v, ok
 }
 
+// declaredNoData combines the raster's nodata tag with its sidecar's; the
+// two must agree when both are present.
+func declaredNoData(s *Scene, f *SceneFile, info RasterInfo) (float64, bool, error) {
+	nd, hasND := info.NoData, info.HasNoData
+	if v, ok := sidecarNoData(s, f); ok {
+		if hasND && v != nd && !(math.IsNaN(v) && math.IsNaN(nd)) {
+			return 0, false, fmt.Errorf("%s: sidecar nodata %v disagrees with the raster's %v", f.Path, v, nd)
+		}
+		nd, hasND = v, true
+	}
+	return nd, hasND, nil
+}
+
 // loadBinaryMask reads a declared binary 0/1 mask: its declared finite
 // nodata (TIFF tag or sidecar) and non-finite pixels are invalid, every
 // valid value must be exactly 0 or 1, and at least one pixel must be valid.
 func loadBinaryMask(env Env, s *Scene, file string) (*HazardMask, error) {
+	return loadCodedMask(env, s, file, 1)
+}
+
+// loadCodedMask reads a declared mask whose valid values are the integers
+// 0..maxCode (RADD alerts use 0 = none, 1 = low, 2 = high confidence); a
+// positive code is inside the footprint. Nodata and non-finite pixels are
+// invalid; an entirely invalid raster is an error.
+func loadCodedMask(env Env, s *Scene, file string, maxCode int) (*HazardMask, error) {
 	f, err := s.Require(file)
 	if err != nil {
 		return nil, err
@@ -120,27 +305,28 @@ func loadBinaryMask(env Env, s *Scene, file string) (*HazardMask, error) {
 	if err != nil {
 		return nil, err
 	}
-	nd, hasND := info.NoData, info.HasNoData
-	if v, ok := sidecarNoData(s, f); ok {
-		if hasND && v != nd && !(math.IsNaN(v) && math.IsNaN(nd)) {
-			return nil, fmt.Errorf("%s: sidecar nodata %v disagrees with the raster's %v", f.Path, v, nd)
-		}
-		nd, hasND = v, true
+	nd, hasND, err := declaredNoData(s, f, info)
+	if err != nil {
+		return nil, err
 	}
-	m := &HazardMask{Path: f.Path, Info: info, Band: b, Handle: strings.TrimSuffix(f.Base(), path.Ext(f.Path))}
 	n := b.Width * b.Height
+	m := &HazardMask{Path: f.Path, Info: info, Band: b, Handle: stem(f.Path), IsSet: make([]bool, n), OK: make([]bool, n)}
 	for i := 0; i < n; i++ {
 		v := b.At(i)
 		if math.IsNaN(v) || math.IsInf(v, 0) || (hasND && v == nd) {
 			continue
 		}
+		if v != math.Trunc(v) || v < 0 || v > float64(maxCode) {
+			if maxCode == 1 {
+				return nil, fmt.Errorf("%s: pixel %d has value %v; a binary mask holds only 0 and 1", f.Path, i, v)
+			}
+			return nil, fmt.Errorf("%s: pixel %d has value %v; allowed codes are 0..%d", f.Path, i, v, maxCode)
+		}
 		m.Valid++
-		switch v {
-		case 1:
+		m.OK[i] = true
+		if v > 0 {
 			m.Ones = append(m.Ones, i)
-		case 0:
-		default:
-			return nil, fmt.Errorf("%s: pixel %d has value %v; a binary mask holds only 0 and 1", f.Path, i, v)
+			m.IsSet[i] = true
 		}
 	}
 	if m.Valid == 0 {
@@ -149,46 +335,156 @@ func loadBinaryMask(env Env, s *Scene, file string) (*HazardMask, error) {
 	return m, nil
 }
 
-// AreaStats is the payload of a hazard area measurement.
-type AreaStats struct {
-	Metric      string
-	Handle      string
-	PixelCount  int
-	ValidPixels int
-	AreaM2      float64
-	AreaHa      float64 // rounded to three decimals
-	Method      string
+// Continuous is a validated continuous raster: its valid (finite,
+// non-nodata) pixels.
+type Continuous struct {
+	Path   string
+	Handle string
+	Info   RasterInfo
+	Band   *raster.Band
+	// OK marks valid pixels.
+	OK []bool
+	// Valid lists valid row-major indices.
+	Valid []int
 }
 
-// computeBurnedArea implements type 9: the MCD64A1 event mask's burned
-// (value 1) cells summed as grid-cell areas, in hectares rounded to three
-// decimals.
-func computeBurnedArea(env Env, a Args) (*Result, error) {
-	w, _, err := OpenResult[*Work](env, a, "input", "work (PrepareScene mode=wildfire_burn)")
+// loadContinuous reads a declared single-band continuous raster. Nodata
+// (tag or sidecar) and non-finite pixels are invalid; at least one pixel
+// must be valid.
+func loadContinuous(env Env, s *Scene, file string) (*Continuous, error) {
+	f, err := s.Require(file)
 	if err != nil {
 		return nil, err
 	}
-	if w.Mode != "wildfire_burn" {
-		return nil, a.Errorf("input", "burned_area needs a wildfire_burn work context, got mode %s", w.Mode)
+	if f.Raster != nil && f.Raster.Count != 1 {
+		return nil, fmt.Errorf("%s: expected a single-band raster, got %d bands", f.Path, f.Raster.Count)
 	}
-	m, err := loadBinaryMask(env, w.Scenes["hazard"], "mcd64a1__event.tif")
+	b, info, err := env.Band(f.Path, 1)
 	if err != nil {
 		return nil, err
 	}
-	ga, err := NewGridAreas(m.Info)
+	nd, hasND, err := declaredNoData(s, f, info)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", m.Path, err)
+		return nil, err
 	}
-	m2 := ga.Sum(m.Ones)
-	ha := RoundHalfEven(m2/10000, 3)
-	st := &AreaStats{Metric: "burned_area", Handle: m.Handle, PixelCount: len(m.Ones), ValidPixels: m.Valid, AreaM2: m2, AreaHa: ha, Method: ga.Method}
-	return &Result{
-		Evidence: map[string]any{
-			"metric": "burned_area", "region": "aoi", "source_handle": m.Handle,
-			"burned_pixel_count": len(m.Ones), "valid_pixel_count": m.Valid,
-			"area_ha": ha, "units": "ha", "area_method": ga.Method,
-			"mask_contract": "finite 1 = burned, 0 = valid unburned, declared nodata excluded",
-		},
-		Payload: st,
-	}, nil
+	n := b.Width * b.Height
+	c := &Continuous{Path: f.Path, Handle: stem(f.Path), Info: info, Band: b, OK: make([]bool, n)}
+	for i := 0; i < n; i++ {
+		v := b.At(i)
+		if math.IsNaN(v) || math.IsInf(v, 0) || (hasND && v == nd) {
+			continue
+		}
+		c.OK[i] = true
+		c.Valid = append(c.Valid, i)
+	}
+	if len(c.Valid) == 0 {
+		return nil, fmt.Errorf("%s: no finite valid pixels", f.Path)
+	}
+	return c, nil
 }
+
+// values returns the raster's values at the given indices in NumPy's
+// dtype: float32 samples as []float32 (f32 true), others as []float64.
+func (c *Continuous) values(idx []int) (f32 []float32, f64 []float64) {
+	if d, ok := c.Band.Data.([]float32); ok {
+		out := make([]float32, len(idx))
+		for k, i := range idx {
+			out[k] = d[i]
+		}
+		return out, nil
+	}
+	out := make([]float64, len(idx))
+	for k, i := range idx {
+		out[k] = c.Band.At(i)
+	}
+	return nil, out
+}
+
+// mean returns NumPy's mean of the values at idx (float32 pairwise for
+// float32 rasters, float64 otherwise) as float64.
+func (c *Continuous) mean(idx []int) float64 {
+	f32, f64 := c.values(idx)
+	if f32 != nil {
+		return float64(raster.MeanFloat32(f32))
+	}
+	return raster.MeanFloat64(f64)
+}
+
+// asDtype rounds a Python float threshold to the raster's sample type, as
+// NumPy 1.x does when it compares an array with a Python scalar (a float32
+// array compares in float32).
+func (c *Continuous) asDtype(t float64) float64 {
+	if c.Band.Type == raster.Float32 {
+		return float64(float32(t))
+	}
+	return t
+}
+
+// sameGrids requires every raster to share the first one's shape, CRS and
+// affine transform (spec section 8: comparisons require declared shape,
+// CRS and affine compatibility).
+func sameGrids(paths []string, infos []RasterInfo) error {
+	for i := 1; i < len(infos); i++ {
+		a, b := infos[0], infos[i]
+		if a.Width != b.Width || a.Height != b.Height {
+			return fmt.Errorf("grid mismatch: %s is %dx%d, %s is %dx%d", paths[0], a.Width, a.Height, paths[i], b.Width, b.Height)
+		}
+		if a.EPSG != b.EPSG {
+			return fmt.Errorf("grid mismatch: %s is EPSG:%d, %s is EPSG:%d", paths[0], a.EPSG, paths[i], b.EPSG)
+		}
+		if !a.SameGrid(b) {
+			return fmt.Errorf("grid mismatch: %s and %s have different affine transforms (%v vs %v)", paths[0], paths[i], a.Transform, b.Transform)
+		}
+	}
+	return nil
+}
+
+// requireGeoreferenced rejects a raster without transform or CRS: a
+// synthetic origin-zero transform is never assumed (spec section 8).
+func requireGeoreferenced(p string, info RasterInfo) error {
+	if !info.HasTransform {
+		return fmt.Errorf("%s has no geotransform; refusing to assume one", p)
+	}
+	if info.EPSG == 0 {
+		return fmt.Errorf("%s has no identifiable CRS", p)
+	}
+	return nil
+}
+
+// finiteOrErr rejects a non-finite required result.
+func finiteOrErr(what string, v float64) error {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return fmt.Errorf("%s is not finite (%v)", what, v)
+	}
+	return nil
+}
+
+// openWork opens the call's input as a work context of one of the modes.
+func openWork(env Env, a Args, want string, modes ...string) (*Work, error) {
+	w, _, err := OpenResult[*Work](env, a, "input", want)
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range modes {
+		if w.Mode == m {
+			return w, nil
+		}
+	}
+	return nil, a.Errorf("input", "needs a work context of mode %s, got mode %s", strings.Join(modes, " or "), w.Mode)
+}
+
+// workHazard returns the hazard domain of a work context's hazard scene.
+func workHazard(w *Work) (hazardDomain, error) {
+	sc := w.Scenes["hazard"]
+	if sc == nil {
+		return hazardDomain{}, fmt.Errorf("work context of mode %s has no hazard scene", w.Mode)
+	}
+	d, ok := lookupHazard(sc.Role)
+	if !ok {
+		return hazardDomain{}, fmt.Errorf("work context hazard role %s is not a multi-hazard domain", sc.Role)
+	}
+	return d, nil
+}
+
+// sumF64 is NumPy's float64 sum (pairwise, in order).
+func sumF64(x []float64) float64 { return raster.SumFloat64(x) }

@@ -1,29 +1,80 @@
-"""Oracle answers of the multi-hazard family (types 9-28)."""
+"""Oracle answers of the multi-hazard family (types 9-28).
+
+Independent of the Go engine: rasterio reads the written GeoTIFFs, NumPy does
+the statistics in the dtype the reference would (float32 arrays stay
+float32), pyproj's azimuthal equidistant projection measures distances.
+"""
+import csv
+import json
+import os
+
 import numpy as np
 
 from common import cell_area_grid, find, read_band
 
 
-def binary_mask(root, rel):
-    a, nodata, transform, crs = read_band(root, rel)
-    a = a.astype(np.float64)
+def valid_of(a, nodata):
     valid = np.isfinite(a)
     if nodata is not None and not np.isnan(nodata):
         valid &= a != nodata
+    return valid
+
+
+def binary_mask(root, rel, max_code=1):
+    a, nodata, transform, crs = read_band(root, rel)
+    valid = valid_of(a.astype(np.float64), nodata)
     assert valid.any()
-    assert np.isin(a[valid], [0, 1]).all()
-    return (a == 1) & valid, transform, crs
+    vals = a[valid].astype(np.float64)
+    assert np.isin(vals, np.arange(max_code + 1)).all()
+    return (a > 0) & valid, valid, transform, crs
 
 
-def wildfire_a(rec, root):
-    sel, transform, crs = binary_mask(root, find(rec, "hazard_stack_1", "mcd64a1__event.tif"))
-    assert crs.to_epsg() == 4326
-    areas = cell_area_grid(transform, *sel.shape)
-    ha = round(float(areas[sel].sum()) / 10000.0, 3)
-    return {"status": "TASK_COMPLETE", "answer": {"value": ha, "units": "ha"},
-            "evidence": {"primary_area_ha": ha, "primary_handle": "mcd64a1__event"}}
+def area_ha(sel, transform):
+    assert sel.ndim == 2
+    return float(cell_area_grid(transform, *sel.shape)[sel].sum()) / 10000.0
+
+
+def area_answer(handle, hazard_handle="hazard_stack_1"):
+    def fn(rec, root):
+        sel, _, transform, crs = binary_mask(root, find(rec, hazard_handle, handle + ".tif"))
+        assert crs.to_epsg() == 4326
+        ha = round(area_ha(sel, transform), 3)
+        return {"status": "TASK_COMPLETE", "answer": {"value": ha, "units": "ha"},
+                "evidence": {"primary_area_ha": ha, "primary_handle": handle}}
+    return fn
+
+
+def drought_a(rec, root):
+    a, nodata, _, _ = read_band(root, find(rec, "hazard_stack_1", "modis_ndvi__target.tif"))
+    vals = a[valid_of(a, nodata)]
+    assert vals.size and (vals >= -1).all() and (vals <= 1).all()
+    target = vals.mean()
+    base = []
+    with open(os.path.join(root, find(rec, "hazard_stack_1", "modis_ndvi_anomaly.csv"))) as f:
+        rows = list(csv.DictReader(f))
+    assert sum(1 for r in rows if r["role"] == "target") == 1
+    base = np.array([float(r["mean_ndvi"]) for r in rows if r["role"] == "baseline"])
+    mean, std = base.mean(), base.std(ddof=1)
+    z = (float(target) - mean) / std
+    return {"status": "TASK_COMPLETE", "answer": {"value": round(float(z), 6), "units": "z_score"},
+            "evidence": {"target_aoi_mean_ndvi": round(float(target), 6), "baseline_mean_ndvi": round(float(mean), 6),
+                         "baseline_std_ndvi": round(float(std), 6), "baseline_count": int(base.size),
+                         "primary_handle": "modis_ndvi__target"}}
+
+
+def air_pollution_a(rec, root):
+    a, nodata, _, _ = read_band(root, find(rec, "hazard_stack_1", "s5p_no2__peak.tif"))
+    vals = a[valid_of(a, nodata)]
+    mx = round(float(vals.max()), 6)
+    p95 = round(float(np.percentile(vals, 95)), 6)
+    return {"status": "TASK_COMPLETE", "answer": {"value": mx, "units": "µmol/m²"},
+            "evidence": {"max_umol_m2": mx, "p95_umol_m2": p95, "primary_handle": "s5p_no2__peak"}}
 
 
 ANSWERS = {
-    "wildfire_a": wildfire_a,
+    "wildfire_a": area_answer("mcd64a1__event"),
+    "hazard_deforestation_a": area_answer("hansen_loss__event"),
+    "urban_expansion_a": area_answer("built_gain"),
+    "drought_a": drought_a,
+    "air_pollution_a": air_pollution_a,
 }

@@ -12,7 +12,11 @@ import (
 
 func multiHazardGens() map[string]typeGen {
 	return map[string]typeGen{
-		"wildfire_a": {full: 15, gen: genWildfireA},
+		"wildfire_a":             {full: 15, gen: genWildfireA},
+		"hazard_deforestation_a": {full: 23, gen: genDeforestationA},
+		"urban_expansion_a":      {full: 29, gen: genUrbanA},
+		"drought_a":              {full: 21, gen: genDroughtA},
+		"air_pollution_a":        {full: 20, gen: genAirA},
 	}
 }
 

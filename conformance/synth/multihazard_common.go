@@ -1,0 +1,223 @@
+package synth
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+
+	"github.com/geodisaster/engine/geodesy"
+	"github.com/geodisaster/engine/raster"
+	"github.com/geodisaster/engine/runtime"
+	"github.com/geodisaster/engine/workers"
+)
+
+// Shared helpers of the multi-hazard generators (types 9-28). Gold answers
+// are computed here directly from the generated arrays; nothing calls the
+// workers.
+
+// mhLatBands are the AOI latitude bands records cycle through, so cell
+// areas differ between records (tropics to sub-arctic, both hemispheres).
+var mhLatBands = [][2]float64{{-38, -30}, {-5, 5}, {30, 40}, {44, 52}, {58, 63}}
+
+// mhRec accumulates one multi-hazard record.
+type mhRec struct {
+	g       *gen
+	qt      string
+	sample  string
+	base    string
+	grid    geoGrid
+	rows    []float64 // WGS84 cell area (m²) of each grid row
+	handles map[string]runtime.HandleDecl
+}
+
+// newMH starts record i of a multi-hazard type on a fresh EPSG:4326 AOI
+// grid: 128 x 128 (16,384 pixels) with --full, smaller otherwise.
+func newMH(g *gen, qt, prefix string, i int) (*mhRec, error) {
+	w, h := 44+g.rng.IntN(12), 36+g.rng.IntN(10)
+	if g.full {
+		w, h = 128, 128
+	}
+	band := mhLatBands[i%len(mhLatBands)]
+	grid := g.aoiGrid(w, h, 0.0045, -120+float64(i%7)*35, -110+float64(i%7)*35, band[0], band[1])
+	rows, err := geodesy.CellAreas(grid.T, h)
+	if err != nil {
+		return nil, err
+	}
+	sample := fmt.Sprintf("synth_%s_%03d", prefix, i)
+	return &mhRec{g: g, qt: qt, sample: sample, base: "source_assets/multi_hazard/" + sample + "/",
+		grid: grid, rows: rows, handles: map[string]runtime.HandleDecl{}}, nil
+}
+
+// n returns the number of pixels.
+func (r *mhRec) n() int { return r.grid.W * r.grid.H }
+
+// band allocates a band on the record's grid.
+func (r *mhRec) band(t raster.DataType) (*raster.Band, error) { return newBand(r.grid.W, r.grid.H, t) }
+
+// areaHa sums the cell areas of the given row-major indices as NumPy sums
+// areas[mask] (float64, in order) and converts to hectares (unrounded).
+func (r *mhRec) areaHa(idx []int) float64 {
+	v := make([]float64, len(idx))
+	for k, i := range idx {
+		v[k] = r.rows[i/r.grid.W]
+	}
+	return raster.SumFloat64(v) / 10000
+}
+
+// raster writes rasters/<handle>.tif and its JSON sidecar (sha256, shape,
+// dtype, CRS, transform, nodata when finite, plus extra) and returns both
+// cards.
+func (r *mhRec) raster(handle string, b *raster.Band, nodata *float64, extra map[string]any) ([]workers.FileCard, error) {
+	opts := raster.WriteOptions{Compression: "deflate", TileSize: 256, EPSG: 4326, Transform: r.grid.T, NoData: nodata}
+	tif, err := r.g.writeTIFF(r.base+"rasters/"+handle+".tif", b, opts)
+	if err != nil {
+		return nil, err
+	}
+	side := map[string]any{"handle": handle, "shape": []int{r.grid.H, r.grid.W}, "dtype": b.Type.String(),
+		"crs": "EPSG:4326", "transform": r.grid.T[:], "sha256": tif.SHA256}
+	if nodata != nil && !math.IsNaN(*nodata) {
+		side["nodata"] = *nodata
+	}
+	for k, v := range extra {
+		side[k] = v
+	}
+	sc, err := r.g.writeJSON(r.base+"rasters/"+handle+".json", side)
+	if err != nil {
+		return nil, err
+	}
+	return []workers.FileCard{tif, sc}, nil
+}
+
+// inventory writes available_handles.json.
+func (r *mhRec) inventory(handles ...string) (workers.FileCard, error) {
+	return r.g.writeJSON(r.base+"available_handles.json", map[string]any{"handles": handles})
+}
+
+// input declares an input handle.
+func (r *mhRec) input(name string, cards ...workers.FileCard) {
+	r.handles[name] = runtime.HandleDecl{Kind: workers.KindInput, Files: cards}
+}
+
+// record assembles the record with its question sidecar, chain and gold.
+func (r *mhRec) record(text string, chain []runtime.Step, answer any) (runtime.Record, error) {
+	q, err := r.g.question(r.qt, r.sample, text, nil)
+	if err != nil {
+		return runtime.Record{}, err
+	}
+	r.handles["question_1"] = q
+	ans, err := answerJSON(answer)
+	if err != nil {
+		return runtime.Record{}, err
+	}
+	return runtime.Record{ID: r.qt + "__" + r.sample, SampleID: r.sample, Question: text,
+		Handles: r.handles, GTChain: chain, Answer: ans}, nil
+}
+
+// step builds one chain step.
+func step(tool string, args map[string]any, out string) runtime.Step {
+	return runtime.Step{Tool: tool, Args: args, Output: out}
+}
+
+// taskComplete is the closing step of every chain.
+var taskComplete = runtime.Step{Tool: "TaskComplete", Args: map[string]any{"status": "TASK_COMPLETE"}}
+
+// readHazard is ReadData(question_1, hazard_stack_1, role=R, time=event).
+func readHazard(role string) runtime.Step {
+	return step("ReadData", map[string]any{"question": "question_1", "handle": "hazard_stack_1", "role": role, "time": "event"}, "scene_1")
+}
+
+// blobs returns a random union of ellipses as a per-pixel mask.
+func (r *mhRec) blobs(k int, scale float64) []bool {
+	w, h := r.grid.W, r.grid.H
+	type ell struct{ cx, cy, rx, ry float64 }
+	var es []ell
+	for j := 0; j < k; j++ {
+		es = append(es, ell{
+			cx: float64(w) * (0.15 + 0.7*r.g.rng.Float64()), cy: float64(h) * (0.15 + 0.7*r.g.rng.Float64()),
+			rx: 1.5 + float64(w)*scale*r.g.rng.Float64(), ry: 1.5 + float64(h)*scale*r.g.rng.Float64(),
+		})
+	}
+	out := make([]bool, w*h)
+	for row := 0; row < h; row++ {
+		for col := 0; col < w; col++ {
+			for _, e := range es {
+				if blob(col, row, e.cx, e.cy, e.rx, e.ry) {
+					out[row*w+col] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+// binaryBand writes a 0/1 uint8 band from a mask; pixels in nodata get
+// 255 (declared nodata) when nodata is non-nil.
+func (r *mhRec) binaryBand(set, nodata []bool) (*raster.Band, []int, error) {
+	b, err := r.band(raster.Uint8)
+	if err != nil {
+		return nil, nil, err
+	}
+	var ones []int
+	for i := range set {
+		switch {
+		case nodata != nil && nodata[i]:
+			setAt(b, i, 255)
+		case set[i]:
+			setAt(b, i, 1)
+			ones = append(ones, i)
+		}
+	}
+	return b, ones, nil
+}
+
+// stripe marks the last k columns (a nodata strip).
+func (r *mhRec) stripe(k int) []bool {
+	out := make([]bool, r.n())
+	for i := range out {
+		if i%r.grid.W >= r.grid.W-k {
+			out[i] = true
+		}
+	}
+	return out
+}
+
+// round is Python's round(x, n).
+func round(x float64, n int) float64 { return workers.RoundHalfEven(x, n) }
+
+// f32down returns the float32 just below float32(x): a boundary probe.
+func f32down(x float64) float64 { return float64(math.Nextafter32(float32(x), float32(math.Inf(-1)))) }
+
+// meanF32 is NumPy's float32 mean of the values at idx.
+func meanF32(b *raster.Band, idx []int) float64 {
+	d := b.Data.([]float32)
+	v := make([]float32, len(idx))
+	for k, i := range idx {
+		v[k] = d[i]
+	}
+	return float64(raster.MeanFloat32(v))
+}
+
+// numpyPercentile is np.percentile(x, q) (linear) of unsorted values.
+func numpyPercentile(x []float64, q float64) float64 {
+	s := append([]float64(nil), x...)
+	sort.Float64s(s)
+	pos := float64(len(s)-1) * (q / 100)
+	lo := math.Floor(pos)
+	t := pos - lo
+	i := int(lo)
+	if i+1 >= len(s) {
+		return s[len(s)-1]
+	}
+	a, b := s[i], s[i+1]
+	if t >= 0.5 {
+		return b - (b-a)*(1-t)
+	}
+	return a + (b-a)*t
+}
+
+// workersCard is a declared file card.
+type workersCard = workers.FileCard
+
+// fmtF formats a float as Python's repr would (shortest round-trip).
+func fmtF(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
