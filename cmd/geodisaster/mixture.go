@@ -99,7 +99,8 @@ func runMixture(_ context.Context, cio cmdIO, args []string) error {
 		return usagef("mixture: --test: %v", err)
 	}
 	source := "--scores"
-	if *scoresFlag == "" {
+	explicitScores := *scoresFlag != ""
+	if !explicitScores {
 		*scoresFlag, source = mixtureDefaultProfile, "illustrative default (the audit's 90/80/60/40 profile; not a measurement)"
 	}
 	profile, err := mixtureProfile(*scoresFlag)
@@ -136,11 +137,30 @@ func runMixture(_ context.Context, cio cmdIO, args []string) error {
 		if err != nil {
 			return fmt.Errorf("mixture: %s: %w", *casesFlag, err)
 		}
+		covered := true
+		means := make([]float64, len(stats))
 		for i, s := range stats {
 			n, m := s.N, 100*s.Mean
 			rep.PerK[i].Cases = &n
 			if n > 0 {
 				rep.PerK[i].CaseMeanPct = &m
+			} else {
+				covered = false
+			}
+			means[i] = s.Mean
+		}
+		// Without --scores, measured per-K means replace the illustrative
+		// profile when every level has cases.
+		if !explicitScores && covered {
+			audit, err = scoring.AuditMixture(dev, test, means)
+			if err != nil {
+				return fmt.Errorf("mixture: %w", err)
+			}
+			rep.Profile, rep.ProfileSource = means, "per-K case means of --cases"
+			rep.DevMeanPct, rep.TestMeanPct = 100**audit.DevMean, 100**audit.TestMean
+			for i := range rep.PerK {
+				pp := 100 * means[i]
+				rep.PerK[i].ProfilePct = &pp
 			}
 		}
 		ivs, err := scoring.Bootstrap(cases, audit.TestWeights, *replicates, *confidence, *seed)

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 )
@@ -82,6 +83,18 @@ func TestMixtureCommandCases(t *testing.T) {
 	// 25 cases; 12 templates after merging the declared variant.
 	if units["case"] != 25 || units["template_cluster"] != 12 {
 		t.Errorf("units %v", units)
+	}
+	var withMeans struct {
+		Source  string    `json:"profile_source"`
+		Profile []float64 `json:"profile"`
+		DevMean float64   `json:"dev_mean_pct"`
+	}
+	if err := json.Unmarshal([]byte(out), &withMeans); err != nil {
+		t.Fatal(err)
+	}
+	// K=1 has 7 cases: scores (i+1)%2 for i=0..5 give 3 ones, plus the variant's 1.
+	if !strings.Contains(withMeans.Source, "case means") || math.Abs(withMeans.Profile[0]-4.0/7) > 1e-12 {
+		t.Errorf("profile %v from %q", withMeans.Profile, withMeans.Source)
 	}
 	code, out, _ = scoringRunCLI(t, "", "mixture", "--cases", cases)
 	if code != exitOK || !strings.Contains(out, "template_cluster") {
