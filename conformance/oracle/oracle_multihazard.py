@@ -78,3 +78,73 @@ ANSWERS = {
     "drought_a": drought_a,
     "air_pollution_a": air_pollution_a,
 }
+
+
+# ---- B: class tables -------------------------------------------------------
+
+FIXED_BINS = {
+    "wildfire_b": ("dnbr", "mcd64a1__event", "mcd64_burn_footprint",
+                   [("unburned", -np.inf, 0.10), ("low", 0.10, 0.27), ("moderate", 0.27, 0.44), ("high", 0.44, np.inf)]),
+    "hazard_deforestation_b": ("ndvi_change", "hansen_loss__event", "hansen_loss_footprint",
+                               [("none", -10, 0.15), ("minor", 0.15, 0.30), ("major", 0.30, 0.50), ("severe", 0.50, 10)]),
+    "urban_expansion_b": ("ndbi_change", None, "whole_aoi",
+                          [("contraction", -10, -0.02), ("stable", -0.02, 0.02), ("minor", 0.02, 0.18), ("major", 0.18, 10)]),
+}
+NORM_BINS = {
+    "drought_b": ("chirps_spi__event", "drought_normalization.json"),
+    "air_pollution_b": ("s5p_no2__peak", "normalization.json"),
+}
+
+
+def load_json(root, rel):
+    with open(os.path.join(root, rel)) as f:
+        return json.load(f)
+
+
+def class_b(rec, root):
+    qt = rec["question_type"]
+    bounds = None
+    if qt in FIXED_BINS:
+        value, mask, scope, bins = FIXED_BINS[qt]
+    else:
+        value, norm = NORM_BINS[qt]
+        mask, scope = None, "whole_aoi"
+        nz = load_json(root, find(rec, "hazard_stack_1", norm))
+        assert nz["fit_split"] == "train" and rec["sample_id"] not in nz["fit_aois"]
+        s = nz["sources"][value]
+        edges = [-1e30, s["q25"], s["q50"], s["q75"], 1e30]
+        bins = [(s["classes"][k], edges[k], edges[k + 1]) for k in range(4)]
+        bounds = [s["q25"], s["q50"], s["q75"]]
+    a, nodata, transform, crs = read_band(root, find(rec, "hazard_stack_1", value + ".tif"))
+    scope_mask = valid_of(a, nodata)
+    ev = {}
+    if mask:
+        m, _, mt, _ = binary_mask(root, find(rec, "hazard_stack_1", mask + ".tif"))
+        assert mt == transform
+        ev["mask_pixel_count"] = int(m.sum())
+        scope_mask &= m
+    else:
+        ev["valid_pixel_count"] = int(scope_mask.sum())
+    areas = cell_area_grid(transform, *a.shape)
+    total = int(scope_mask.sum())
+    by, counts = {}, []
+    covered = np.zeros_like(scope_mask)
+    for label, lo, hi in bins:
+        sel = scope_mask & (a >= lo) & (a < hi)  # float32 array vs Python float: compared in float32
+        covered |= sel
+        n = int(sel.sum())
+        counts.append(n)
+        by[label] = {"area_ha": round(float(areas[sel].sum()) / 10000.0, 3), "pixel_count": n,
+                     "mean_value": round(float(a[sel].mean()), 6) if n else None}
+    assert (covered == scope_mask).all() and sum(counts) == total
+    dom = bins[int(np.argmax(counts))][0]  # argmax: first maximum in declared order
+    ev.update({"dominant_class": dom, "by_class": by, "analysis_scope": scope})
+    if bounds is not None:
+        ev["boundaries"] = bounds
+        ev["normalization_fit_split"] = "train"
+    return {"status": "TASK_COMPLETE", "answer": {"class": dom, "dominant_fraction": round(max(counts) / total, 6)},
+            "evidence": ev}
+
+
+for _qt in list(FIXED_BINS) + list(NORM_BINS):
+    ANSWERS[_qt] = class_b

@@ -17,6 +17,11 @@ func multiHazardGens() map[string]typeGen {
 		"urban_expansion_a":      {full: 29, gen: genUrbanA},
 		"drought_a":              {full: 21, gen: genDroughtA},
 		"air_pollution_a":        {full: 20, gen: genAirA},
+		"wildfire_b":             {full: 15, gen: genWildfireB},
+		"hazard_deforestation_b": {full: 23, gen: genDeforestationB},
+		"urban_expansion_b":      {full: 29, gen: genUrbanB},
+		"drought_b":              {full: 21, gen: genDroughtB},
+		"air_pollution_b":        {full: 20, gen: genAirB},
 	}
 }
 

@@ -14,8 +14,8 @@ import (
 
 // areaTypeA describes a binary-footprint area type.
 type areaTypeA struct {
-	qt, prefix, role, mode, metric, handle, question string
-	side                                             map[string]any
+	qt, role, mode, metric, handle, question string
+	side                                     map[string]any
 }
 
 // genAreaA builds a type-13/17 record: a binary mask (uint8; some records
@@ -24,7 +24,7 @@ type areaTypeA struct {
 // positive cells in hectares, three decimals.
 func genAreaA(t areaTypeA) func(g *gen, i int) (runtime.Record, error) {
 	return func(g *gen, i int) (runtime.Record, error) {
-		r, err := newMH(g, t.qt, t.prefix, i)
+		r, err := newMH(g, t.qt, i)
 		if err != nil {
 			return runtime.Record{}, err
 		}
@@ -65,13 +65,13 @@ func genAreaA(t areaTypeA) func(g *gen, i int) (runtime.Record, error) {
 }
 
 var genDeforestationA = genAreaA(areaTypeA{
-	qt: "hazard_deforestation_a", prefix: "defor", role: "deforestation", mode: "forest_loss", metric: "forest_loss",
+	qt: "hazard_deforestation_a", role: "deforestation", mode: "forest_loss", metric: "forest_loss",
 	handle: "hansen_loss__event", question: "How many hectares of forest were lost in this AOI in 2022 according to Hansen Global Forest Change?",
 	side: map[string]any{"product": "UMD/hansen/global_forest_change_2025_v1_13", "lossyear": 2022, "units": "binary_mask"},
 })
 
 var genUrbanA = genAreaA(areaTypeA{
-	qt: "urban_expansion_a", prefix: "urban", role: "urban_expansion", mode: "built_up_gain", metric: "built_up_gain",
+	qt: "urban_expansion_a", role: "urban_expansion", mode: "built_up_gain", metric: "built_up_gain",
 	handle: "built_gain", question: "How many hectares of new built-up area appeared in this AOI between 2019 and 2024 according to Dynamic World?",
 	side: map[string]any{"product": "GOOGLE/DYNAMICWORLD/V1", "rule": "post_2024_built > 0.55 and pre_2019_built <= 0.55", "units": "binary_mask"},
 })
@@ -81,7 +81,7 @@ var genUrbanA = genAreaA(areaTypeA{
 // baseline rows and one dated target row; the gold z-score uses NumPy's
 // float32 target mean and the float64 ddof=1 baseline statistics.
 func genDroughtA(g *gen, i int) (runtime.Record, error) {
-	r, err := newMH(g, "drought_a", "drought", i)
+	r, err := newMH(g, "drought_a", i)
 	if err != nil {
 		return runtime.Record{}, err
 	}
@@ -158,7 +158,7 @@ func genDroughtA(g *gen, i int) (runtime.Record, error) {
 // column raster (µmol/m², NaN gaps in some records, a repeated maximum in
 // others); the gold is NumPy's max and linear 95th percentile.
 func genAirA(g *gen, i int) (runtime.Record, error) {
-	r, err := newMH(g, "air_pollution_a", "air", i)
+	r, err := newMH(g, "air_pollution_a", i)
 	if err != nil {
 		return runtime.Record{}, err
 	}

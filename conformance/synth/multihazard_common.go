@@ -33,7 +33,7 @@ type mhRec struct {
 
 // newMH starts record i of a multi-hazard type on a fresh EPSG:4326 AOI
 // grid: 128 x 128 (16,384 pixels) with --full, smaller otherwise.
-func newMH(g *gen, qt, prefix string, i int) (*mhRec, error) {
+func newMH(g *gen, qt string, i int) (*mhRec, error) {
 	w, h := 44+g.rng.IntN(12), 36+g.rng.IntN(10)
 	if g.full {
 		w, h = 128, 128
@@ -44,7 +44,7 @@ func newMH(g *gen, qt, prefix string, i int) (*mhRec, error) {
 	if err != nil {
 		return nil, err
 	}
-	sample := fmt.Sprintf("synth_%s_%03d", prefix, i)
+	sample := fmt.Sprintf("synth_%s_%03d", qt, i) // unique per type: records never share files
 	return &mhRec{g: g, qt: qt, sample: sample, base: "source_assets/multi_hazard/" + sample + "/",
 		grid: grid, rows: rows, handles: map[string]runtime.HandleDecl{}}, nil
 }
