@@ -148,3 +148,115 @@ def class_b(rec, root):
 
 for _qt in list(FIXED_BINS) + list(NORM_BINS):
     ANSWERS[_qt] = class_b
+
+
+# ---- C: multi-source agreement ----------------------------------------------
+
+PAIRS = [(0, 1), (0, 2), (1, 2)]
+
+
+def support_stats(a, av, b, bv):
+    common = av & bv
+    n = int(common.sum())
+    assert n > 0
+    a, b = a & common, b & common
+    n11 = int((a & b).sum())
+    union = int((a | b).sum())
+    n00 = n - union
+    iou = 1.0 if union == 0 else n11 / union
+    po = (n11 + n00) / n
+    pa, pb = int(a.sum()) / n, int(b.sum()) / n
+    pe = pa * pb + (1 - pa) * (1 - pb)
+    kappa = None if pe == 1 else round((po - pe) / (1 - pe), 6)
+    return round(iou, 6), round(po, 6), kappa
+
+
+AREA_C = {
+    "wildfire_c": (["mcd64a1__event", "s2_burn_support", "nifc_perimeter__event"], [1, 1, 1], 20.0),
+    "hazard_deforestation_c": (["hansen_loss__event", "tmf_loss__event", "radd_alerts__event"], [1, 1, 2], 25.0),
+    "urban_expansion_c": (["built_gain", "ghsl_built_gain", "worldcover_built_gain"], [1, 1, 1], 30.0),
+}
+
+
+def area_c(rec, root):
+    srcs, codes, limit = AREA_C[rec["question_type"]]
+    masks = [binary_mask(root, find(rec, "agreement_sources_1", s + ".tif"), c) for s, c in zip(srcs, codes)]
+    t0 = masks[0][2]
+    assert all(m[2] == t0 and m[0].shape == masks[0][0].shape and m[3] == masks[0][3] for m in masks)
+    areas = [area_ha(m[0], t0) for m in masks]
+    pct, sup, ds = {}, {}, []
+    for i, j in PAIRS:
+        a, b = areas[i], areas[j]
+        d = 0.0 if a == 0 and b == 0 else abs(a - b) / ((a + b) / 2) * 100
+        ds.append(d)
+        key = "%s__vs__%s" % (srcs[i], srcs[j])
+        pct[key] = round(d, 3)
+        iou, agr, kap = support_stats(masks[i][0], masks[i][1], masks[j][0], masks[j][1])
+        sup[key] = {"iou": iou, "binary_state_agreement": agr, "cohen_kappa": kap}
+    med = float(np.median(ds))
+    return {"status": "TASK_COMPLETE",
+            "answer": {"decision": "sources_agree" if med <= limit else "sources_disagree", "metric": "area_agreement",
+                       "median_pct_delta": round(med, 3), "agreement_score_0_100": round(max(0.0, 100 - med), 3)},
+            "evidence": {"maximum_median_pct_delta": limit, "score_contract": "max(0,100-median_pct_delta)",
+                         "median_area_ha": round(float(np.median(areas)), 3),
+                         "source_areas_ha": {s: round(a, 3) for s, a in zip(srcs, areas)},
+                         "pairwise_pct_delta": pct, "spatial_support": sup}}
+
+
+def drought_c(rec, root):
+    srcs = ["chirps_spi__event", "modis_ndvi__event", "era5_soil_moisture__event"]
+    nz = load_json(root, find(rec, "hazard_stack_1", "drought_normalization.json"))
+    assert nz["fit_split"] == "train" and rec["sample_id"] not in nz["fit_aois"]
+    sets, oks, thr, areas, t0 = [], [], {}, {}, None
+    for s in srcs:
+        a, nodata, transform, _ = read_band(root, find(rec, "agreement_sources_1", s + ".tif"))
+        t0 = t0 or transform
+        assert transform == t0
+        ok = valid_of(a, nodata)
+        q = nz["sources"][s]["q25"]
+        m = ok & (a < q)
+        sets.append(m)
+        oks.append(ok)
+        thr[s] = q
+        areas[s] = round(area_ha(m, transform), 3)
+    ious = {}
+    vals = []
+    for i, j in PAIRS:
+        iou, _, _ = support_stats(sets[i], oks[i], sets[j], oks[j])
+        ious["%s__vs__%s" % (srcs[i], srcs[j])] = iou
+        vals.append(iou)
+    med = float(np.median(vals))
+    return {"status": "TASK_COMPLETE",
+            "answer": {"decision": "sources_agree" if med >= 0.3 else "sources_disagree", "median_iou": med},
+            "evidence": {"metric": "iou", "minimum_iou": 0.3, "threshold_contract": "per_source_train_pixel_q25_v1",
+                         "normalization_fit_split": "train", "source_q25_thresholds": thr,
+                         "source_mask_areas_ha": areas, "pairwise_iou": ious}}
+
+
+def air_pollution_c(rec, root):
+    srcs = ["s5p_no2__peak", "cams_no2__peak", "modis_aod__peak"]
+    nz = load_json(root, find(rec, "hazard_stack_1", "normalization.json"))
+    assert nz["fit_split"] == "train" and rec["sample_id"] not in nz["fit_aois"]
+    out, states = {}, []
+    for s in srcs:
+        a, nodata, _, _ = read_band(root, find(rec, "agreement_sources_1", s + ".tif"))
+        m = a[valid_of(a, nodata)].mean()
+        tm = np.array(nz["sources"][s]["train_aoi_means"], dtype=np.float64)
+        mu, sd = tm.mean(), tm.std()
+        z = (float(m) - mu) / sd
+        st = "below_training_typical" if z < -0.5 else ("above_training_typical" if z > 0.5 else "training_typical")
+        states.append(st)
+        out[s] = {"aoi_mean": round(float(m), 6), "training_mean": round(float(mu), 6), "training_std": round(float(sd), 6),
+                  "z_score": round(float(z), 6), "state": st}
+    best = max(states.count(x) for x in set(states))
+    return {"status": "TASK_COMPLETE",
+            "answer": {"decision": "sources_agree" if best / 3 >= 1.0 else "sources_disagree",
+                       "agreement_fraction": round(best / 3, 6)},
+            "evidence": {"criterion": "benchmark_relative_intensity_agreement", "required_agreement_fraction": 1.0,
+                         "normalization_fit_split": "train", "sources": out}}
+
+
+for _qt in AREA_C:
+    ANSWERS[_qt] = area_c
+ANSWERS["drought_c"] = drought_c
+ANSWERS["air_pollution_c"] = air_pollution_c

@@ -22,6 +22,11 @@ func multiHazardGens() map[string]typeGen {
 		"urban_expansion_b":      {full: 29, gen: genUrbanB},
 		"drought_b":              {full: 21, gen: genDroughtB},
 		"air_pollution_b":        {full: 20, gen: genAirB},
+		"wildfire_c":             {full: 15, gen: genWildfireC},
+		"hazard_deforestation_c": {full: 23, gen: genDeforestationC},
+		"urban_expansion_c":      {full: 29, gen: genUrbanC},
+		"drought_c":              {full: 21, gen: genDroughtC},
+		"air_pollution_c":        {full: 20, gen: genAirC},
 	}
 }
 

@@ -33,10 +33,21 @@ type classTypeB struct {
 	side     map[string]any
 }
 
-// normFile writes a train-only normalization contract for the given
-// sources (q25 < q50 < q75 float32 values inside [lo, hi], 18 training-AOI
-// means) and returns its card and per-source quartiles.
+// normFile writes a train-only normalization contract whose sources all
+// span [lo, hi], with the four class labels.
 func (r *mhRec) normFile(name string, sources []string, lo, hi float64, labels []string) (workersCard, map[string][3]float64, map[string][]float64, error) {
+	ranges := make([][2]float64, len(sources))
+	for k := range ranges {
+		ranges[k] = [2]float64{lo, hi}
+	}
+	return r.normFileEach(name, sources, ranges, labels)
+}
+
+// normFileEach writes a train-only normalization contract for the given
+// sources (q25 < q50 < q75 float32 values inside each source's range, 18
+// training-AOI means) and returns its card, per-source quartiles and
+// training means.
+func (r *mhRec) normFileEach(name string, sources []string, ranges [][2]float64, labels []string) (workersCard, map[string][3]float64, map[string][]float64, error) {
 	fit := make([]string, 18)
 	for k := range fit {
 		fit[k] = fmt.Sprintf("train_aoi_%02d", k)
@@ -44,15 +55,15 @@ func (r *mhRec) normFile(name string, sources []string, lo, hi float64, labels [
 	src := map[string]any{}
 	qs := map[string][3]float64{}
 	means := map[string][]float64{}
-	for _, s := range sources {
-		span := hi - lo
+	for k, s := range sources {
+		lo, span := ranges[k][0], ranges[k][1]-ranges[k][0]
 		a := lo + span*(0.2+0.15*r.g.rng.Float64())
 		b := a + span*(0.1+0.15*r.g.rng.Float64())
 		c := b + span*(0.1+0.15*r.g.rng.Float64())
 		q := [3]float64{float64(float32(a)), float64(float32(b)), float64(float32(c))}
 		m := make([]float64, 18)
-		for k := range m {
-			m[k] = round(q[0]+(q[2]-q[0])*r.g.rng.Float64(), 6)
+		for j := range m {
+			m[j] = round(q[0]+(q[2]-q[0])*r.g.rng.Float64(), 6)
 		}
 		entry := map[string]any{"finite_pixel_count": 294912, "q25": q[0], "q50": q[1], "q75": q[2], "train_aoi_means": m}
 		if labels != nil {
@@ -63,7 +74,7 @@ func (r *mhRec) normFile(name string, sources []string, lo, hi float64, labels [
 	}
 	card, err := r.g.writeJSON(r.base+name, map[string]any{
 		"contract": "train_only_pixel_quartiles_v1", "fit_split": "train", "fit_aois": fit,
-		"method":  "numpy.quantile(all finite training pixels, [0.25, 0.5, 0.75]) per source",
+		"method":  "numpy.quantile(all finite training pixels, [0.25, 0.5, 0.75]) per source; per-AOI finite means",
 		"sources": src,
 	})
 	return card, qs, means, err

@@ -1,0 +1,404 @@
+package synth
+
+import (
+	"math"
+	"sort"
+
+	"github.com/geodisaster/engine/raster"
+	"github.com/geodisaster/engine/runtime"
+)
+
+// Multi-hazard task shape C generators (types 11, 15, 19, 23, 27).
+
+// pairIdx are the three source pairs in declared order.
+var pairIdx = [3][2]int{{0, 1}, {0, 2}, {1, 2}}
+
+// agreeChain is the C-shape chain: hazard inventory, agreement sources,
+// PrepareScene and the given CompareSources arguments.
+func agreeChain(role, mode string, compare map[string]any) []runtime.Step {
+	compare["input"] = "work_1"
+	return []runtime.Step{
+		readHazard(role),
+		step("ReadData", map[string]any{"question": "question_1", "handle": "agreement_sources_1", "role": role, "sources": "all"}, "scene_2"),
+		step("PrepareScene", map[string]any{"inputs": map[string]any{"hazard": "scene_1", "sources": "scene_2"}, "mode": mode}, "work_1"),
+		step("CompareSources", compare, "compare_1"),
+		taskComplete,
+	}
+}
+
+// median3f returns the middle of three values.
+func median3f(a, b, c float64) float64 {
+	s := []float64{a, b, c}
+	sort.Float64s(s)
+	return s[1]
+}
+
+// support computes IoU, binary-state agreement and Cohen's kappa (nil when
+// chance agreement is 1) on common valid cells, six decimals.
+func support(aSet, aOK, bSet, bOK []bool) (float64, float64, any) {
+	var n11, n10, n01, n00 int
+	for i := range aOK {
+		if !aOK[i] || !bOK[i] {
+			continue
+		}
+		switch {
+		case aSet[i] && bSet[i]:
+			n11++
+		case aSet[i]:
+			n10++
+		case bSet[i]:
+			n01++
+		default:
+			n00++
+		}
+	}
+	n := float64(n11 + n10 + n01 + n00)
+	iou := 1.0
+	if u := n11 + n10 + n01; u > 0 {
+		iou = float64(n11) / float64(u)
+	}
+	po := float64(n11+n00) / n
+	pa, pb := float64(n11+n10)/n, float64(n11+n01)/n
+	pe := pa*pb + (1-pa)*(1-pb)
+	var kappa any
+	if pe != 1 {
+		kappa = round((po-pe)/(1-pe), 6)
+	}
+	return round(iou, 6), round(po, 6), kappa
+}
+
+// areaTypeC describes an area-agreement type.
+type areaTypeC struct {
+	qt, role, mode, key string
+	limit               float64
+	sources             []string
+	maxCode             []int
+	question            string
+}
+
+// genAreaC builds a type-11/15/19 record: three binary (RADD: 0/1/2)
+// masks from shared ellipses with per-source radius scales (close scales
+// agree, spread scales disagree), declared nodata strips that differ per
+// source, and measured-zero sources (two zero areas give a 0% difference,
+// IoU 1 and an undefined kappa).
+func genAreaC(t areaTypeC) func(g *gen, i int) (runtime.Record, error) {
+	return func(g *gen, i int) (runtime.Record, error) {
+		r, err := newMH(g, t.qt, i)
+		if err != nil {
+			return runtime.Record{}, err
+		}
+		w, h := r.grid.W, r.grid.H
+		type ell struct{ cx, cy, rx, ry float64 }
+		var es []ell
+		for k := 0; k < 2+g.rng.IntN(2); k++ {
+			es = append(es, ell{float64(w) * (0.2 + 0.6*g.rng.Float64()), float64(h) * (0.2 + 0.6*g.rng.Float64()),
+				2 + float64(w)*0.15*g.rng.Float64(), 2 + float64(h)*0.15*g.rng.Float64()})
+		}
+		spread := 0.05 + 0.1*g.rng.Float64()
+		if i%2 == 1 {
+			spread = 0.3 + 0.4*g.rng.Float64()
+		}
+		var cards []workersCard
+		sets := make([][]bool, 3)
+		oks := make([][]bool, 3)
+		areas := make([]float64, 3)
+		areaJ := map[string]any{}
+		for k, src := range t.sources {
+			scale := 1 + spread*(2*g.rng.Float64()-1)
+			zero := (t.maxCode[k] == 2 && i%3 == 2) || (i%6 == 5 && k >= 1)
+			set := make([]bool, w*h)
+			ok := make([]bool, w*h)
+			var nd []bool
+			if (i+k)%3 == 0 {
+				nd = r.stripe(1 + k)
+			}
+			b, err := r.band(raster.Uint8)
+			if err != nil {
+				return runtime.Record{}, err
+			}
+			var ones []int
+			for row := 0; row < h; row++ {
+				for col := 0; col < w; col++ {
+					p := row*w + col
+					if nd != nil && nd[p] {
+						setAt(b, p, 255)
+						continue
+					}
+					ok[p] = true
+					in := false
+					for _, e := range es {
+						if !zero && blob(col, row, e.cx+float64(k), e.cy, e.rx*scale, e.ry*scale) {
+							in = true
+						}
+					}
+					if in {
+						code := 1.0
+						if t.maxCode[k] == 2 && g.rng.IntN(3) == 0 {
+							code = 2
+						}
+						setAt(b, p, code)
+						set[p] = true
+						ones = append(ones, p)
+					}
+				}
+			}
+			sets[k], oks[k] = set, ok
+			areas[k] = r.areaHa(ones)
+			areaJ[src] = round(areas[k], 3)
+			var ndv *float64
+			if nd != nil {
+				ndv = f64(255)
+			}
+			c, err := r.raster(src, b, ndv, map[string]any{"units": "binary_mask", "max_code": t.maxCode[k]})
+			if err != nil {
+				return runtime.Record{}, err
+			}
+			cards = append(cards, c...)
+		}
+		pct := map[string]any{}
+		sup := map[string]any{}
+		var ds []float64
+		for _, p := range pairIdx {
+			a, b := areas[p[0]], areas[p[1]]
+			d := 0.0
+			if !(a == 0 && b == 0) {
+				d = math.Abs(a-b) / ((a + b) / 2) * 100
+			}
+			ds = append(ds, d)
+			key := t.sources[p[0]] + "__vs__" + t.sources[p[1]]
+			pct[key] = round(d, 3)
+			iou, agr, kap := support(sets[p[0]], oks[p[0]], sets[p[1]], oks[p[1]])
+			sup[key] = map[string]any{"iou": iou, "binary_state_agreement": agr, "cohen_kappa": kap}
+		}
+		med := median3f(ds[0], ds[1], ds[2])
+		dec := "sources_disagree"
+		if med <= t.limit {
+			dec = "sources_agree"
+		}
+		inv, err := r.inventory(t.sources...)
+		if err != nil {
+			return runtime.Record{}, err
+		}
+		r.input("hazard_stack_1", inv)
+		r.input("agreement_sources_1", cards...)
+		return r.record(t.question, agreeChain(t.role, t.mode, map[string]any{t.key: "area_agreement", "maximum_median_pct_delta": t.limit}),
+			map[string]any{
+				"status": "TASK_COMPLETE",
+				"answer": map[string]any{"decision": dec, "metric": "area_agreement", "median_pct_delta": round(med, 3),
+					"agreement_score_0_100": round(math.Max(0, 100-med), 3)},
+				"evidence": map[string]any{"maximum_median_pct_delta": t.limit, "score_contract": "max(0,100-median_pct_delta)",
+					"median_area_ha": round(median3f(areas[0], areas[1], areas[2]), 3), "source_areas_ha": areaJ,
+					"pairwise_pct_delta": pct, "spatial_support": sup},
+			})
+	}
+}
+
+var genWildfireC = func(g *gen, i int) (runtime.Record, error) {
+	rec, err := genAreaC(areaTypeC{qt: "wildfire_c", role: "wildfire", mode: "multisource_hazard", key: "criterion", limit: 20,
+		sources: []string{"mcd64a1__event", "s2_burn_support", "nifc_perimeter__event"}, maxCode: []int{1, 1, 1},
+		question: "Do the MODIS, Sentinel-2 dNBR and NIFC burn footprints agree in area (median pairwise difference at most 20%)?"})(g, i)
+	if err == nil {
+		rec.GTChain[3].Args["sources"] = "all"
+	}
+	return rec, err
+}
+
+var genDeforestationC = genAreaC(areaTypeC{qt: "hazard_deforestation_c", role: "deforestation", mode: "multisource", key: "metric", limit: 25,
+	sources: []string{"hansen_loss__event", "tmf_loss__event", "radd_alerts__event"}, maxCode: []int{1, 1, 2},
+	question: "Do Hansen, JRC TMF and RADD 2022 disturbance footprints agree in area (median pairwise difference at most 25%)?"})
+
+var genUrbanC = genAreaC(areaTypeC{qt: "urban_expansion_c", role: "urban_expansion", mode: "multisource_hazard", key: "criterion", limit: 30,
+	sources: []string{"built_gain", "ghsl_built_gain", "worldcover_built_gain"}, maxCode: []int{1, 1, 1},
+	question: "Do Dynamic World, GHSL and WorldCover built-gain footprints agree in area (median pairwise difference at most 30%)?"})
+
+// smoothField returns a smooth random pattern in [0, 1] over the grid.
+func (r *mhRec) smoothField() []float64 {
+	w, h := r.grid.W, r.grid.H
+	fx, fy := 1+3*r.g.rng.Float64(), 1+3*r.g.rng.Float64()
+	px, py := 2*math.Pi*r.g.rng.Float64(), 2*math.Pi*r.g.rng.Float64()
+	out := make([]float64, w*h)
+	for row := 0; row < h; row++ {
+		for col := 0; col < w; col++ {
+			v := math.Sin(fx*float64(col)/float64(w)*math.Pi+px) * math.Cos(fy*float64(row)/float64(h)*math.Pi+py)
+			out[row*w+col] = (v + 1) / 2
+		}
+	}
+	return out
+}
+
+// genDroughtC builds a type-23 record: three float32 drought rasters
+// (CHIRPS SPI, MODIS NDVI, ERA5 soil moisture) sharing a smooth pattern
+// plus noise, the train-only q25 contract; some sources lie wholly at or
+// above their q25 (valid measured-zero masks, including the exact q25
+// value, which is not below it).
+func genDroughtC(g *gen, i int) (runtime.Record, error) {
+	r, err := newMH(g, "drought_c", i)
+	if err != nil {
+		return runtime.Record{}, err
+	}
+	srcs := []string{"chirps_spi__event", "modis_ndvi__event", "era5_soil_moisture__event"}
+	ranges := [][2]float64{{-2.5, 2.5}, {-0.2, 0.9}, {0.05, 0.45}}
+	nz, qs, _, err := r.normFileEach("drought_normalization.json", srcs, ranges, nil)
+	if err != nil {
+		return runtime.Record{}, err
+	}
+	shared := r.smoothField()
+	weight := 0.3 + 0.7*g.rng.Float64()
+	var cards []workersCard
+	sets := make([][]bool, 3)
+	oks := make([][]bool, 3)
+	thr := map[string]any{}
+	areas := map[string]any{}
+	for k, s := range srcs {
+		lo, hi := ranges[k][0], ranges[k][1]
+		q := qs[s][0]
+		empty := (i%3 == 1 && k != 1) || (i%3 == 2 && k == 2)
+		if empty {
+			lo = q
+		}
+		b, err := r.band(raster.Float32)
+		if err != nil {
+			return runtime.Record{}, err
+		}
+		own := r.smoothField()
+		set := make([]bool, r.n())
+		ok := make([]bool, r.n())
+		var ones []int
+		for p := 0; p < r.n(); p++ {
+			if g.rng.IntN(31) == 0 {
+				setAt(b, p, math.NaN())
+				continue
+			}
+			u := weight*shared[p] + (1-weight)*own[p]
+			v := lo + (hi-lo)*u
+			if empty && p%53 == 0 {
+				v = q // exactly q25: not below it
+			}
+			setAt(b, p, v)
+			ok[p] = true
+			if b.At(p) < float64(float32(q)) {
+				set[p] = true
+				ones = append(ones, p)
+			}
+		}
+		sets[k], oks[k] = set, ok
+		thr[s] = q
+		areas[s] = round(r.areaHa(ones), 3)
+		c, err := r.raster(s, b, f64(math.NaN()), map[string]any{"role": "continuous drought source"})
+		if err != nil {
+			return runtime.Record{}, err
+		}
+		cards = append(cards, c...)
+	}
+	ious := map[string]any{}
+	var vals []float64
+	for _, p := range pairIdx {
+		iou, _, _ := support(sets[p[0]], oks[p[0]], sets[p[1]], oks[p[1]])
+		ious[srcs[p[0]]+"__vs__"+srcs[p[1]]] = iou
+		vals = append(vals, iou)
+	}
+	med := median3f(vals[0], vals[1], vals[2])
+	dec := "sources_disagree"
+	if med >= 0.3 {
+		dec = "sources_agree"
+	}
+	inv, err := r.inventory(srcs...)
+	if err != nil {
+		return runtime.Record{}, err
+	}
+	r.input("hazard_stack_1", inv, nz)
+	r.input("agreement_sources_1", cards...)
+	return r.record("Do the low-state masks (below each source's training q25) of CHIRPS SPI, MODIS NDVI and ERA5 soil moisture overlap with a median IoU of at least 0.30?",
+		agreeChain("drought", "multisource_hazard", map[string]any{"criterion": "iou", "minimum_iou": 0.3,
+			"threshold_contract": "per_source_train_pixel_q25_v1", "normalization_fit_split": "train"}),
+		map[string]any{
+			"status": "TASK_COMPLETE",
+			"answer": map[string]any{"decision": dec, "median_iou": med},
+			"evidence": map[string]any{"metric": "iou", "minimum_iou": 0.3, "threshold_contract": "per_source_train_pixel_q25_v1",
+				"normalization_fit_split": "train", "source_q25_thresholds": thr, "source_mask_areas_ha": areas, "pairwise_iou": ious},
+		})
+}
+
+// genAirC builds a type-27 record: three float32 pollution rasters whose
+// AOI means are steered to chosen z-score states against the 18 declared
+// training means (all equal in some records: agreement; mixed otherwise).
+func genAirC(g *gen, i int) (runtime.Record, error) {
+	r, err := newMH(g, "air_pollution_c", i)
+	if err != nil {
+		return runtime.Record{}, err
+	}
+	srcs := []string{"s5p_no2__peak", "cams_no2__peak", "modis_aod__peak"}
+	ranges := [][2]float64{{40, 320}, {5, 60}, {0.05, 1.5}}
+	nz, _, means, err := r.normFileEach("normalization.json", srcs, ranges, nil)
+	if err != nil {
+		return runtime.Record{}, err
+	}
+	targets := [][3]float64{{1.3, 1.1, 0.9}, {-1.2, 0, 1.4}, {0.1, -0.2, 0.3}, {-1.5, -0.9, 0.2}, {1.2, 0.2, 0.1}, {-0.8, -1.1, -1.6}}[i%6]
+	var cards []workersCard
+	counts := map[string]int{}
+	srcJ := map[string]any{}
+	for k, s := range srcs {
+		m := means[s]
+		mu := raster.SumFloat64(m) / float64(len(m))
+		sq := make([]float64, len(m))
+		for j, v := range m {
+			sq[j] = (v - mu) * (v - mu)
+		}
+		sd := math.Sqrt(raster.SumFloat64(sq) / float64(len(m)))
+		level := mu + targets[k]*sd
+		b, err := r.band(raster.Float32)
+		if err != nil {
+			return runtime.Record{}, err
+		}
+		var valid []int
+		for p := 0; p < r.n(); p++ {
+			if k == 1 && g.rng.IntN(17) == 0 {
+				setAt(b, p, math.NaN())
+				continue
+			}
+			setAt(b, p, level*(1+0.2*(2*g.rng.Float64()-1)))
+			valid = append(valid, p)
+		}
+		am := meanF32(b, valid)
+		z := (am - mu) / sd
+		st := "training_typical"
+		if z < -0.5 {
+			st = "below_training_typical"
+		} else if z > 0.5 {
+			st = "above_training_typical"
+		}
+		counts[st]++
+		srcJ[s] = map[string]any{"aoi_mean": round(am, 6), "training_mean": round(mu, 6), "training_std": round(sd, 6),
+			"z_score": round(z, 6), "state": st}
+		c, err := r.raster(s, b, f64(math.NaN()), map[string]any{"role": "episode-peak pollution source"})
+		if err != nil {
+			return runtime.Record{}, err
+		}
+		cards = append(cards, c...)
+	}
+	best := 0
+	for _, n := range counts {
+		if n > best {
+			best = n
+		}
+	}
+	dec := "sources_disagree"
+	if best == 3 {
+		dec = "sources_agree"
+	}
+	inv, err := r.inventory(srcs...)
+	if err != nil {
+		return runtime.Record{}, err
+	}
+	r.input("hazard_stack_1", inv, nz)
+	r.input("agreement_sources_1", cards...)
+	return r.record("Do Sentinel-5P NO2, CAMS NO2 and MODIS AOD all place this episode in the same training-relative intensity state?",
+		agreeChain("air_pollution", "multisource_hazard", map[string]any{"criterion": "benchmark_relative_intensity_agreement",
+			"required_agreement_fraction": 1.0, "normalization_fit_split": "train"}),
+		map[string]any{
+			"status": "TASK_COMPLETE",
+			"answer": map[string]any{"decision": dec, "agreement_fraction": round(float64(best)/3, 6)},
+			"evidence": map[string]any{"criterion": "benchmark_relative_intensity_agreement", "required_agreement_fraction": 1.0,
+				"normalization_fit_split": "train", "sources": srcJ},
+		})
+}
