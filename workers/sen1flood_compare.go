@@ -1,0 +1,111 @@
+package workers
+
+import (
+	"fmt"
+	"math"
+)
+
+// FloodComparison is CompareSources(criterion=overlap_vs_outside_reference)'s
+// payload: the predicted-flood pixels partitioned by the JRC known-water
+// reference.
+type FloodComparison struct {
+	// Mask is the compared prediction; Ranking is the causal input when
+	// the comparison came from rank_n (type 43).
+	Mask    *FloodMask
+	Ranking *FloodRanking
+	// Reference is the known-water raster's path.
+	Reference string
+	// KnownWater counts reference pixels equal to 1.
+	KnownWater int
+	// Overlap counts prediction & JRC == 1; Outside prediction & JRC != 1.
+	Overlap, Outside int
+}
+
+// OverlapPercentage is 100*overlap/predicted flood (0 for an empty
+// prediction).
+func (c *FloodComparison) OverlapPercentage() float64 { return sen1Percent(c.Overlap, c.Mask.Flood) }
+
+// OutsidePercentage is 100*outside/predicted flood (0 for an empty
+// prediction).
+func (c *FloodComparison) OutsidePercentage() float64 { return sen1Percent(c.Outside, c.Mask.Flood) }
+
+// compareKnownWater implements CompareSources(reference=known_water,
+// criterion=overlap_vs_outside_reference) (spec types 42 and 43). It
+// consumes the current prediction (flood_n) or the ranking built on it
+// (rank_n), reads the JRC raster declared in the prediction's work context
+// and requires the identical shape, CRS and transform. Valid JRC values are
+// 0 and 1 plus the declared nodata; anything else is an error. Overlap is
+// prediction & JRC==1 and outside is prediction & JRC!=1, so the two counts
+// partition the predicted-flood pixels. An all-zero reference is a valid
+// zero overlap.
+func compareKnownWater(env Env, a Args) (*Result, error) {
+	h, err := env.Open(a.String("input"))
+	if err != nil {
+		return nil, err
+	}
+	cmp := &FloodComparison{}
+	var payload any
+	if h.Result != nil {
+		payload = h.Result.Payload
+	}
+	switch p := payload.(type) {
+	case *FloodMask:
+		cmp.Mask = p
+	case *FloodRanking:
+		cmp.Ranking, cmp.Mask = p, p.Report.Mask
+	default:
+		return nil, a.Errorf("input", "%s is a %s handle; the known-water comparison takes flood_n (MapFlood) or rank_n (RankRegions)", h.Name, h.Kind)
+	}
+	m := cmp.Mask
+	ref, ok := m.Work.Scenes["reference"]
+	if !ok {
+		return nil, a.Errorf("reference", "the prediction's work context (mode %s) declares no known-water reference", m.Work.Mode)
+	}
+	rf, err := sen1Raster(ref)
+	if err != nil {
+		return nil, err
+	}
+	band, info, err := env.Band(rf.Path, 1)
+	if err != nil {
+		return nil, err
+	}
+	if !info.SameGrid(m.Info) {
+		return nil, fmt.Errorf("CompareSources: %s (%dx%d, EPSG:%d, %v) is not on the prediction's grid (%dx%d, EPSG:%d, %v)",
+			rf.Path, info.Width, info.Height, info.EPSG, info.Transform, m.Info.Width, m.Info.Height, m.Info.EPSG, m.Info.Transform)
+	}
+	cmp.Reference = rf.Path
+	n := info.Width * info.Height
+	for i := 0; i < n; i++ {
+		v := band.At(i)
+		isND := info.HasNoData && (v == info.NoData || (math.IsNaN(info.NoData) && math.IsNaN(v)))
+		if !isND && v != 0 && v != 1 {
+			return nil, fmt.Errorf("CompareSources: %s pixel %d (row %d, col %d) has value %v; known water holds only 0, 1 and the declared nodata", rf.Path, i, i/info.Width, i%info.Width, v)
+		}
+		water := !isND && v == 1
+		if water {
+			cmp.KnownWater++
+		}
+		if m.Mask[i] == MaskFlood {
+			if water {
+				cmp.Overlap++
+			} else {
+				cmp.Outside++
+			}
+		}
+	}
+	if cmp.Overlap+cmp.Outside != m.Flood {
+		return nil, fmt.Errorf("CompareSources: overlap %d + outside %d != predicted flood %d", cmp.Overlap, cmp.Outside, m.Flood)
+	}
+	return &Result{
+		Evidence: map[string]any{
+			"criterion": "overlap_vs_outside_reference", "reference": "known_water", "reference_path": rf.Path,
+			"grid_check":             "identical shape, CRS and transform",
+			"predicted_flood_pixels": m.Flood, "known_water_pixels": cmp.KnownWater,
+			"overlap_pixels": cmp.Overlap, "outside_reference_pixels": cmp.Outside,
+			"overlap_percentage":           RoundHalfEven(cmp.OverlapPercentage(), 6),
+			"outside_reference_percentage": RoundHalfEven(cmp.OutsidePercentage(), 6),
+			"semantics":                    "JRC is contextual known water, not flood ground truth; outside-reference pixels are not called new or erroneous flood",
+		},
+		Payload: cmp,
+	}, nil
+}

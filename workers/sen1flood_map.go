@@ -1,0 +1,202 @@
+package workers
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"math"
+
+	"github.com/geodisaster/engine/raster"
+)
+
+// FloodMask is MapFlood's payload: the run-scoped prediction on the SAR
+// chip's grid.
+type FloodMask struct {
+	// Work is the PrepareScene context the prediction came from.
+	Work *Work
+	// Source is the SAR raster's path; Info its grid.
+	Source string
+	Info   RasterInfo
+	// Method is the flood-mapping method.
+	Method string
+	// Threshold is the Otsu threshold of min(VV, VH) over valid pixels.
+	Threshold float32
+	// Mask holds 0 (valid, not flood), 1 (predicted flood) or 255
+	// (nodata), row-major.
+	Mask []uint8
+	// Valid and Flood count the valid and predicted-flood pixels.
+	Valid, Flood int
+	// Areas are the grid's cell areas.
+	Areas *GridAreas
+	// MaskSHA256 is the SHA-256 of the mask samples (uint8, row-major),
+	// comparable across implementations; Artifact is the written GeoTIFF.
+	MaskSHA256 string
+	Artifact   Artifact
+}
+
+// FloodIndices returns the row-major indices of the predicted-flood pixels.
+func (m *FloodMask) FloodIndices() []int {
+	out := make([]int, 0, m.Flood)
+	for i, v := range m.Mask {
+		if v == MaskFlood {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// sen1Float32 returns a band's samples as float32.
+func sen1Float32(b *raster.Band, path string, band int) ([]float32, error) {
+	d, ok := b.Data.([]float32)
+	if !ok {
+		return nil, fmt.Errorf("%s band %d is %s, expected float32", path, band, b.Type)
+	}
+	return d, nil
+}
+
+// mapFloodOtsu implements MapFlood(method=s1_min_backscatter_otsu_v1)
+// (spec type 39): pixels finite and not nodata in both VV and VH are valid;
+// the score is min(VV, VH); the threshold is
+// skimage.filters.threshold_otsu(score[valid], nbins=256); valid pixels
+// scoring at or below it are predicted flood. The uint8 mask (0 valid
+// non-flood, 1 flood, 255 nodata) is written as a run-scoped GeoTIFF on the
+// chip's grid. A chip without valid pixels is an error, not an empty
+// prediction.
+func mapFloodOtsu(env Env, a Args) (*Result, error) {
+	w, h, err := OpenResult[*Work](env, a, "input", "work (PrepareScene mode=sar_flood*)")
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := w.Scenes["sar"]; !ok {
+		return nil, a.Errorf("input", "%s is a %s work context without a SAR scene", h.Name, w.Mode)
+	}
+	f, err := sen1Raster(w.Scenes["sar"])
+	if err != nil {
+		return nil, err
+	}
+	vvBand, info, err := env.Band(f.Path, 1)
+	if err != nil {
+		return nil, err
+	}
+	vhBand, _, err := env.Band(f.Path, 2)
+	if err != nil {
+		return nil, err
+	}
+	vv, err := sen1Float32(vvBand, f.Path, 1)
+	if err != nil {
+		return nil, err
+	}
+	vh, err := sen1Float32(vhBand, f.Path, 2)
+	if err != nil {
+		return nil, err
+	}
+	m, err := PredictFlood(vv, vh, info)
+	if err != nil {
+		return nil, fmt.Errorf("MapFlood %s: %w", f.Path, err)
+	}
+	m.Work, m.Source = w, f.Path
+	m.Areas, err = NewGridAreas(info)
+	if err != nil {
+		return nil, fmt.Errorf("MapFlood %s: %w", f.Path, err)
+	}
+	tif, err := EncodeFloodMask(m.Mask, info)
+	if err != nil {
+		return nil, fmt.Errorf("MapFlood: encoding the mask: %w", err)
+	}
+	m.Artifact, err = env.WriteArtifact("flood_mask_"+m.MaskSHA256[:12]+".tif", tif)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{
+		Evidence: map[string]any{
+			"method": Sen1FloodMethod, "source": f.Path, "score": "min(VV,VH)",
+			"threshold_db": float64(m.Threshold), "otsu_bins": sen1OtsuBins, "rule": "score <= threshold",
+			"valid_pixel_count": m.Valid, "flood_pixel_count": m.Flood,
+			"flood_percentage": RoundHalfEven(sen1Percent(m.Flood, m.Valid), 6),
+			"mask":             m.Artifact.Locator, "mask_file_sha256": m.Artifact.SHA256, "mask_sha256": m.MaskSHA256,
+			"encoding": "uint8: 0 valid non-flood, 1 predicted flood, 255 nodata",
+		},
+		Payload: m,
+	}, nil
+}
+
+// PredictFlood applies the s1_min_backscatter_otsu_v1 rule to the VV and VH
+// bands of a chip described by info (its nodata, if any, applies to both).
+// The returned mask has no Work, Source, Areas or Artifact.
+func PredictFlood(vv, vh []float32, info RasterInfo) (*FloodMask, error) {
+	n := info.Width * info.Height
+	if len(vv) != n || len(vh) != n {
+		return nil, fmt.Errorf("bands have %d and %d samples, the grid %dx%d", len(vv), len(vh), info.Width, info.Height)
+	}
+	nd := float32(info.NoData)
+	ndNaN := math.IsNaN(info.NoData)
+	isValid := func(v float32) bool {
+		f := float64(v)
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return false
+		}
+		return !info.HasNoData || ndNaN || v != nd
+	}
+	mask := make([]uint8, n)
+	score := make([]float32, 0, n)
+	for i := 0; i < n; i++ {
+		if !isValid(vv[i]) || !isValid(vh[i]) {
+			mask[i] = MaskNoData
+			continue
+		}
+		score = append(score, min(vv[i], vh[i]))
+	}
+	if len(score) == 0 {
+		return nil, fmt.Errorf("no pixel is finite and non-nodata in both VV and VH (all-nodata chip)")
+	}
+	t, err := raster.OtsuFloat32(score, sen1OtsuBins)
+	if err != nil {
+		return nil, err
+	}
+	m := &FloodMask{Info: info, Method: Sen1FloodMethod, Threshold: t, Mask: mask, Valid: len(score)}
+	k := 0
+	for i := 0; i < n; i++ {
+		if mask[i] == MaskNoData {
+			continue
+		}
+		if score[k] <= t {
+			mask[i] = MaskFlood
+			m.Flood++
+		}
+		k++
+	}
+	sum := sha256.Sum256(mask)
+	m.MaskSHA256 = hex.EncodeToString(sum[:])
+	return m, nil
+}
+
+// EncodeFloodMask writes a prediction mask as a tiled, DEFLATE-compressed
+// uint8 GeoTIFF with nodata 255 on the chip's grid; the bytes depend only
+// on the mask and the grid.
+func EncodeFloodMask(mask []uint8, info RasterInfo) ([]byte, error) {
+	b, err := raster.NewBand(info.Width, info.Height, raster.Uint8)
+	if err != nil {
+		return nil, err
+	}
+	copy(b.Data.([]uint8), mask)
+	nd := float64(MaskNoData)
+	var buf bytes.Buffer
+	err = raster.Write(&buf, []*raster.Band{b}, raster.WriteOptions{
+		Compression: "deflate", Predictor: 2, TileSize: 256, NoData: &nd,
+		EPSG: info.EPSG, Transform: info.Transform, BandDescriptions: []string{"flood_prediction"},
+	})
+	if err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// sen1Percent is 100*flood/valid (0 when valid is 0), computed as the
+// reference does: (100.0*flood)/valid.
+func sen1Percent(flood, valid int) float64 {
+	if valid == 0 {
+		return 0
+	}
+	return float64(100*float64(flood)) / float64(valid)
+}
