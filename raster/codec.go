@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/klauspost/compress/zlib"
 	"github.com/klauspost/compress/zstd"
 	"golang.org/x/image/tiff/lzw"
 )
@@ -15,7 +14,7 @@ import (
 // concurrent use.
 type codecState struct {
 	br   bytes.Reader
-	zr   io.ReadCloser
+	inf  *inflater
 	zstd *zstd.Decoder
 }
 
@@ -49,17 +48,10 @@ func (c *codecState) decompress(comp int, src, dst []byte) error {
 		defer r.Close()
 		return readBlock(r, dst, "LZW")
 	case CompressionDeflate, CompressionDeflate2:
-		c.br.Reset(src)
-		if c.zr == nil {
-			zr, err := zlib.NewReader(&c.br)
-			if err != nil {
-				return FormatError("DEFLATE: " + err.Error())
-			}
-			c.zr = zr
-		} else if err := c.zr.(zlib.Resetter).Reset(&c.br, nil); err != nil {
-			return FormatError("DEFLATE: " + err.Error())
+		if c.inf == nil {
+			c.inf = new(inflater)
 		}
-		return readBlock(c.zr, dst, "DEFLATE")
+		return c.inf.inflateZlib(src, dst)
 	case CompressionZSTD:
 		if c.zstd == nil {
 			z, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecodeAllCapLimit(true),

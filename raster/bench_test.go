@@ -1,0 +1,108 @@
+package raster
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"testing"
+)
+
+// bigBenchEnv names the 8192x8192 float32 DEFLATE/predictor-3 GeoTIFF used
+// by the decode benchmarks (see README: performance); the benchmarks skip
+// when it is absent.
+const bigBenchEnv = "GEODISASTER_BENCH_TIFF"
+
+func benchFile(b *testing.B) string {
+	p := os.Getenv(bigBenchEnv)
+	if p == "" {
+		p = "/tmp/perf/big_deflate_p3.tif"
+	}
+	if _, err := os.Stat(p); err != nil {
+		b.Skipf("corpus absent: %s (set %s)", p, bigBenchEnv)
+	}
+	return p
+}
+
+// BenchmarkReadBandBig decodes a whole large band (GDAL ReadAsArray's job).
+func BenchmarkReadBandBig(b *testing.B) {
+	d, err := Open(benchFile(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer d.Close()
+	b.SetBytes(int64(d.Width() * d.Height() * d.DataType().Size()))
+	for i := 0; i < b.N; i++ {
+		if _, err := d.ReadBand(context.Background(), 1); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkStatisticsBig decodes a large band and computes GDAL's exact
+// statistics (gdalinfo -stats' job).
+func BenchmarkStatisticsBig(b *testing.B) {
+	d, err := Open(benchFile(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer d.Close()
+	b.SetBytes(int64(d.Width() * d.Height() * d.DataType().Size()))
+	for i := 0; i < b.N; i++ {
+		if _, err := d.ComputeStatistics(context.Background(), 1); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// benchSmall returns an in-memory GeoTIFF of the given compression for
+// codec micro-benchmarks.
+func benchSmall(b *testing.B, comp string, pred int) *Dataset {
+	band, err := NewBand(1024, 1024, Float32)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := band.Data.([]float32)
+	for i := range s {
+		s[i] = float32((i*7919)%1000)/10 + float32(i%1024)*0.01
+	}
+	var buf bytes.Buffer
+	if err := Write(&buf, []*Band{band}, WriteOptions{Compression: comp, Predictor: pred, TileSize: 256}); err != nil {
+		b.Fatal(err)
+	}
+	d, err := OpenReaderAt(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return d
+}
+
+func benchDecode(b *testing.B, comp string, pred int) {
+	d := benchSmall(b, comp, pred)
+	b.SetBytes(1024 * 1024 * 4)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := d.ReadBand(context.Background(), 1); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkDecodeDeflateP3(b *testing.B) { benchDecode(b, "deflate", 3) }
+func BenchmarkDecodeDeflateP2(b *testing.B) { benchDecode(b, "deflate", 2) }
+func BenchmarkDecodeZstdP3(b *testing.B)    { benchDecode(b, "zstd", 3) }
+func BenchmarkDecodeNone(b *testing.B)      { benchDecode(b, "none", 1) }
+
+func BenchmarkStatisticsFloat32(b *testing.B) {
+	band, _ := NewBand(2048, 2048, Float32)
+	s := band.Data.([]float32)
+	for i := range s {
+		s[i] = float32(i%1000) / 7
+	}
+	b.SetBytes(int64(len(s) * 4))
+	for i := 0; i < b.N; i++ {
+		if _, err := ComputeBandStatistics(band, 512, 512, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

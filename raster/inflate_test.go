@@ -1,0 +1,82 @@
+package raster
+
+import (
+	"bytes"
+	"compress/zlib"
+	"math/rand"
+	"testing"
+)
+
+// zlibCompress compresses b with the standard library at the given level.
+func zlibCompress(t testing.TB, b []byte, level int) []byte {
+	var buf bytes.Buffer
+	w, err := zlib.NewWriterLevel(&buf, level)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write(b)
+	w.Close()
+	return buf.Bytes()
+}
+
+// inflateSamples returns test inputs with literals, runs and matches.
+func inflateSamples() [][]byte {
+	r := rand.New(rand.NewSource(1))
+	var out [][]byte
+	for _, n := range []int{0, 1, 7, 100, 1000, 65536, 300000} {
+		random := make([]byte, n)
+		r.Read(random)
+		text := make([]byte, n)
+		for i := range text {
+			text[i] = "abcdefgh  \n"[r.Intn(11)]
+		}
+		runs := make([]byte, n)
+		for i := range runs {
+			runs[i] = byte(i / 1000)
+		}
+		ramp := make([]byte, n)
+		for i := range ramp {
+			ramp[i] = byte(i*i>>9) ^ byte(r.Intn(3))
+		}
+		out = append(out, random, text, runs, ramp)
+	}
+	return out
+}
+
+func TestInflateMatchesStdlib(t *testing.T) {
+	var f inflater
+	for i, in := range inflateSamples() {
+		for _, level := range []int{0, 1, 6, 9, -2} {
+			z := zlibCompress(t, in, level)
+			dst := make([]byte, len(in))
+			if err := f.inflateZlib(z, dst); err != nil {
+				t.Fatalf("sample %d (%d bytes) level %d: %v", i, len(in), level, err)
+			}
+			if !bytes.Equal(dst, in) {
+				t.Fatalf("sample %d (%d bytes) level %d: output differs", i, len(in), level)
+			}
+			// Asking for less output than the stream holds is not an error.
+			if len(in) > 10 {
+				short := make([]byte, len(in)/2)
+				if err := f.inflateZlib(z, short); err != nil || !bytes.Equal(short, in[:len(short)]) {
+					t.Fatalf("sample %d level %d: prefix decode: %v", i, level, err)
+				}
+			}
+			// Asking for more is.
+			if err := f.inflateZlib(z, make([]byte, len(in)+1)); err == nil {
+				t.Fatalf("sample %d level %d: over-long output accepted", i, level)
+			}
+			// Truncation and corruption are errors, never panics.
+			if len(z) > 6 {
+				if err := f.inflateZlib(z[:len(z)-5], dst); err == nil && len(in) > 0 {
+					t.Fatalf("sample %d level %d: truncated stream accepted", i, level)
+				}
+				bad := append([]byte(nil), z...)
+				bad[len(bad)-1] ^= 1
+				if err := f.inflateZlib(bad, dst); err == nil {
+					t.Fatalf("sample %d level %d: bad checksum accepted", i, level)
+				}
+			}
+		}
+	}
+}
