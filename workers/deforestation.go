@@ -13,19 +13,8 @@ import (
 const hansenNoData = 255
 
 func deforestationVariants() []Variant {
-	return []Variant{
-		ReadDataVariant(ReadSpec{
-			Role:        "hansen",
-			HandleStems: []string{"forest_mask"},
-			Check: func(env Env, s *Scene) error {
-				for _, f := range s.Files {
-					if f.Raster != nil {
-						return nil
-					}
-				}
-				return fmt.Errorf("no Hansen raster declared")
-			},
-		}),
+	return append([]Variant{
+		hansenReadVariant(),
 		PrepareSceneVariant(PrepareSpec{
 			Mode:     "baseline_canopy",
 			Slots:    map[string][]string{"forest": {"hansen"}},
@@ -53,7 +42,7 @@ func deforestationVariants() []Variant {
 			},
 			Run: classifyCanopyDensity,
 		},
-	}
+	}, forestWorkVariants()...)
 }
 
 // canopyClasses is the type-5 label set in the spec's order.
@@ -184,4 +173,91 @@ func classifyCanopyDensity(env Env, a Args) (*Result, error) {
 			"boundaries": "dense_forest > 60; 30 <= open_canopy <= 60; sparse < 30"},
 		Payload: &CanopyClass{Class: class, MeanPct: st.MeanPct},
 	}, nil
+}
+
+// hansenReadVariant is ReadData(role=hansen) for the forest_mask handle
+// (types 1-5, no time) and the forest_loss_history handle (type 6,
+// time=2001_2023). When the handle declares the event-year annual mask it
+// adds a fresh raster-quality report of the declared Hansen rasters to the
+// evidence (spec type 1 step 3); fetch-time quality reports are never read.
+func hansenReadVariant() Variant {
+	v := ReadDataVariant(ReadSpec{
+		Role:        "hansen",
+		Times:       []string{"2001_2023"},
+		HandleStems: []string{"forest_mask", "forest_loss_history"},
+		Check: func(env Env, s *Scene) error {
+			switch forestSceneSource(s) {
+			case "loss_history":
+				if s.Time != "2001_2023" {
+					return fmt.Errorf("the loss-year history is read with time=2001_2023, got %q", s.Time)
+				}
+				if _, err := s.Require("lossyear.tif"); err != nil {
+					return err
+				}
+			default:
+				if s.Time != "" {
+					return fmt.Errorf("time=%s does not apply to %s", s.Time, s.Handle)
+				}
+			}
+			if len(sceneTIFFs(s)) == 0 {
+				return fmt.Errorf("no Hansen raster declared")
+			}
+			return nil
+		},
+	})
+	run := v.Run
+	v.Run = func(env Env, a Args) (*Result, error) {
+		r, err := run(env, a)
+		if err != nil {
+			return nil, err
+		}
+		s := r.Payload.(*Scene)
+		if forestSceneSource(s) != "hansen" {
+			return r, nil
+		}
+		y, err := questionEventYear(s)
+		if err != nil {
+			return r, nil // no event year: a baseline-only read (type 5)
+		}
+		af, err := annualMaskFile(s, y)
+		if err != nil {
+			return r, nil
+		}
+		q, err := hansenQuality(env, s, af)
+		if err != nil {
+			return nil, fmt.Errorf("ReadData(role=hansen) %s: quality report: %w", s.Handle, err)
+		}
+		r.Evidence["quality_report"] = q
+		return r, nil
+	}
+	return v
+}
+
+// hansenQuality counts the valid, nodata and loss cells of each declared
+// Hansen raster.
+func hansenQuality(env Env, s *Scene, annual *SceneFile) (map[string]any, error) {
+	out := map[string]any{}
+	for _, f := range sceneTIFFs(s) {
+		b, info, err := env.Band(f.Path, 1)
+		if err != nil {
+			return nil, err
+		}
+		vals := bandFloat32(b)
+		valid, positive := 0, 0
+		for _, v := range vals {
+			if hansenValid(v, info) {
+				valid++
+				if v > 0 {
+					positive++
+				}
+			}
+		}
+		e := map[string]any{"pixels": len(vals), "valid": valid, "nodata": len(vals) - valid, "positive": positive}
+		if f == annual {
+			e["annual_mask"] = true
+			e["fallback_required"] = valid == 0
+		}
+		out[f.Path] = e
+	}
+	return out, nil
 }

@@ -11,7 +11,14 @@ import (
 
 func deforestationGens() map[string]typeGen {
 	return map[string]typeGen{
-		"baseline_canopy_assessment": {full: 48, gen: genBaselineCanopy},
+		"forest_loss_detection":       {full: 48, gen: genForestLossDetection},
+		"area_estimation":             {full: 48, gen: genAreaEstimation},
+		"change_window_estimation":    {full: 48, gen: genChangeWindow},
+		"false_positive_rejection":    {full: 48, gen: genFalsePositive},
+		"baseline_canopy_assessment":  {full: 48, gen: genBaselineCanopy},
+		"multi_year_loss_attribution": {full: 48, gen: genLossAttribution},
+		"cross_modal_concordance":     {full: 48, gen: genConcordance},
+		"severity_proxy_numeric":      {full: 48, gen: genSeverity},
 	}
 }
 

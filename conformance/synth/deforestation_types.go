@@ -1,0 +1,554 @@
+package synth
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/geodisaster/engine/runtime"
+	"github.com/geodisaster/engine/workers"
+)
+
+// Generators of deforestation types 1-4 and 6-8. Each record's scenario is
+// picked by its index so that the first six records of a type (the default
+// corpus) cover its main branches and later records its boundaries; every
+// generator checks that the gold it computed from the arrays lands in the
+// branch the scenario was built for, so coverage cannot silently drift.
+
+func fstep(tool string, args map[string]any, out string) runtime.Step {
+	return runtime.Step{Tool: tool, Args: args, Output: out}
+}
+
+func forestTaskComplete() runtime.Step {
+	return runtime.Step{Tool: "TaskComplete", Args: map[string]any{"status": "TASK_COMPLETE"}}
+}
+
+func forestReadStep(handle, role, time, out string) runtime.Step {
+	a := map[string]any{"question": "question_1", "handle": handle, "role": role}
+	if time != "" {
+		a["time"] = time
+	}
+	return fstep("ReadData", a, out)
+}
+
+// forestRecord assembles a record from an AOI's written cards.
+func forestRecord(g *gen, qtype string, a *forestAOI, text string, handles map[string]string, chain []runtime.Step, answer any) (runtime.Record, error) {
+	q, err := g.question(qtype, a.sample, text, map[string]any{"event_year": a.spec.year})
+	if err != nil {
+		return runtime.Record{}, err
+	}
+	hs := map[string]runtime.HandleDecl{"question_1": q}
+	for name, group := range handles {
+		if len(a.cards[group]) == 0 {
+			return runtime.Record{}, fmt.Errorf("%s: no %s files written", a.sample, group)
+		}
+		hs[name] = runtime.HandleDecl{Kind: workers.KindInput, Files: a.cards[group]}
+	}
+	ans, err := answerJSON(answer)
+	if err != nil {
+		return runtime.Record{}, err
+	}
+	return runtime.Record{ID: qtype + "__" + a.sample, SampleID: a.sample, Question: text, Handles: hs, GTChain: chain, Answer: ans}, nil
+}
+
+// forestEpochSet returns six epochs, or five without one of them.
+func forestEpochSet(missing string) []string {
+	var out []string
+	for _, e := range forestEpochs {
+		if e != missing {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// forestCauseScenario returns the AOI spec and intended cause of one of the
+// ordered-proxy-rule scenarios shared by types 1 and 4.
+func forestCauseScenario(k, year int) (forestSpec, string) {
+	base := forestSpec{
+		year: year, epochs: forestEpochSet(""), canopy: 78,
+		ndvi: forestPrePost(dfIdx{0.80, 0.82}, dfIdx{0.78, 0.30}), nbr: forestPrePost(dfIdx{0.55, 0.56}, dfIdx{0.53, 0.05}),
+		vhPre: -12, vhPost: -14.4, vvPre: -7, vvPost: -8.2,
+	}
+	noLoss := func(s forestSpec) forestSpec {
+		s.lossBlob, s.lossBlock = false, 0
+		return s
+	}
+	switch k {
+	case 0: // rule 1: Hansen-confirmed loss under dense canopy
+		base.lossBlob = true
+		return base, "deforestation"
+	case 1: // rule 7 after the lossyear.tif fallback resolving to code-0 no loss
+		s := noLoss(base)
+		s.annualNoData, s.epochs = true, forestEpochSet("pre_3")
+		s.ndvi, s.nbr = forestPrePost(dfIdx{0.78, 0.78}, dfIdx{0.76, 0.76}), forestPrePost(dfIdx{0.5, 0.5}, dfIdx{0.49, 0.49})
+		s.vhPost = -12.3
+		return s, "no_change"
+	case 2: // rule 3: strong unconfirmed optical and SAR signal
+		s := noLoss(base)
+		s.floatS2, s.cloudy = true, 0.08
+		s.ndvi, s.nbr = forestPrePost(dfIdx{0.80, 0.80}, dfIdx{0.45, 0.45}), forestPrePost(dfIdx{0.5, 0.5}, dfIdx{0.3, 0.3})
+		s.vhPost = -14.5
+		return s, "deforestation"
+	case 3: // rule 2: confirmed loss under open canopy
+		base.lossBlob, base.canopy = true, 35
+		return base, "plantation_harvest"
+	case 4: // rule 1 at both boundaries: exactly 0.5 ha and exactly 50%
+		base.projected, base.lossBlock, base.canopy50 = true, 50, true
+		return base, "deforestation"
+	case 5: // 0.49 ha (unconfirmed, optics restricted to it), VH exactly -1.5: rule 6
+		base.projected, base.lossBlock, base.exactS1 = true, 49, true
+		base.ndvi, base.nbr = forestPrePost(dfIdx{0.8, 0.8}, dfIdx{0.78, 0.4}), forestPrePost(dfIdx{0.5, 0.5}, dfIdx{0.49, 0.3})
+		base.vhPre, base.vhPost = -12, -13.5
+		return base, "agriculture"
+	case 6: // rule 4: low post-event VV
+		s := noLoss(base)
+		s.ndvi, s.nbr = forestPrePost(dfIdx{0.6, 0.6}, dfIdx{0.55, 0.55}), forestPrePost(dfIdx{0.4, 0.4}, dfIdx{0.36, 0.36})
+		s.vhPost, s.vvPost = -13, -17.5
+		return s, "water_flood_edge"
+	case 7: // VV exactly -16 is not water: rule 5
+		s := noLoss(base)
+		s.exactS1 = true
+		s.ndvi, s.nbr = forestPrePost(dfIdx{0.7, 0.7}, dfIdx{0.55, 0.55}), forestPrePost(dfIdx{0.5, 0.5}, dfIdx{0.2, 0.2})
+		s.vhPre, s.vhPost, s.vvPre, s.vvPost = -12, -12.5, -10, -16
+		return s, "burn_bare_soil"
+	case 8: // rule 1 from the lossyear.tif fallback with event-year codes
+		base.lossBlob, base.annualNoData, base.fallbackLoss = true, true, true
+		return base, "deforestation"
+	default: // rule 5 with a noisy stack
+		s := noLoss(base)
+		s.floatS2, s.cloudy, s.epochs = true, 0.05, forestEpochSet("post_3")
+		s.ndvi, s.nbr = forestPrePost(dfIdx{0.7, 0.7}, dfIdx{0.58, 0.58}), forestPrePost(dfIdx{0.5, 0.5}, dfIdx{0.22, 0.22})
+		s.vhPost = -12.8
+		return s, "burn_bare_soil"
+	}
+}
+
+// forestGoldCause applies the seven ordered rules (spec type 4) to the
+// generator's own measurements.
+func forestGoldCause(ha, canopy, ndvi, nbr, vh, vv float64) (string, []string) {
+	switch {
+	case ha >= 0.5 && canopy >= 50:
+		return "deforestation", []string{workers.RuleHansenDeforestation}
+	case ha >= 0.5:
+		return "plantation_harvest", []string{workers.RulePlantationHarvest}
+	case ndvi > 0.25 && vh < -1.5:
+		return "deforestation", []string{workers.RuleUnconfirmedLoss, workers.FlagMissingHansen}
+	case vv < -16:
+		return "water_flood_edge", []string{workers.RuleWaterFloodEdge}
+	case nbr > 0.20 && nbr > ndvi:
+		return "burn_bare_soil", []string{workers.RuleBurnBareSoil}
+	case ndvi > 0.10:
+		return "agriculture", []string{workers.RuleAgriculture}
+	}
+	return "no_change", []string{workers.RuleNoChange}
+}
+
+func forestEventYear(i int) int { return 2019 + i%5 }
+
+// forestCauseGold measures an AOI and returns the rule inputs and outcome.
+func forestCauseGold(a *forestAOI) (ha float64, canopy, nd, nb, vh, vv float32, cause string, fired []string, err error) {
+	ha, loss, err := a.goldLossHa()
+	if err != nil {
+		return
+	}
+	nd, nb = a.goldDrops(loss)
+	vh, vv = a.goldSAR()
+	canopy = a.goldCanopy()
+	cause, fired = forestGoldCause(ha, float64(canopy), float64(nd), float64(nb), float64(vh), float64(vv))
+	return
+}
+
+var forestLossOrder = []int{0, 1, 2, 3, 4, 5, 6, 7, 8}
+var falsePositiveOrder = []int{0, 3, 2, 6, 9, 5, 1, 4, 7, 8}
+
+func forestThreeSourceChain(mode, criterion, rule string, labels any) []runtime.Step {
+	return []runtime.Step{
+		forestReadStep("optical_stack_1", "pre_post", "event_window", "scene_1"),
+		forestReadStep("sar_stack_1", "pre_post", "event_window", "scene_2"),
+		forestReadStep("forest_mask_1", "hansen", "", "scene_3"),
+		fstep("PrepareScene", map[string]any{"inputs": map[string]any{"optical": "scene_1", "sar": "scene_2", "forest": "scene_3"}, "mode": mode}, "work_1"),
+		fstep("CompareSources", map[string]any{"input": "work_1", "signals": "optical_sar_hansen", "criterion": criterion}, "compare_1"),
+		fstep("ClassifyChange", map[string]any{"input": "compare_1", "rule": rule, "labels": labels}, "class_1"),
+		forestTaskComplete(),
+	}
+}
+
+var forestThreeHandles = map[string]string{"optical_stack_1": "optical", "sar_stack_1": "sar", "forest_mask_1": "forest"}
+
+// genForestLossDetection builds a type-1 record.
+func genForestLossDetection(g *gen, i int) (runtime.Record, error) {
+	sp, want := forestCauseScenario(forestLossOrder[i%len(forestLossOrder)], forestEventYear(i))
+	a, err := g.buildForestAOI(fmt.Sprintf("synth_fld_%03d", i), sp, "optical", "sar", "forest")
+	if err != nil {
+		return runtime.Record{}, err
+	}
+	ha, _, nd, _, vh, _, cause, fired, err := forestCauseGold(a)
+	if err != nil {
+		return runtime.Record{}, err
+	}
+	if cause != want {
+		return runtime.Record{}, fmt.Errorf("%s: scenario meant %s, arrays give %s", a.sample, want, cause)
+	}
+	label, mapping := "no_deforestation", workers.RuleLabelNegative
+	if cause == "deforestation" {
+		label, mapping = "deforestation", workers.RuleLabelPositive
+	}
+	ans := map[string]any{"label": label, "evidence": map[string]any{
+		"hansen_loss_area_ha": ha, "ndvi_drop": float64(nd), "rules_fired": append(fired, mapping), "sar_vh_delta_db": float64(vh)}}
+	chain := forestThreeSourceChain("forest_change", "forest_loss_support", "forest_loss", map[string]any{"positive": "deforestation", "negative": "no_deforestation"})
+	return forestRecord(g, "forest_loss_detection", a,
+		fmt.Sprintf("Did real forest loss occur in this AOI in %d? Combine Sentinel-2, Sentinel-1 and Hansen evidence and report the rules that decided.", sp.year),
+		forestThreeHandles, chain, ans)
+}
+
+// genFalsePositive builds a type-4 record.
+func genFalsePositive(g *gen, i int) (runtime.Record, error) {
+	sp, want := forestCauseScenario(falsePositiveOrder[i%len(falsePositiveOrder)], forestEventYear(i))
+	a, err := g.buildForestAOI(fmt.Sprintf("synth_fpr_%03d", i), sp, "optical", "sar", "forest")
+	if err != nil {
+		return runtime.Record{}, err
+	}
+	ha, canopy, nd, nb, vh, vv, cause, fired, err := forestCauseGold(a)
+	if err != nil {
+		return runtime.Record{}, err
+	}
+	if cause != want {
+		return runtime.Record{}, fmt.Errorf("%s: scenario meant %s, arrays give %s", a.sample, want, cause)
+	}
+	ans := map[string]any{"cause": cause, "evidence": map[string]any{
+		"hansen_loss_area_ha": ha, "nbr_drop": float64(nb), "ndvi_drop": float64(nd), "rules_fired": fired,
+		"sar_vh_delta_db": float64(vh), "sar_vv_post_mean_db": float64(vv), "treecover2000_mean_pct": float64(canopy)}}
+	chain := forestThreeSourceChain("forest_false_positive", "cause_attribution", "false_positive_type", []any{"deforestation", "plantation_harvest", "water_flood_edge", "burn_bare_soil", "agriculture", "no_change"})
+	return forestRecord(g, "false_positive_rejection", a,
+		fmt.Sprintf("Which operational pattern explains the apparent change in this AOI around %d under the ordered proxy rules?", sp.year),
+		forestThreeHandles, chain, ans)
+}
+
+// genAreaEstimation builds a type-2 record.
+func genAreaEstimation(g *gen, i int) (runtime.Record, error) {
+	year := forestEventYear(i)
+	sp := forestSpec{
+		year: year, epochs: forestEpochSet(""), canopy: 70,
+		ndvi: forestPrePost(dfIdx{0.8, 0.82}, dfIdx{0.77, 0.35}), nbr: forestPrePost(dfIdx{0.5, 0.52}, dfIdx{0.48, 0.1}),
+	}
+	wantPositive := true
+	switch i % 6 {
+	case 0:
+		sp.lossBlob = true
+	case 1: // all-nodata annual mask, fallback resolves to code-0 no loss
+		sp.annualNoData, wantPositive = true, false
+	case 2: // valid annual mask without loss, five epochs
+		sp.epochs, wantPositive = forestEpochSet("post_2"), false
+	case 3: // fallback with event-year codes
+		sp.lossBlob, sp.annualNoData, sp.fallbackLoss = true, true, true
+	case 4:
+		sp.projected, sp.lossBlock = true, 137
+	case 5: // regrowth inside the loss region: negative drops
+		sp.lossBlob, sp.floatS2, sp.cloudy = true, true, 0.06
+		sp.ndvi, sp.nbr = forestPrePost(dfIdx{0.7, 0.5}, dfIdx{0.7, 0.7}), forestPrePost(dfIdx{0.4, 0.3}, dfIdx{0.4, 0.45})
+	}
+	a, err := g.buildForestAOI(fmt.Sprintf("synth_area_%03d", i), sp, "forest", "optical")
+	if err != nil {
+		return runtime.Record{}, err
+	}
+	ha, loss, err := a.goldLossHa()
+	if err != nil {
+		return runtime.Record{}, err
+	}
+	if (ha > 0) != wantPositive {
+		return runtime.Record{}, fmt.Errorf("%s: area %v ha, scenario wanted positive=%v", a.sample, ha, wantPositive)
+	}
+	nd, nb := a.goldDrops(loss)
+	ans := map[string]any{"loss_area_ha": ha, "evidence": map[string]any{"hansen_loss_area_ha": ha, "ndvi_drop": float64(nd), "nbr_drop": float64(nb)}}
+	chain := []runtime.Step{
+		forestReadStep("forest_mask_1", "hansen", "", "scene_1"),
+		forestReadStep("optical_stack_1", "pre_post", "event_window", "scene_2"),
+		fstep("PrepareScene", map[string]any{"inputs": map[string]any{"forest": "scene_1", "optical": "scene_2"}, "mode": "forest_change"}, "work_1"),
+		fstep("ExtractObjects", map[string]any{"input": "work_1", "target": "forest_loss_patches", "filters": map[string]any{"event_year": year}}, "objects_1"),
+		fstep("MeasureArea", map[string]any{"input": "objects_1", "target": "forest_loss", "unit": "hectares"}, "area_1"),
+		fstep("CompareSources", map[string]any{"input": "work_1", "signals": "ndvi_nbr_vs_hansen", "criterion": "validation"}, "compare_1"),
+		forestTaskComplete(),
+	}
+	return forestRecord(g, "area_estimation", a,
+		fmt.Sprintf("How many hectares of Hansen forest loss occurred in this AOI in %d, and what NDVI/NBR change does Sentinel-2 show over that region?", year),
+		map[string]string{"forest_mask_1": "forest", "optical_stack_1": "optical"}, chain, ans)
+}
+
+// forestSeq builds per-epoch targets from six background NDVI values (NBR
+// follows nbrOff below NDVI); loss-region pixels use lossPost after the
+// event.
+func forestSeq(bg [6]float64, nbrOff, lossPost float64, sameLoss bool) (map[string]dfIdx, map[string]dfIdx) {
+	nd, nb := map[string]dfIdx{}, map[string]dfIdx{}
+	for k, e := range forestEpochs {
+		l := bg[k]
+		if !sameLoss && k >= 3 {
+			l = lossPost
+		}
+		nd[e] = dfIdx{bg[k], l}
+		nb[e] = dfIdx{bg[k] - nbrOff, l - nbrOff}
+	}
+	return nd, nb
+}
+
+// genChangeWindow builds a type-3 record.
+func genChangeWindow(g *gen, i int) (runtime.Record, error) {
+	year := forestEventYear(i)
+	sp := forestSpec{year: year, epochs: forestEpochSet(""), canopy: 80, vhPre: -12, vhPost: -13.6, vvPre: -7, vvPost: -7.9, lossBlob: true}
+	sp.ndvi, sp.nbr = forestSeq([6]float64{0.80, 0.79, 0.78, 0.60, 0.58, 0.59}, 0.25, 0.25, false)
+	wantStart, wantEnd := "pre_1", "post_1"
+	confirmed := true
+	switch i % 8 {
+	case 1: // no Hansen loss: null window
+		sp.lossBlob, confirmed = false, false
+	case 2: // five epochs without pre_1: the window spans the missing epoch
+		sp.epochs, wantStart = forestEpochSet("pre_1"), "pre_2"
+	case 3: // post_1 is entirely masked: not eligible
+		sp.emptyEpoch, sp.floatS2, wantEnd = "post_1", true, "post_2"
+		sp.ndvi, sp.nbr = forestSeq([6]float64{0.80, 0.79, 0.78, 0.60, 0.50, 0.52}, 0.25, 0.2, false)
+	case 4: // exact tie between pre_1->post_1 and post_1->post_2: earliest
+		sp.exactS2, sp.floatS2 = true, true
+		sp.ndvi, sp.nbr = forestSeq([6]float64{0.75, 0.75, 0.75, 0.5, 0.25, 0.25}, 0, 0, true)
+	case 5: // exactly 0.5 ha confirms
+		sp.lossBlob, sp.projected, sp.lossBlock = false, true, 50
+	case 6: // 0.49 ha does not confirm a strong interval
+		sp.lossBlob, sp.projected, sp.lossBlock, confirmed = false, true, 49, false
+	case 7: // the largest drop is late: post_2 -> post_3
+		sp.ndvi, sp.nbr = forestSeq([6]float64{0.80, 0.81, 0.79, 0.74, 0.72, 0.40}, 0.25, 0.2, false)
+		wantStart, wantEnd = "post_2", "post_3"
+	}
+	a, err := g.buildForestAOI(fmt.Sprintf("synth_cwe_%03d", i), sp, "optical", "sar", "forest")
+	if err != nil {
+		return runtime.Record{}, err
+	}
+	ha, loss, err := a.goldLossHa()
+	if err != nil {
+		return runtime.Record{}, err
+	}
+	if (ha >= 0.5) != confirmed {
+		return runtime.Record{}, fmt.Errorf("%s: %v ha, scenario wanted confirmed=%v", a.sample, ha, confirmed)
+	}
+	nd, _ := a.goldDrops(loss)
+	vh, _ := a.goldSAR()
+	type ep struct {
+		name     string
+		ndvi, nb float32
+	}
+	var el []ep
+	for _, e := range forestEpochs {
+		if _, ok := a.s2[e]; !ok {
+			continue
+		}
+		n, b := a.goldEpoch(e, nil)
+		if !math.IsNaN(float64(n)) && !math.IsNaN(float64(b)) {
+			el = append(el, ep{e, n, b})
+		}
+	}
+	ev := map[string]any{"hansen_loss_area_ha": ha, "ndvi_drop": float64(nd), "sar_vh_delta_db": float64(vh),
+		"selected_window_ndvi_drop": nil, "selected_window_nbr_drop": nil, "composite_drop_score": nil}
+	ans := map[string]any{"label": "no_deforestation", "change_window": nil, "evidence": ev}
+	if confirmed {
+		best := -1
+		var bs float64
+		var bnd, bnb float32
+		for k := 0; k+1 < len(el); k++ {
+			dn, db := el[k].ndvi-el[k+1].ndvi, el[k].nb-el[k+1].nb
+			s := float64(dn) + 0.5*float64(db)
+			if best < 0 || s > bs {
+				best, bs, bnd, bnb = k, s, dn, db
+			}
+		}
+		if best < 0 {
+			return runtime.Record{}, fmt.Errorf("%s: confirmed loss without two eligible epochs", a.sample)
+		}
+		if el[best].name != wantStart || el[best+1].name != wantEnd {
+			return runtime.Record{}, fmt.Errorf("%s: window %s->%s, scenario wanted %s->%s", a.sample, el[best].name, el[best+1].name, wantStart, wantEnd)
+		}
+		ans["label"] = "deforestation"
+		ans["change_window"] = map[string]any{"start_epoch": el[best].name, "end_epoch": el[best+1].name}
+		ev["selected_window_ndvi_drop"], ev["selected_window_nbr_drop"], ev["composite_drop_score"] = float64(bnd), float64(bnb), bs
+	}
+	chain := []runtime.Step{
+		forestReadStep("optical_timeseries_1", "ndvi_nbr", "pre_post_epochs", "scene_1"),
+		forestReadStep("sar_timeseries_1", "vh", "pre_post_epochs", "scene_2"),
+		forestReadStep("forest_mask_1", "hansen", "", "scene_3"),
+		fstep("PrepareScene", map[string]any{"inputs": map[string]any{"optical": "scene_1", "sar": "scene_2", "forest": "scene_3"}, "mode": "forest_timeseries"}, "work_1"),
+		fstep("DetectChange", map[string]any{"input": "work_1", "change": "dominant_clearing_interval", "window": "pre_post_epochs"}, "change_1"),
+		fstep("ClassifyChange", map[string]any{"input": "change_1", "rule": "change_window", "labels": map[string]any{"none": nil, "changed": "start_epoch_to_end_epoch"}}, "class_1"),
+		forestTaskComplete(),
+	}
+	return forestRecord(g, "change_window_estimation", a,
+		fmt.Sprintf("Between which adjacent available Sentinel-2 epochs did the dominant clearing occur around %d, if Hansen confirms event-year loss? Report the whole-period NDVI and SAR context too.", year),
+		map[string]string{"optical_timeseries_1": "optical", "sar_timeseries_1": "sar", "forest_mask_1": "forest"}, chain, ans)
+}
+
+// genLossAttribution builds a type-6 record.
+func genLossAttribution(g *gen, i int) (runtime.Record, error) {
+	sp := forestSpec{year: forestEventYear(i), canopy: 70}
+	wantNoLoss := false
+	switch i % 6 {
+	case 0:
+		sp.otherYears = []int{2005, 2012, 2019}
+	case 1: // only codes 0 and 24: no_loss
+		sp.otherYears, wantNoLoss = []int{2024}, true
+	case 2: // exact tie between 2010 and 2016: earliest
+		sp.tieYears = [2]int{2010, 2016}
+	case 3:
+		sp.projected, sp.otherYears = true, []int{2003, 2021}
+	case 4: // a large 2025 area lies outside the window
+		sp.otherYears = []int{2025, 2015}
+	default:
+		sp.otherYears = []int{2001, 2008, 2013, 2017, 2023}
+	}
+	a, err := g.buildForestAOI(fmt.Sprintf("synth_myl_%03d", i), sp, "history")
+	if err != nil {
+		return runtime.Record{}, err
+	}
+	bestYear, bestHa := 0, 0.0
+	for c := 1; c <= 23; c++ {
+		ha, err := a.areaHa(func(k int) bool { return a.lossyear[k] == float32(c) })
+		if err != nil {
+			return runtime.Record{}, err
+		}
+		if ha > bestHa {
+			bestYear, bestHa = 2000+c, ha
+		}
+	}
+	var ans map[string]any
+	if bestYear == 0 {
+		ans = map[string]any{"year": "no_loss", "loss_ha": 0.0}
+	} else {
+		ans = map[string]any{"year": bestYear, "loss_ha": bestHa}
+	}
+	if (bestYear == 0) != wantNoLoss || (sp.tieYears[0] != 0 && bestYear != sp.tieYears[0]) {
+		return runtime.Record{}, fmt.Errorf("%s: winner %d does not fit the scenario", a.sample, bestYear)
+	}
+	chain := []runtime.Step{
+		forestReadStep("forest_loss_history_1", "hansen", "2001_2023", "scene_1"),
+		fstep("PrepareScene", map[string]any{"inputs": map[string]any{"loss_history": "scene_1"}, "mode": "forest_loss_history"}, "work_1"),
+		fstep("ComputeStats", map[string]any{"input": "work_1", "metrics": map[string]any{"loss_area_ha_by_year": true}, "region": "aoi"}, "stats_1"),
+		fstep("DetectChange", map[string]any{"input": "stats_1", "change": "largest_loss_year", "window": "2001_2023"}, "change_1"),
+		forestTaskComplete(),
+	}
+	return forestRecord(g, "multi_year_loss_attribution", a,
+		"In which calendar year 2001-2023 did this AOI lose the most Hansen-mapped tree cover, and how many hectares?",
+		map[string]string{"forest_loss_history_1": "history"}, chain, ans)
+}
+
+// genConcordance builds a type-7 record.
+func genConcordance(g *gen, i int) (runtime.Record, error) {
+	sp := forestSpec{year: forestEventYear(i), epochs: forestEpochSet(""), canopy: 70, vhPre: -12, vvPre: -7, vvPost: -7.5}
+	set := func(pre, post, vhPost float64) {
+		sp.ndvi, sp.nbr = forestPrePost(dfIdx{pre, pre}, dfIdx{post, post}), forestPrePost(dfIdx{pre - 0.3, pre - 0.3}, dfIdx{post - 0.35, post - 0.35})
+		sp.vhPost = vhPost
+	}
+	var want string
+	switch i % 7 {
+	case 0:
+		set(0.8, 0.55, -14)
+		want = "concordant"
+	case 1:
+		set(0.8, 0.6, -12.4)
+		want = "discordant"
+	case 2:
+		set(0.8, 0.77, -14.2)
+		sp.epochs = forestEpochSet("pre_2")
+		want = "discordant"
+	case 3:
+		set(0.8, 0.78, -12.3)
+		want = "no_change"
+	case 4: // VH exactly -1.0 is not SAR change
+		set(0.8, 0.77, -13)
+		sp.exactS1 = true
+		want = "no_change"
+	case 5: // a drop 2^-13 above 0.10 is optical change; VH exactly -1.0 is not SAR change
+		sp.exactS2, sp.exactS1, sp.floatS2 = true, true, true
+		pre := 0.6 + 1.0/8192
+		sp.ndvi, sp.nbr = forestPrePost(dfIdx{pre, pre}, dfIdx{0.5, 0.5}), forestPrePost(dfIdx{pre, pre}, dfIdx{0.5, 0.5})
+		sp.vhPost = -13
+		want = "discordant"
+	default: // dyadic drop 0.125 and VH exactly -1.25
+		sp.exactS2, sp.exactS1, sp.floatS2 = true, true, true
+		sp.ndvi, sp.nbr = forestPrePost(dfIdx{0.625, 0.625}, dfIdx{0.5, 0.5}), forestPrePost(dfIdx{0.625, 0.625}, dfIdx{0.5, 0.5})
+		sp.vhPost = -13.25
+		want = "concordant"
+	}
+	a, err := g.buildForestAOI(fmt.Sprintf("synth_cmc_%03d", i), sp, "optical", "sar")
+	if err != nil {
+		return runtime.Record{}, err
+	}
+	nd, nb := a.goldDrops(nil)
+	vh, _ := a.goldSAR()
+	opt, sar := float64(nd) > 0.10, float64(vh) < -1.0
+	class := "no_change"
+	switch {
+	case opt && sar:
+		class = "concordant"
+	case opt || sar:
+		class = "discordant"
+	}
+	if class != want {
+		return runtime.Record{}, fmt.Errorf("%s: scenario meant %s, arrays give %s (ndvi %v, vh %v)", a.sample, want, class, nd, vh)
+	}
+	ans := map[string]any{"concordance": class, "evidence": map[string]any{"nbr_drop": float64(nb), "ndvi_drop": float64(nd), "vh_delta_db": float64(vh)}}
+	chain := []runtime.Step{
+		forestReadStep("optical_stack_1", "pre_post", "event_window", "scene_1"),
+		forestReadStep("sar_stack_1", "pre_post", "event_window", "scene_2"),
+		fstep("PrepareScene", map[string]any{"inputs": map[string]any{"optical": "scene_1", "sar": "scene_2"}, "mode": "forest_cross_modal"}, "work_1"),
+		fstep("CompareSources", map[string]any{"input": "work_1", "signals": "ndvi_nbr_vs_vh", "criterion": "concordance"}, "compare_1"),
+		fstep("ClassifyChange", map[string]any{"input": "compare_1", "rule": "concordance", "labels": []any{"concordant", "discordant", "no_change"}}, "class_1"),
+		forestTaskComplete(),
+	}
+	return forestRecord(g, "cross_modal_concordance", a,
+		"Do whole-AOI Sentinel-2 vegetation change and Sentinel-1 VH backscatter change agree for this AOI?",
+		map[string]string{"optical_stack_1": "optical", "sar_stack_1": "sar"}, chain, ans)
+}
+
+// genSeverity builds a type-8 record.
+func genSeverity(g *gen, i int) (runtime.Record, error) {
+	sp := forestSpec{year: forestEventYear(i), canopy: 70, vhPre: -12.5, vvPre: -7, vvPost: -7.2}
+	var want string
+	switch i % 7 {
+	case 0:
+		sp.vhPost, want = -16.6, "severe"
+	case 1:
+		sp.vhPost, want = -14.5, "moderate"
+	case 2:
+		sp.vhPost, want = -13.0, "mild"
+	case 3:
+		sp.vhPost, want = -11.8, "none"
+	case 4: // exactly -3: moderate
+		sp.vhPost, sp.exactS1, want = -15.5, true, "moderate"
+	case 5: // exactly -1: mild
+		sp.vhPost, sp.exactS1, want = -13.5, true, "mild"
+	default: // exactly 0: none
+		sp.vhPost, sp.exactS1, want = -12.5, true, "none"
+	}
+	a, err := g.buildForestAOI(fmt.Sprintf("synth_spn_%03d", i), sp, "sar")
+	if err != nil {
+		return runtime.Record{}, err
+	}
+	vh, _ := a.goldSAR()
+	d := float64(vh)
+	sev := "none"
+	switch {
+	case d < -3:
+		sev = "severe"
+	case d < -1:
+		sev = "moderate"
+	case d < 0:
+		sev = "mild"
+	}
+	if sev != want {
+		return runtime.Record{}, fmt.Errorf("%s: scenario meant %s, arrays give %s (%v dB)", a.sample, want, sev, d)
+	}
+	chain := []runtime.Step{
+		forestReadStep("sar_stack_1", "pre_post", "event_window", "scene_1"),
+		fstep("PrepareScene", map[string]any{"inputs": map[string]any{"sar": "scene_1"}, "mode": "sar_change"}, "work_1"),
+		fstep("ComputeStats", map[string]any{"input": "work_1", "metrics": map[string]any{"vh_delta_db": true}, "region": "aoi"}, "stats_1"),
+		fstep("ScoreHazard", map[string]any{"input": "stats_1", "hazard": "forest_disturbance", "scale": "vh_delta_severity"}, "score_1"),
+		forestTaskComplete(),
+	}
+	return forestRecord(g, "severity_proxy_numeric", a,
+		"What is the whole-AOI Sentinel-1 VH change (post minus pre, dB) and its severity bucket?",
+		map[string]string{"sar_stack_1": "sar"}, chain, map[string]any{"vh_delta_db": d, "severity": sev})
+}
