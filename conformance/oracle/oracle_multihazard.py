@@ -260,3 +260,93 @@ for _qt in AREA_C:
     ANSWERS[_qt] = area_c
 ANSWERS["drought_c"] = drought_c
 ANSWERS["air_pollution_c"] = air_pollution_c
+
+
+# ---- D: exposure -------------------------------------------------------------
+
+EXPOSURE_D = {
+    # type: (footprint handle, categories, threshold provenance)
+    "wildfire_d": ("mcd64a1__event", ["highway"], None),
+    "hazard_deforestation_d": ("hansen_loss__event", ["highway"], None),
+    "urban_expansion_d": ("built_gain", ["hospital", "school"], None),
+    "drought_d": ("low_chirps_spi", ["school"], "train_only_chirps_spi_pixel_q25_v1"),
+    "air_pollution_d": ("high_no2_column", ["hospital", "school"], "train_only_s5p_pixel_q75_v1"),
+}
+
+
+def exposure_d(rec, root):
+    from pyproj import Transformer
+
+    qt = rec["question_type"]
+    handle, cats, prov = EXPOSURE_D[qt]
+    fp, _, t, crs = binary_mask(root, find(rec, "hazard_stack_1", handle + ".tif"))
+    assert crs.to_epsg() == 4326
+    pop, pnd, pt, pcrs = read_band(root, find(rec, "exposure_context_1", "worldpop__2020.tif"))
+    assert pt == t and pop.shape == fp.shape and pcrs == crs
+    pok = valid_of(pop, pnd)
+    assert (pop[pok] >= 0).all()
+    population = round(float(pop[fp & pok].sum()), 3)
+    h, w = fp.shape
+    lon0, lat0 = t * (w / 2, h / 2)
+    tr = Transformer.from_crs("EPSG:4326", "+proj=aeqd +lat_0=%r +lon_0=%r +datum=WGS84 +units=m +no_defs" % (lat0, lon0),
+                              always_xy=True)
+    rows, cols = np.nonzero(fp)
+    clon, clat = t * (cols + 0.5, rows + 0.5)
+    cx, cy = tr.transform(clon, clat)
+    cx, cy = np.asarray(cx, dtype=np.float64), np.asarray(cy, dtype=np.float64)
+    gj = load_json(root, find(rec, "exposure_context_1", "pois.geojson"))
+    inv = ~t
+    seen, per = set(), {c: [] for c in cats}
+    for f in gj["features"]:
+        if f["id"] in seen:
+            continue
+        seen.add(f["id"])
+        c = f["properties"].get("category")
+        if c in per:
+            assert f["geometry"]["type"] == "Point"
+            per[c].append(f)
+    assets = {}
+    for c in cats:
+        n_in = n_within = 0
+        best, best_name = None, None
+        for f in per[c]:
+            lon, lat = f["geometry"]["coordinates"]
+            col, row = inv * (lon, lat)  # raster CRS is EPSG:4326: GeoJSON lon/lat map through the inverse affine
+            col, row = int(np.floor(col)), int(np.floor(row))
+            if 0 <= row < h and 0 <= col < w and fp[row, col]:
+                n_in += 1
+            if cx.size:
+                px, py = tr.transform(lon, lat)
+                d = float(np.sqrt((cx - px) ** 2 + (cy - py) ** 2).min())
+                if d <= 5000.0:
+                    n_within += 1
+                if best is None or d < best:
+                    best, best_name = d, f["properties"].get("name")
+        assets[c] = {"feature_count": len(per[c]), "in_footprint_count": n_in, "within_5km_count": n_within,
+                     "nearest_name": best_name, "nearest_distance_m": None if best is None else round(best, 3)}
+    ev = {"footprint_handle": handle, "footprint_pixel_count": int(fp.sum()),
+          "footprint_area_ha": round(area_ha(fp, t), 3), "population_in_footprint": population,
+          "within_km": 5.0, "distance_method": "local_aeqd_positive_cell_centres", "assets": assets}
+    if prov:
+        side = load_json(root, find(rec, "hazard_stack_1", handle + ".json"))
+        assert side["threshold_contract"] == prov
+        ev["threshold_provenance"] = prov
+    if qt == "wildfire_d":
+        ans = {"value": assets["highway"]["within_5km_count"], "units": "osm_highway_features"}
+    elif qt == "hazard_deforestation_d":
+        a = assets["highway"]
+        if a["feature_count"] == 0:
+            ans = {"distance_m": None, "units": "m", "availability_status": "no_cached_highway_representative"}
+        elif a["nearest_distance_m"] is None:
+            ans = {"distance_m": None, "units": "m", "availability_status": "no_footprint_cell"}
+        else:
+            ans = {"distance_m": a["nearest_distance_m"], "units": "m", "availability_status": "measured"}
+    elif qt == "drought_d":
+        ans = {"value": assets["school"]["in_footprint_count"], "units": "osm_school_features"}
+    else:
+        ans = {"value": population, "units": "people"}
+    return {"status": "TASK_COMPLETE", "answer": ans, "evidence": ev}
+
+
+for _qt in EXPOSURE_D:
+    ANSWERS[_qt] = exposure_d

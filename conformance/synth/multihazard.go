@@ -27,6 +27,11 @@ func multiHazardGens() map[string]typeGen {
 		"urban_expansion_c":      {full: 29, gen: genUrbanC},
 		"drought_c":              {full: 21, gen: genDroughtC},
 		"air_pollution_c":        {full: 20, gen: genAirC},
+		"wildfire_d":             {full: 15, gen: genWildfireD},
+		"hazard_deforestation_d": {full: 23, gen: genDeforestationD},
+		"urban_expansion_d":      {full: 29, gen: genUrbanD},
+		"drought_d":              {full: 21, gen: genDroughtD},
+		"air_pollution_d":        {full: 20, gen: genAirD},
 	}
 }
 
