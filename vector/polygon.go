@@ -54,20 +54,14 @@ func MultiPolygonArea(mp orb.MultiPolygon) float64 {
 }
 
 // Centroid returns the area-weighted centroid of a multipolygon with GEOS's
-// algorithm (triangle fan from the first shell vertex, holes subtracted),
+// algorithm (triangle fans from each shell's first vertex, holes
+// subtracted),
 // so it agrees with Shapely's centroid on the same coordinates. ok is false
 // when the total area is zero (degenerate geometry has no area centroid).
 func Centroid(mp orb.MultiPolygon) (c orb.Point, ok bool) {
 	var base orb.Point
-	haveBase := false
 	var cx, cy, area2 float64
 	add := func(r orb.Ring, positive bool) {
-		if len(r) == 0 {
-			return
-		}
-		if !haveBase {
-			base, haveBase = r[0], true
-		}
 		sign := -1.0
 		if positive {
 			sign = 1
@@ -86,8 +80,13 @@ func Centroid(mp orb.MultiPolygon) (c orb.Point, ok bool) {
 		if len(p) == 0 {
 			continue
 		}
-		// GEOS: a shell adds positively when clockwise (y-up), a hole when
-		// counter-clockwise; RingSignedArea is positive for clockwise.
+		// GEOS: every shell resets the fan's base point to its first
+		// vertex (holes use their shell's); a shell adds positively when
+		// clockwise (y-up), a hole when counter-clockwise, and
+		// RingSignedArea is positive for clockwise.
+		if len(p[0]) > 0 {
+			base = p[0][0]
+		}
 		add(p[0], RingSignedArea(p[0]) > 0)
 		for _, h := range p[1:] {
 			add(h, RingSignedArea(h) < 0)

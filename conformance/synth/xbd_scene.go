@@ -142,6 +142,7 @@ func (g *gen) xbdScene(id string, ev int, variant int) *xbdScene {
 	weights := [5]int{50, 15, 12, 10, 8}
 	n := 20 + g.rng.IntN(280)
 	edge := false
+	reserved := func(orb.Point) bool { return false }
 	switch variant {
 	case xbdZeroSevere:
 		weights = [5]int{60, 25, 0, 0, 10}
@@ -166,6 +167,12 @@ func (g *gen) xbdScene(id string, ev int, variant int) *xbdScene {
 			s.place(g, xDestroyed, xbdRect(496, 300, 528, 330), &boxes)
 			s.place(g, xDestroyed, xbdRect(496, 812, 528, 842), &boxes)
 		}
+		// Two reserved 4x4 cells hold one destroyed building each: an
+		// exact top tie at severity 1.
+		for _, x := range []float64{300, 850} {
+			s.place(g, xDestroyed, xbdRect(x, 900, x+20+float64(g.rng.IntN(10)), 925), &boxes)
+		}
+		reserved = func(c orb.Point) bool { return c[1] >= 768 && (c[0] >= 256 && c[0] < 512 || c[0] >= 768) }
 		weights = [5]int{60, 20, 0, 0, 10}
 		n = 10 + g.rng.IntN(60)
 	case xbdBoundary:
@@ -222,6 +229,9 @@ func (g *gen) xbdScene(id string, ev int, variant int) *xbdScene {
 			p = xbdRect(math.Round(cx), math.Round(cy), math.Round(cx+w), math.Round(cy+h))
 		default:
 			p = xbdRotRect(cx, cy, w, h, g.rng.Float64()*math.Pi)
+		}
+		if ct, _ := vector.Centroid(orb.MultiPolygon{p}); reserved(ct) {
+			continue
 		}
 		s.place(g, class, p, &boxes)
 	}

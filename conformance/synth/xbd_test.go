@@ -1,0 +1,336 @@
+package synth
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/geodisaster/engine/runtime"
+)
+
+var xbdTypes = []string{"xbd_q1", "xbd_q2", "xbd_q3", "xbd_q4", "xbd_q5", "xbd_q7", "xbd_q8"}
+
+type xbdCorpus struct {
+	dir  string
+	recs map[string][]runtime.Record
+	eng  *runtime.Engine
+}
+
+var (
+	xbdOnce sync.Once
+	xbdC    xbdCorpus
+	xbdErr  error
+)
+
+// corpus generates the xbd corpus once per test binary.
+func xbdTestCorpus(t *testing.T) xbdCorpus {
+	t.Helper()
+	xbdOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "xbd-synth-")
+		if err != nil {
+			xbdErr = err
+			return
+		}
+		if _, err := Generate(context.Background(), dir, Options{Types: xbdTypes, Seed: 1}); err != nil {
+			xbdErr = err
+			return
+		}
+		recs, err := runtime.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
+		if err != nil {
+			xbdErr = err
+			return
+		}
+		eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir})
+		if err != nil {
+			xbdErr = err
+			return
+		}
+		xbdC = xbdCorpus{dir: dir, recs: map[string][]runtime.Record{}, eng: eng}
+		for _, r := range recs {
+			xbdC.recs[r.QuestionType] = append(xbdC.recs[r.QuestionType], r)
+		}
+	})
+	if xbdErr != nil {
+		t.Fatal(xbdErr)
+	}
+	return xbdC
+}
+
+// clone deep-copies a record through JSON.
+func clone(t *testing.T, r runtime.Record) runtime.Record {
+	t.Helper()
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out runtime.Record
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestXBDGoldReplays(t *testing.T) {
+	c := xbdTestCorpus(t)
+	for _, typ := range xbdTypes {
+		if len(c.recs[typ]) == 0 {
+			t.Fatalf("no %s records", typ)
+		}
+		for _, r := range c.recs[typ] {
+			res := c.eng.ReplayRecord(context.Background(), r)
+			if res.Status != "ok" || !res.Correct {
+				t.Errorf("%s: status %s correct %v: %v %s", r.ID, res.Status, res.Correct, res.Error, res.Reason)
+			}
+		}
+	}
+}
+
+// TestXBDCorpusCoversEdgeCases checks that the default corpus exercises
+// the branches the specification lists.
+func TestXBDCorpusCoversEdgeCases(t *testing.T) {
+	c := xbdTestCorpus(t)
+	has := func(typ, substr string) bool {
+		for _, r := range c.recs[typ] {
+			if strings.Contains(string(r.Answer), substr) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, c := range []struct{ typ, substr string }{
+		{"xbd_q1", `"severe_footprint_area_m2":0,`},
+		{"xbd_q1", `"classified_buildings":0,`},
+		{"xbd_q2", `"quadrant_id":"Q0","severe_building_count":0,"severe_footprint_area_m2":0`},
+		{"xbd_q3", `"status":"no_classified_buildings"`},
+		{"xbd_q4", `"status":"tie"`},
+		{"xbd_q4", `"status":"unique_winner"`},
+		{"xbd_q4", `"no_classified_buildings"`},
+		{"xbd_q5", `"severe_building_count":0`},
+		{"xbd_q7", `"spatial_pattern":"no_severe_damage"`},
+		{"xbd_q7", `"tie_break_applied":true`},
+		{"xbd_q8", `"class_presence_consistent":false`},
+		{"xbd_q8", `"class_presence_consistent":true`},
+		{"xbd_q8", `"concentration_score":null`},
+	} {
+		if !has(c.typ, c.substr) {
+			t.Errorf("%s corpus never has %s", c.typ, c.substr)
+		}
+	}
+	tied := false
+	for _, r := range c.recs["xbd_q3"] {
+		var a struct {
+			Tied []string `json:"top_tied_cell_ids"`
+		}
+		if err := json.Unmarshal(r.Answer, &a); err != nil {
+			t.Fatal(err)
+		}
+		tied = tied || len(a.Tied) > 1
+	}
+	if !tied {
+		t.Error("no xbd_q3 record has an exact top tie")
+	}
+}
+
+// replayErr replays a mutated record and returns its error text.
+func replayErr(t *testing.T, c xbdCorpus, r runtime.Record) string {
+	t.Helper()
+	res := c.eng.ReplayRecord(context.Background(), r)
+	if res.Status == "ok" {
+		t.Fatalf("%s: mutated record replayed without error (answer %s)", r.ID, res.Answer)
+	}
+	return *res.Error
+}
+
+func setArg(r *runtime.Record, tool, key string, val any) {
+	for i := range r.GTChain {
+		if r.GTChain[i].Tool == tool {
+			if val == nil {
+				delete(r.GTChain[i].Args, key)
+			} else {
+				r.GTChain[i].Args[key] = val
+			}
+		}
+	}
+}
+
+func TestXBDMutationsRejected(t *testing.T) {
+	c := xbdTestCorpus(t)
+	first := func(typ string) runtime.Record { return clone(t, c.recs[typ][0]) }
+	cases := []struct {
+		name   string
+		rec    func() runtime.Record
+		reason string
+	}{
+		{"handle from another scene (Q8 mask layers)", func() runtime.Record {
+			r := first("xbd_q8")
+			r.Handles["mask_layers_1"] = clone(t, c.recs["xbd_q8"][1]).Handles["mask_layers_1"]
+			return r
+		}, "a handle from another scene"},
+		{"handle from another scene (Q1 labels)", func() runtime.Record {
+			r := first("xbd_q1")
+			r.Handles["damage_labels_1"] = clone(t, c.recs["xbd_q1"][2]).Handles["damage_labels_1"]
+			return r
+		}, "a handle from another scene"},
+		{"grid other than declared (PrepareScene)", func() runtime.Record {
+			r := first("xbd_q2")
+			setArg(&r, "PrepareScene", "grid", "4x4")
+			return r
+		}, `unsupported value "4x4"`},
+		{"quadrant table as the grid handle", func() runtime.Record {
+			r := first("xbd_q3")
+			q2 := clone(t, c.recs["xbd_q2"][0])
+			r.Handles["grid_1"] = q2.Handles["quadrants_1"]
+			return r
+		}, `declares no file ending in "grid_4x4.geojson"`},
+		{"severity filter other than the spec's (AssessDamage)", func() runtime.Record {
+			r := first("xbd_q7")
+			setArg(&r, "AssessDamage", "severity", "minor_or_worse")
+			return r
+		}, `unsupported value "minor_or_worse"`},
+		{"severity filter other than the spec's (ExtractObjects)", func() runtime.Record {
+			r := first("xbd_q5")
+			setArg(&r, "ExtractObjects", "severity", "destroyed")
+			return r
+		}, `unsupported value "destroyed"`},
+		{"pair severity other than severe", func() runtime.Record {
+			r := first("xbd_q4")
+			setArg(&r, "AssessDamage", "severity", "major_or_destroyed")
+			return r
+		}, `unsupported value "major_or_destroyed"`},
+		{"scorer bypasses the ranking", func() runtime.Record {
+			r := first("xbd_q7")
+			setArg(&r, "ScoreHazard", "input", "work_1")
+			return r
+		}, "requires a rank"},
+		{"assessment bypasses the extraction", func() runtime.Record {
+			r := first("xbd_q5")
+			setArg(&r, "AssessDamage", "input", "work_1")
+			return r
+		}, "requires a objects"},
+		{"stats bypass the damage artifact", func() runtime.Record {
+			r := first("xbd_q1")
+			setArg(&r, "ComputeStats", "input", "work_1")
+			return r
+		}, "requires a damage"},
+		{"ranking over the wrong grid", func() runtime.Record {
+			r := first("xbd_q2")
+			setArg(&r, "RankRegions", "by", "normalized_damage_severity")
+			return r
+		}, "ranks grid_4x4 cells"},
+		{"unknown argument", func() runtime.Record {
+			r := first("xbd_q1")
+			setArg(&r, "AssessDamage", "threshold", 0.5)
+			return r
+		}, `argument "threshold": unknown argument`},
+		{"Q1 metrics over mask layers", func() runtime.Record {
+			r := first("xbd_q8")
+			setArg(&r, "ComputeStats", "metrics", map[string]any{"damage_summary": true, "severe_footprint_area": true})
+			return r
+		}, "target_mask_distribution"},
+		{"pair of one scene twice", func() runtime.Record {
+			r := first("xbd_q4")
+			r.Handles["scene_b_1"] = r.Handles["scene_a_1"]
+			return r
+		}, "same scene"},
+		{"pair across events", func() runtime.Record {
+			r := first("xbd_q4")
+			for _, o := range c.recs["xbd_q4"][1:] {
+				if !strings.HasPrefix(o.SampleID, strings.SplitN(r.SampleID, "_pair_", 2)[0]) {
+					r.Handles["scene_b_1"] = clone(t, o).Handles["scene_b_1"]
+					return r
+				}
+			}
+			t.Fatal("every pair is from one event")
+			return r
+		}, "same-event"},
+		{"ReadData role on the wrong handle", func() runtime.Record {
+			r := first("xbd_q1")
+			setArg(&r, "ReadData", "role", "damage_labels")
+			return r
+		}, "does not apply to handle image_1"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			msg := replayErr(t, c, tc.rec())
+			if !strings.Contains(msg, tc.reason) {
+				t.Fatalf("rejected for the wrong reason:\n got: %s\nwant: ...%s...", msg, tc.reason)
+			}
+		})
+	}
+}
+
+// TestXBDMissingAndTamperedFiles removes a declared file and corrupts a
+// cache's cell summary (with a matching card checksum).
+func TestXBDMissingAndTamperedFiles(t *testing.T) {
+	src := xbdTestCorpus(t)
+	dir := t.TempDir()
+	if _, err := Generate(context.Background(), dir, Options{Types: []string{"xbd_q2", "xbd_q3", "xbd_q5"}, Seed: 3, PerType: 2}); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := runtime.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := xbdCorpus{dir: dir, eng: eng, recs: src.recs}
+	var q2, q3, q5 runtime.Record
+	for _, r := range recs {
+		switch r.QuestionType {
+		case "xbd_q2":
+			q2 = r
+		case "xbd_q3":
+			q3 = r
+		case "xbd_q5":
+			q5 = r
+		}
+	}
+	// A grid other than declared: grid_4x4.geojson holding a 2x2 table.
+	qb, err := os.ReadFile(filepath.Join(dir, q2.Handles["quadrants_1"].Files[0].Path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gcard := &q3.Handles["grid_1"].Files[0]
+	if err := os.WriteFile(filepath.Join(dir, gcard.Path), qb, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gcard.SHA256 = ""
+	if msg := replayErr(t, c, q3); !strings.Contains(msg, "declares grid 2x2, 4x4 expected") {
+		t.Fatalf("2x2 table accepted as the 4x4 grid or wrong reason: %s", msg)
+	}
+	// Missing labels file.
+	lab := q5.Handles["damage_labels_1"].Files[0].Path
+	if err := os.Remove(filepath.Join(dir, lab)); err != nil {
+		t.Fatal(err)
+	}
+	if msg := replayErr(t, c, q5); !strings.Contains(msg, lab) {
+		t.Fatalf("missing file error does not name %s: %s", lab, msg)
+	}
+	// Tampered cache summary.
+	card := &q2.Handles["quadrants_1"].Files[0]
+	p := filepath.Join(dir, card.Path)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	cell := doc["features"].([]any)[0].(map[string]any)["properties"].(map[string]any)
+	cell["severe_count"] = cell["severe_count"].(float64) + 1
+	nb, _ := json.Marshal(doc)
+	if err := os.WriteFile(p, nb, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	card.SHA256 = ""
+	if msg := replayErr(t, c, q2); !strings.Contains(msg, "caches severe_count") {
+		t.Fatalf("tampered cache accepted or wrong reason: %s", msg)
+	}
+}
