@@ -1,0 +1,209 @@
+package conformance_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/geodisaster/engine/conformance/hydrate"
+	"github.com/geodisaster/engine/conformance/synth"
+	"github.com/geodisaster/engine/raster"
+	"github.com/geodisaster/engine/runtime"
+	"github.com/geodisaster/engine/scoring"
+	"github.com/geodisaster/engine/workers"
+)
+
+// sen1Data is the upstream sample folder (../shared/data from the project
+// root; tests run in conformance/).
+const sen1Data = "../../shared/data/sen1floods11"
+
+// sen1Golden is the shape of conformance/goldens/oracle_sen1flood.json and
+// sen1flood_real.json (written by conformance/oracle/oracle_sen1flood.py).
+type sen1Golden struct {
+	RecordsSHA256 string                     `json:"records_sha256"`
+	SourceSHA256  string                     `json:"source_sha256"`
+	Answers       map[string]json.RawMessage `json:"answers"`
+	Diagnostics   map[string]struct {
+		Threshold      float64 `json:"threshold"`
+		MaskSHA256     string  `json:"mask_sha256"`
+		ValidPixels    int     `json:"valid_pixels"`
+		FloodPixels    int     `json:"flood_pixels"`
+		ComponentCount int     `json:"component_count"`
+		PolygonCount   int     `json:"polygon_count"`
+	} `json:"diagnostics"`
+}
+
+func loadSen1Golden(t *testing.T, path string) *sen1Golden {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g sen1Golden
+	if err := json.Unmarshal(b, &g); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return &g
+}
+
+// checkSen1Diagnostics recomputes, per record, the threshold, mask
+// SHA-256, counts, components and polygons with the library functions and
+// compares them with the native stack's.
+func checkSen1Diagnostics(t *testing.T, dir string, recs []runtime.Record, g *sen1Golden) {
+	t.Helper()
+	for _, rec := range recs {
+		want, ok := g.Diagnostics[rec.ID]
+		if !ok {
+			t.Errorf("%s: no native diagnostics", rec.ID)
+			continue
+		}
+		path := filepath.Join(dir, rec.Handles["s1_image_1"].Files[0].Path)
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ds, err := raster.OpenReaderAt(bytes.NewReader(b), int64(len(b)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		vv, _ := ds.ReadBand(context.Background(), 1)
+		vh, _ := ds.ReadBand(context.Background(), 2)
+		info := workers.RasterInfo{Width: ds.Width(), Height: ds.Height(), Count: 2, DataType: ds.DataType(), EPSG: ds.EPSG()}
+		info.Transform, info.HasTransform = ds.Transform()
+		info.NoData, info.HasNoData = ds.NoData()
+		m, err := workers.PredictFlood(vv.Data.([]float32), vh.Data.([]float32), info)
+		if err != nil {
+			t.Fatalf("%s: %v", rec.ID, err)
+		}
+		fg := make([]bool, len(m.Mask))
+		for i, v := range m.Mask {
+			fg[i] = v == workers.MaskFlood
+		}
+		labels, n, _ := raster.Label(fg, info.Width, info.Height, raster.Connect8)
+		polys, err := raster.Polygonize(labels, info.Width, info.Height, n)
+		if err != nil {
+			t.Fatalf("%s: %v", rec.ID, err)
+		}
+		if math.Float32bits(m.Threshold) != math.Float32bits(float32(want.Threshold)) || m.MaskSHA256 != want.MaskSHA256 ||
+			m.Valid != want.ValidPixels || m.Flood != want.FloodPixels || n != want.ComponentCount || len(polys) != want.PolygonCount {
+			t.Errorf("%s: go threshold %v mask %s valid %d flood %d components %d polygons %d; native %v %s %d %d %d %d",
+				rec.ID, m.Threshold, m.MaskSHA256, m.Valid, m.Flood, n, len(polys),
+				want.Threshold, want.MaskSHA256, want.ValidPixels, want.FloodPixels, want.ComponentCount, want.PolygonCount)
+		}
+	}
+}
+
+// replaySen1 replays records and compares every answer with its gold and
+// with the native oracle's.
+func replaySen1(t *testing.T, dir string, recs []runtime.Record, g *sen1Golden) {
+	t.Helper()
+	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir, ArtifactDir: filepath.Join(dir, "_artifacts")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	results := eng.Replay(context.Background(), recs, runtime.ReplayOptions{Workers: 2})
+	if len(results) != len(g.Answers) {
+		t.Fatalf("replayed %d records, goldens have %d", len(results), len(g.Answers))
+	}
+	for _, r := range results {
+		if r.Status != "ok" {
+			t.Errorf("%s: %s", r.ID, *r.Error)
+			continue
+		}
+		if !r.Correct {
+			t.Errorf("%s: differs from the generator's gold: %s", r.ID, r.Reason)
+		}
+		if v := scoring.ScoreV2(g.Answers[r.ID], r.Answer, scoring.DefaultAbsTol); !v.Correct {
+			t.Errorf("%s: differs from the native oracle at %s: %s", r.ID, v.Path, v.Reason)
+		}
+	}
+}
+
+// TestSen1FloodSyntheticDiagnostics checks the synthetic corpus's
+// thresholds, mask hashes, component and polygon counts against the
+// native stack (the answers are checked by TestReplayMatchesNativeOracle).
+func TestSen1FloodSyntheticDiagnostics(t *testing.T) {
+	g := loadSen1Golden(t, "goldens/oracle_sen1flood.json")
+	dir := t.TempDir()
+	m, err := synth.Generate(context.Background(), dir, synth.Options{Types: []string{"sen1_flood_a", "sen1_flood_b", "sen1_flood_c", "sen1_flood_d", "sen1_flood_e"}, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.RecordsSHA256 != g.RecordsSHA256 {
+		t.Fatalf("goldens/oracle_sen1flood.json is stale (corpus %s, goldens %s)", m.RecordsSHA256, g.RecordsSHA256)
+	}
+	recs, err := runtime.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSen1Diagnostics(t, dir, recs, g)
+}
+
+// TestSen1FloodRealChip hydrates the real Sen1Floods11 sample chip, builds
+// records of types 39-43 over it and its deterministic variants, replays
+// them and requires the Go answers, thresholds, mask hashes, component and
+// polygon counts to equal the native stack's (goldens/sen1flood_real.json,
+// made by rasterio + scikit-image + SciPy + GDAL from the same files).
+//
+// To regenerate the goldens:
+//
+//	GEODISASTER_SEN1_REAL_OUT=/tmp/c_sen1_real go test ./conformance/ -run TestSen1FloodRealChip
+//	/usr/bin/python3 conformance/oracle/oracle_sen1flood.py --corpus /tmp/c_sen1_real \
+//	    --source-sha256 6c24bf791372da5e93450195eac8d676a7ef917884dfb479dafe4a565543b19a \
+//	    > conformance/goldens/sen1flood_real.json
+func TestSen1FloodRealChip(t *testing.T) {
+	src := filepath.Join(sen1Data, "Spain_7370579", "S1Hand.tif")
+	if _, err := os.Stat(src); err != nil {
+		t.Skipf("corpus absent: %s", src)
+	}
+	man, err := hydrate.PinnedManifest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	hyd := t.TempDir()
+	if _, err := hydrate.Run(context.Background(), man, hydrate.Options{Source: sen1Data, Dest: hyd}); err != nil {
+		t.Fatal(err)
+	}
+	portable, err := os.ReadFile(filepath.Join(hyd, filepath.FromSlash(man.Chips[0].Portable.Path)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := os.Getenv("GEODISASTER_SEN1_REAL_OUT")
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	sum, err := synth.Sen1FloodRealCorpus(context.Background(), dir, "Spain_7370579", portable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := runtime.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The original chip's records declare exactly the hydrated bytes.
+	for _, r := range recs {
+		if r.SampleID == "Spain_7370579" && r.Handles["s1_image_1"].Files[0].SHA256 != man.Chips[0].Portable.SHA256 {
+			t.Errorf("%s declares %s, not the hydrated S1Portable.tif", r.ID, r.Handles["s1_image_1"].Files[0].SHA256)
+		}
+	}
+	if os.Getenv("GEODISASTER_SEN1_REAL_OUT") != "" {
+		t.Logf("wrote the real-chip corpus to %s (records sha256 %s)", dir, sum)
+	}
+	g := loadSen1Golden(t, "goldens/sen1flood_real.json")
+	if g.RecordsSHA256 != sum {
+		t.Fatalf("goldens/sen1flood_real.json is stale (corpus %s, goldens %s)", sum, g.RecordsSHA256)
+	}
+	if g.SourceSHA256 != man.Chips[0].Source.SHA256 {
+		t.Errorf("goldens were made from S1Hand %s, the manifest pins %s", g.SourceSHA256, man.Chips[0].Source.SHA256)
+	}
+	checkSen1Diagnostics(t, dir, recs, g)
+	replaySen1(t, dir, recs, g)
+	d := g.Diagnostics["sen1_flood_a__Spain_7370579"]
+	var a map[string]any
+	_ = json.Unmarshal(g.Answers["sen1_flood_a__Spain_7370579"], &a)
+	t.Logf("real chip Spain_7370579: Otsu threshold %v dB, %d components, flood %v%% (Go equals native)", d.Threshold, d.ComponentCount, a["flood_percentage"])
+}
