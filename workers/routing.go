@@ -754,11 +754,13 @@ func planRoutes(objective string) func(env Env, a Args) (*Result, error) {
 		var rs *routeScene
 		var blocked map[string]bool
 		if objective == ObjectiveNearestShelter {
-			br, h, err := OpenResult[*BlockedRoads](env, a, "input", "exposure (EstimateExposure exposure=blocked_roads)")
-			if err != nil {
-				if h != nil && h.Kind == "work" {
+			if h, err := env.Open(a.String("input")); err == nil && h.Result != nil {
+				if _, ok := h.Result.Payload.(*Work); ok {
 					return nil, a.Errorf("input", "%s is an unscreened work context; %s consumes the blocked-road exposure from EstimateExposure(exposure=blocked_roads)", h.Name, objective)
 				}
+			}
+			br, _, err := OpenResult[*BlockedRoads](env, a, "input", "exposure (EstimateExposure exposure=blocked_roads)")
+			if err != nil {
 				return nil, err
 			}
 			rs, blocked = br.scene, br.Blocked

@@ -1,0 +1,288 @@
+package runtime_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/geodisaster/engine/conformance/synth"
+	"github.com/geodisaster/engine/runtime"
+	"github.com/geodisaster/engine/workers"
+)
+
+var routingTypes = []string{"nearest_shelter", "fastest_safest", "visual_overlay"}
+
+// routingCorpus synthesizes one record of each routing type.
+func routingCorpus(t *testing.T) (string, map[string]runtime.Record) {
+	t.Helper()
+	dir := t.TempDir()
+	if _, err := synth.Generate(context.Background(), dir, synth.Options{Types: routingTypes, PerType: 1, Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := runtime.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]runtime.Record{}
+	for _, r := range recs {
+		out[r.QuestionType] = r
+	}
+	return dir, out
+}
+
+// runPrefix opens a session and runs the first n steps of the GT chain.
+func runPrefix(t *testing.T, eng *runtime.Engine, rec runtime.Record, n int) *runtime.Session {
+	t.Helper()
+	s, err := eng.NewSession(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	for _, st := range rec.GTChain[:n] {
+		if _, err := s.Call(context.Background(), st.Tool, st.Args); err != nil {
+			t.Fatalf("%s step %s: %v", rec.ID, st.Tool, err)
+		}
+	}
+	return s
+}
+
+func TestRoutingReplayAndRenderDeterminism(t *testing.T) {
+	dir, recs := routingCorpus(t)
+	var pngs []string
+	for run := 0; run < 2; run++ {
+		art := filepath.Join(t.TempDir(), "art")
+		eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir, ArtifactDir: art})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, typ := range routingTypes {
+			res := eng.ReplayRecord(context.Background(), recs[typ])
+			if res.Status != "ok" || !res.Correct {
+				t.Fatalf("%s: status %s correct %v error %v reason %s", typ, res.Status, res.Correct, res.Error, res.Reason)
+			}
+			if len(res.Denials) != 0 {
+				t.Errorf("%s: %d read denials", typ, len(res.Denials))
+			}
+		}
+		rec := recs["visual_overlay"]
+		s := runPrefix(t, eng, rec, len(rec.GTChain))
+		var png workers.Artifact
+		for _, c := range s.Trace() {
+			for _, a := range c.Artifacts {
+				if strings.HasSuffix(a.Name, ".png") {
+					png = a
+				}
+			}
+		}
+		if png.Size == 0 {
+			t.Fatal("no PNG artifact traced")
+		}
+		pngs = append(pngs, png.SHA256)
+		h, _ := s.Handle("render_1")
+		man := filepath.Join(art, strings.ReplaceAll(rec.ID, "/", "_"), "route_overlay_route_compare_1.json")
+		b, err := os.ReadFile(man)
+		if err != nil {
+			t.Fatalf("manifest: %v", err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		if m["prepared_overlay_used"] != false || m["source_handle"] != "route_compare_1" || h == nil {
+			t.Errorf("manifest %v", m)
+		}
+		if cp, _ := m["changed_chip_pixels"].(float64); cp <= 0 {
+			t.Errorf("changed chip pixels %v", m["changed_chip_pixels"])
+		}
+	}
+	if pngs[0] != pngs[1] {
+		t.Errorf("render differs across runs: %s vs %s", pngs[0], pngs[1])
+	}
+	// Pinned so a platform or dependency change that alters the bytes is
+	// noticed (spec type 38: image hashes reproduce exactly).
+	const want = "3c4f78c2a2dfc0ad246382b6bb680471093a38da07cef52b04941324212a3923"
+	if pngs[0] != want {
+		t.Errorf("render SHA-256 %s, pinned %s", pngs[0], want)
+	}
+}
+
+func TestRoutingMutationsRejected(t *testing.T) {
+	dir, recs := routingCorpus(t)
+	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir, ArtifactDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := map[string]any{"fastest": true, "safest": true, "balanced": true}
+	cases := []struct {
+		name, typ string
+		prefix    int
+		tool      string
+		args      map[string]any
+		want      string
+	}{
+		{"invalid objective", "nearest_shelter", 3, "PlanRoutes", map[string]any{"input": "exposure_1", "objective": "shortest_path", "avoid.flood_affected_roads": true}, `unsupported value "shortest_path"`},
+		{"unscreened request (false)", "nearest_shelter", 3, "PlanRoutes", map[string]any{"input": "exposure_1", "objective": "nearest_reachable_shelter", "avoid.flood_affected_roads": false}, "unscreened"},
+		{"unscreened request (missing)", "nearest_shelter", 3, "PlanRoutes", map[string]any{"input": "exposure_1", "objective": "nearest_reachable_shelter"}, "required argument missing"},
+		{"unscreened work context", "nearest_shelter", 3, "PlanRoutes", map[string]any{"input": "work_1", "objective": "nearest_reachable_shelter", "avoid.flood_affected_roads": true}, "unscreened work context"},
+		{"nested avoid object", "fastest_safest", 2, "PlanRoutes", map[string]any{"input": "work_1", "objective": "candidate_routes", "avoid": map[string]any{"flood_affected_roads": true}}, "unknown argument"},
+		{"scene as work", "fastest_safest", 2, "PlanRoutes", map[string]any{"input": "scene_1", "objective": "candidate_routes", "avoid.flood_affected_roads": true}, "requires a work"},
+		{"blocked roads on a scene", "nearest_shelter", 2, "EstimateExposure", map[string]any{"input": "scene_1", "exposure": "blocked_roads"}, "requires a work"},
+		{"partial preferences", "fastest_safest", 3, "CompareRoutes", map[string]any{"input": "routes_1", "objectives": map[string]any{"fastest": true, "safest": true}}, `unsupported value "fastest+safest"`},
+		{"disabled preference", "fastest_safest", 3, "CompareRoutes", map[string]any{"input": "routes_1", "objectives": map[string]any{"fastest": true, "safest": true, "balanced": false}}, "unsupported value"},
+		{"unknown preference", "fastest_safest", 3, "CompareRoutes", map[string]any{"input": "routes_1", "objectives": map[string]any{"fastest": true, "safest": true, "balanced": true, "shortest": true}}, "unsupported"},
+		{"compare on work", "fastest_safest", 3, "CompareRoutes", map[string]any{"input": "work_1", "objectives": all}, "requires a routes"},
+		{"compare a shelter plan", "nearest_shelter", 4, "CompareRoutes", map[string]any{"input": "routes_1", "objectives": all}, "fastest group only"},
+		{"labels without routes", "visual_overlay", 4, "RenderMap", map[string]any{"input": "route_compare_1", "style": "route_overlay", "layers": map[string]any{"rgb": true, "roads": true, "labels": true}}, "requires routes"},
+		{"no layer", "visual_overlay", 4, "RenderMap", map[string]any{"input": "route_compare_1", "style": "route_overlay", "layers": map[string]any{"rgb": false}}, "no layer"},
+		{"unknown layer", "visual_overlay", 4, "RenderMap", map[string]any{"input": "route_compare_1", "style": "route_overlay", "layers": map[string]any{"routes": true, "buildings": true}}, `unsupported flag "buildings"`},
+		{"prepared overlay as input", "visual_overlay", 5, "RenderMap", map[string]any{"input": "render_1", "style": "route_overlay"}, "prepared overlay"},
+		{"render routes handle", "visual_overlay", 4, "RenderMap", map[string]any{"input": "routes_1", "style": "route_overlay"}, "requires a route_compare"},
+		{"render without overlay plan", "fastest_safest", 4, "RenderMap", map[string]any{"input": "route_compare_1", "style": "route_overlay"}, "objective=overlay_routes"},
+		{"unknown argument", "fastest_safest", 2, "PlanRoutes", map[string]any{"input": "work_1", "objective": "candidate_routes", "avoid.flood_affected_roads": true, "max_routes": 3.0}, "unknown argument"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := runPrefix(t, eng, recs[c.typ], c.prefix)
+			_, err := s.Call(context.Background(), c.tool, c.args)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("%s(%v): error %v, want it to mention %q", c.tool, c.args, err, c.want)
+			}
+		})
+	}
+}
+
+// TestRoutingInputMutations corrupts the declared inputs.
+func TestRoutingInputMutations(t *testing.T) {
+	dir, recs := routingCorpus(t)
+	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir, ArtifactDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := recs["fastest_safest"]
+	mutate := func(t *testing.T, f func(r *runtime.Record)) runtime.Record {
+		b, _ := json.Marshal(base)
+		var r runtime.Record
+		if err := json.Unmarshal(b, &r); err != nil {
+			t.Fatal(err)
+		}
+		f(&r)
+		return r
+	}
+	// rewrite stores a modified copy of a declared file under a new path.
+	rewrite := func(t *testing.T, r *runtime.Record, suffix string, edit func([]byte) []byte) {
+		h := r.Handles["route_inputs_1"]
+		for i, fc := range h.Files {
+			if strings.HasSuffix(fc.Path, suffix) {
+				b, err := os.ReadFile(filepath.Join(dir, fc.Path))
+				if err != nil {
+					t.Fatal(err)
+				}
+				np := strings.Replace(fc.Path, "source_assets/routing/", "source_assets/routing_mut/"+strings.ReplaceAll(t.Name(), "/", "_")+"/", 1)
+				if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, np)), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, np), edit(b), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				h.Files[i] = workers.FileCard{Path: np}
+			}
+		}
+		r.Handles["route_inputs_1"] = h
+	}
+	cases := []struct {
+		name string
+		edit func(t *testing.T, r *runtime.Record)
+		step int
+		want string
+	}{
+		{"missing file", func(t *testing.T, r *runtime.Record) {
+			h := r.Handles["route_inputs_1"]
+			h.Files[2] = workers.FileCard{Path: "source_assets/routing/absent/metadata.json"}
+			r.Handles["route_inputs_1"] = h
+		}, 0, "absent/metadata.json"},
+		{"undeclared roads", func(t *testing.T, r *runtime.Record) {
+			h := r.Handles["route_inputs_1"]
+			var keep []workers.FileCard
+			for _, f := range h.Files {
+				if !strings.HasSuffix(f.Path, "roads.geojson") {
+					keep = append(keep, f)
+				}
+			}
+			h.Files = keep
+			r.Handles["route_inputs_1"] = h
+		}, 0, `"roads.geojson"`},
+		{"prepared overlay declared", func(t *testing.T, r *runtime.Record) {
+			h := r.Handles["route_inputs_1"]
+			np := "source_assets/routing_mut/overlay/route_overlay.png"
+			if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, np)), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, np), []byte("\x89PNG prepared"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			h.Files = append(h.Files, workers.FileCard{Path: np})
+			r.Handles["route_inputs_1"] = h
+		}, 0, "prepared overlay"},
+		{"route off its edges", func(t *testing.T, r *runtime.Record) {
+			rewrite(t, r, "candidate_routes.geojson", func(b []byte) []byte {
+				var fc map[string]any
+				json.Unmarshal(b, &fc)
+				f := fc["features"].([]any)[0].(map[string]any)
+				ids := f["properties"].(map[string]any)["edge_ids"].([]any)
+				f["properties"].(map[string]any)["edge_ids"] = ids[:len(ids)-1]
+				out, _ := json.Marshal(fc)
+				return out
+			})
+		}, 2, "ends at node"},
+		{"risk out of range", func(t *testing.T, r *runtime.Record) {
+			rewrite(t, r, "roads.geojson", func(b []byte) []byte {
+				return []byte(strings.Replace(string(b), `"flood_risk":0,`, `"flood_risk":1.5,`, 1))
+			})
+		}, 2, "outside 0..1"},
+		{"duplicate edge id", func(t *testing.T, r *runtime.Record) {
+			rewrite(t, r, "roads.geojson", func(b []byte) []byte {
+				var fc map[string]any
+				json.Unmarshal(b, &fc)
+				fs := fc["features"].([]any)
+				fs[1].(map[string]any)["properties"].(map[string]any)["edge_id"] = fs[0].(map[string]any)["properties"].(map[string]any)["edge_id"]
+				out, _ := json.Marshal(fc)
+				return out
+			})
+		}, 2, "duplicate edge_id"},
+		{"no confidence", func(t *testing.T, r *runtime.Record) {
+			rewrite(t, r, "metadata.json", func(b []byte) []byte {
+				var m map[string]any
+				json.Unmarshal(b, &m)
+				delete(m, "confidence")
+				out, _ := json.Marshal(m)
+				return out
+			})
+		}, 2, "no confidence label"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			rec := mutate(t, func(r *runtime.Record) { c.edit(t, r) })
+			s, err := eng.NewSession(rec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			var last error
+			for i, st := range rec.GTChain {
+				_, last = s.Call(context.Background(), st.Tool, st.Args)
+				if last != nil {
+					if i != c.step {
+						t.Errorf("failed at step %d (%s), want step %d: %v", i, st.Tool, c.step, last)
+					}
+					break
+				}
+			}
+			if last == nil || !strings.Contains(last.Error(), c.want) {
+				t.Fatalf("error %v, want it to mention %q", last, c.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,202 @@
+package workers
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/geodisaster/engine/crs"
+)
+
+// edge builds a straight test edge between nodes u and v.
+func edge(id string, u, v int64, length, tt, risk float64) RoadEdge {
+	return RoadEdge{ID: id, U: u, V: v, LengthM: length, TravelTimeMin: tt, FloodRisk: risk,
+		Coords: [][2]float64{{float64(u) / 1000, 0}, {float64(v) / 1000, 0}}}
+}
+
+func testNetwork(edges ...RoadEdge) *RoadNetwork {
+	n := &RoadNetwork{Path: "roads.geojson", byID: map[string]int{}}
+	for i, e := range edges {
+		n.byID[e.ID] = i
+		n.Edges = append(n.Edges, e)
+	}
+	return n
+}
+
+func ptrs(n *RoadNetwork, ids ...string) []*RoadEdge {
+	var out []*RoadEdge
+	for _, id := range ids {
+		e, _ := n.Edge(id)
+		out = append(out, e)
+	}
+	return out
+}
+
+func TestRouteMetricsFormulas(t *testing.T) {
+	n := testNetwork(edge("a", 1, 2, 100, 1.5, 0.2), edge("b", 2, 3, 300, 2.5, 0), edge("c", 3, 4, 100, 1, 1))
+	c := &RouteCandidate{ID: "S1", Strategy: StrategySafest, EdgeIDs: []string{"a", "b", "c"}}
+	m := computeRouteMetrics(c, ptrs(n, "a", "b", "c"), map[string]bool{"b": true})
+	if m.DistanceM != 500 || m.ETAMin != 5 || m.NodeCount != 4 || m.EdgeCount != 3 || m.BlockedEdges != 1 || m.Eligible() {
+		t.Fatalf("metrics %+v", m)
+	}
+	// Length-weighted risk: (100*0.2 + 0 + 100*1) / 500.
+	if want := (100*0.2 + 0.0 + 100*1.0) / 500; m.LengthWeightedRisk != want {
+		t.Errorf("risk %v, want %v", m.LengthWeightedRisk, want)
+	}
+	// Products and sums in float64, in route order (variables keep the
+	// compiler from folding exact constants).
+	tt, risk := []float64{1.5, 2.5, 1}, []float64{0.2, 0, 1}
+	var f, s, b float64
+	for i := range tt {
+		f += tt[i]
+		s += tt[i] * (1 + 10*risk[i])
+		b += tt[i] * (1 + 4*risk[i])
+	}
+	if got := m.Cost(StrategyFastest); got != f {
+		t.Errorf("fastest cost %v, want %v", got, f)
+	}
+	if got := m.Cost(StrategySafest); got != s {
+		t.Errorf("safest cost %v, want %v", got, s)
+	}
+	if got := m.Cost(StrategyBalanced); got != b {
+		t.Errorf("balanced cost %v, want %v", got, b)
+	}
+}
+
+func TestRouteSumsLeftToRight(t *testing.T) {
+	// 0.1 + 0.2 + 0.3 in order is 0.6000000000000001; another order gives 0.6.
+	n := testNetwork(edge("a", 1, 2, 0.1, 0.1, 0), edge("b", 2, 3, 0.2, 0.2, 0), edge("c", 3, 4, 0.3, 0.3, 0))
+	m := computeRouteMetrics(&RouteCandidate{ID: "F1", Strategy: StrategyFastest}, ptrs(n, "a", "b", "c"), nil)
+	if m.ETAMin != 0.6000000000000001 || m.DistanceM != 0.6000000000000001 {
+		t.Errorf("sums %v %v are not Python's left-to-right sums", m.ETAMin, m.DistanceM)
+	}
+	m = computeRouteMetrics(&RouteCandidate{ID: "F1", Strategy: StrategyFastest}, ptrs(n, "c", "b", "a"), nil)
+	if m.ETAMin != 0.6 {
+		t.Errorf("reverse order sum %v, want 0.6", m.ETAMin)
+	}
+}
+
+func TestSelectRouteTieBreakers(t *testing.T) {
+	mk := func(id string, cost, eta, dist float64, blocked int) *RouteMetrics {
+		return &RouteMetrics{RouteID: id, Strategy: StrategyFastest, ETAMin: eta, DistanceM: dist, BlockedEdges: blocked,
+			Costs: map[string]float64{StrategyFastest: cost}}
+	}
+	cases := []struct {
+		name string
+		ms   []*RouteMetrics
+		want string
+	}{
+		{"cost", []*RouteMetrics{mk("F1", 10, 10, 100, 0), mk("F2", 9, 12, 200, 0)}, "F2"},
+		{"blocked cheapest is ineligible", []*RouteMetrics{mk("F1", 5, 5, 50, 1), mk("F2", 9, 9, 200, 0)}, "F2"},
+		{"eta", []*RouteMetrics{mk("F1", 9, 10, 100, 0), mk("F2", 9, 9, 200, 0)}, "F2"},
+		{"distance", []*RouteMetrics{mk("F1", 9, 9, 100, 0), mk("F3", 9, 9, 90, 0)}, "F3"},
+		{"route id", []*RouteMetrics{mk("F3", 9, 9, 90, 0), mk("F2", 9, 9, 90, 0)}, "F2"},
+	}
+	for _, c := range cases {
+		got, err := selectRoute(c.ms, StrategyFastest)
+		if err != nil || got.RouteID != c.want {
+			t.Errorf("%s: got %v, %v; want %s", c.name, got, err, c.want)
+		}
+	}
+	if _, err := selectRoute([]*RouteMetrics{mk("F1", 5, 5, 5, 2)}, StrategyFastest); err == nil || !strings.Contains(err.Error(), "none is eligible") {
+		t.Errorf("all blocked: %v", err)
+	}
+	if _, err := selectRoute([]*RouteMetrics{mk("F1", 5, 5, 5, 0)}, StrategySafest); err == nil || !strings.Contains(err.Error(), "no safest candidate") {
+		t.Errorf("empty group: %v", err)
+	}
+}
+
+func TestDecomposeRoute(t *testing.T) {
+	n := testNetwork(edge("a", 1, 2, 10, 1, 0), edge("b", 3, 2, 10, 1, 0), edge("c", 3, 4, 10, 1, 0))
+	meta := &RouteMetadata{Origin: RoutePoint{NodeID: 1}, Shelter: RoutePoint{ID: "SH", NodeID: 4}}
+	geom := [][2]float64{{0.001, 0}, {0.002, 0}, {0.003, 0}, {0.004, 0}}
+	ok := &RouteCandidate{ID: "F1", EdgeIDs: []string{"a", "b", "c"}, ShelterID: "SH", Coords: geom}
+	if es, err := decomposeRoute(ok, n, meta); err != nil || len(es) != 3 {
+		t.Fatalf("valid route (edge b traversed backwards): %v", err)
+	}
+	for name, c := range map[string]*RouteCandidate{
+		"unknown edge":   {ID: "F1", EdgeIDs: []string{"a", "zz"}, ShelterID: "SH", Coords: geom},
+		"broken walk":    {ID: "F1", EdgeIDs: []string{"a", "c"}, ShelterID: "SH", Coords: geom},
+		"wrong endpoint": {ID: "F1", EdgeIDs: []string{"a", "b"}, ShelterID: "SH", Coords: geom[:3]},
+		"other shelter":  {ID: "F1", EdgeIDs: []string{"a", "b", "c"}, ShelterID: "SH2", Coords: geom},
+		"geometry off":   {ID: "F1", EdgeIDs: []string{"a", "b", "c"}, ShelterID: "SH", Coords: [][2]float64{{0.001, 0}, {0.002, 0}, {0.003, 0.001}, {0.004, 0}}},
+		"vertex count":   {ID: "F1", EdgeIDs: []string{"a", "b", "c"}, ShelterID: "SH", Coords: geom[:2]},
+	} {
+		if _, err := decomposeRoute(c, n, meta); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
+
+func TestBlockedSetRequiresFlooded(t *testing.T) {
+	e := edge("a", 1, 2, 10, 1, 0.5)
+	e.Blocked = true
+	if _, err := blockedSet(testNetwork(e)); err == nil {
+		t.Error("blocked but not flooded accepted")
+	}
+	e.Flooded = true
+	b, err := blockedSet(testNetwork(e, edge("b", 2, 3, 1, 1, 0)))
+	if err != nil || len(b) != 1 || !b["a"] {
+		t.Errorf("blocked set %v, %v", b, err)
+	}
+}
+
+func TestCheckCachedScores(t *testing.T) {
+	m := &RouteMetrics{RouteID: "F1", Strategy: StrategyFastest, DistanceM: 100, ETAMin: 5, LengthWeightedRisk: 0.25,
+		Costs: map[string]float64{StrategyFastest: 5}}
+	f := func(v float64) *float64 { return &v }
+	zero := 0
+	good := map[string]cachedScore{"F1": {RouteID: "F1", DistanceM: f(100.0000004), ETAMin: f(5), Blocked: &zero, Risk: f(0.25), ObjectiveCst: f(5)}}
+	checkCached(m, good)
+	if !m.CachedMatch {
+		t.Errorf("matching cache rejected: %s", m.CachedErr)
+	}
+	stale := map[string]cachedScore{"F1": {RouteID: "F1", DistanceM: f(100), ETAMin: f(4.5), Blocked: &zero, Risk: f(0.25), ObjectiveCst: f(5)}}
+	m.CachedMatch = false
+	checkCached(m, stale)
+	if m.CachedMatch || !strings.Contains(m.CachedErr, "eta_min") {
+		t.Errorf("stale cache accepted: %v %q", m.CachedMatch, m.CachedErr)
+	}
+	m.CachedMatch = false
+	checkCached(m, map[string]cachedScore{})
+	if m.CachedMatch {
+		t.Error("missing cache entry accepted")
+	}
+}
+
+func TestOverlayLayerSet(t *testing.T) {
+	args := func(layers map[string]any) Args {
+		m := map[string]any{"input": "route_compare_1", "style": "route_overlay"}
+		if layers != nil {
+			m["layers"] = layers
+		}
+		return Args{tool: "RenderMap", m: m}
+	}
+	on, err := overlayLayerSet(args(nil))
+	if err != nil || len(on) != len(OverlayLayers) {
+		t.Fatalf("default layers %v, %v", on, err)
+	}
+	for name, l := range map[string]map[string]any{
+		"none":              {"rgb": false, "routes": false},
+		"labels sans route": {"rgb": true, "labels": true, "roads": true},
+		"rgb only":          {"rgb": true},
+	} {
+		if _, err := overlayLayerSet(args(l)); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	on, err = overlayLayerSet(args(map[string]any{"routes": true, "labels": true, "rgb": false}))
+	if err != nil || on["rgb"] || !on["labels"] {
+		t.Errorf("toggles not honoured: %v, %v", on, err)
+	}
+}
+
+func TestChipTransformAndWorldFile(t *testing.T) {
+	r := RasterInfo{Width: 1024, Height: 256, Transform: crs.Affine{10, 0, 500000, 0, -10, 4000000}}
+	ct := chipTransform(r)
+	if ct != (crs.Affine{20, 0, 500000, 0, -5, 4000000}) {
+		t.Fatalf("chip transform %v", ct)
+	}
+	if got := string(worldFile(ct)); got != "20\n0\n0\n-5\n500010\n3999997.5\n" {
+		t.Errorf("world file %q", got)
+	}
+}
