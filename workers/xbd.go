@@ -595,8 +595,11 @@ func (r *XBDRegion) SeverityScore() (float64, bool) {
 }
 
 // gridRegions assigns buildings to grid cells: counts by centroid
-// (AssignCell), severe area by clipping each severe polygon to every cell
-// (spec type 30: "the frame is clipped at x/y 0, 512, and 1024").
+// (AssignCell), severe area by clipping each severe polygon to every cell.
+// Spec type 30: "Area is spatially divisible across boundaries, while a
+// building count is indivisible and belongs to its centroid quadrant", and
+// "The frame is clipped at x/y 0, 512, and 1024" (so parts of a polygon
+// outside the frame add no quadrant area).
 func gridRegions(bs []XBDBuilding, w, h, rows, cols int, gsd float64) []XBDRegion {
 	regs := make([]XBDRegion, rows*cols)
 	for r := 0; r < rows; r++ {
@@ -779,6 +782,13 @@ func cmpXBD(by string, a, b *XBDRegion) int {
 	return 0
 }
 
+// rankXBD is RankRegions over AssessDamage's cells. Spec type 30: "Ranking
+// uses unrounded clipped square-metre area; exact ties select the
+// lexicographically ascending Q0-Q3 ID only as the reported
+// representative"; type 31: "Ranking uses exact integer fractions,
+// descending, then ascending cell ID", and "a cell with no classified
+// buildings has no score and cannot win, even if its cached display score
+// is zero" (cached severity_score values are never read).
 func rankXBD(by string) func(env Env, a Args) (*Result, error) {
 	return func(env Env, a Args) (*Result, error) {
 		regs, _, err := OpenResult[*XBDRegions](env, a, "input", "damage (AssessDamage quadrant_2x2 or grid_4x4)")
@@ -854,7 +864,12 @@ type XBDConcentration struct {
 	Ranked   []XBDRegion
 }
 
-// concentration classifies max/total with exact integer thresholds:
+// concentration classifies max/total with exact integer thresholds (spec
+// type 34: "scores at least 0.70 are highly concentrated, scores at least
+// 0.45 and below 0.70 are moderately concentrated, and lower scores are
+// spatially dispersed"; "When total severe is zero the ratio is undefined,
+// so the score and worst quadrant are null and the top-tie list is
+// empty"):
 // >= 0.70 highly_concentrated, >= 0.45 moderately_concentrated, else
 // spatially_dispersed; no severe building gives no_severe_damage and no
 // score, worst quadrant or tie list.
@@ -963,7 +978,10 @@ type XBDSceneComparison struct {
 }
 
 // compareMetric picks the maximum over eligible scenes; exact ties keep
-// every tied id and no singular winner.
+// every tied id and no singular winner. Spec type 32: "A tied metric has
+// every tied scene ID, a null singular winner, and status tie; the agent
+// must not choose an arbitrary representative." The tie list is empty for a
+// unique winner (the schema's 0-2 items).
 func compareMetric(ids []string, vals []float64, eligible []bool) XBDMetricComparison {
 	out := XBDMetricComparison{Tied: []string{}}
 	best, have := 0.0, false

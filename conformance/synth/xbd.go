@@ -390,7 +390,8 @@ func genXBDQ4(g *gen, i int) (runtime.Record, error) {
 		scenes[k] = g.xbdScene(id, ev, pv[k])
 	}
 	sample := fmt.Sprintf("%s_pair_%04d", xbdEvents[ev].disaster, i)
-	q, err := g.question("xbd_q4", sample, fmt.Sprintf("Compare the two %s scenes %s and %s: which has the higher classified-only severe-damage percentage and which the larger severe footprint area?", scenes[0].disaster, scenes[0].id, scenes[1].id), nil)
+	text := fmt.Sprintf("Compare the two %s scenes %s and %s: which has the higher classified-only severe-damage percentage and which the larger severe footprint area?", scenes[0].disaster, scenes[0].id, scenes[1].id)
+	q, err := g.question("xbd_q4", sample, text, nil)
 	if err != nil {
 		return runtime.Record{}, err
 	}
@@ -452,7 +453,7 @@ func genXBDQ4(g *gen, i int) (runtime.Record, error) {
 		return runtime.Record{}, err
 	}
 	return runtime.Record{
-		ID: "xbd_q4__" + sample, SampleID: sample, Question: fmt.Sprintf("Compare the two %s scenes.", scenes[0].disaster),
+		ID: "xbd_q4__" + sample, SampleID: sample, Question: text,
 		Handles: handles,
 		GTChain: []runtime.Step{
 			xbdReadStep("scene_a_1", "damage_scene", "scene_1"), xbdReadStep("scene_b_1", "damage_scene", "scene_2"),
