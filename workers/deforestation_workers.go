@@ -644,6 +644,11 @@ func detectClearingInterval(env Env, a Args) (*Result, error) {
 		}
 		aoi = append(aoi, ei)
 	}
+	names, pairs, best := dominantPair(aoi)
+	confirmed := loss.AreaHa >= 0.5
+	if confirmed && best == nil {
+		return nil, fmt.Errorf("DetectChange: Hansen confirms %v ha of %d loss but only %d optical epoch(s) have finite NDVI and NBR; two are needed", loss.AreaHa, year, len(names))
+	}
 	od, err := opticalDrops(env, optical, loss)
 	if err != nil {
 		return nil, err
@@ -652,11 +657,7 @@ func detectClearingInterval(env Env, a Args) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	names, pairs, best := dominantPair(aoi)
-	cd := &ClearingDetection{Epochs: aoi, Eligible: names, Pairs: pairs, Best: best, HansenLossHa: loss.AreaHa, Confirmed: loss.AreaHa >= 0.5, NDVIDrop: od.NDVIDrop, VHDeltadB: sc.VHDeltadB}
-	if cd.Confirmed && best == nil {
-		return nil, fmt.Errorf("DetectChange: Hansen confirms %v ha of %d loss but only %d optical epoch(s) have finite NDVI and NBR; two are needed", loss.AreaHa, year, len(names))
-	}
+	cd := &ClearingDetection{Epochs: aoi, Eligible: names, Pairs: pairs, Best: best, HansenLossHa: loss.AreaHa, Confirmed: confirmed, NDVIDrop: od.NDVIDrop, VHDeltadB: sc.VHDeltadB}
 	ps := make([]any, 0, len(pairs))
 	for _, p := range pairs {
 		ps = append(ps, map[string]any{"start_epoch": p.Start, "end_epoch": p.End, "ndvi_drop": float64(p.NDVIDrop), "nbr_drop": float64(p.NBRDrop), "composite_drop_score": p.Score})
