@@ -334,3 +334,56 @@ func TestXBDMissingAndTamperedFiles(t *testing.T) {
 		t.Fatalf("tampered cache accepted or wrong reason: %s", msg)
 	}
 }
+
+// TestXBDSessionPublishesOnlyWhenComplete walks a type-33 chain by hand:
+// no answer is published before TaskComplete, the extraction artifact is
+// byte-deterministic, and the published answer resolves through
+// FinalAnswer.
+func TestXBDSessionPublishesOnlyWhenComplete(t *testing.T) {
+	c := xbdTestCorpus(t)
+	var rec runtime.Record
+	for _, r := range c.recs["xbd_q5"] {
+		if !strings.Contains(string(r.Answer), `"severe_building_count":0`) {
+			rec = r
+			break
+		}
+	}
+	var sums []string
+	for run := 0; run < 2; run++ {
+		s, err := c.eng.NewSession(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, step := range rec.GTChain {
+			out, err := s.Call(context.Background(), step.Tool, step.Args)
+			if err != nil {
+				t.Fatalf("step %d: %v", i+1, err)
+			}
+			last := i == len(rec.GTChain)-1
+			if (out.Published != "") != last {
+				t.Fatalf("step %d %s: published %q", i+1, step.Tool, out.Published)
+			}
+		}
+		for _, tr := range s.Trace() {
+			for _, a := range tr.Artifacts {
+				sums = append(sums, a.SHA256)
+			}
+		}
+		ans, err := s.Call(context.Background(), runtime.ToolFinalAnswer, map[string]any{"answer_ref": runtime.AnswerRef})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(ans.Answer) != string(rec.Answer) {
+			var got, want map[string]any
+			_ = json.Unmarshal(ans.Answer, &got)
+			_ = json.Unmarshal(rec.Answer, &want)
+			if len(got) != 7 || got["severe_building_count"] != want["severe_building_count"] {
+				t.Fatalf("answer %s, gold %s", ans.Answer, rec.Answer)
+			}
+		}
+		s.Close()
+	}
+	if len(sums) != 2 || sums[0] != sums[1] {
+		t.Fatalf("severe-building artifact not deterministic: %v", sums)
+	}
+}
