@@ -141,6 +141,8 @@ func TestRoutingMutationsRejected(t *testing.T) {
 		{"prepared overlay as input", "visual_overlay", 5, "RenderMap", map[string]any{"input": "render_1", "style": "route_overlay"}, "prepared overlay"},
 		{"render routes handle", "visual_overlay", 4, "RenderMap", map[string]any{"input": "routes_1", "style": "route_overlay"}, "requires a route_compare"},
 		{"render without overlay plan", "fastest_safest", 4, "RenderMap", map[string]any{"input": "route_compare_1", "style": "route_overlay"}, "objective=overlay_routes"},
+		{"input and work", "visual_overlay", 4, "RenderMap", map[string]any{"input": "route_compare_1", "work": "route_compare_1", "style": "route_overlay"}, "once"},
+		{"no handle", "visual_overlay", 4, "RenderMap", map[string]any{"style": "route_overlay"}, "required argument missing"},
 		{"unknown argument", "fastest_safest", 2, "PlanRoutes", map[string]any{"input": "work_1", "objective": "candidate_routes", "avoid.flood_affected_roads": true, "max_routes": 3.0}, "unknown argument"},
 	}
 	for _, c := range cases {
@@ -284,5 +286,53 @@ func TestRoutingInputMutations(t *testing.T) {
 				t.Fatalf("error %v, want it to mention %q", last, c.want)
 			}
 		})
+	}
+}
+
+// TestRenderMapWorkAlias renders with the spec's spelling work= and gets
+// the same receipt as the GT chain's input=.
+func TestRenderMapWorkAlias(t *testing.T) {
+	dir, recs := routingCorpus(t)
+	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir, ArtifactDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := recs["visual_overlay"]
+	s := runPrefix(t, eng, rec, 4)
+	if _, err := s.Call(context.Background(), "RenderMap", map[string]any{"work": "route_compare_1", "style": "route_overlay"}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Call(context.Background(), "TaskComplete", map[string]any{"status": "TASK_COMPLETE"})
+	if err != nil || res.Published != runtime.AnswerRef {
+		t.Fatalf("not published: %v %v", res, err)
+	}
+	got, err := s.Resolve(runtime.AnswerRef)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a, b any
+	json.Unmarshal(got, &a)
+	json.Unmarshal(rec.Answer, &b)
+	ab, _ := json.Marshal(a)
+	bb, _ := json.Marshal(b)
+	if string(ab) != string(bb) {
+		t.Errorf("work= receipt %s\nwant %s", ab, bb)
+	}
+}
+
+// TestRoutingAnswerWaitsForTaskComplete checks that no answer is published
+// before TaskComplete (the schemas require terminated=true).
+func TestRoutingAnswerWaitsForTaskComplete(t *testing.T) {
+	dir, recs := routingCorpus(t)
+	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir, ArtifactDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, typ := range routingTypes {
+		rec := recs[typ]
+		s := runPrefix(t, eng, rec, len(rec.GTChain)-1)
+		if _, err := s.Resolve(runtime.AnswerRef); err == nil {
+			t.Errorf("%s: answer published before TaskComplete", typ)
+		}
 	}
 }

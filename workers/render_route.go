@@ -26,9 +26,10 @@ import (
 // obtain pixels. It does not use a synthetic from_origin(0, ...)
 // transform."
 //
-// The image is 912 x 512: the RGB chip resampled (nearest neighbour) to a
-// 512 x 512 panel on the left, the legend in a 400 x 512 panel on the
-// right. Layers are drawn in a fixed order (rgb, flood, roads, blocked
+// The image is 912 x 512: the RGB chip resampled (nearest neighbour) into
+// the 512 x 512 panel on the left, scaled to fit with its aspect ratio kept
+// and centred (a square chip fills the panel), the legend in a 400 x 512
+// panel on the right. Layers are drawn in a fixed order (rgb, flood, roads, blocked
 // roads, routes, origin, shelter, labels). A PNG, a world file for the chip
 // panel and a JSON manifest are written as run artifacts; all three are
 // byte-deterministic.
@@ -61,7 +62,8 @@ func renderRouteOverlayVariant() Variant {
 	return Variant{
 		Tool: "RenderMap", Value: "route_overlay",
 		Params: []Param{
-			{Name: "input", Kind: KindHandle, Required: true, Doc: "route_compare handle from CompareRoutes (the spec's work=route_compare_1)"},
+			{Name: "input", Kind: KindHandle, Doc: "route_compare handle from CompareRoutes"},
+			{Name: "work", Kind: KindHandle, Doc: "the spec's spelling of input (work=route_compare_1); give one of the two"},
 			{Name: "style", Kind: KindString, Required: true, Enum: []string{"route_overlay"}},
 			{Name: "layers", Kind: KindFlags, Enum: OverlayLayers, Doc: "layer toggles; absent means every layer; labels need routes"},
 		},
@@ -82,9 +84,6 @@ func loadOverlayInputs(env Env, rs *routeScene) (*OverlayInputs, error) {
 	}
 	if err := checkRouteRGB(&SceneFile{FileCard: f.FileCard, Raster: &info}); err != nil {
 		return nil, err
-	}
-	if info.DataType != raster.Uint8 {
-		return nil, fmt.Errorf("%s: the RGB chip must be 8-bit, got %s", f.Path, info.DataType)
 	}
 	c, err := crs.FromEPSG(info.EPSG)
 	if err != nil {
@@ -178,6 +177,17 @@ type overlayProjector struct {
 	inv    crs.Affine
 	w, h   float64
 	sx, sy float64
+	ox, oy float64
+}
+
+// chipRect returns where the RGB chip is drawn in the canvas: scaled to fit
+// the 512 x 512 panel with its aspect ratio kept, centred.
+func chipRect(r RasterInfo) image.Rectangle {
+	s := math.Min(float64(overlayChip)/float64(r.Width), float64(overlayChip)/float64(r.Height))
+	cw := max(1, min(overlayChip, int(math.Round(float64(float64(r.Width)*s)))))
+	ch := max(1, min(overlayChip, int(math.Round(float64(float64(r.Height)*s)))))
+	ox, oy := (overlayChip-cw)/2, (overlayChip-ch)/2
+	return image.Rect(ox, oy, ox+cw, oy+ch)
 }
 
 func newOverlayProjector(in *OverlayInputs) (*overlayProjector, error) {
@@ -186,7 +196,9 @@ func newOverlayProjector(in *OverlayInputs) (*overlayProjector, error) {
 		return nil, fmt.Errorf("%s: %w", in.RGBPath, err)
 	}
 	w, h := float64(in.RGB.Width), float64(in.RGB.Height)
-	return &overlayProjector{c: in.CRS, inv: inv, w: w, h: h, sx: overlayChip / w, sy: overlayChip / h}, nil
+	cr := chipRect(in.RGB)
+	return &overlayProjector{c: in.CRS, inv: inv, w: w, h: h,
+		sx: float64(cr.Dx()) / w, sy: float64(cr.Dy()) / h, ox: float64(cr.Min.X), oy: float64(cr.Min.Y)}, nil
 }
 
 // raster returns the raster pixel coordinates (col, row) of a WGS84
@@ -208,7 +220,7 @@ func (p *overlayProjector) canvas(lon, lat float64) (x, y float64, in bool, err 
 		return 0, 0, false, err
 	}
 	in = col >= 0 && col < p.w && row >= 0 && row < p.h
-	return float64(col * p.sx), float64(row * p.sy), in, nil
+	return p.ox + float64(col*p.sx), p.oy + float64(row*p.sy), in, nil
 }
 
 func (p *overlayProjector) line(coords [][2]float64) ([][2]float64, bool, error) {
@@ -241,22 +253,31 @@ var (
 
 // renderRouteOverlay implements RenderMap(style=route_overlay).
 func renderRouteOverlay(env Env, a Args) (*Result, error) {
-	h, err := env.Open(a.String("input"))
+	arg := "input"
+	switch {
+	case a.Has("input") && a.Has("work"):
+		return nil, a.Errorf("work", "give the route_compare handle once, as input or work")
+	case a.Has("work"):
+		arg = "work"
+	case !a.Has("input"):
+		return nil, a.Errorf("input", "required argument missing (the route_compare handle)")
+	}
+	h, err := env.Open(a.String(arg))
 	if err != nil {
 		return nil, err
 	}
 	if h.Result != nil {
 		if _, ok := h.Result.Payload.(*RouteRender); ok {
-			return nil, a.Errorf("input", "%s is a prepared overlay; the overlay must be rendered fresh from the current route_compare handle", h.Name)
+			return nil, a.Errorf(arg, "%s is a prepared overlay; the overlay must be rendered fresh from the current route_compare handle", h.Name)
 		}
 	}
-	rc, h, err := OpenResult[*RouteComparison](env, a, "input", "route_compare (CompareRoutes)")
+	rc, h, err := OpenResult[*RouteComparison](env, a, arg, "route_compare (CompareRoutes)")
 	if err != nil {
 		return nil, err
 	}
 	plan := rc.Plan
 	if plan.Overlay == nil {
-		return nil, a.Errorf("input", "%s compares routes planned with objective %s, which prepares no overlay layers; plan with objective=overlay_routes", h.Name, plan.Objective)
+		return nil, a.Errorf(arg, "%s compares routes planned with objective %s, which prepares no overlay layers; plan with objective=overlay_routes", h.Name, plan.Objective)
 	}
 	layers, err := overlayLayerSet(a)
 	if err != nil {
@@ -292,7 +313,8 @@ func renderRouteOverlay(env Env, a Args) (*Result, error) {
 		return nil, err
 	}
 	in := plan.Overlay
-	chipT := chipTransform(in.RGB)
+	cr := chipRect(in.RGB)
+	chipT := chipTransform(in.RGB, cr)
 	if rr.WorldFile, err = env.WriteArtifact(stem+".pgw", worldFile(chipT)); err != nil {
 		return nil, err
 	}
@@ -301,8 +323,8 @@ func renderRouteOverlay(env Env, a Args) (*Result, error) {
 		"source_handle": h.Name, "routes_handle": rc.PlanHandle, "prepared_overlay_used": false,
 		"png": rr.PNG, "world_file": rr.WorldFile,
 		"width": rr.Width, "height": rr.Height,
-		"chip": map[string]any{"x": 0, "y": 0, "width": overlayChip, "height": overlayChip,
-			"transform": chipT[:], "resampling": "nearest"},
+		"chip": map[string]any{"x": cr.Min.X, "y": cr.Min.Y, "width": cr.Dx(), "height": cr.Dy(),
+			"canvas_transform": chipT[:], "resampling": "nearest"},
 		"raster": map[string]any{"path": in.RGBPath, "crs": in.CRS.String(), "transform": in.RGB.Transform[:],
 			"width": in.RGB.Width, "height": in.RGB.Height},
 		"vector_transform": "WGS84 lon/lat -> " + in.CRS.String() + " -> inverse raster affine -> chip pixels",
@@ -353,18 +375,23 @@ func overlayLayerSet(a Args) (map[string]bool, error) {
 	return on, nil
 }
 
-// chipTransform returns the affine transform of the 512 x 512 chip panel:
-// the raster's transform with its pixel scaled by width/512 and
-// height/512.
-func chipTransform(r RasterInfo) crs.Affine {
-	fx := float64(r.Width) / overlayChip
-	fy := float64(r.Height) / overlayChip
+// chipTransform returns the affine transform from canvas pixels to the
+// raster's CRS: the raster's transform with its pixel scaled by
+// width/chip width and height/chip height and its origin moved to the
+// chip's canvas offset.
+func chipTransform(r RasterInfo, chip image.Rectangle) crs.Affine {
+	fx := float64(r.Width) / float64(chip.Dx())
+	fy := float64(r.Height) / float64(chip.Dy())
 	t := r.Transform
-	return crs.Affine{float64(t[0] * fx), float64(t[1] * fy), t[2], float64(t[3] * fx), float64(t[4] * fy), t[5]}
+	a, b, d, e := float64(t[0]*fx), float64(t[1]*fy), float64(t[3]*fx), float64(t[4]*fy)
+	ox, oy := float64(chip.Min.X), float64(chip.Min.Y)
+	c := t[2] - float64(a*ox) - float64(b*oy)
+	f := t[5] - float64(d*ox) - float64(e*oy)
+	return crs.Affine{a, b, c, d, e, f}
 }
 
-// worldFile returns an ESRI world file for the chip panel (centre of the
-// upper-left pixel).
+// worldFile returns an ESRI world file for the PNG (centre of the
+// upper-left canvas pixel).
 func worldFile(t crs.Affine) []byte {
 	cx, cy := t.Apply(0.5, 0.5)
 	var b strings.Builder
@@ -391,10 +418,11 @@ func drawRouteOverlay(env Env, plan *RoutePlan, sel map[string]string, on map[st
 		}
 	}
 	img := image.NewRGBA(image.Rect(0, 0, OverlayWidth, OverlayHeight))
-	chip := image.Rect(0, 0, overlayChip, overlayChip)
+	chip := chipRect(in.RGB)
 	fillAll(img, image.Rect(overlayChip, 0, OverlayWidth, OverlayHeight), colLegendBG)
+	fillAll(img, image.Rect(0, 0, overlayChip, overlayChip), colLegendBG)
 	if on["rgb"] {
-		if err := drawRGBChip(env, img, in); err != nil {
+		if err := drawRGBChip(env, img, in, chip); err != nil {
 			return nil, nil, err
 		}
 	} else {
@@ -543,9 +571,11 @@ func fillAll(img *image.RGBA, r image.Rectangle, c color.RGBA) {
 	draw.Draw(img, r, image.NewUniform(c), image.Point{}, draw.Src)
 }
 
-// drawRGBChip resamples the 3-band chip to the 512 x 512 panel (nearest
-// neighbour: panel pixel x samples column floor((x+0.5)*W/512)).
-func drawRGBChip(env Env, img *image.RGBA, in *OverlayInputs) error {
+// drawRGBChip resamples the 3-band chip into its canvas rectangle (nearest
+// neighbour: chip pixel x samples column floor((x+0.5)*W/chip width)).
+// 8-bit bands are drawn as they are; other types are taken as Sentinel-2
+// reflectance (0..10000) and stretched linearly from 0..3000 to 0..255.
+func drawRGBChip(env Env, img *image.RGBA, in *OverlayInputs, chip image.Rectangle) error {
 	var bands [3]*raster.Band
 	for i := range bands {
 		b, _, err := env.Band(in.RGBPath, i+1)
@@ -555,19 +585,35 @@ func drawRGBChip(env Env, img *image.RGBA, in *OverlayInputs) error {
 		bands[i] = b
 	}
 	w, h := in.RGB.Width, in.RGB.Height
-	cols := make([]int, overlayChip)
-	rows := make([]int, overlayChip)
-	for i := 0; i < overlayChip; i++ {
-		cols[i] = (2*i + 1) * w / (2 * overlayChip)
-		rows[i] = (2*i + 1) * h / (2 * overlayChip)
+	cw, ch := chip.Dx(), chip.Dy()
+	cols := make([]int, cw)
+	rows := make([]int, ch)
+	for i := range cols {
+		cols[i] = (2*i + 1) * w / (2 * cw)
 	}
-	for y := 0; y < overlayChip; y++ {
-		for x := 0; x < overlayChip; x++ {
+	for i := range rows {
+		rows[i] = (2*i + 1) * h / (2 * ch)
+	}
+	level := func(b *raster.Band, k int) uint8 {
+		v := b.At(k)
+		if b.Type == raster.Uint8 {
+			return uint8(v)
+		}
+		switch {
+		case math.IsNaN(v) || v <= 0:
+			return 0
+		case v >= 3000:
+			return 255
+		}
+		return uint8(math.Floor(float64(v*255)/3000 + 0.5))
+	}
+	for y := 0; y < ch; y++ {
+		for x := 0; x < cw; x++ {
 			k := rows[y]*w + cols[x]
-			o := img.PixOffset(x, y)
-			img.Pix[o] = uint8(bands[0].At(k))
-			img.Pix[o+1] = uint8(bands[1].At(k))
-			img.Pix[o+2] = uint8(bands[2].At(k))
+			o := img.PixOffset(chip.Min.X+x, chip.Min.Y+y)
+			img.Pix[o] = level(bands[0], k)
+			img.Pix[o+1] = level(bands[1], k)
+			img.Pix[o+2] = level(bands[2], k)
 			img.Pix[o+3] = 255
 		}
 	}
