@@ -239,10 +239,7 @@ func compareAreaAgreement(env Env, a Args) (*Result, error) {
 	ag.MedianPct = median3(ag.PairPct)
 	ag.MedianAreaHa = median3(ag.AreasHa)
 	ag.Score = math.Max(0, 100-ag.MedianPct)
-	ag.Decision = SourcesDisagree
-	if ag.MedianPct <= rule.MaxMedianPct {
-		ag.Decision = SourcesAgree
-	}
+	ag.Decision = areaVerdict(ag.MedianPct, rule.MaxMedianPct)
 	return &Result{
 		Evidence: map[string]any{
 			"criterion": "area_agreement", "hazard": d.Hazard, "decision": ag.Decision,
@@ -253,6 +250,35 @@ func compareAreaAgreement(env Env, a Args) (*Result, error) {
 		},
 		Payload: ag,
 	}, nil
+}
+
+// areaVerdict applies the inclusive median-difference limit: a median at
+// or below the limit means the sources agree (spec type 11 step 4).
+func areaVerdict(median, limit float64) string {
+	if median <= limit {
+		return SourcesAgree
+	}
+	return SourcesDisagree
+}
+
+// iouVerdict applies type 23's inclusive minimum median IoU.
+func iouVerdict(median, minimum float64) string {
+	if median >= minimum {
+		return SourcesAgree
+	}
+	return SourcesDisagree
+}
+
+// intensityState classifies a type-27 z-score: below -0.5, above 0.5,
+// and the inclusive middle.
+func intensityState(z float64) string {
+	switch {
+	case z < -0.5:
+		return StateBelow
+	case z > 0.5:
+		return StateAbove
+	}
+	return StateTypical
 }
 
 // supportJSON renders support statistics as answer evidence.
@@ -362,10 +388,7 @@ func compareIoU(env Env, a Args) (*Result, error) {
 		ious[key] = s.IoU
 	}
 	ag.MedianIoU = median3(ag.PairIoU)
-	ag.Decision = SourcesDisagree
-	if ag.MedianIoU >= droughtIoUMinimum {
-		ag.Decision = SourcesAgree
-	}
+	ag.Decision = iouVerdict(ag.MedianIoU, droughtIoUMinimum)
 	return &Result{
 		Evidence: map[string]any{
 			"criterion": "iou", "decision": ag.Decision, "median_iou": ag.MedianIoU, "minimum_iou": droughtIoUMinimum,
@@ -455,12 +478,7 @@ func compareIntensity(env Env, a Args) (*Result, error) {
 		if err := finiteOrErr(src+" z-score", z); err != nil {
 			return nil, err
 		}
-		st := StateTypical
-		if z < -0.5 {
-			st = StateBelow
-		} else if z > 0.5 {
-			st = StateAbove
-		}
+		st := intensityState(z)
 		counts[st]++
 		ag.States = append(ag.States, IntensityState{Source: src, AOIMean: m, TrainMean: mu, TrainStd: sd, Z: z, State: st})
 		srcEv[src] = map[string]any{"aoi_mean": RoundHalfEven(m, 6), "training_mean": RoundHalfEven(mu, 6),

@@ -158,3 +158,17 @@ func TestRegistryHasEveryMultiHazardVariant(t *testing.T) {
 		t.Error("question_defined_class accepted the air_pollution hazard (type 26 uses its own scale)")
 	}
 }
+
+func TestVerdictBoundariesInclusive(t *testing.T) {
+	if areaVerdict(15.317, 15.317) != SourcesAgree || areaVerdict(15.317, 15.316) != SourcesDisagree {
+		t.Error("the median-difference limit is not inclusive")
+	}
+	if iouVerdict(0.3, 0.3) != SourcesAgree || iouVerdict(0.299999, 0.3) != SourcesDisagree {
+		t.Error("the minimum IoU is not inclusive")
+	}
+	for z, want := range map[float64]string{-0.5: StateTypical, 0.5: StateTypical, -0.5000001: StateBelow, 0.5000001: StateAbove, 0: StateTypical} {
+		if got := intensityState(z); got != want {
+			t.Errorf("intensityState(%v) = %s, want %s", z, got, want)
+		}
+	}
+}
