@@ -3,10 +3,16 @@ package conformance_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
 	"testing"
 
 	"github.com/geodisaster/engine/conformance/hydrate"
@@ -34,6 +40,7 @@ type sen1Golden struct {
 		FloodPixels    int     `json:"flood_pixels"`
 		ComponentCount int     `json:"component_count"`
 		PolygonCount   int     `json:"polygon_count"`
+		PolygonDigest  string  `json:"polygon_digest"`
 	} `json:"diagnostics"`
 }
 
@@ -89,12 +96,71 @@ func checkSen1Diagnostics(t *testing.T, dir string, recs []runtime.Record, g *se
 			t.Fatalf("%s: %v", rec.ID, err)
 		}
 		if math.Float32bits(m.Threshold) != math.Float32bits(float32(want.Threshold)) || m.MaskSHA256 != want.MaskSHA256 ||
-			m.Valid != want.ValidPixels || m.Flood != want.FloodPixels || n != want.ComponentCount || len(polys) != want.PolygonCount {
+			m.Valid != want.ValidPixels || m.Flood != want.FloodPixels || n != want.ComponentCount || len(polys) != want.PolygonCount ||
+			polygonDigest(polys) != want.PolygonDigest {
 			t.Errorf("%s: go threshold %v mask %s valid %d flood %d components %d polygons %d; native %v %s %d %d %d %d",
 				rec.ID, m.Threshold, m.MaskSHA256, m.Valid, m.Flood, n, len(polys),
 				want.Threshold, want.MaskSHA256, want.ValidPixels, want.FloodPixels, want.ComponentCount, want.PolygonCount)
 		}
 	}
+}
+
+// canonicalRing mirrors oracle_sen1flood.py's _canonical_ring: no closing
+// or collinear points, positive (x, row-down) shoelace, smallest rotation
+// by numeric (x, y) order.
+func canonicalRing(r raster.PixelRing) string {
+	pts := append([]raster.PixelPoint(nil), r...)
+	for changed := true; changed && len(pts) > 2; {
+		changed = false
+		for i := range pts {
+			a, b, c := pts[(i+len(pts)-1)%len(pts)], pts[i], pts[(i+1)%len(pts)]
+			if (b.X-a.X)*(c.Y-b.Y)-(b.Y-a.Y)*(c.X-b.X) == 0 {
+				pts = append(pts[:i], pts[i+1:]...)
+				changed = true
+				break
+			}
+		}
+	}
+	if raster.PixelRing(pts).SignedArea2() < 0 {
+		slices.Reverse(pts)
+	}
+	less := func(s, u int) bool {
+		for k := range pts {
+			p, q := pts[(s+k)%len(pts)], pts[(u+k)%len(pts)]
+			if p != q {
+				return p.X < q.X || p.X == q.X && p.Y < q.Y
+			}
+		}
+		return false
+	}
+	best := 0
+	for s := 1; s < len(pts); s++ {
+		if less(s, best) {
+			best = s
+		}
+	}
+	var sb strings.Builder
+	for k := range pts {
+		p := pts[(best+k)%len(pts)]
+		fmt.Fprintf(&sb, "%d,%d;", p.X, p.Y)
+	}
+	return sb.String()
+}
+
+// polygonDigest mirrors oracle_sen1flood.py's polygon_digest.
+func polygonDigest(polys []raster.PixelPolygon) string {
+	var all []string
+	for _, p := range polys {
+		var holes []string
+		for _, h := range p.Holes {
+			holes = append(holes, canonicalRing(h))
+		}
+		sort.Strings(holes)
+		all = append(all, canonicalRing(p.Exterior)+"|"+strings.Join(holes, "|"))
+	}
+	sort.Strings(all)
+	s := sha256.Sum256([]byte(strings.Join(all, "\n")))
+	return hex.EncodeToString(s[:])
 }
 
 // replaySen1 replays records and compares every answer with its gold and

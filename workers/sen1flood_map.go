@@ -117,7 +117,8 @@ func mapFloodOtsu(env Env, a Args) (*Result, error) {
 			"mask":             m.Artifact.Locator, "mask_file_sha256": m.Artifact.SHA256, "mask_sha256": m.MaskSHA256,
 			"encoding": "uint8: 0 valid non-flood, 1 predicted flood, 255 nodata",
 		},
-		Payload: m,
+		Payload:   m,
+		Artifacts: []Artifact{m.Artifact},
 	}, nil
 }
 

@@ -154,7 +154,11 @@ func extractFloodObjects(env Env, a Args) (*Result, error) {
 	if l := o.Largest(); l != nil {
 		ev["largest_component"] = map[string]any{"id": l.ID, "pixels": l.Pixels, "area_m2": RoundHalfEven(l.AreaM2, 3)}
 	}
-	return &Result{Evidence: ev, Payload: o}, nil
+	res := &Result{Evidence: ev, Payload: o}
+	if o.GeoJSON != nil {
+		res.Artifacts = []Artifact{*o.GeoJSON}
+	}
+	return res, nil
 }
 
 // FloodPolygonsGeoJSON encodes component polygons as a GeoJSON
@@ -168,10 +172,18 @@ func FloodPolygonsGeoJSON(polys []raster.PixelPolygon, comps []FloodComponent, i
 	var b bytes.Buffer
 	b.WriteString(`{"type":"FeatureCollection","features":[`)
 	num := func(v float64) { b.WriteString(strconv.FormatFloat(v, 'g', -1, 64)) }
+	flip := t[0]*t[4] < 0
 	ring := func(r raster.PixelRing) {
 		b.WriteByte('[')
 		for k := 0; k <= len(r); k++ {
-			p := r[k%len(r)]
+			// Pixel rings run clockwise on screen (rows down), which is
+			// clockwise on the map too once rows become decreasing
+			// latitudes; reverse them so exteriors are counter-clockwise.
+			j := k % len(r)
+			if flip {
+				j = (len(r) - k) % len(r)
+			}
+			p := r[j]
 			if k > 0 {
 				b.WriteByte(',')
 			}

@@ -191,7 +191,8 @@ func renderFloodDiagnostic(env Env, a Args) (*Result, error) {
 	}
 	manifest["manifest"] = manArt.Locator
 	return &Result{
-		Evidence: manifest,
+		Evidence:  manifest,
+		Artifacts: []Artifact{pngArt, manArt},
 		Payload: &FloodRender{Compare: cmp, Input: h.Name, Requested: requested, Rendered: renderedList,
 			PNG: pngArt, Manifest: manArt, Width: S, Height: S, ChangedPixels: changed, BoundaryPixels: boundary},
 	}, nil

@@ -45,6 +45,38 @@ def predict(root, rel):
     return {"valid": valid, "flood": flood, "mask": mask, "threshold": float(t), "transform": transform}
 
 
+def _canonical_ring(ring):
+    pts = [(int(x), int(y)) for x, y in ring]
+    if pts[0] == pts[-1]:
+        pts = pts[:-1]
+    changed = True
+    while changed and len(pts) > 2:
+        changed = False
+        for i in range(len(pts)):
+            a, b, c = pts[i - 1], pts[i], pts[(i + 1) % len(pts)]
+            if (b[0] - a[0]) * (c[1] - b[1]) - (b[1] - a[1]) * (c[0] - b[0]) == 0:
+                del pts[i]
+                changed = True
+                break
+    area2 = sum(pts[i][0] * pts[(i + 1) % len(pts)][1] - pts[(i + 1) % len(pts)][0] * pts[i][1] for i in range(len(pts)))
+    if area2 < 0:
+        pts.reverse()
+    best = min(pts[k:] + pts[:k] for k in range(len(pts)))
+    return "".join("%d,%d;" % p for p in best)
+
+
+def polygon_digest(mask, flood):
+    """SHA-256 of the 8-connected GDAL polygons in pixel coordinates, each
+    ring without its closing point and collinear points, oriented with a
+    positive (x, row-down) shoelace, started at its smallest rotation; a
+    polygon is its exterior then its sorted holes; polygons sorted."""
+    polys = []
+    for geom, _ in rasterio.features.shapes(mask, mask=flood, connectivity=8):
+        rings = geom["coordinates"]
+        polys.append(_canonical_ring(rings[0]) + "|" + "|".join(sorted(_canonical_ring(r) for r in rings[1:])))
+    return hashlib.sha256("\n".join(sorted(polys)).encode()).hexdigest()
+
+
 def analyse(rec, root):
     p = predict(root, find(rec, "s1_image_1", "S1Portable.tif"))
     valid, flood, t = p["valid"], p["flood"], p["transform"]
@@ -119,6 +151,7 @@ def analyse(rec, root):
         "mask_sha256": hashlib.sha256(np.ascontiguousarray(p["mask"]).tobytes()).hexdigest(),
         "valid_pixels": out["valid"], "flood_pixels": total,
         "component_count": out["components"], "polygon_count": out["polygons"],
+        "polygon_digest": polygon_digest(p["mask"], flood),
     }
     return out
 
