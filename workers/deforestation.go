@@ -1,6 +1,7 @@
 package workers
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 
@@ -227,7 +228,17 @@ func hansenReadVariant() Variant {
 		if err != nil {
 			return nil, fmt.Errorf("ReadData(role=hansen) %s: quality report: %w", s.Handle, err)
 		}
+		doc, err := json.MarshalIndent(map[string]any{"handle": s.Handle, "event_year": y, "rasters": q}, "", "  ")
+		if err != nil {
+			return nil, err
+		}
+		art, err := env.WriteArtifact(fmt.Sprintf("hansen_quality_report_%d.json", y), append(doc, '\n'))
+		if err != nil {
+			return nil, err
+		}
 		r.Evidence["quality_report"] = q
+		r.Evidence["quality_report_artifact"] = art.Locator
+		r.Artifacts = append(r.Artifacts, art)
 		return r, nil
 	}
 	return v

@@ -74,14 +74,29 @@ func declaredBand(f *SceneFile, name string) (int, error) {
 		return 0, fmt.Errorf("%s: band %s is not among the declared band_names %v", f.Path, name, f.BandNames)
 	}
 	if f.Raster != nil {
+		described := false
 		for i, d := range f.Raster.Descriptions {
 			if d == name {
 				return i + 1, nil
+			}
+			described = described || d != ""
+		}
+		// Without names or descriptions, a raster with exactly the
+		// product's band count is read in the product's declared order
+		// (Sentinel-2: B2, B3, B4, B8, B11, B12; Sentinel-1: VV, VH).
+		for _, order := range [][]string{s2Bands, s1Bands} {
+			for i, b := range order {
+				if b == name && !described && f.Raster.Count == len(order) {
+					return i + 1, nil
+				}
 			}
 		}
 	}
 	return 0, fmt.Errorf("%s: no band %s (the file card declares no band_names and no band description matches)", f.Path, name)
 }
+
+// s1Bands are the two Sentinel-1 bands of each acquisition file.
+var s1Bands = []string{"VV", "VH"}
 
 // opticalEpoch is one declared Sentinel-2 epoch file.
 type opticalEpoch struct {

@@ -537,3 +537,48 @@ func TestExtractObjectsFilter(t *testing.T) {
 		}
 	}
 }
+
+func TestDeclaredBandFallback(t *testing.T) {
+	six := &SceneFile{FileCard: FileCard{Path: "s2/pre_1.tif"}, Raster: &RasterInfo{Count: 6, Descriptions: make([]string, 6)}}
+	if b, err := declaredBand(six, "B12"); err != nil || b != 6 {
+		t.Errorf("positional B12: %d %v", b, err)
+	}
+	two := &SceneFile{FileCard: FileCard{Path: "s1/x.tif"}, Raster: &RasterInfo{Count: 2, Descriptions: []string{"", ""}}}
+	if b, err := declaredBand(two, "VH"); err != nil || b != 2 {
+		t.Errorf("positional VH: %d %v", b, err)
+	}
+	described := &SceneFile{FileCard: FileCard{Path: "s2/pre_1.tif"}, Raster: &RasterInfo{Count: 6, Descriptions: []string{"a", "b", "c", "d", "e", "f"}}}
+	if _, err := declaredBand(described, "B12"); err == nil {
+		t.Error("descriptions that name other bands must not fall back to positions")
+	}
+	five := &SceneFile{FileCard: FileCard{Path: "s2/pre_1.tif"}, Raster: &RasterInfo{Count: 5, Descriptions: make([]string, 5)}}
+	if _, err := declaredBand(five, "B12"); err == nil {
+		t.Error("a five-band file has no positional B12")
+	}
+	named := &SceneFile{FileCard: FileCard{Path: "s2/pre_1.tif", BandNames: []string{"B2", "B3"}}, Raster: &RasterInfo{Count: 6}}
+	if _, err := declaredBand(named, "B2"); err == nil || !strings.Contains(err.Error(), "2 band names for 6 bands") {
+		t.Errorf("band_names count mismatch: %v", err)
+	}
+}
+
+func TestLossMaskArtifactDeterministic(t *testing.T) {
+	m := newMemEnv()
+	annual := fill(60, 0)
+	annual[7] = 1
+	forest := m.hansenScene(t, 2020, 10, 6, 4326, geoT, annual, fill(60, 0), fill(60, 70))
+	m.handles["work_1"] = &Handle{Name: "work_1", Kind: "work", Result: &Result{Payload: &Work{Mode: "forest_change", Scenes: map[string]*Scene{"forest": forest}}}}
+	var sums []string
+	for k := 0; k < 2; k++ {
+		r, err := extractLossPatches(m, args("ExtractObjects", map[string]any{"input": "work_1", "filters": map[string]any{"event_year": float64(2020)}}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Artifacts) != 1 || r.Artifacts[0].Size == 0 || r.Artifacts[0].Name != "forest_loss_patches_2020.tif" {
+			t.Fatalf("artifacts %+v", r.Artifacts)
+		}
+		sums = append(sums, r.Artifacts[0].SHA256)
+	}
+	if sums[0] != sums[1] {
+		t.Error("loss mask artifact is not byte-deterministic")
+	}
+}

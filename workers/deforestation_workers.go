@@ -1,9 +1,12 @@
 package workers
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/geodisaster/engine/raster"
 )
 
 // Analytical workers of deforestation types 1-4 and 6-8 (type 5 is in
@@ -920,9 +923,32 @@ func extractLossPatches(env Env, a Args) (*Result, error) {
 	}
 	n, largest := lossComponents8(loss.Mask, loss.Info.Width, loss.Info.Height)
 	lp := &LossPatches{EventYear: year, Source: loss.Source, PixelCount: len(loss.Indices), Components: n, LargestPatchPixels: largest, AreaM2: loss.AreaM2, AreaHa: loss.AreaHa, Method: loss.Method}
+	art, err := writeLossMask(env, loss)
+	if err != nil {
+		return nil, err
+	}
 	ev := lossEvidence(loss)
 	ev["target"], ev["component_count"], ev["largest_patch_pixels"], ev["connectivity"] = "forest_loss_patches", n, largest, 8
-	return &Result{Evidence: ev, Payload: lp}, nil
+	ev["mask_artifact"] = art.Locator
+	return &Result{Evidence: ev, Payload: lp, Artifacts: []Artifact{art}}, nil
+}
+
+// writeLossMask writes the selected event-year loss cells as a uint8
+// GeoTIFF on the source grid (1 = loss, 0 = no loss).
+func writeLossMask(env Env, loss *HansenLoss) (Artifact, error) {
+	b, err := raster.NewBand(loss.Info.Width, loss.Info.Height, raster.Uint8)
+	if err != nil {
+		return Artifact{}, err
+	}
+	px := b.Data.([]uint8)
+	for _, i := range loss.Indices {
+		px[i] = 1
+	}
+	var buf bytes.Buffer
+	if err := raster.Write(&buf, []*raster.Band{b}, raster.WriteOptions{EPSG: loss.Info.EPSG, Transform: loss.Info.Transform}); err != nil {
+		return Artifact{}, fmt.Errorf("loss mask artifact: %w", err)
+	}
+	return env.WriteArtifact(fmt.Sprintf("forest_loss_patches_%d.tif", loss.EventYear), buf.Bytes())
 }
 
 // lossComponents8 counts the 8-connected components of a mask and the size of
