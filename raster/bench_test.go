@@ -15,7 +15,7 @@ const bigBenchEnv = "GEODISASTER_BENCH_TIFF"
 func benchFile(b *testing.B) string {
 	p := os.Getenv(bigBenchEnv)
 	if p == "" {
-		p = "/tmp/perf/big_deflate_p3.tif"
+		p = "/tmp/geodisaster-raster-dev/perf/big_deflate_p3.tif"
 	}
 	if _, err := os.Stat(p); err != nil {
 		b.Skipf("corpus absent: %s (set %s)", p, bigBenchEnv)

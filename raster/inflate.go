@@ -344,8 +344,9 @@ func buildTable(t []uint32, lens []uint8, primary uint, lit bool) bool {
 // fillTable builds a canonical Huffman decoding table from code lengths:
 // codes up to primary bits resolve in one lookup, longer ones through a
 // link to a subtable. Unused entries are marked invalid. It returns false
-// for over-subscribed codes. Incomplete codes are accepted (zlib accepts a
-// single distance code); the missing codes decode as invalid.
+// for over-subscribed codes or tables that do not fit t. Incomplete codes
+// are accepted (zlib accepts a single distance code); the missing codes
+// decode as invalid.
 func fillTable(t []uint32, lens []uint8, primary uint, syms []uint32) bool {
 	var count [16]int
 	for _, l := range lens {
@@ -359,90 +360,85 @@ func fillTable(t []uint32, lens []uint8, primary uint, syms []uint32) bool {
 			return false
 		}
 	}
-	var next [16]int
-	code := 0
-	for l := 1; l < 16; l++ {
-		code = (code + count[l-1]) << 1
-		next[l] = code
+	// Symbols in canonical order: by length, then by symbol.
+	var offs [16]int
+	for l := 1; l < 15; l++ {
+		offs[l+1] = offs[l] + count[l]
+	}
+	var sorted [320]uint16
+	for s, l := range lens {
+		if l != 0 {
+			sorted[offs[l]] = uint16(s)
+			offs[l]++
+		}
+	}
+	remaining := count
+	maxLen := uint(0)
+	for l := uint(1); l < 16; l++ {
+		if count[l] > 0 {
+			maxLen = l
+		}
 	}
 	size := 1 << primary
 	for i := 0; i < size; i++ {
 		t[i] = entInvalid | uint32(primary)
 	}
-	end := size // next free subtable slot
-	for s, l8 := range lens {
-		l := uint(l8)
-		if l == 0 {
-			continue
-		}
-		c := next[l]
-		next[l]++
-		rev := reverseBits(uint32(c), l)
-		if l <= primary {
-			e := syms[s] | uint32(l)
-			for i := int(rev); i < size; i += 1 << l {
-				t[i] = e
+	end := size     // next free subtable slot
+	code := 0       // current canonical code
+	curPrefix := -1 // primary prefix of the open subtable
+	var sub uint
+	var base int
+	k := 0
+	for l := uint(1); l < 16; l++ {
+		for c := 0; c < count[l]; c++ {
+			s := sorted[k]
+			k++
+			rev := reverseBits(uint32(code), l)
+			code++
+			remaining[l]--
+			if l <= primary {
+				e := syms[s] | uint32(l)
+				for i := int(rev); i < size; i += 1 << l {
+					t[i] = e
+				}
+				continue
 			}
-			continue
-		}
-		// Long code: primary index is the low primary bits of rev.
-		pi := rev & (1<<primary - 1)
-		link := t[pi]
-		var sub uint
-		var base int
-		if link&kindMask == kindLink && link&entInvalid == 0 {
-			sub = uint(link>>4) & 15
-			base = int(link >> 16)
-		} else {
-			// Size the subtable for the longest code sharing this prefix.
-			sub = maxSubBits(lens, next, l, primary, pi)
-			base = end
-			if base+(1<<sub) > len(t) {
+			pi := int(rev & (1<<primary - 1))
+			if pi != curPrefix {
+				// Open a subtable sized for the codes that share this
+				// prefix: grow it while the remaining codes overfill it.
+				sub = l - primary
+				room := 1 << sub
+				for sub+primary < maxLen {
+					room -= remaining[sub+primary] + b2i(sub+primary == l)
+					if room <= 0 {
+						break
+					}
+					sub++
+					room <<= 1
+				}
+				base = end
+				if base+(1<<sub) > len(t) {
+					return false
+				}
+				for i := 0; i < 1<<sub; i++ {
+					t[base+i] = entInvalid | uint32(sub)
+				}
+				end += 1 << sub
+				t[pi] = uint32(base)<<16 | kindLink | uint32(sub)<<4 | uint32(primary)
+				curPrefix = pi
+			}
+			if l-primary > sub {
 				return false
 			}
-			for i := 0; i < 1<<sub; i++ {
-				t[base+i] = entInvalid | uint32(sub)
+			e := syms[s] | uint32(l-primary)
+			for i := int(rev >> primary); i < 1<<sub; i += 1 << (l - primary) {
+				t[base+i] = e
 			}
-			end += 1 << sub
-			t[pi] = uint32(base)<<16 | kindLink | uint32(sub)<<4 | uint32(primary)
 		}
-		e := syms[s] | uint32(l-primary)
-		for i := int(rev >> primary); i < 1<<sub; i += 1 << (l - primary) {
-			t[base+i] = e
-		}
+		code <<= 1
 	}
 	return true
-}
-
-// maxSubBits returns the subtable width needed below primary-bit prefix pi:
-// the longest code length (minus primary) among codes with that prefix.
-func maxSubBits(lens []uint8, next [16]int, from uint, primary uint, pi uint32) uint {
-	// Recompute canonical codes to find every code sharing the prefix.
-	var count [16]int
-	for _, l := range lens {
-		count[l]++
-	}
-	count[0] = 0
-	var nx [16]int
-	code := 0
-	for l := 1; l < 16; l++ {
-		code = (code + count[l-1]) << 1
-		nx[l] = code
-	}
-	maxLen := from
-	for _, l8 := range lens {
-		l := uint(l8)
-		if l == 0 {
-			continue
-		}
-		c := nx[l]
-		nx[l]++
-		if l > primary && reverseBits(uint32(c), l)&(1<<primary-1) == pi && l > maxLen {
-			maxLen = l
-		}
-	}
-	_ = next
-	return maxLen - primary
 }
 
 // reverseBits reverses the low n bits of v.
@@ -551,4 +547,11 @@ func (f *inflater) decodeBlock(r *bitReader, dst []byte, o int, lt *[litlenTable
 			return o, true, nil
 		}
 	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

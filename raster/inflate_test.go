@@ -38,7 +38,16 @@ func inflateSamples() [][]byte {
 		for i := range ramp {
 			ramp[i] = byte(i*i>>9) ^ byte(r.Intn(3))
 		}
-		out = append(out, random, text, runs, ramp)
+		// Geometric symbol frequencies give 15-bit codes (subtables).
+		skew := make([]byte, n)
+		for i := range skew {
+			k := 0
+			for k < 40 && r.Intn(2) == 0 {
+				k++
+			}
+			skew[i] = byte(k*5 + r.Intn(2))
+		}
+		out = append(out, random, text, runs, ramp, skew)
 	}
 	return out
 }

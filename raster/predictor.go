@@ -141,3 +141,33 @@ func undoFloat(b []byte, rowLen, rows, stride, size int, tmp []byte) {
 		}
 	}
 }
+
+// undoFloatRow reverses predictor 3 on one row of single-sample floats of
+// size bytes (4 or 8): it accumulates the byte differences of row in place
+// and writes samples [from, from+len(dst)/size) to dst in native order.
+func undoFloatRow(row, dst []byte, from, size int) {
+	acc := row[0]
+	for i := 1; i < len(row); i++ {
+		acc += row[i]
+		row[i] = acc
+	}
+	n := len(row) / size
+	m := len(dst) / size
+	switch size {
+	case 4:
+		p0, p1, p2, p3 := row[from:from+m], row[n+from:n+from+m], row[2*n+from:2*n+from+m], row[3*n+from:3*n+from+m]
+		out := u32s(dst)[:m]
+		for i := range out {
+			out[i] = uint32(p0[i])<<24 | uint32(p1[i])<<16 | uint32(p2[i])<<8 | uint32(p3[i])
+		}
+	case 8:
+		out := u64s(dst)[:m]
+		for i := range out {
+			var v uint64
+			for k := 0; k < 8; k++ {
+				v = v<<8 | uint64(row[k*n+from+i])
+			}
+			out[i] = v
+		}
+	}
+}

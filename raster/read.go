@@ -40,12 +40,56 @@ func (d *Dataset) ReadAll(ctx context.Context) ([]*Band, error) {
 // ReadBands reads the window w of several bands (1-based) at once, so
 // pixel-interleaved blocks are decoded only once. Blocks are decoded
 // concurrently by up to GOMAXPROCS goroutines.
-func (d *Dataset) ReadBands(ctx context.Context, bands []int, w Window) (out []*Band, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			out, err = nil, FormatError(fmt.Sprintf("internal error while decoding: %v", p))
+func (d *Dataset) ReadBands(ctx context.Context, bands []int, w Window) ([]*Band, error) {
+	op, err := d.startRead(ctx, bands, w)
+	if err != nil {
+		return nil, err
+	}
+	if err := op.wait(); err != nil {
+		return nil, err
+	}
+	return op.out, nil
+}
+
+// readJob is one block to decode: plane (band index for planar files, else
+// 0) and block column/row.
+type readJob struct{ plane, bx, by int }
+
+// readOp is a read in progress: its outputs, its jobs in block order, and
+// a channel per job closed when the job is done.
+type readOp struct {
+	out      []*Band
+	jobs     []readJob
+	ready    []chan struct{}
+	finished chan struct{}
+	err      error
+}
+
+// waitJob blocks until job i is decoded; it returns false if the read
+// failed first.
+func (op *readOp) waitJob(i int) bool {
+	select {
+	case <-op.ready[i]:
+		return true
+	case <-op.finished:
+		select {
+		case <-op.ready[i]:
+			return op.err == nil
+		default:
+			return false
 		}
-	}()
+	}
+}
+
+// wait blocks until every job is done and returns the first error.
+func (op *readOp) wait() error {
+	<-op.finished
+	return op.err
+}
+
+// startRead validates a read, allocates its outputs and starts decoding
+// its blocks in the background.
+func (d *Dataset) startRead(ctx context.Context, bands []int, w Window) (*readOp, error) {
 	if len(bands) == 0 {
 		return nil, fmt.Errorf("raster: no bands requested")
 	}
@@ -61,21 +105,18 @@ func (d *Dataset) ReadBands(ctx context.Context, bands []int, w Window) (out []*
 	if int64(w.Width)*int64(w.Height)*int64(d.dtype.Size()) > maxReadBytes {
 		return nil, fmt.Errorf("raster: window %dx%d too large to read at once", w.Width, w.Height)
 	}
-	out = make([]*Band, len(bands))
+	op := &readOp{out: make([]*Band, len(bands)), finished: make(chan struct{})}
 	outBytes := make([][]byte, len(bands))
 	for i := range bands {
 		b, err := NewBand(w.Width, w.Height, d.dtype)
 		if err != nil {
 			return nil, err
 		}
-		out[i] = b
+		op.out[i] = b
 		outBytes[i] = b.Bytes()
 	}
-	// Enumerate the blocks the window touches.
-	type job struct{ plane, bx, by int }
 	bx0, bx1 := w.Col/d.blockW, (w.Col+w.Width-1)/d.blockW
 	by0, by1 := w.Row/d.blockH, (w.Row+w.Height-1)/d.blockH
-	var jobs []job
 	planes := []int{0}
 	if d.planar {
 		planes = planes[:0]
@@ -90,23 +131,23 @@ func (d *Dataset) ReadBands(ctx context.Context, bands []int, w Window) (out []*
 	for _, p := range planes {
 		for by := by0; by <= by1; by++ {
 			for bx := bx0; bx <= bx1; bx++ {
-				jobs = append(jobs, job{p, bx, by})
+				op.jobs = append(op.jobs, readJob{p, bx, by})
 			}
 		}
 	}
-	workers := runtime.GOMAXPROCS(0)
-	if workers > len(jobs) {
-		workers = len(jobs)
+	op.ready = make([]chan struct{}, len(op.jobs))
+	for i := range op.ready {
+		op.ready[i] = make(chan struct{})
 	}
+	workers := min(runtime.GOMAXPROCS(0), len(op.jobs))
 	var (
-		next     atomic.Int64
-		failed   atomic.Bool
-		errOnce  sync.Once
-		firstErr error
-		wg       sync.WaitGroup
+		next    atomic.Int64
+		failed  atomic.Bool
+		errOnce sync.Once
+		wg      sync.WaitGroup
 	)
 	fail := func(e error) {
-		errOnce.Do(func() { firstErr = e })
+		errOnce.Do(func() { op.err = e })
 		failed.Store(true)
 	}
 	run := func() {
@@ -120,30 +161,30 @@ func (d *Dataset) ReadBands(ctx context.Context, bands []int, w Window) (out []*
 		defer d.putState(st)
 		for !failed.Load() {
 			i := int(next.Add(1) - 1)
-			if i >= len(jobs) {
+			if i >= len(op.jobs) {
 				return
 			}
 			if err := ctx.Err(); err != nil {
 				fail(err)
 				return
 			}
-			j := jobs[i]
+			j := op.jobs[i]
 			if err := d.readBlock(st, j.plane, j.bx, j.by, bands, w, outBytes); err != nil {
 				fail(err)
 				return
 			}
+			close(op.ready[i])
 		}
 	}
 	wg.Add(workers)
-	for k := 1; k < workers; k++ {
+	for k := 0; k < workers; k++ {
 		go run()
 	}
-	run()
-	wg.Wait()
-	if firstErr != nil {
-		return nil, firstErr
-	}
-	return out, nil
+	go func() {
+		wg.Wait()
+		close(op.finished)
+	}()
+	return op, nil
 }
 
 // blockState is one decoding goroutine's scratch memory.
@@ -212,12 +253,24 @@ func (d *Dataset) readBlock(st *blockState, plane, bx, by int, bands []int, w Wi
 	if err := readFull(d.r, d.size, st.raw, off, fmt.Sprintf("block %d", idx)); err != nil {
 		return err
 	}
-	blk, err := d.decodeBlock(st, st.raw, rows)
+	// Floating-point predictor on single-sample blocks: undo it row by row
+	// straight into the output, skipping rows outside the window.
+	fused := d.predictor == 3 && bs == 1 && (d.bps == 32 || d.bps == 64) && len(bands) == 1
+	blk, err := d.decodeBlock(st, st.raw, rows, fused)
 	if err != nil {
 		return fmt.Errorf("block %d: %w", idx, err)
 	}
 	stride := d.blockW * bs * size
 	n := (c1 - c0) * size
+	if fused {
+		dst := outs[0]
+		for r := r0; r < r1; r++ {
+			row := blk[(r-by*d.blockH)*stride : (r-by*d.blockH+1)*stride]
+			o := ((r-w.Row)*w.Width + (c0 - w.Col)) * size
+			undoFloatRow(row, dst[o:o+n], c0-bx*d.blockW, size)
+		}
+		return nil
+	}
 	for k, b := range bands {
 		s := b - 1
 		if d.planar {
@@ -319,7 +372,9 @@ func encodeSample(b []byte, t DataType, v float64) {
 
 // decodeBlock decompresses one block of rows rows into native-order samples
 // of the dataset's DataType, rows of blockW*blockSamples samples.
-func (d *Dataset) decodeBlock(st *blockState, raw []byte, rows int) ([]byte, error) {
+// With rawFloat, the floating-point predictor is left for the caller
+// (undoFloatRow).
+func (d *Dataset) decodeBlock(st *blockState, raw []byte, rows int, rawFloat bool) ([]byte, error) {
 	if d.compression == CompressionJPEG || d.compression == CompressionWebP {
 		return d.decodeImageBlock(st, raw, rows)
 	}
@@ -344,6 +399,9 @@ func (d *Dataset) decodeBlock(st *blockState, raw []byte, rows int) ([]byte, err
 		}
 		undoHorizontal(buf, rowLen, rows, bs, size)
 	case 3:
+		if rawFloat {
+			return buf, nil
+		}
 		st.tmp = grow(st.tmp, rowLen)
 		undoFloat(buf, rowLen, rows, bs, size, st.tmp)
 	default:

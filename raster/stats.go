@@ -96,11 +96,48 @@ func (d *Dataset) StoredStatistics(band int) (Statistics, bool) {
 // ComputeStatistics reads band (1-based) and computes its exact statistics
 // as GDAL does, ignoring any stored values.
 func (d *Dataset) ComputeStatistics(ctx context.Context, band int) (Statistics, error) {
-	b, err := d.ReadBand(ctx, band)
-	if err != nil {
-		return Statistics{}, err
+	_, st, err := d.ReadBandStatistics(ctx, band)
+	return st, err
+}
+
+// ReadBandStatistics reads band (1-based) and computes its statistics in
+// the same pass: blocks are decoded concurrently while the statistics,
+// which GDAL accumulates in block order, consume them in that order. The
+// band is returned even when it has no valid pixels (err is then
+// ErrNoValidPixels).
+func (d *Dataset) ReadBandStatistics(ctx context.Context, band int) (*Band, Statistics, error) {
+	w := Window{0, 0, d.width, d.height}
+	var nd *float64
+	if d.hasNoData {
+		v := d.nodata
+		nd = &v
 	}
-	return d.BandStatistics(b)
+	c := newStatsCollector(d.dtype, nd)
+	// Blocks finish roughly in order; the collector waits for each in turn.
+	op, err := d.startRead(ctx, []int{band}, w)
+	if err != nil {
+		return nil, Statistics{}, err
+	}
+	b := op.out[0]
+	for i, j := range op.jobs {
+		if !op.waitJob(i) {
+			break
+		}
+		y0, x0 := j.by*d.blockH, j.bx*d.blockW
+		y1, x1 := min(y0+d.blockH, d.height), min(x0+d.blockW, d.width)
+		if x0 == 0 && x1 == d.width {
+			c.add(b.Data, y0*d.width, y1*d.width)
+			continue
+		}
+		for y := y0; y < y1; y++ {
+			c.add(b.Data, y*d.width+x0, y*d.width+x1)
+		}
+	}
+	if err := op.wait(); err != nil {
+		return nil, Statistics{}, err
+	}
+	st, err := c.result(int64(d.width) * int64(d.height))
+	return b, st, err
 }
 
 // BandStatistics computes GDAL's statistics of a whole band b read from d,
@@ -114,8 +151,7 @@ func (d *Dataset) BandStatistics(b *Band) (Statistics, error) {
 		v := d.nodata
 		nd = &v
 	}
-	bw, bh := d.blockW, d.blockH
-	return ComputeBandStatistics(b, bw, bh, nd)
+	return ComputeBandStatistics(b, d.blockW, d.blockH, nd)
 }
 
 // ComputeBandStatistics computes the statistics GDAL 3.6 computes for a
@@ -133,28 +169,81 @@ func ComputeBandStatistics(b *Band, blockW, blockH int, nodata *float64) (Statis
 	if blockW <= 0 || blockH <= 0 {
 		blockW, blockH = b.Width, b.Height
 	}
-	var acc statAcc
-	acc.init()
-	switch s := b.Data.(type) {
-	case []uint8:
-		intStats(&acc, s, b.Width, b.Height, blockW, blockH, nodata, 255)
-	case []uint16:
-		intStats(&acc, s, b.Width, b.Height, blockW, blockH, nodata, 65535)
-	case []float32:
-		walkBlocks(s, b.Width, b.Height, blockW, blockH, func(row []float32) { welfordF32(&acc, row, nodata) })
-	case []float64:
-		walkBlocks(s, b.Width, b.Height, blockW, blockH, func(row []float64) { welfordGeneric(&acc, row, nodata) })
-	case []int8:
-		walkBlocks(s, b.Width, b.Height, blockW, blockH, func(row []int8) { welfordGeneric(&acc, row, nodata) })
-	case []int16:
-		walkBlocks(s, b.Width, b.Height, blockW, blockH, func(row []int16) { welfordGeneric(&acc, row, nodata) })
-	case []uint32:
-		walkBlocks(s, b.Width, b.Height, blockW, blockH, func(row []uint32) { welfordGeneric(&acc, row, nodata) })
-	case []int32:
-		walkBlocks(s, b.Width, b.Height, blockW, blockH, func(row []int32) { welfordGeneric(&acc, row, nodata) })
+	c := newStatsCollector(b.Type, nodata)
+	width, height := b.Width, b.Height
+	for y0 := 0; y0 < height; y0 += blockH {
+		y1 := min(y0+blockH, height)
+		for x0 := 0; x0 < width; x0 += blockW {
+			x1 := min(x0+blockW, width)
+			if x0 == 0 && x1 == width {
+				c.add(b.Data, y0*width, y1*width)
+				continue
+			}
+			for y := y0; y < y1; y++ {
+				c.add(b.Data, y*width+x0, y*width+x1)
+			}
+		}
 	}
-	st := Statistics{Valid: acc.n, Total: int64(b.Width) * int64(b.Height), HasValidPercent: true}
-	st.ValidPercent = float64(acc.n) * 100 / float64(st.Total)
+	return c.result(int64(width) * int64(height))
+}
+
+// statsCollector accumulates GDAL's statistics over segments of samples
+// fed in GDAL's visiting order.
+type statsCollector struct {
+	acc    statAcc
+	nodata *float64
+	hist   []int64 // uint8/uint16 exact path
+	typ    DataType
+}
+
+func newStatsCollector(t DataType, nodata *float64) *statsCollector {
+	c := &statsCollector{nodata: nodata, typ: t}
+	c.acc.init()
+	switch t {
+	case Uint8:
+		c.hist = make([]int64, 256)
+	case Uint16:
+		c.hist = make([]int64, 65536)
+	}
+	return c
+}
+
+// add accumulates samples [lo, hi) of data (a typed sample slice).
+func (c *statsCollector) add(data any, lo, hi int) {
+	switch s := data.(type) {
+	case []uint8:
+		for _, v := range s[lo:hi] {
+			c.hist[v]++
+		}
+	case []uint16:
+		for _, v := range s[lo:hi] {
+			c.hist[v]++
+		}
+	case []float32:
+		welfordF32(&c.acc, s[lo:hi], c.nodata)
+	case []float64:
+		welfordGeneric(&c.acc, s[lo:hi], c.nodata)
+	case []int8:
+		welfordGeneric(&c.acc, s[lo:hi], c.nodata)
+	case []int16:
+		welfordGeneric(&c.acc, s[lo:hi], c.nodata)
+	case []uint32:
+		welfordGeneric(&c.acc, s[lo:hi], c.nodata)
+	case []int32:
+		welfordGeneric(&c.acc, s[lo:hi], c.nodata)
+	}
+}
+
+// result finalises the statistics of total samples.
+func (c *statsCollector) result(total int64) (Statistics, error) {
+	acc := &c.acc
+	if c.hist != nil {
+		histStats(acc, c.hist, c.nodata)
+	}
+	st := Statistics{Valid: acc.n, Total: total, HasValidPercent: true}
+	if total > 0 {
+		st.ValidPercent = float64(acc.n) * 100 / float64(total)
+	}
 	if acc.n == 0 {
 		return st, ErrNoValidPixels
 	}
@@ -200,39 +289,13 @@ func (a *statAcc) exactStd() float64 {
 	return math.Sqrt(f) / float64(n)
 }
 
-// walkBlocks calls f on each block row segment of a width x height
-// row-major array in GDAL's block visiting order.
-func walkBlocks[T any](s []T, width, height, bw, bh int, f func([]T)) {
-	for y0 := 0; y0 < height; y0 += bh {
-		y1 := min(y0+bh, height)
-		for x0 := 0; x0 < width; x0 += bw {
-			x1 := min(x0+bw, width)
-			if x0 == 0 && x1 == width {
-				f(s[y0*width : y1*width])
-				continue
-			}
-			for y := y0; y < y1; y++ {
-				f(s[y*width+x0 : y*width+x1])
-			}
-		}
-	}
-}
-
-// intStats is GDAL's exact integer path for uint8 and uint16 bands: counts
-// are order-independent, so the whole array is summed at once.
-func intStats[T uint8 | uint16](a *statAcc, s []T, width, height, bw, bh int, nodata *float64, maxv float64) {
+// histStats is GDAL's exact integer path for uint8 and uint16 bands,
+// from a histogram of the samples (counts are order-independent).
+func histStats(a *statAcc, cnt []int64, nodata *float64) {
 	a.exact = true
-	hasND := false
-	var ndv T
+	maxv := float64(len(cnt) - 1)
 	if nodata != nil && !math.IsNaN(*nodata) && *nodata >= 0 && *nodata <= maxv {
-		hasND, ndv = true, T(*nodata)
-	}
-	cnt := make([]int64, int(maxv)+1)
-	for _, v := range s {
-		cnt[v]++
-	}
-	if hasND {
-		cnt[ndv] = 0
+		cnt[int(*nodata)] = 0
 	}
 	var sumSqHi, sumSqLo uint64
 	for v, c := range cnt {

@@ -209,6 +209,16 @@ func inspectFile(ctx context.Context, path string, checksum, stats, recompute bo
 			if !need[b-1] {
 				continue
 			}
+			if stats && rep.Bands[b-1].Stats == nil {
+				// Decode and accumulate statistics in one pipelined pass.
+				band, s, err := d.ReadBandStatistics(ctx, b)
+				if err != nil && !errors.Is(err, raster.ErrNoValidPixels) {
+					return nil, err
+				}
+				setInspectStats(&rep.Bands[b-1], s, err)
+				inspectBandPixels(d, rep, b, band, checksum, false)
+				continue
+			}
 			band, err := d.ReadBand(ctx, b)
 			if err != nil {
 				return nil, err
@@ -233,18 +243,23 @@ func inspectBandPixels(d *raster.Dataset, rep *inspectReport, b int, band *raste
 	}
 	if stats && ib.Stats == nil {
 		s, err := d.BandStatistics(band)
-		if err != nil {
-			ib.StatsError = err.Error()
-			if errors.Is(err, raster.ErrNoValidPixels) {
-				vp := jsonFloat(s.ValidPercent)
-				ib.Stats = &inspectStats{Minimum: jsonFloat(math.NaN()), Maximum: jsonFloat(math.NaN()),
-					Mean: jsonFloat(math.NaN()), StdDev: jsonFloat(math.NaN()), ValidPercent: &vp,
-					ValidCount: &s.Valid, Source: "computed",
-					Metadata: map[string]string{"STATISTICS_VALID_PERCENT": raster.FormatG(s.ValidPercent, 4)}}
-			}
-			return
-		}
+		setInspectStats(ib, s, err)
+	}
+}
+
+// setInspectStats records computed statistics, or the error computing them.
+func setInspectStats(ib *inspectBand, s raster.Statistics, err error) {
+	if err == nil {
 		ib.Stats = toInspectStats(s)
+		return
+	}
+	ib.StatsError = err.Error()
+	if errors.Is(err, raster.ErrNoValidPixels) {
+		vp := jsonFloat(s.ValidPercent)
+		ib.Stats = &inspectStats{Minimum: jsonFloat(math.NaN()), Maximum: jsonFloat(math.NaN()),
+			Mean: jsonFloat(math.NaN()), StdDev: jsonFloat(math.NaN()), ValidPercent: &vp,
+			ValidCount: &s.Valid, Source: "computed",
+			Metadata: map[string]string{"STATISTICS_VALID_PERCENT": raster.FormatG(s.ValidPercent, 4)}}
 	}
 }
 
