@@ -410,7 +410,8 @@ func drawRouteOverlay(env Env, plan *RoutePlan, sel map[string]string, on map[st
 	if err != nil {
 		return nil, nil, err
 	}
-	rr := &RouteRender{Contract: RouteOverlayContract, Width: OverlayWidth, Height: OverlayHeight, InChip: map[string]int{},
+	rr := &RouteRender{Contract: RouteOverlayContract, Width: OverlayWidth, Height: OverlayHeight,
+		InChip:           map[string]int{"roads": 0, "risky_roads": 0, "blocked_roads": 0, "flood_polygons": 0},
 		RenderedRouteIDs: []string{}, RenderedLabelIDs: []string{}}
 	for _, l := range OverlayLayers {
 		if on[l] {
