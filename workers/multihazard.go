@@ -126,15 +126,19 @@ func multiHazardVariants() []Variant {
 	return vs
 }
 
-// checkHazardScene verifies a multi-hazard scene: every declared GeoTIFF
-// has its JSON sidecar, whose recorded SHA-256 (when present) matches the
-// raster bytes and whose shape matches the raster, and, when the handle
-// carries available_handles.json, every raster's source handle is listed
-// in it.
+// checkHazardScene verifies a multi-hazard scene: a hazard_stack handle
+// carries the cached handle inventory available_handles.json; every
+// declared GeoTIFF has its JSON sidecar, whose recorded SHA-256 (when
+// present) matches the raster bytes and whose shape matches the raster;
+// and, when the handle carries the inventory, every raster's source handle
+// is listed in it.
 func checkHazardScene(env Env, s *Scene) error {
 	inventory, err := sceneInventory(s)
 	if err != nil {
 		return err
+	}
+	if inventory == nil && handleStem(s.Handle) == "hazard_stack" {
+		return fmt.Errorf("hazard handle %s declares no available_handles.json inventory", s.Handle)
 	}
 	for i := range s.Files {
 		f := &s.Files[i]

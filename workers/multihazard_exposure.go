@@ -166,12 +166,11 @@ func scoreImpactFootprint(env Env, a Args) (*Result, error) {
 
 // AssetContext is the OSM context of one feature category.
 type AssetContext struct {
-	FeatureCount   int
-	InFootprint    int
-	WithinContext  int
-	NearestName    *string
-	NearestM       *float64 // unrounded
-	HasNearestName bool
+	FeatureCount  int
+	InFootprint   int
+	WithinContext int
+	NearestName   *string
+	NearestM      *float64 // unrounded
 }
 
 // Exposure is the D-shape payload of EstimateExposure.

@@ -378,6 +378,20 @@ func TestMultiHazardFileMutationsRejected(t *testing.T) {
 				f["geometry"] = map[string]any{"type": "LineString", "coordinates": [][]float64{{0, 0}, {1, 1}}}
 			})
 		}, "representative Point is required"},
+		{"hazard handle without inventory", "urban_expansion_a", func(t *testing.T, dir string, rec *runtime.Record) {
+			h := rec.Handles["hazard_stack_1"]
+			var keep []workersCard
+			for _, f := range h.Files {
+				if !strings.HasSuffix(f.Path, "available_handles.json") {
+					keep = append(keep, f)
+				}
+			}
+			h.Files = keep
+			rec.Handles["hazard_stack_1"] = h
+		}, "declares no available_handles.json"},
+		{"raster missing from inventory", "air_pollution_b", func(t *testing.T, dir string, rec *runtime.Record) {
+			editJSON(t, dir, rec, declared(t, *rec, "available_handles.json"), func(m map[string]any) { m["handles"] = []string{"no2_other"} })
+		}, "is not in the handle inventory"},
 		{"WorldPop missing from inventory", "drought_d", func(t *testing.T, dir string, rec *runtime.Record) {
 			editJSON(t, dir, rec, declared(t, *rec, "available_handles.json"), func(m map[string]any) { m["handles"] = []string{"low_chirps_spi"} })
 		}, "not in the hazard handle inventory"},
