@@ -1,0 +1,138 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// cli runs the CLI with empty stdin.
+func cli(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	return runCLI(t, "", args...)
+}
+
+func TestReplayDefaultCorpusIsFixtureAndCorrect(t *testing.T) {
+	out := t.TempDir()
+	code, stdout, stderr := cli(t, "replay", "--output-dir", out, "--json")
+	if code != exitOK {
+		t.Fatalf("replay exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	var rep struct {
+		Corpus      struct{ Status string }
+		Records     int
+		ReadDenials int                                                 `json:"read_denials"`
+		ByType      map[string]struct{ Records, Executed, Correct int } `json:"by_type"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Corpus.Status != "FIXTURE" {
+		t.Fatalf("embedded corpus status %q, want FIXTURE", rep.Corpus.Status)
+	}
+	if rep.ReadDenials != 0 {
+		t.Fatalf("%d read denials in a GT replay", rep.ReadDenials)
+	}
+	for _, typ := range []string{"baseline_canopy_assessment", "wildfire_a"} {
+		tt := rep.ByType[typ]
+		if tt.Records == 0 || tt.Correct != tt.Records || tt.Executed != tt.Records {
+			t.Errorf("%s: %+v", typ, tt)
+		}
+	}
+	lines := strings.Split(strings.TrimSpace(readFile(t, filepath.Join(out, "results.jsonl"))), "\n")
+	if len(lines) != rep.Records {
+		t.Fatalf("results.jsonl has %d lines, report %d records", len(lines), rep.Records)
+	}
+	var first map[string]any
+	if err := json.Unmarshal([]byte(lines[0]), &first); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"id", "question_type", "family", "status", "answer", "correct", "error"} {
+		if _, ok := first[k]; !ok {
+			t.Errorf("results.jsonl line lacks %q", k)
+		}
+	}
+	if len(first) != 7 {
+		t.Errorf("results.jsonl line has extra keys: %v", first)
+	}
+}
+
+func readFile(t *testing.T, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestShardsMergeToUnsharded replays a corpus whole and in four shards and
+// requires the merged results and per-type report to equal the whole run.
+func TestShardsMergeToUnsharded(t *testing.T) {
+	corpus := t.TempDir()
+	if code, _, e := cli(t, "synth", "--out", corpus, "--per-type", "5", "--seed", "3"); code != exitOK {
+		t.Fatalf("synth: %s", e)
+	}
+	in := filepath.Join(corpus, "records.jsonl")
+	whole := t.TempDir()
+	if code, _, e := cli(t, "replay", "--input", in, "--output-dir", whole); code != exitOK {
+		t.Fatalf("replay: %s", e)
+	}
+	var shards []string
+	for i := 0; i < 4; i++ {
+		d := t.TempDir()
+		if code, _, e := cli(t, "replay", "--input", in, "--output-dir", d, "--shard", fmt.Sprintf("%d/4", i)); code != exitOK && !strings.Contains(e, "no record") {
+			t.Fatalf("shard %d: %s", i, e)
+		}
+		if _, err := os.Stat(filepath.Join(d, "results.jsonl")); err == nil {
+			shards = append(shards, d)
+		}
+	}
+	merged := t.TempDir()
+	if code, _, e := cli(t, append([]string{"merge", "--output-dir", merged}, shards...)...); code != exitOK {
+		t.Fatalf("merge: %s", e)
+	}
+	if a, b := readFile(t, filepath.Join(whole, "results.jsonl")), readFile(t, filepath.Join(merged, "results.jsonl")); a != b {
+		t.Fatalf("merged results differ from the unsharded run:\n%s\nvs\n%s", a, b)
+	}
+	strip := func(p string) string {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(readFile(t, p)), &m); err != nil {
+			t.Fatal(err)
+		}
+		delete(m, "wall_seconds")
+		delete(m, "workers")
+		b, _ := json.Marshal(m)
+		return string(b)
+	}
+	if a, b := strip(filepath.Join(whole, "report.json")), strip(filepath.Join(merged, "report.json")); a != b {
+		t.Fatalf("merged report differs:\n%s\n%s", a, b)
+	}
+	// Artifacts and traces of every record are present after the merge.
+	ents, _ := os.ReadDir(filepath.Join(merged, "traces"))
+	wents, _ := os.ReadDir(filepath.Join(whole, "traces"))
+	if len(ents) != len(wents) {
+		t.Fatalf("merged %d traces, whole run %d", len(ents), len(wents))
+	}
+}
+
+func TestReplayUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"replay", "--workers", "0"},
+		{"replay", "--shard", "4/4"},
+		{"replay", "--type", "nope"},
+		{"replay", "--family", "nope"},
+		{"replay", "extra"},
+		{"nosuchcommand"},
+	} {
+		if code, _, _ := cli(t, args...); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
+		}
+	}
+	if code, _, e := cli(t, "replay", "--input", filepath.Join(t.TempDir(), "missing.jsonl")); code != exitFailure || !strings.Contains(e, "missing.jsonl") {
+		t.Errorf("missing input: exit %d %s", code, e)
+	}
+}
