@@ -163,8 +163,7 @@ func TestRoutingInputMutations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	base := recs["fastest_safest"]
-	mutate := func(t *testing.T, f func(r *runtime.Record)) runtime.Record {
+	mutate := func(t *testing.T, base runtime.Record, f func(r *runtime.Record)) runtime.Record {
 		b, _ := json.Marshal(base)
 		var r runtime.Record
 		if err := json.Unmarshal(b, &r); err != nil {
@@ -199,12 +198,13 @@ func TestRoutingInputMutations(t *testing.T) {
 		edit func(t *testing.T, r *runtime.Record)
 		step int
 		want string
+		typ  string
 	}{
 		{"missing file", func(t *testing.T, r *runtime.Record) {
 			h := r.Handles["route_inputs_1"]
 			h.Files[2] = workers.FileCard{Path: "source_assets/routing/absent/metadata.json"}
 			r.Handles["route_inputs_1"] = h
-		}, 0, "absent/metadata.json"},
+		}, 0, "absent/metadata.json", ""},
 		{"undeclared roads", func(t *testing.T, r *runtime.Record) {
 			h := r.Handles["route_inputs_1"]
 			var keep []workers.FileCard
@@ -215,7 +215,7 @@ func TestRoutingInputMutations(t *testing.T) {
 			}
 			h.Files = keep
 			r.Handles["route_inputs_1"] = h
-		}, 0, `"roads.geojson"`},
+		}, 0, `"roads.geojson"`, ""},
 		{"prepared overlay declared", func(t *testing.T, r *runtime.Record) {
 			h := r.Handles["route_inputs_1"]
 			np := "source_assets/routing_mut/overlay/route_overlay.png"
@@ -227,7 +227,7 @@ func TestRoutingInputMutations(t *testing.T) {
 			}
 			h.Files = append(h.Files, workers.FileCard{Path: np})
 			r.Handles["route_inputs_1"] = h
-		}, 0, "prepared overlay"},
+		}, 0, "prepared overlay", ""},
 		{"route off its edges", func(t *testing.T, r *runtime.Record) {
 			rewrite(t, r, "candidate_routes.geojson", func(b []byte) []byte {
 				var fc map[string]any
@@ -238,12 +238,12 @@ func TestRoutingInputMutations(t *testing.T) {
 				out, _ := json.Marshal(fc)
 				return out
 			})
-		}, 2, "ends at node"},
+		}, 2, "ends at node", ""},
 		{"risk out of range", func(t *testing.T, r *runtime.Record) {
 			rewrite(t, r, "roads.geojson", func(b []byte) []byte {
 				return []byte(strings.Replace(string(b), `"flood_risk":0,`, `"flood_risk":1.5,`, 1))
 			})
-		}, 2, "outside 0..1"},
+		}, 2, "outside 0..1", ""},
 		{"duplicate edge id", func(t *testing.T, r *runtime.Record) {
 			rewrite(t, r, "roads.geojson", func(b []byte) []byte {
 				var fc map[string]any
@@ -253,7 +253,7 @@ func TestRoutingInputMutations(t *testing.T) {
 				out, _ := json.Marshal(fc)
 				return out
 			})
-		}, 2, "duplicate edge_id"},
+		}, 2, "duplicate edge_id", ""},
 		{"no confidence", func(t *testing.T, r *runtime.Record) {
 			rewrite(t, r, "metadata.json", func(b []byte) []byte {
 				var m map[string]any
@@ -262,11 +262,27 @@ func TestRoutingInputMutations(t *testing.T) {
 				out, _ := json.Marshal(m)
 				return out
 			})
-		}, 2, "no confidence label"},
+		}, 2, "no confidence label", ""},
+		{"preview not a PNG", func(t *testing.T, r *runtime.Record) {
+			rewrite(t, r, "s2_rgb_preview.png", func(b []byte) []byte { return []byte("not a png") })
+		}, 0, "is not a PNG", ""},
+		{"metadata CRS disagrees with the chip", func(t *testing.T, r *runtime.Record) {
+			rewrite(t, r, "metadata.json", func(b []byte) []byte {
+				var m map[string]any
+				json.Unmarshal(b, &m)
+				m["crs"] = "EPSG:3857"
+				out, _ := json.Marshal(m)
+				return out
+			})
+		}, 2, "declares CRS EPSG:3857", "visual_overlay"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			rec := mutate(t, func(r *runtime.Record) { c.edit(t, r) })
+			typ := c.typ
+			if typ == "" {
+				typ = "fastest_safest"
+			}
+			rec := mutate(t, recs[typ], func(r *runtime.Record) { c.edit(t, r) })
 			s, err := eng.NewSession(rec)
 			if err != nil {
 				t.Fatal(err)

@@ -89,6 +89,9 @@ func loadOverlayInputs(env Env, rs *routeScene) (*OverlayInputs, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", f.Path, err)
 	}
+	if rs.meta.CRS != "" && rs.meta.CRS != c.String() {
+		return nil, fmt.Errorf("%s declares CRS %s but the RGB chip %s is in %s", rs.meta.Path, rs.meta.CRS, f.Path, c)
+	}
 	fl, err := loadFloodExtent(env, rs.scene)
 	if err != nil {
 		return nil, err

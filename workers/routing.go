@@ -1,8 +1,10 @@
 package workers
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"image/png"
 	"math"
 	"sort"
 	"strings"
@@ -143,6 +145,14 @@ func checkRoutingScene(env Env, s *Scene) error {
 	if err := checkRouteRGB(rgb); err != nil {
 		return err
 	}
+	prev, _ := s.File(routePreviewFile)
+	b, err := env.ReadFile(prev.Path)
+	if err != nil {
+		return err
+	}
+	if _, err := png.DecodeConfig(bytes.NewReader(b)); err != nil {
+		return fmt.Errorf("preview %s is not a PNG: %w", prev.Path, err)
+	}
 	return nil
 }
 
@@ -216,6 +226,8 @@ type RouteMetadata struct {
 	Origin     RoutePoint
 	Shelter    RoutePoint
 	Confidence string
+	// CRS is the chip CRS the metadata declares ("EPSG:n"), if any.
+	CRS string
 }
 
 // RouteCandidate is one packaged candidate route.
@@ -405,6 +417,7 @@ func loadRouteMetadata(env Env, s *Scene) (*RouteMetadata, error) {
 			Lat       *float64 `json:"lat"`
 		} `json:"shelter"`
 		Confidence *string `json:"confidence"`
+		CRS        string  `json:"crs"`
 	}
 	p, err := readDeclaredJSON(env, s, routeMetadataFile, &doc)
 	if err != nil {
@@ -423,6 +436,7 @@ func loadRouteMetadata(env Env, s *Scene) (*RouteMetadata, error) {
 	m.Origin = RoutePoint{ID: "origin", Name: doc.Origin.Name, NodeID: *doc.Origin.NodeID, Lon: *doc.Origin.Lon, Lat: *doc.Origin.Lat}
 	m.Shelter = RoutePoint{ID: doc.Shelter.ShelterID, Name: doc.Shelter.Name, NodeID: *doc.Shelter.NodeID, Lon: *doc.Shelter.Lon, Lat: *doc.Shelter.Lat}
 	m.Confidence = *doc.Confidence
+	m.CRS = doc.CRS
 	for _, pt := range []RoutePoint{m.Origin, m.Shelter} {
 		if !finiteLonLat(pt.Lon, pt.Lat) {
 			return nil, fmt.Errorf("%s: %s coordinates (%v, %v) are not valid WGS84", p, pt.ID, pt.Lon, pt.Lat)
@@ -433,6 +447,28 @@ func loadRouteMetadata(env Env, s *Scene) (*RouteMetadata, error) {
 
 func finiteLonLat(lon, lat float64) bool {
 	return !math.IsNaN(lon) && !math.IsNaN(lat) && lon >= -180 && lon <= 180 && lat >= -90 && lat <= 90
+}
+
+// edgeID is an edge id given as a JSON string or integer (OSM-derived
+// tables use either); integers become their decimal string.
+type edgeID string
+
+// UnmarshalJSON accepts a string or an integral number.
+func (id *edgeID) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		*id = edgeID(s)
+		return nil
+	}
+	var n json.Number
+	if err := json.Unmarshal(b, &n); err != nil {
+		return fmt.Errorf("edge id %s is neither a string nor a number", b)
+	}
+	if _, err := n.Int64(); err != nil {
+		return fmt.Errorf("edge id %s is not an integer", b)
+	}
+	*id = edgeID(n.String())
+	return nil
 }
 
 // geoFeatureCollection is the subset of GeoJSON the routing files use.
@@ -484,7 +520,7 @@ func loadRoadNetwork(env Env, s *Scene) (*RoadNetwork, error) {
 	n := &RoadNetwork{Path: p, Edges: make([]RoadEdge, 0, len(fc.Features)), byID: map[string]int{}}
 	for i, f := range fc.Features {
 		var pr struct {
-			EdgeID        *string  `json:"edge_id"`
+			EdgeID        *edgeID  `json:"edge_id"`
 			U             *int64   `json:"u"`
 			V             *int64   `json:"v"`
 			LengthM       *float64 `json:"length_m"`
@@ -499,7 +535,7 @@ func loadRoadNetwork(env Env, s *Scene) (*RoadNetwork, error) {
 		if pr.EdgeID == nil || *pr.EdgeID == "" || pr.U == nil || pr.V == nil || pr.LengthM == nil || pr.TravelTimeMin == nil || pr.FloodRisk == nil || pr.Flooded == nil || pr.Blocked == nil {
 			return nil, fmt.Errorf("%s: feature %d: edge_id, u, v, length_m, travel_time_min, flood_risk, flooded and blocked are required", p, i)
 		}
-		e := RoadEdge{ID: *pr.EdgeID, U: *pr.U, V: *pr.V, LengthM: *pr.LengthM, TravelTimeMin: *pr.TravelTimeMin, FloodRisk: *pr.FloodRisk, Flooded: *pr.Flooded, Blocked: *pr.Blocked}
+		e := RoadEdge{ID: string(*pr.EdgeID), U: *pr.U, V: *pr.V, LengthM: *pr.LengthM, TravelTimeMin: *pr.TravelTimeMin, FloodRisk: *pr.FloodRisk, Flooded: *pr.Flooded, Blocked: *pr.Blocked}
 		if !(e.LengthM > 0) || math.IsInf(e.LengthM, 0) || !(e.TravelTimeMin > 0) || math.IsInf(e.TravelTimeMin, 0) {
 			return nil, fmt.Errorf("%s: edge %s: length_m and travel_time_min must be positive and finite", p, e.ID)
 		}
@@ -537,7 +573,7 @@ func loadCandidates(env Env, s *Scene) ([]*RouteCandidate, error) {
 			RouteID   string   `json:"route_id"`
 			Strategy  string   `json:"strategy"`
 			Rank      *int     `json:"rank"`
-			EdgeIDs   []string `json:"edge_ids"`
+			EdgeIDs   []edgeID `json:"edge_ids"`
 			ShelterID string   `json:"shelter_id"`
 		}
 		if err := json.Unmarshal(f.Properties, &pr); err != nil {
@@ -557,10 +593,16 @@ func loadCandidates(env Env, s *Scene) ([]*RouteCandidate, error) {
 		if len(pr.EdgeIDs) == 0 {
 			return nil, fmt.Errorf("%s: route %s declares no edge_ids", p, pr.RouteID)
 		}
-		if pr.Rank == nil || *pr.Rank < 1 {
-			return nil, fmt.Errorf("%s: route %s: rank must be a positive integer", p, pr.RouteID)
+		c := &RouteCandidate{ID: pr.RouteID, Strategy: pr.Strategy, ShelterID: pr.ShelterID}
+		if pr.Rank != nil {
+			if *pr.Rank < 1 {
+				return nil, fmt.Errorf("%s: route %s: rank must be a positive integer", p, pr.RouteID)
+			}
+			c.Rank = *pr.Rank
 		}
-		c := &RouteCandidate{ID: pr.RouteID, Strategy: pr.Strategy, Rank: *pr.Rank, EdgeIDs: pr.EdgeIDs, ShelterID: pr.ShelterID}
+		for _, id := range pr.EdgeIDs {
+			c.EdgeIDs = append(c.EdgeIDs, string(id))
+		}
 		if c.Coords, err = parseLineString(p, i, f.Geometry); err != nil {
 			return nil, err
 		}

@@ -1,6 +1,7 @@
 package workers
 
 import (
+	"encoding/json"
 	"image"
 	"image/color"
 	"math"
@@ -313,5 +314,21 @@ func TestDrawRouteOverlayGeoreferencing(t *testing.T) {
 	}
 	if x, y := at(30.5, 40.5); rr2.OriginRendered || rr2.ShelterRendered || img2.RGBAAt(x, y) == colWhite {
 		t.Errorf("disabled markers drawn: %+v", rr2)
+	}
+}
+
+func TestEdgeIDAcceptsStringsAndIntegers(t *testing.T) {
+	var ids []edgeID
+	if err := json.Unmarshal([]byte(`["e1", 42, 9007199254740993]`), &ids); err != nil {
+		t.Fatal(err)
+	}
+	if ids[0] != "e1" || ids[1] != "42" || ids[2] != "9007199254740993" {
+		t.Errorf("ids %q", ids)
+	}
+	for _, bad := range []string{`[1.5]`, `[true]`, `[{}]`} {
+		var x []edgeID
+		if err := json.Unmarshal([]byte(bad), &x); err == nil {
+			t.Errorf("%s accepted: %q", bad, x)
+		}
 	}
 }
