@@ -355,10 +355,13 @@ func xbdMaskGold(s *xbdScene, gd xbdGold, mask []uint8) map[string]any {
 
 // xbdPairVariants are the scene variants of each type-32 pair: random,
 // both zero-severe (ties on both metrics), a zero-classified scene, the
-// same scene composition mirrored (percentage tie), boundary vs edges.
+// same scene composition mirrored (percentage tie), boundary vs edges,
+// and (from the seventh pair on) two scenes without classified buildings
+// (no percentage-eligible scene).
 var xbdPairVariants = [][2]int{
 	{xbdMixed, xbdMixed}, {xbdZeroSevere, xbdZeroSevere}, {xbdNoClassified, xbdMixed},
 	{xbdMixed, xbdBoundary}, {xbdTies, xbdUnclassAndEdges}, {xbdMixed, -1},
+	{xbdNoClassified, xbdNoClassified},
 }
 
 // genXBDQ4 builds a same-event scene pair (type 32).

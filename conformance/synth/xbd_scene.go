@@ -210,6 +210,18 @@ func (g *gen) xbdScene(id string, ev int, variant int) *xbdScene {
 			n = 0
 		}
 	}
+	// Mixed scenes cluster severe damage around a hotspot (a fire front,
+	// a surge zone) of random radius, so concentration ranges from
+	// dispersed to highly concentrated.
+	hot, radius := orb.Point{}, 0.0
+	if variant == xbdMixed {
+		hot = orb.Point{100 + 824*g.rng.Float64(), 100 + 824*g.rng.Float64()}
+		radius = 60 + 340*g.rng.Float64()
+	}
+	outside := [5]int{150, 24, 1, 1, 18}
+	if g.rng.IntN(2) == 0 {
+		outside = [5]int{150, 24, 0, 0, 18} // every severe building in the hotspot
+	}
 	for tries := 0; len(s.bs) < n && tries < 20*n+100; tries++ {
 		w, h := 8+g.rng.Float64()*34, 8+g.rng.Float64()*30
 		lo, hi := 10.0, 1014.0
@@ -218,6 +230,13 @@ func (g *gen) xbdScene(id string, ev int, variant int) *xbdScene {
 		}
 		cx, cy := lo+g.rng.Float64()*(hi-lo), lo+g.rng.Float64()*(hi-lo)
 		class := g.xbdPickClass(weights)
+		if radius > 0 {
+			if (cx-hot[0])*(cx-hot[0])+(cy-hot[1])*(cy-hot[1]) < radius*radius {
+				class = g.xbdPickClass([5]int{25, 20, 25, 25, 5})
+			} else {
+				class = g.xbdPickClass(outside)
+			}
+		}
 		if variant == xbdUnclassAndEdges && cx < 256 && cy < 256 {
 			continue // keep the unclassified-only cell
 		}
