@@ -6,8 +6,10 @@ import (
 	"sort"
 )
 
-// Multi-hazard task shape C (types 11, 15, 19, 23, 27): three co-registered
-// sources compared through CompareSources.
+// Multi-hazard task shape C: three co-registered sources compared through
+// CompareSources — types 11 wildfire_c, 15 hazard_deforestation_c, 19
+// urban_expansion_c (area agreement), 23 drought_c (q25 IoU) and 27
+// air_pollution_c (relative intensity states).
 
 // areaAgreementRule is one hazard's declared area-agreement contract.
 type areaAgreementRule struct {

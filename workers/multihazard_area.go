@@ -13,8 +13,9 @@ import (
 	"github.com/geodisaster/engine/raster"
 )
 
-// Multi-hazard task shape A (types 9, 13, 17, 21, 25): one measurement of
-// one declared source raster through ComputeStats.
+// Multi-hazard task shape A: one measurement of one declared source raster
+// through ComputeStats — types 9 wildfire_a, 13 hazard_deforestation_a,
+// 17 urban_expansion_a, 21 drought_a and 25 air_pollution_a.
 
 // areaMetric binds an A-shape area metric to its work mode and mask.
 type areaMetric struct {

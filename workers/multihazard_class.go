@@ -5,9 +5,10 @@ import (
 	"math"
 )
 
-// Multi-hazard task shape B (types 10, 14, 18, 22, 26): a class table of a
-// continuous raster under half-open bins, optionally inside a binary
-// footprint, through ScoreHazard.
+// Multi-hazard task shape B: a class table of a continuous raster under
+// half-open bins, optionally inside a binary footprint, through
+// ScoreHazard — types 10 wildfire_b, 14 hazard_deforestation_b, 18
+// urban_expansion_b, 22 drought_b and 26 air_pollution_b.
 
 // classBin is one lower-inclusive, upper-exclusive interval.
 type classBin struct {

@@ -10,9 +10,11 @@ import (
 	"github.com/geodisaster/engine/vector"
 )
 
-// Multi-hazard task shape D (types 12, 16, 20, 24, 28): a binary hazard
-// footprint (ScoreHazard scale=impact_footprint) joined with WorldPop and
-// cached OpenStreetMap representative points (EstimateExposure).
+// Multi-hazard task shape D: a binary hazard footprint (ScoreHazard
+// scale=impact_footprint) joined with WorldPop and cached OpenStreetMap
+// representative points (EstimateExposure) — types 12 wildfire_d, 16
+// hazard_deforestation_d, 20 urban_expansion_d, 24 drought_d and 28
+// air_pollution_d.
 
 // ContextKM is the fixed, inclusive context radius of the D tasks.
 const ContextKM = 5.0

@@ -23,6 +23,8 @@ type exposureTypeD struct {
 	exposure   string
 	cats       []string
 	provenance string
+	// derivation describes the prepared mask in its sidecar.
+	derivation string
 	// allowEmpty lets some records have a valid measured-zero footprint.
 	allowEmpty bool
 	question   string
@@ -211,6 +213,7 @@ func genExposureD(t exposureTypeD) func(g *gen, i int) (runtime.Record, error) {
 			ev["threshold_provenance"] = t.provenance
 			side["threshold_contract"] = t.provenance
 			side["fit_split"] = "train"
+			side["derivation"] = t.derivation
 		}
 		var ans map[string]any
 		switch t.exposure {
@@ -308,10 +311,10 @@ var genUrbanD = genExposureD(exposureTypeD{qt: "urban_expansion_d", role: "urban
 
 var genDroughtD = genExposureD(exposureTypeD{qt: "drought_d", role: "drought", mode: "drought_anomaly_exposure",
 	hazard: "drought", footprint: "low_chirps_spi", exposure: "schools", cats: []string{"school"}, allowEmpty: true,
-	provenance: "train_only_chirps_spi_pixel_q25_v1",
-	question:   "How many cached OSM school representative points fall inside the low-CHIRPS-SPI footprint?"})
+	provenance: "train_only_chirps_spi_pixel_q25_v1", derivation: "finite chirps_spi__event < training-pixel q25",
+	question: "How many cached OSM school representative points fall inside the low-CHIRPS-SPI footprint?"})
 
 var genAirD = genExposureD(exposureTypeD{qt: "air_pollution_d", role: "air_pollution", mode: "pollution_peak_exposure",
 	hazard: "air_pollution", footprint: "high_no2_column", exposure: "high_no2_column_population", cats: []string{"hospital", "school"}, allowEmpty: true,
-	provenance: "train_only_s5p_pixel_q75_v1",
-	question:   "How many WorldPop people live inside the high-NO2-column footprint?"})
+	provenance: "train_only_s5p_pixel_q75_v1", derivation: "finite s5p_no2__peak >= training-pixel q75 (inclusive)",
+	question: "How many WorldPop people live inside the high-NO2-column footprint?"})

@@ -194,6 +194,7 @@ func shapeMutations(qt string) []mhMutation {
 func TestMultiHazardMutationsRejected(t *testing.T) {
 	_, recs, eng := mhCorpus(t, 1)
 	total := 0
+	perShape := map[string]int{}
 	for _, qt := range mhTypeIDs {
 		rec, ok := recs[qt]
 		if !ok {
@@ -204,6 +205,7 @@ func TestMultiHazardMutationsRejected(t *testing.T) {
 		}
 		for _, m := range shapeMutations(qt) {
 			total++
+			perShape[qt[len(qt)-1:]]++
 			err := runMutated(t, eng, rec, m.tool, m.mutate)
 			if err == nil {
 				t.Errorf("%s: %s (%s) accepted", qt, m.name, m.tool)
@@ -212,7 +214,13 @@ func TestMultiHazardMutationsRejected(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d mutations rejected", total)
+	for _, shape := range []string{"a", "b", "c", "d"} {
+		// The spec reports 40-43 adversarial probes per task shape.
+		if perShape[shape] < 40 {
+			t.Errorf("shape %s has only %d mutations", shape, perShape[shape])
+		}
+	}
+	t.Logf("%d mutations rejected (per shape %v)", total, perShape)
 }
 
 // rewrite replaces a declared file and updates every file card (and, for a
