@@ -352,3 +352,27 @@ func TestRoutingAnswerWaitsForTaskComplete(t *testing.T) {
 		}
 	}
 }
+
+// TestBlockedRoadsExtentCrossCheck checks the exposure's cross-check of
+// the declared flood flags against the Copernicus extent.
+func TestBlockedRoadsExtentCrossCheck(t *testing.T) {
+	dir, recs := routingCorpus(t)
+	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir, ArtifactDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := recs["nearest_shelter"]
+	s := runPrefix(t, eng, rec, 2)
+	res, err := s.Call(context.Background(), "EstimateExposure", rec.GTChain[2].Args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := res.Evidence
+	fe := ev["flood_extent"].(map[string]any)
+	if fe["blocked_edges_outside_extent"] != 0 || fe["flooded_edges_outside_extent"] != 0 {
+		t.Errorf("synthetic flood flags disagree with the extent: %v", fe)
+	}
+	if ev["blocked_edge_count"].(int) == 0 || fe["edges_meeting_extent"].(int) < ev["flooded_edge_count"].(int) {
+		t.Errorf("evidence %v / %v", ev, fe)
+	}
+}

@@ -9,7 +9,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/paulmach/orb"
+
 	"github.com/geodisaster/engine/crs"
+	"github.com/geodisaster/engine/vector"
 )
 
 // Flood-safe routing family (spec question types 36 nearest_shelter, 37
@@ -686,6 +689,11 @@ type BlockedRoads struct {
 	Blocked map[string]bool
 	// Counts of edges: all, blocked, flooded, risky (flood_risk > 0).
 	Edges, BlockedCount, FloodedCount, RiskyCount int
+	// Cross-check of the flood flags against the declared Copernicus
+	// extent (planar in WGS84): edges whose geometry meets an extent
+	// polygon, flooded-flagged edges that do not, and blocked edges that
+	// do not.
+	ExtentEdges, FloodedOutsideExtent, BlockedOutsideExtent int
 }
 
 // blockedSet returns the ids of the edges whose declared blocked flag is
@@ -716,6 +724,21 @@ func estimateBlockedRoads(env Env, a Args) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	fl, err := loadFloodExtent(env, rs.scene)
+	if err != nil {
+		return nil, err
+	}
+	polys := make([]orb.Polygon, 0, len(fl.Polygons))
+	for _, p := range fl.Polygons {
+		op := make(orb.Polygon, len(p))
+		for k, r := range p {
+			op[k] = make(orb.Ring, len(r))
+			for j, pt := range r {
+				op[k][j] = orb.Point(pt)
+			}
+		}
+		polys = append(polys, op)
+	}
 	br := &BlockedRoads{scene: rs, Blocked: blocked, Edges: len(rs.network.Edges), BlockedCount: len(blocked)}
 	for i := range rs.network.Edges {
 		e := &rs.network.Edges[i]
@@ -724,6 +747,26 @@ func estimateBlockedRoads(env Env, a Args) (*Result, error) {
 		}
 		if e.FloodRisk > 0 {
 			br.RiskyCount++
+		}
+		line := make(orb.LineString, len(e.Coords))
+		for j, pt := range e.Coords {
+			line[j] = orb.Point(pt)
+		}
+		meets := false
+		for _, p := range polys {
+			if vector.LineIntersectsPolygon(line, p) {
+				meets = true
+				break
+			}
+		}
+		switch {
+		case meets:
+			br.ExtentEdges++
+		case e.Blocked:
+			br.BlockedOutsideExtent++
+			br.FloodedOutsideExtent++
+		case e.Flooded:
+			br.FloodedOutsideExtent++
 		}
 	}
 	ids := make([]string, 0, len(blocked))
@@ -738,6 +781,10 @@ func estimateBlockedRoads(env Env, a Args) (*Result, error) {
 			"flooded_edge_count": br.FloodedCount, "risky_edge_count": br.RiskyCount,
 			"blocked_edge_ids": ids,
 			"rule":             "an edge is blocked when its declared blocked flag is true (blocked edges are flooded)",
+			"flood_extent": map[string]any{
+				"source": fl.Path, "polygons": len(fl.Polygons), "edges_meeting_extent": br.ExtentEdges,
+				"flooded_edges_outside_extent": br.FloodedOutsideExtent, "blocked_edges_outside_extent": br.BlockedOutsideExtent,
+			},
 		},
 		Payload: br,
 	}, nil
