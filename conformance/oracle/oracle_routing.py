@@ -146,3 +146,80 @@ ANSWERS = {
     "fastest_safest": fastest_safest,
     "visual_overlay": visual_overlay,
 }
+
+
+def check_artifacts(corpus, replay_dir):
+    """Inspect the Go replay's type-38 artifacts with the native stack.
+
+    For every visual_overlay record: the PNG is 912x512 8-bit RGB and its
+    SHA-256 is the manifest's; the world file equals the raster affine
+    scaled to the chip; the chip pixels that differ from the RGB raster
+    resampled by nearest neighbour (read with rasterio) number exactly the
+    manifest's changed_chip_pixels; and the origin and shelter markers sit
+    at the pixels pyproj and the inverse affine give. Returns a list of
+    problems (empty when every artifact checks out).
+    """
+    import hashlib
+    import re
+
+    import numpy as np
+    from PIL import Image
+
+    problems = []
+    for line in open(os.path.join(corpus, "records.jsonl")):
+        rec = json.loads(line)
+        if rec["question_type"] != "visual_overlay":
+            continue
+        d = os.path.join(replay_dir, "artifacts", re.sub(r"[^A-Za-z0-9._-]", "_", rec["id"]))
+        stem = os.path.join(d, "route_overlay_route_compare_1")
+        try:
+            raw = open(stem + ".png", "rb").read()
+            man = json.load(open(stem + ".json"))
+            wld = [float(v) for v in open(stem + ".pgw").read().split()]
+        except OSError as e:
+            problems.append("%s: %s" % (rec["id"], e))
+            continue
+        img = Image.open(stem + ".png")
+        if img.size != (912, 512) or img.mode != "RGB":
+            problems.append("%s: PNG is %s %s" % (rec["id"], img.size, img.mode))
+        if hashlib.sha256(raw).hexdigest() != man["png"]["sha256"]:
+            problems.append("%s: PNG SHA-256 differs from the manifest" % rec["id"])
+        px = np.asarray(img.convert("RGB"))
+        with rasterio.open(os.path.join(corpus, find(rec, HANDLE, "s2_rgb.tif"))) as ds:
+            rgb = ds.read([1, 2, 3])
+            t, w, h, crs = ds.transform, ds.width, ds.height, ds.crs
+        c = man["chip"]
+        x0, y0, cw, ch = c["x"], c["y"], c["width"], c["height"]
+        want = [t.a * w / cw, t.d * w / cw, t.b * h / ch, t.e * h / ch]
+        want += [t.c + want[0] * (0.5 - x0) + want[2] * (0.5 - y0), t.f + want[1] * (0.5 - x0) + want[3] * (0.5 - y0)]
+        if any(abs(a - b) > 1e-6 for a, b in zip(wld, want)):
+            problems.append("%s: world file %s, want %s" % (rec["id"], wld, want))
+        cols = (2 * np.arange(cw) + 1) * w // (2 * cw)
+        rows = (2 * np.arange(ch) + 1) * h // (2 * ch)
+        base = rgb[:, rows][:, :, cols].transpose(1, 2, 0)
+        chip = px[y0:y0 + ch, x0:x0 + cw]
+        changed = int((chip != base).any(axis=2).sum())
+        if changed != man["changed_chip_pixels"]:
+            problems.append("%s: %d changed chip pixels, manifest says %d" % (rec["id"], changed, man["changed_chip_pixels"]))
+        tr = Transformer.from_crs("EPSG:4326", crs, always_xy=True)
+        meta = load(rec, corpus, "metadata.json")
+        for name in ("origin", "shelter"):
+            col, row = ~t * tr.transform(meta[name]["lon"], meta[name]["lat"])
+            if not (0 <= col < w and 0 <= row < h):
+                continue
+            x, y = int(np.floor(x0 + col * cw / w)), int(np.floor(y0 + row * ch / h))
+            if tuple(px[y, x]) != (255, 255, 255):
+                problems.append("%s: %s marker not at pixel (%d, %d): %s" % (rec["id"], name, x, y, tuple(px[y, x])))
+    return problems
+
+
+if __name__ == "__main__":
+    import sys
+
+    if len(sys.argv) != 3:
+        sys.exit("usage: oracle_routing.py CORPUS_DIR REPLAY_OUTPUT_DIR")
+    found = check_artifacts(sys.argv[1], sys.argv[2])
+    for p in found:
+        print(p)
+    print("%d problem(s)" % len(found))
+    sys.exit(1 if found else 0)
