@@ -62,6 +62,14 @@ func (c *codecState) decompress(comp int, src, dst []byte) error {
 			c.zstd = z
 		}
 		out, err := c.zstd.DecodeAll(src, dst[:0])
+		if errors.Is(err, zstd.ErrDecoderSizeExceeded) {
+			// More data than the block needs: keep the first len(dst)
+			// bytes, as libtiff does, streaming with bounded memory.
+			if err := c.zstd.Reset(bytes.NewReader(src)); err != nil {
+				return FormatError("ZSTD: " + err.Error())
+			}
+			return readBlock(c.zstd, dst, "ZSTD")
+		}
 		if err != nil {
 			return FormatError("ZSTD: " + err.Error())
 		}

@@ -301,7 +301,7 @@ func (d *Dataset) parseImage(f *ifd) error {
 			return FormatError(fmt.Sprintf("%d block byte counts for %d blocks", len(d.counts), nb))
 		}
 	}
-	if d.blockBytes() > maxBlockBytes || d.blockBytes() <= 0 {
+	if rb := d.rowBytes(d.blockW); rb <= 0 || rb > maxBlockBytes || d.blockH > maxBlockBytes/rb {
 		return FormatError(fmt.Sprintf("block of %dx%d x %d samples x %d bits is too large", d.blockW, d.blockH, d.blockSamples(), d.bps))
 	}
 	switch d.compression {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image"
 	"image/jpeg"
+	"io"
 
 	"golang.org/x/image/webp"
 )
@@ -27,11 +28,17 @@ func (d *Dataset) decodeImageBlock(st *blockState, raw []byte, rows int) ([]byte
 			st.tmp = append(append(st.tmp[:0], d.jpegTables[:len(d.jpegTables)-2]...), raw[2:]...)
 			stream = st.tmp
 		}
+		if err := checkImageSize(jpeg.DecodeConfig, stream, d.blockW, d.blockH); err != nil {
+			return nil, err
+		}
 		img, err = jpeg.Decode(bytes.NewReader(stream))
 		if err != nil {
 			return nil, FormatError("JPEG: " + err.Error())
 		}
 	} else {
+		if err := checkImageSize(webp.DecodeConfig, raw, d.blockW, d.blockH); err != nil {
+			return nil, err
+		}
 		img, err = webp.Decode(bytes.NewReader(raw))
 		if err != nil {
 			return nil, FormatError("WebP: " + err.Error())
@@ -268,4 +275,17 @@ func webpYUVToRGB(y, u, v int) (byte, byte, byte) {
 	return clip(yy + mulHi(v, 26149) - 14234),
 		clip(yy - mulHi(u, 6419) - mulHi(v, 13320) + 8708),
 		clip(yy + mulHi(u, 33050) - 17685)
+}
+
+// checkImageSize rejects embedded JPEG/WebP images larger than their block
+// before decoding them, so a hostile header cannot allocate a huge image.
+func checkImageSize(decodeConfig func(io.Reader) (image.Config, error), b []byte, bw, bh int) error {
+	cfg, err := decodeConfig(bytes.NewReader(b))
+	if err != nil {
+		return FormatError("embedded image: " + err.Error())
+	}
+	if cfg.Width > bw || cfg.Height > bh || cfg.Width <= 0 || cfg.Height <= 0 {
+		return FormatError(fmt.Sprintf("embedded image is %dx%d, block is %dx%d", cfg.Width, cfg.Height, bw, bh))
+	}
+	return nil
 }

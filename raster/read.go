@@ -9,8 +9,9 @@ import (
 	"sync/atomic"
 )
 
-// maxReadBytes bounds the memory one ReadWindow call may allocate per band.
-const maxReadBytes = 1 << 34
+// maxReadBytes bounds the memory one read may allocate per band (4 GiB);
+// larger rasters must be read in windows.
+const maxReadBytes = 1 << 32
 
 // ReadBand reads a whole band (1-based), decoding blocks concurrently.
 func (d *Dataset) ReadBand(ctx context.Context, band int) (*Band, error) {

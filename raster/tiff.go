@@ -42,7 +42,7 @@ const (
 	tagGDALNoData        = 42113
 	tagLERCParams        = 50674
 	maxIFDEntries        = 4096
-	maxTagBytes          = 1 << 30
+	maxTagBytes          = 64 << 20
 	maxIFDsFollowed      = 1024
 	classicHeaderSize    = 8
 	bigTIFFHeaderSize    = 16
