@@ -1,0 +1,35 @@
+// Package mcp serves one GeoDisaster runtime session over the Model
+// Context Protocol (github.com/modelcontextprotocol/go-sdk), so that an
+// agent drives the 18 workers through a standard tool protocol.
+//
+// A Server (New) opens one session on the gold-free projection of a record
+// (spec section 2: the agent never receives answers or GT chains) and
+// exposes, following the spec's two agent forms and role table (section
+// 3):
+//
+//	form                      tools
+//	single agent              GetQuestion, the 18 workers, TaskComplete, FinalAnswer
+//	orchestrator (orc)        GetQuestion, the 18 workers, TaskComplete, Terminate
+//	specialist GA, PA or VRA  GetQuestion, the role's workers, TaskComplete
+//
+// Each worker's input schema is the union of its variants' arguments,
+// named as in the record format (docs/records.md); its description lists
+// the variants and their arguments. A successful call returns, as JSON
+// text and as structured content,
+//
+//	{"tool", "handle", "evidence", "artifacts", "published", "note"}
+//
+// where published is "ANSWER_JSON:answer_1" once the runtime has published
+// the answer; Terminate and FinalAnswer return {"answer_ref", "answer"}
+// with the resolved, revalidated answer. A failed call is a tool error
+// (isError) whose text is the reason and whose structured content is
+// {"tool", "error", "category"}, category being one of denied (the read
+// gate, opened_handle_exact_path_v1), argument, unknown_handle, refused (a
+// tool of another role or agent form, such as Terminate from a
+// specialist), terminated or failed. Refusals and denials are logged.
+//
+// Resources: QuestionURI (the question, type and initial handles with
+// their file cards; the same JSON as the GetQuestion tool), HandlesURI
+// (every handle with its lineage) and AuditURI (calls with the files they
+// read and their SHA-256, denials, refusals and the resolved answer).
+package mcp

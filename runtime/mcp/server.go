@@ -1,0 +1,528 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"sort"
+	"strings"
+	"sync"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/geodisaster/engine/runtime"
+	"github.com/geodisaster/engine/workers"
+)
+
+// Agent is one of the spec's two published agent forms (section 3).
+type Agent string
+
+// The agent forms a server can serve.
+const (
+	// AgentSingle is the single agent: it plans, calls every worker and
+	// finishes with FinalAnswer(answer_ref=...).
+	AgentSingle Agent = "single"
+	// AgentOrchestrator is the multi-agent form: the orchestrator (ORC)
+	// finishes with Terminate(answer_ref=...); its specialists (GA, PA,
+	// VRA) call their own workers and TaskComplete only.
+	AgentOrchestrator Agent = "orc"
+)
+
+// ToolGetQuestion is the server's own tool returning the question and the
+// initial handles (the same JSON as the QuestionURI resource).
+const ToolGetQuestion = "GetQuestion"
+
+// Resource URIs the server exposes.
+const (
+	// QuestionURI is the question, its type and the initial handles.
+	QuestionURI = "geodisaster://session/question"
+	// HandlesURI lists every handle of the session with its lineage.
+	HandlesURI = "geodisaster://session/handles"
+	// AuditURI is the session's audit: calls, reads, denials, refusals.
+	AuditURI = "geodisaster://session/audit"
+)
+
+// Options configures a Server.
+type Options struct {
+	// Agent is the agent form (default AgentSingle).
+	Agent Agent
+	// Role, when set, makes the server a multi-agent specialist that exposes
+	// only its own workers and TaskComplete (Agent must be
+	// AgentOrchestrator or empty).
+	Role workers.Role
+	// Logger receives the server's structured logs (calls, refusals,
+	// denials); nil discards them.
+	Logger *slog.Logger
+	// Version is reported to clients as the implementation version.
+	Version string
+}
+
+// Refusal records a tool call the server refused before it reached the
+// runtime: a tool outside this server's role or agent form, or arguments
+// that are not a JSON object.
+type Refusal struct {
+	Tool   string `json:"tool"`
+	Reason string `json:"reason"`
+}
+
+// Audit is a snapshot of a session's accountability record.
+type Audit struct {
+	RecordID string              `json:"record_id"`
+	Agent    Agent               `json:"agent"`
+	Role     workers.Role        `json:"role,omitempty"`
+	Calls    []runtime.CallTrace `json:"calls"`
+	Denials  []runtime.Denial    `json:"denials"`
+	Refusals []Refusal           `json:"refusals"`
+	// Answer is the answer resolved by Terminate or FinalAnswer (null
+	// before).
+	Answer json.RawMessage `json:"answer"`
+}
+
+// Server serves one runtime session (one record) over the Model Context
+// Protocol. Every MCP client connected to it drives that same session;
+// calls are serialized. Create it with New.
+type Server struct {
+	opts     Options
+	log      *slog.Logger
+	eng      *runtime.Engine
+	srv      *sdk.Server
+	tools    []string        // exposed tools, in listing order
+	exposed  map[string]bool // exposed tool names
+	mu       sync.Mutex      // guards sess and refusals
+	sess     *runtime.Session
+	refusals []Refusal
+}
+
+// New opens a session on the gold-free projection of rec and returns a
+// server exposing, for opts.Agent and opts.Role: GetQuestion, the workers
+// (all 18, or the role's), TaskComplete, and Terminate (orchestrator) or
+// FinalAnswer (single agent). A specialist gets neither terminal tool.
+func New(eng *runtime.Engine, rec runtime.Record, opts Options) (*Server, error) {
+	if eng == nil {
+		return nil, errors.New("mcp server: nil engine")
+	}
+	if opts.Agent == "" {
+		opts.Agent = AgentSingle
+		if opts.Role != "" {
+			opts.Agent = AgentOrchestrator
+		}
+	}
+	switch opts.Agent {
+	case AgentSingle, AgentOrchestrator:
+	default:
+		return nil, fmt.Errorf("mcp server: unknown agent form %q (allowed: single, orc)", opts.Agent)
+	}
+	switch opts.Role {
+	case "", workers.RoleGA, workers.RolePA, workers.RoleVRA:
+	default:
+		return nil, fmt.Errorf("mcp server: unknown role %q (allowed: GA, PA, VRA)", opts.Role)
+	}
+	if opts.Role != "" && opts.Agent != AgentOrchestrator {
+		return nil, fmt.Errorf("mcp server: role %s is a multi-agent specialist; it needs agent form orc, not %s", opts.Role, opts.Agent)
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.Version == "" {
+		opts.Version = "dev"
+	}
+	sess, err := eng.NewSession(rec)
+	if err != nil {
+		return nil, fmt.Errorf("mcp server: opening session for record %q: %w", rec.ID, err)
+	}
+	s := &Server{
+		opts:    opts,
+		log:     opts.Logger.With("record", rec.ID, "agent", string(opts.Agent), "role", string(opts.Role)),
+		eng:     eng,
+		sess:    sess,
+		exposed: map[string]bool{},
+	}
+	s.srv = sdk.NewServer(&sdk.Implementation{Name: "geodisaster", Title: "GeoDisaster engine", Version: opts.Version},
+		&sdk.ServerOptions{Instructions: s.instructions(), Capabilities: &sdk.ServerCapabilities{}})
+	if err := s.addTools(); err != nil {
+		sess.Close()
+		return nil, err
+	}
+	s.addResources()
+	s.srv.AddReceivingMiddleware(s.refuseOthers)
+	return s, nil
+}
+
+// MCPServer returns the underlying SDK server (to connect transports of
+// the caller's choice).
+func (s *Server) MCPServer() *sdk.Server { return s.srv }
+
+// Tools returns the names of the exposed tools in listing order.
+func (s *Server) Tools() []string { return append([]string(nil), s.tools...) }
+
+// Run serves one MCP connection over t until the client disconnects or
+// ctx is cancelled.
+func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
+	return s.srv.Run(ctx, t)
+}
+
+// HTTPHandler returns a streamable-HTTP handler for the server; every
+// client session it accepts drives this server's one runtime session.
+func (s *Server) HTTPHandler() http.Handler {
+	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.srv },
+		&sdk.StreamableHTTPOptions{Logger: s.log})
+}
+
+// Audit returns a snapshot of the session's calls, denials, refusals and
+// resolved answer.
+func (s *Server) Audit() Audit {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a := Audit{
+		RecordID: s.sess.Record().ID,
+		Agent:    s.opts.Agent,
+		Role:     s.opts.Role,
+		Calls:    append([]runtime.CallTrace{}, s.sess.Trace()...),
+		Denials:  append([]runtime.Denial{}, s.sess.Denials()...),
+		Refusals: append([]Refusal{}, s.refusals...),
+		Answer:   json.RawMessage("null"),
+	}
+	if t := s.sess.Terminal(); t != nil {
+		a.Answer = append(json.RawMessage(nil), t...)
+	}
+	return a
+}
+
+// Close ends the runtime session (removing a temporary artifact
+// directory).
+func (s *Server) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sess.Close()
+}
+
+// terminalTool is the finishing tool of the server's form ("" for a
+// specialist).
+func (s *Server) terminalTool() string {
+	switch {
+	case s.opts.Role != "":
+		return ""
+	case s.opts.Agent == AgentOrchestrator:
+		return runtime.ToolTerminate
+	}
+	return runtime.ToolFinalAnswer
+}
+
+func (s *Server) instructions() string {
+	var b strings.Builder
+	rec := s.sess.Record()
+	fmt.Fprintf(&b, "GeoDisaster session for record %s (question type %s). ", rec.ID, rec.QuestionType)
+	fmt.Fprintf(&b, "Read the question and the initial handles with the %s tool or the %s resource. ", ToolGetQuestion, QuestionURI)
+	b.WriteString("Each worker call names handles of this session and returns a new handle with its evidence; reads are limited to the files of the handles a call opens (" + runtime.ReadPolicy + "). ")
+	b.WriteString("When the answer validates the runtime publishes " + runtime.AnswerRef + ". ")
+	switch t := s.terminalTool(); t {
+	case "":
+		fmt.Fprintf(&b, "You are the %s specialist: close your subgoal with TaskComplete(status=TASK_COMPLETE); only the orchestrator terminates.", s.opts.Role)
+	default:
+		fmt.Fprintf(&b, "Call TaskComplete(status=TASK_COMPLETE), then finish with %s(answer_ref=%s).", t, runtime.AnswerRef)
+	}
+	return b.String()
+}
+
+// addTools registers GetQuestion, the form's workers and runtime tools.
+func (s *Server) addTools() error {
+	reg := s.eng.Registry()
+	s.expose(ToolGetQuestion)
+	s.srv.AddTool(&sdk.Tool{
+		Name:        ToolGetQuestion,
+		Description: "Returns this session's question, question type and initial handles (with their file cards). Takes no arguments and reads no files.",
+		InputSchema: map[string]any{"type": "object", "properties": map[string]any{}, "additionalProperties": false},
+		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true},
+	}, s.getQuestion)
+	for _, info := range workers.Tools() {
+		if s.opts.Role != "" && info.Role != s.opts.Role {
+			continue
+		}
+		schema, err := ToolSchema(reg, info.Name)
+		if err != nil {
+			return fmt.Errorf("mcp server: %w", err)
+		}
+		s.expose(info.Name)
+		s.srv.AddTool(&sdk.Tool{Name: info.Name, Description: toolDescription(reg, info), InputSchema: schema}, s.callTool(info.Name))
+	}
+	s.expose(runtime.ToolTaskComplete)
+	s.srv.AddTool(&sdk.Tool{
+		Name:        runtime.ToolTaskComplete,
+		Description: "Closes a subgoal; carries no answer. The runtime then tries the question type's answer projection and reports " + runtime.AnswerRef + " when it is published.",
+		InputSchema: map[string]any{
+			"type":                 "object",
+			"properties":           map[string]any{"status": map[string]any{"type": "string", "enum": []string{"TASK_COMPLETE"}}},
+			"additionalProperties": false,
+		},
+	}, s.callTool(runtime.ToolTaskComplete))
+	if t := s.terminalTool(); t != "" {
+		who := "the single agent"
+		if t == runtime.ToolTerminate {
+			who = "the multi-agent orchestrator (ORC)"
+		}
+		s.expose(t)
+		s.srv.AddTool(&sdk.Tool{
+			Name:        t,
+			Description: "Ends the session for " + who + ": resolves the published answer reference, revalidates it against the question type's schema and returns the resolved answer.",
+			InputSchema: map[string]any{
+				"type":                 "object",
+				"properties":           map[string]any{"answer_ref": map[string]any{"type": "string", "enum": []string{runtime.AnswerRef}}},
+				"required":             []string{"answer_ref"},
+				"additionalProperties": false,
+			},
+		}, s.callTool(t))
+	}
+	return nil
+}
+
+func (s *Server) expose(name string) {
+	s.tools = append(s.tools, name)
+	s.exposed[name] = true
+}
+
+// refuseOthers answers a call of a known tool this server does not expose
+// (another role's worker, a terminal tool of the other form, Terminate
+// from a specialist) with a tool error naming the reason, and logs it.
+func (s *Server) refuseOthers(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		if method != "tools/call" {
+			return next(ctx, method, req)
+		}
+		p, ok := req.GetParams().(*sdk.CallToolParamsRaw)
+		if !ok || s.exposed[p.Name] {
+			return next(ctx, method, req)
+		}
+		reason := s.refusalReason(p.Name)
+		if reason == "" {
+			return next(ctx, method, req) // unknown tool: the SDK's protocol error
+		}
+		s.mu.Lock()
+		s.refusals = append(s.refusals, Refusal{Tool: p.Name, Reason: reason})
+		s.mu.Unlock()
+		s.log.Warn("tool call refused", "tool", p.Name, "reason", reason)
+		return errorResult(p.Name, "refused", reason), nil
+	}
+}
+
+// refusalReason explains why a known tool is not served here ("" for a
+// name that is no tool at all).
+func (s *Server) refusalReason(tool string) string {
+	if info, ok := workers.LookupTool(tool); ok {
+		return fmt.Sprintf("%s belongs to the %s specialist; this server serves role %s only", tool, info.Role, s.opts.Role)
+	}
+	switch tool {
+	case runtime.ToolTerminate, runtime.ToolFinalAnswer:
+		if s.opts.Role != "" {
+			return fmt.Sprintf("the %s specialist cannot end the session (%s is the orchestrator's); close the subgoal with TaskComplete", s.opts.Role, tool)
+		}
+		return fmt.Sprintf("%s is not the finishing tool of agent form %s; finish with %s(answer_ref=%s)", tool, s.opts.Agent, s.terminalTool(), runtime.AnswerRef)
+	}
+	return ""
+}
+
+// callResult is the JSON a successful tool call returns.
+type callResult struct {
+	Tool      string             `json:"tool"`
+	Handle    string             `json:"handle,omitempty"`
+	Evidence  map[string]any     `json:"evidence,omitempty"`
+	Artifacts []workers.Artifact `json:"artifacts,omitempty"`
+	Published string             `json:"published,omitempty"`
+	AnswerRef string             `json:"answer_ref,omitempty"`
+	Answer    json.RawMessage    `json:"answer,omitempty"`
+	Note      string             `json:"note,omitempty"`
+}
+
+// callTool runs a worker or runtime tool through the session.
+func (s *Server) callTool(tool string) sdk.ToolHandler {
+	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		args, err := decodeArgs(req.Params.Arguments)
+		if err != nil {
+			reason := fmt.Sprintf("%s: %v", tool, err)
+			s.mu.Lock()
+			s.refusals = append(s.refusals, Refusal{Tool: tool, Reason: reason})
+			s.mu.Unlock()
+			s.log.Warn("tool call refused", "tool", tool, "reason", reason)
+			return errorResult(tool, "argument", reason), nil
+		}
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		before := len(s.sess.Denials())
+		res, err := s.sess.Call(ctx, tool, args)
+		for _, d := range s.sess.Denials()[before:] {
+			s.log.Warn("read denied", "tool", d.Tool, "call", d.Call, "path", d.Path, "reason", d.Reason)
+		}
+		if err != nil {
+			cat := category(err)
+			s.log.Warn("tool call failed", "tool", tool, "category", cat, "err", err)
+			return errorResult(tool, cat, err.Error()), nil
+		}
+		out := callResult{Tool: tool, Handle: res.Handle, Evidence: res.Evidence, Published: res.Published}
+		if tr := s.sess.Trace(); len(tr) > 0 {
+			out.Artifacts = tr[len(tr)-1].Artifacts
+		}
+		switch {
+		case res.Answer != nil:
+			out.AnswerRef, out.Answer = runtime.AnswerRef, res.Answer
+			out.Note = "session finished; the answer above is the resolved " + runtime.AnswerRef
+		case res.Published != "":
+			if t := s.terminalTool(); t != "" {
+				out.Note = fmt.Sprintf("the runtime published %s; finish with %s(answer_ref=%s)", res.Published, t, res.Published)
+			} else {
+				out.Note = fmt.Sprintf("the runtime published %s; close the subgoal with TaskComplete and hand the reference to the orchestrator", res.Published)
+			}
+		}
+		s.log.Info("tool call", "tool", tool, "handle", res.Handle, "published", res.Published)
+		return jsonResult(out)
+	}
+}
+
+// decodeArgs parses a call's arguments as a JSON object (numbers as
+// float64, as the workers expect).
+func decodeArgs(raw json.RawMessage) (map[string]any, error) {
+	trimmed := strings.TrimSpace(string(raw))
+	if trimmed == "" || trimmed == "null" {
+		return map[string]any{}, nil
+	}
+	var args map[string]any
+	if err := json.Unmarshal(raw, &args); err != nil {
+		return nil, fmt.Errorf("arguments must be a JSON object: %v", err)
+	}
+	if args == nil {
+		return map[string]any{}, nil
+	}
+	return args, nil
+}
+
+// category classifies a call error for clients: "denied" (read gate),
+// "argument" (validation), "unknown_handle", "terminated", or "failed".
+func category(err error) string {
+	var ae *workers.ArgError
+	switch {
+	case errors.Is(err, runtime.ErrDenied):
+		return "denied"
+	case strings.Contains(err.Error(), "unknown handle"):
+		return "unknown_handle"
+	case errors.As(err, &ae):
+		return "argument"
+	case strings.Contains(err.Error(), "already terminated"):
+		return "terminated"
+	}
+	return "failed"
+}
+
+// errorResult is a tool error (isError) whose text is the reason and whose
+// structured content is {"tool","error","category"}.
+func errorResult(tool, cat, reason string) *sdk.CallToolResult {
+	return &sdk.CallToolResult{
+		IsError:           true,
+		Content:           []sdk.Content{&sdk.TextContent{Text: reason}},
+		StructuredContent: map[string]any{"tool": tool, "error": reason, "category": cat},
+	}
+}
+
+// jsonResult returns v as both JSON text content and structured content.
+func jsonResult(v any) (*sdk.CallToolResult, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return errorResult("", "failed", "result is not JSON-encodable: "+err.Error()), nil
+	}
+	return &sdk.CallToolResult{
+		Content:           []sdk.Content{&sdk.TextContent{Text: string(b)}},
+		StructuredContent: json.RawMessage(b),
+	}, nil
+}
+
+// questionView is the question and initial handles shown to the agent.
+type questionView struct {
+	ID           string                        `json:"id"`
+	SampleID     string                        `json:"sample_id,omitempty"`
+	Family       string                        `json:"family"`
+	QuestionType string                        `json:"question_type"`
+	Question     string                        `json:"question"`
+	Handles      map[string]runtime.HandleDecl `json:"handles"`
+	Agent        Agent                         `json:"agent"`
+	Role         workers.Role                  `json:"role,omitempty"`
+	Tools        []string                      `json:"tools"`
+	Finish       string                        `json:"finish"`
+}
+
+func (s *Server) question() questionView {
+	rec := s.sess.Record()
+	finish := fmt.Sprintf("TaskComplete(status=TASK_COMPLETE), then %s(answer_ref=%s)", s.terminalTool(), runtime.AnswerRef)
+	if s.terminalTool() == "" {
+		finish = "TaskComplete(status=TASK_COMPLETE); the orchestrator terminates"
+	}
+	return questionView{
+		ID: rec.ID, SampleID: rec.SampleID, Family: rec.Family, QuestionType: rec.QuestionType,
+		Question: rec.Question, Handles: rec.Handles, Agent: s.opts.Agent, Role: s.opts.Role,
+		Tools: s.Tools(), Finish: finish,
+	}
+}
+
+func (s *Server) getQuestion(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+	if _, err := decodeArgs(req.Params.Arguments); err != nil {
+		return errorResult(ToolGetQuestion, "argument", ToolGetQuestion+": "+err.Error()), nil
+	}
+	return jsonResult(s.question())
+}
+
+// handleView is one handle of the session.
+type handleView struct {
+	Name    string   `json:"name"`
+	Kind    string   `json:"kind"`
+	Tool    string   `json:"tool,omitempty"`
+	Parents []string `json:"parents,omitempty"`
+	Files   []string `json:"files,omitempty"`
+}
+
+// handles lists the initial handles then the result handles in call order.
+func (s *Server) handles() []handleView {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rec := s.sess.Record()
+	names := make([]string, 0, len(rec.Handles))
+	for n := range rec.Handles {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var out []handleView
+	for _, n := range names {
+		h := rec.Handles[n]
+		v := handleView{Name: n, Kind: h.Kind}
+		for _, f := range h.Files {
+			v.Files = append(v.Files, f.Path)
+		}
+		out = append(out, v)
+	}
+	for _, c := range s.sess.Trace() {
+		if c.Output == "" {
+			continue
+		}
+		kind := c.Output
+		if i := strings.LastIndexByte(kind, '_'); i > 0 {
+			kind = kind[:i]
+		}
+		out = append(out, handleView{Name: c.Output, Kind: kind, Tool: c.Tool, Parents: c.Inputs})
+	}
+	return out
+}
+
+// addResources registers the question, handles and audit resources.
+func (s *Server) addResources() {
+	add := func(uri, name, desc string, get func() any) {
+		s.srv.AddResource(&sdk.Resource{URI: uri, Name: name, Description: desc, MIMEType: "application/json"},
+			func(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+				b, err := json.MarshalIndent(get(), "", "  ")
+				if err != nil {
+					return nil, fmt.Errorf("resource %s: %w", uri, err)
+				}
+				return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: uri, MIMEType: "application/json", Text: string(b)}}}, nil
+			})
+	}
+	add(QuestionURI, "question", "The question, its type and the initial handles with their file cards.", func() any { return s.question() })
+	add(HandlesURI, "handles", "Every handle of the session: the initial handles, then each result handle with the tool that made it and the handles it consumed.", func() any { return s.handles() })
+	add(AuditURI, "audit", "The session's calls (with the files each read and their SHA-256), read denials, refused calls and the resolved answer.", func() any { return s.Audit() })
+}
