@@ -24,7 +24,7 @@ var forestTypes = []string{
 func forestCorpus(t *testing.T) (string, map[string]runtime.Record) {
 	t.Helper()
 	dir := t.TempDir()
-	if _, err := synth.Generate(context.Background(), dir, synth.Options{Types: forestTypes, PerType: 6, Seed: 11}); err != nil {
+	if _, err := synth.Generate(context.Background(), dir, synth.Options{Types: forestTypes, PerType: 4, Seed: 11}); err != nil {
 		t.Fatal(err)
 	}
 	recs, err := runtime.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
@@ -241,5 +241,33 @@ func TestDeforestationProjectionTiming(t *testing.T) {
 			}
 		}
 		s.Close()
+	}
+}
+
+// TestOpticalReadReportsMissingEpochs checks that a five-epoch stack is
+// read as declared and its missing epoch reported, never probed for.
+func TestOpticalReadReportsMissingEpochs(t *testing.T) {
+	dir, recs := forestCorpus(t)
+	eng, _ := runtime.NewEngine(runtime.Config{DatasetRoot: dir})
+	rec := recs["area_estimation__synth_area_002"]
+	s, err := eng.NewSession(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	out, err := s.Call(context.Background(), "ReadData", rec.GTChain[1].Args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	missing, _ := out.Evidence["epochs_missing"].([]any)
+	if len(missing) != 1 || missing[0] != "post_2" {
+		t.Fatalf("epochs_missing = %v, want [post_2]", out.Evidence["epochs_missing"])
+	}
+	for _, c := range s.Trace() {
+		for _, r := range c.Reads {
+			if strings.Contains(r.Path, "post_2") {
+				t.Errorf("read undeclared epoch file %s", r.Path)
+			}
+		}
 	}
 }

@@ -19,17 +19,17 @@ import (
 func forestWorkVariants() []Variant {
 	in := func(doc string) Param { return Param{Name: "input", Kind: KindHandle, Required: true, Doc: doc} }
 	return []Variant{
-		ReadDataVariant(ReadSpec{
+		stackReadVariant(ReadSpec{
 			Role: "pre_post", Times: []string{"event_window"},
 			HandleStems: []string{"optical_stack", "sar_stack"},
 			Check:       checkStackScene("event_window"),
 		}),
-		ReadDataVariant(ReadSpec{
+		stackReadVariant(ReadSpec{
 			Role: "ndvi_nbr", Times: []string{"pre_post_epochs"},
 			HandleStems: []string{"optical_timeseries"},
 			Check:       checkStackScene("pre_post_epochs"),
 		}),
-		ReadDataVariant(ReadSpec{
+		stackReadVariant(ReadSpec{
 			Role: "vh", Times: []string{"pre_post_epochs"},
 			HandleStems: []string{"sar_timeseries"},
 			Check:       checkStackScene("pre_post_epochs"),
@@ -176,6 +176,53 @@ func forestWorkVariants() []Variant {
 			Run: measureLossArea,
 		},
 	}
+}
+
+// stackReadVariant is ReadData for an optical or SAR stack; its evidence
+// also reports the declared and missing optical epochs (spec section 7:
+// missing optional epochs are reported, not probed for) or the SAR
+// acquisitions per declared temporal role.
+func stackReadVariant(spec ReadSpec) Variant {
+	v := ReadDataVariant(spec)
+	run := v.Run
+	v.Run = func(env Env, a Args) (*Result, error) {
+		r, err := run(env, a)
+		if err != nil {
+			return nil, err
+		}
+		s := r.Payload.(*Scene)
+		switch forestSceneSource(s) {
+		case "optical":
+			eps, err := opticalEpochs(s)
+			if err != nil {
+				return nil, err
+			}
+			have := map[string]bool{}
+			var declared, missing []string
+			for _, e := range eps {
+				have[e.Epoch] = true
+				declared = append(declared, e.Epoch)
+			}
+			for _, e := range canonicalEpochs {
+				if !have[e] {
+					missing = append(missing, e)
+				}
+			}
+			r.Evidence["epochs_declared"], r.Evidence["epochs_missing"] = anyStrings(declared), anyStrings(missing)
+		case "sar":
+			pre, post := 0, 0
+			for _, f := range sceneTIFFs(s) {
+				if f.TemporalRole == "pre" {
+					pre++
+				} else {
+					post++
+				}
+			}
+			r.Evidence["pre_acquisitions"], r.Evidence["post_acquisitions"] = pre, post
+		}
+		return r, nil
+	}
+	return v
 }
 
 // checkStackScene validates an optical or SAR scene read with the given
