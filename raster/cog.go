@@ -1,0 +1,174 @@
+package raster
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/airbusgeo/cogger"
+)
+
+// WriteCOG encodes bands as a Cloud Optimized GeoTIFF: the tiled image of
+// Write plus overviews halving the size until the image fits one tile,
+// laid out by github.com/airbusgeo/cogger (IFDs first, overviews' tiles
+// before the full-resolution ones, GDAL's ghost-area hints). Overviews use
+// nearest-neighbour sampling at pixel centres (GDAL's NEAREST), which
+// keeps class and mask values intact. The output is deterministic.
+func WriteCOG(w io.Writer, bands []*Band, opts WriteOptions) error {
+	return writeCOG(context.Background(), w, bands, opts)
+}
+
+// WriteCOGFile writes a COG to path atomically (temporary file + rename).
+func WriteCOGFile(path string, bands []*Band, opts WriteOptions) error {
+	return writeFileAtomic(path, func(w io.Writer) error { return WriteCOG(w, bands, opts) })
+}
+
+func writeCOG(ctx context.Context, w io.Writer, bands []*Band, opts WriteOptions) error {
+	main, err := encodeImage(ctx, bands, opts, 0)
+	if err != nil {
+		return err
+	}
+	var total uint64
+	for _, t := range main.tiles {
+		total += uint64(len(t))
+	}
+	root, err := main.coggerIFD(true)
+	if err != nil {
+		return err
+	}
+	level := bands
+	for lw, lh := main.width, main.height; lw > main.tile || lh > main.tile; {
+		lw, lh = (lw+1)/2, (lh+1)/2
+		next := make([]*Band, len(level))
+		for i, b := range level {
+			next[i] = decimate(b, lw, lh)
+		}
+		level = next
+		ovOpts := opts
+		ovOpts.BandDescriptions = nil
+		ov, err := encodeImage(ctx, level, ovOpts, 1)
+		if err != nil {
+			return err
+		}
+		for _, t := range ov.tiles {
+			total += uint64(len(t))
+		}
+		ifd, err := ov.coggerIFD(false)
+		if err != nil {
+			return err
+		}
+		if err := root.AddOverview(ifd); err != nil {
+			return fmt.Errorf("raster: COG overview: %w", err)
+		}
+	}
+	cfg := cogger.DefaultConfig()
+	cfg.BigTIFF = total > math.MaxUint32-(64<<20)
+	if err := cfg.RewriteIFDTree(root, w); err != nil {
+		return fmt.Errorf("raster: COG: %w", err)
+	}
+	return nil
+}
+
+// decimate resamples b to w x h by nearest neighbour at pixel centres.
+func decimate(b *Band, w, h int) *Band {
+	out, _ := NewBand(w, h, b.Type)
+	size := b.Type.Size()
+	src, dst := b.Bytes(), out.Bytes()
+	sx := float64(b.Width) / float64(w)
+	sy := float64(b.Height) / float64(h)
+	for y := 0; y < h; y++ {
+		yy := min(int((float64(y)+0.5)*sy), b.Height-1)
+		for x := 0; x < w; x++ {
+			xx := min(int((float64(x)+0.5)*sx), b.Width-1)
+			copy(dst[(y*w+x)*size:(y*w+x+1)*size], src[(yy*b.Width+xx)*size:])
+		}
+	}
+	return out
+}
+
+// coggerIFD describes the encoded image for cogger.
+func (img *encodedImage) coggerIFD(main bool) (*cogger.IFD, error) {
+	bps := make([]uint16, img.spp)
+	sf := make([]uint16, img.spp)
+	for i := range bps {
+		bps[i] = uint16(8 * img.dtype.Size())
+		sf[i] = sampleFormat(img.dtype)
+	}
+	ifd := &cogger.IFD{
+		ImageWidth:                uint64(img.width),
+		ImageHeight:               uint64(img.height),
+		BitsPerSample:             bps,
+		Compression:               uint16(img.compression),
+		PhotometricInterpretation: photoMinIsBlack,
+		SamplesPerPixel:           uint16(img.spp),
+		PlanarConfiguration:       1,
+		TileWidth:                 uint16(img.tile),
+		TileHeight:                uint16(img.tile),
+		SampleFormat:              sf,
+	}
+	if img.spp > 1 {
+		ifd.PlanarConfiguration = 2
+		ifd.ExtraSamples = make([]uint16, img.spp-1)
+	}
+	if img.predictor != 1 {
+		ifd.Predictor = uint16(img.predictor)
+	}
+	ifd.TileByteCounts = make([]uint64, len(img.tiles))
+	ifd.TileOffsets = make([]uint64, len(img.tiles))
+	for i, t := range img.tiles {
+		ifd.TileByteCounts[i] = uint64(len(t))
+	}
+	tiles := img.tiles
+	ifd.LoadTile = func(idx int, data []byte) error {
+		if idx < 0 || idx >= len(tiles) || len(data) != len(tiles[idx]) {
+			return fmt.Errorf("raster: COG tile %d out of range", idx)
+		}
+		copy(data, tiles[idx])
+		return nil
+	}
+	if !main {
+		if img.opts.NoData != nil {
+			ifd.NoData = formatNoData(*img.opts.NoData)
+		}
+		return ifd, nil
+	}
+	geo, err := img.geoEntries(true, 1)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range geo {
+		switch e.tag {
+		case tagModelPixelScale:
+			ifd.ModelPixelScaleTag = decodeDoubles(e.data)
+		case tagModelTiepoint:
+			ifd.ModelTiePointTag = decodeDoubles(e.data)
+		case tagModelTransform:
+			ifd.ModelTransformationTag = decodeDoubles(e.data)
+		case tagGeoKeyDirectory:
+			ifd.GeoKeyDirectoryTag = decodeShorts(e.data)
+		case tagGDALMetadata:
+			ifd.GDALMetaData = string(e.data[:len(e.data)-1])
+		case tagGDALNoData:
+			ifd.NoData = string(e.data[:len(e.data)-1])
+		}
+	}
+	return ifd, nil
+}
+
+func decodeDoubles(b []byte) []float64 {
+	out := make([]float64, len(b)/8)
+	for i := range out {
+		out[i] = math.Float64frombits(uint64(b[8*i]) | uint64(b[8*i+1])<<8 | uint64(b[8*i+2])<<16 | uint64(b[8*i+3])<<24 |
+			uint64(b[8*i+4])<<32 | uint64(b[8*i+5])<<40 | uint64(b[8*i+6])<<48 | uint64(b[8*i+7])<<56)
+	}
+	return out
+}
+
+func decodeShorts(b []byte) []uint16 {
+	out := make([]uint16, len(b)/2)
+	for i := range out {
+		out[i] = uint16(b[2*i]) | uint16(b[2*i+1])<<8
+	}
+	return out
+}
