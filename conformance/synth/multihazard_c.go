@@ -94,7 +94,7 @@ func genAreaC(t areaTypeC) func(g *gen, i int) (runtime.Record, error) {
 			es = append(es, ell{float64(w) * (0.2 + 0.6*g.rng.Float64()), float64(h) * (0.2 + 0.6*g.rng.Float64()),
 				2 + float64(w)*0.15*g.rng.Float64(), 2 + float64(h)*0.15*g.rng.Float64()})
 		}
-		spread := 0.05 + 0.1*g.rng.Float64()
+		spread := 0.02 + 0.05*g.rng.Float64()
 		if i%2 == 1 {
 			spread = 0.3 + 0.4*g.rng.Float64()
 		}

@@ -31,13 +31,14 @@ type mhRec struct {
 	handles map[string]runtime.HandleDecl
 }
 
-// newMH starts record i of a multi-hazard type on a fresh EPSG:4326 AOI
-// grid: 128 x 128 (16,384 pixels) with --full, smaller otherwise.
+// mhSize is the AOI grid's width and height: the spec's multi-hazard
+// AOIs are 128 x 128 (16,384 pixels).
+const mhSize = 128
+
+// newMH starts record i of a multi-hazard type on a fresh 128 x 128
+// EPSG:4326 AOI grid (~500 m pixels) in one of several latitude bands.
 func newMH(g *gen, qt string, i int) (*mhRec, error) {
-	w, h := 44+g.rng.IntN(12), 36+g.rng.IntN(10)
-	if g.full {
-		w, h = 128, 128
-	}
+	w, h := mhSize, mhSize
 	band := mhLatBands[i%len(mhLatBands)]
 	grid := g.aoiGrid(w, h, 0.0045, -120+float64(i%7)*35, -110+float64(i%7)*35, band[0], band[1])
 	rows, err := geodesy.CellAreas(grid.T, h)
