@@ -273,3 +273,93 @@ func TestSen1FloodRealChip(t *testing.T) {
 	_ = json.Unmarshal(g.Answers["sen1_flood_a__Spain_7370579"], &a)
 	t.Logf("real chip Spain_7370579: Otsu threshold %v dB, %d components, flood %v%% (Go equals native)", d.Threshold, d.ComponentCount, a["flood_percentage"])
 }
+
+// sen1ArtifactPins is conformance/goldens/sen1flood_artifacts.json:
+// record id -> artifact extension -> SHA-256.
+const sen1ArtifactPins = "goldens/sen1flood_artifacts.json"
+
+// artifactHashes replays records and returns each one's artifact hashes.
+func artifactHashes(t *testing.T, dir string, recs []runtime.Record) map[string]map[string]string {
+	t.Helper()
+	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir, ArtifactDir: filepath.Join(t.TempDir(), "a")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]map[string]string{}
+	for _, r := range eng.Replay(context.Background(), recs, runtime.ReplayOptions{Workers: 1}) {
+		if r.Status != "ok" {
+			t.Fatalf("%s: %s", r.ID, *r.Error)
+		}
+		m := map[string]string{}
+		for _, c := range r.Calls {
+			for _, a := range c.Artifacts {
+				m[filepath.Ext(a.Name)] = a.SHA256
+			}
+		}
+		out[r.ID] = m
+	}
+	return out
+}
+
+// TestSen1FloodArtifactHashesPinned requires the mask GeoTIFF, polygon
+// GeoJSON, PNG and manifest bytes of every synthetic type-E record (and
+// of the real chip's when ../shared/data is present) to equal hashes
+// pinned on linux/amd64, so a run on another OS or architecture (e.g.
+// linux/arm64 under qemu-user-static) proves byte determinism. Set
+// GEODISASTER_SEN1_PIN=1 to rewrite the pins.
+func TestSen1FloodArtifactHashesPinned(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := synth.Generate(context.Background(), dir, synth.Options{Types: []string{"sen1_flood_e"}, Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := runtime.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := artifactHashes(t, dir, recs)
+	src := filepath.Join(sen1Data, "Spain_7370579", "S1Hand.tif")
+	if hand, err := os.ReadFile(src); err == nil {
+		portable, err := hydrate.Portable(hand)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rdir := t.TempDir()
+		if _, err := synth.Sen1FloodRealCorpus(context.Background(), rdir, "Spain_7370579", portable); err != nil {
+			t.Fatal(err)
+		}
+		all, _ := runtime.ReadRecordsFile(filepath.Join(rdir, "records.jsonl"), true)
+		var e []runtime.Record
+		for _, r := range all {
+			if r.QuestionType == "sen1_flood_e" {
+				e = append(e, r)
+			}
+		}
+		for k, v := range artifactHashes(t, rdir, e) {
+			got[k] = v
+		}
+	} else {
+		t.Logf("corpus absent: %s (real-chip artifact pins not checked)", src)
+	}
+	if os.Getenv("GEODISASTER_SEN1_PIN") != "" {
+		b, _ := json.MarshalIndent(got, "", " ")
+		if err := os.WriteFile(sen1ArtifactPins, append(b, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	b, err := os.ReadFile(sen1ArtifactPins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want map[string]map[string]string
+	if err := json.Unmarshal(b, &want); err != nil {
+		t.Fatal(err)
+	}
+	for id, m := range got {
+		for _, ext := range []string{".tif", ".geojson", ".png", ".json"} {
+			if m[ext] == "" || m[ext] != want[id][ext] {
+				t.Errorf("%s %s artifact: sha256 %s, pinned %s", id, ext, m[ext], want[id][ext])
+			}
+		}
+	}
+}

@@ -171,7 +171,11 @@ func FloodPolygonsGeoJSON(polys []raster.PixelPolygon, comps []FloodComponent, i
 	t := info.Transform
 	var b bytes.Buffer
 	b.WriteString(`{"type":"FeatureCollection","features":[`)
-	num := func(v float64) { b.WriteString(strconv.FormatFloat(v, 'g', -1, 64)) }
+	var scratch []byte
+	num := func(v float64) {
+		scratch = strconv.AppendFloat(scratch[:0], v, 'g', -1, 64)
+		b.Write(scratch)
+	}
 	flip := t[0]*t[4] < 0
 	ring := func(r raster.PixelRing) {
 		b.WriteByte('[')

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"image"
-	"image/png"
 	"math"
 	"sort"
 
@@ -110,9 +108,10 @@ func renderFloodDiagnostic(env Env, a Args) (*Result, error) {
 		}
 	}
 	S := sen1RenderSize
-	img := image.NewRGBA(image.Rect(0, 0, S, S))
+	img := make([]uint8, S*S*3)
 	base := make([]uint8, S*S*3)
-	rendered := map[string]bool{}
+	drawSAR, drawPred, drawGrid := layers["sar"], layers["prediction"], layers["grid"]
+	var didSAR, didWater, didPred, didBoundary, didGrid bool
 	boundary := 0
 	for y := 0; y < S; y++ {
 		row := y * hgt / S
@@ -120,50 +119,53 @@ func renderFloodDiagnostic(env Env, a Args) (*Result, error) {
 			col := x * w / S
 			i := row*w + col
 			var px [3]uint8
-			if layers["sar"] {
+			if drawSAR {
 				g := sen1Grey(vv[i], m.Mask[i] == MaskNoData)
 				px = [3]uint8{g, g, g}
-				rendered["sar"] = true
+				didSAR = true
 			}
 			copy(base[(y*S+x)*3:], px[:])
 			if water != nil && water[i] {
 				px = sen1Blend(px, sen1WaterRGB, sen1Alpha)
-				rendered["known_water"] = true
+				didWater = true
 			}
-			if layers["prediction"] && m.Mask[i] == MaskFlood {
+			if drawPred && m.Mask[i] == MaskFlood {
 				px = sen1Blend(px, sen1PredictionRGB, sen1Alpha)
-				rendered["prediction"] = true
+				didPred = true
 			}
 			if labels != nil && labels[i] != 0 && sen1IsBoundary(labels, w, hgt, col, row) {
 				px = sen1BoundaryRGB
 				boundary++
-				rendered["component_boundaries"] = true
+				didBoundary = true
 			}
-			if layers["grid"] && (x%(S/4) == 0 && x > 0 || y%(S/4) == 0 && y > 0) {
+			if drawGrid && (x%(S/4) == 0 && x > 0 || y%(S/4) == 0 && y > 0) {
 				px = sen1GridRGB
-				rendered["grid"] = true
+				didGrid = true
 			}
-			o := img.PixOffset(x, y)
-			img.Pix[o], img.Pix[o+1], img.Pix[o+2], img.Pix[o+3] = px[0], px[1], px[2], 255
+			copy(img[(y*S+x)*3:], px[:])
 		}
 	}
+	rendered := map[string]bool{"sar": didSAR, "known_water": didWater, "prediction": didPred,
+		"component_boundaries": didBoundary, "grid": didGrid}
 	changed := 0
-	for p := 0; p < S*S; p++ {
-		o := p * 4
-		if img.Pix[o] != base[p*3] || img.Pix[o+1] != base[p*3+1] || img.Pix[o+2] != base[p*3+2] {
+	for p := 0; p < S*S*3; p += 3 {
+		if img[p] != base[p] || img[p+1] != base[p+1] || img[p+2] != base[p+2] {
 			changed++
 		}
 	}
-	var buf bytes.Buffer
-	if err := (&png.Encoder{CompressionLevel: png.DefaultCompression}).Encode(&buf, img); err != nil {
+	pngBytes, err := sen1EncodePNG(img, S, S)
+	if err != nil {
 		return nil, fmt.Errorf("RenderMap: encoding PNG: %w", err)
 	}
+	buf := bytes.NewBuffer(pngBytes)
 	if buf.Len() == 0 {
 		return nil, fmt.Errorf("RenderMap: empty PNG")
 	}
 	var renderedList []string
-	for k := range rendered {
-		renderedList = append(renderedList, k)
+	for k, on := range rendered {
+		if on {
+			renderedList = append(renderedList, k)
+		}
 	}
 	sort.Strings(renderedList)
 	pngArt, err := env.WriteArtifact("flood_diagnostic_"+sha256Hex(buf.Bytes())[:12]+".png", buf.Bytes())

@@ -1,0 +1,64 @@
+//go:build unix
+
+package conformance_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/geodisaster/engine/conformance/hydrate"
+	"github.com/geodisaster/engine/conformance/synth"
+	"github.com/geodisaster/engine/runtime"
+)
+
+// BenchmarkSen1FloodTypeE times the whole type-E chain (read, Otsu mask
+// and GeoTIFF, components, polygons and GeoJSON, grid, ranking, JRC
+// comparison, 512x512 PNG render) on the real 512x512 chip with one
+// worker; compare with conformance/oracle/bench_sen1flood.py.
+//
+//	go test ./conformance/ -run '^$' -bench Sen1FloodTypeE -benchtime 20x
+func BenchmarkSen1FloodTypeE(b *testing.B) {
+	src := filepath.Join(sen1Data, "Spain_7370579", "S1Hand.tif")
+	hand, err := os.ReadFile(src)
+	if err != nil {
+		b.Skipf("corpus absent: %s", src)
+	}
+	portable, err := hydrate.Portable(hand)
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	if _, err := synth.Sen1FloodRealCorpus(context.Background(), dir, "Spain_7370579", portable); err != nil {
+		b.Fatal(err)
+	}
+	recs, err := runtime.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var rec runtime.Record
+	for _, r := range recs {
+		if r.ID == "sen1_flood_e__Spain_7370579" {
+			rec = r
+		}
+	}
+	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir, ArtifactDir: filepath.Join(dir, "_artifacts")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var before, after syscall.Rusage
+	b.ResetTimer()
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &before)
+	for i := 0; i < b.N; i++ {
+		if res := eng.ReplayRecord(context.Background(), rec); res.Status != "ok" || !res.Correct {
+			b.Fatalf("%s: %v %s", rec.ID, res.Error, res.Reason)
+		}
+	}
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &after)
+	b.StopTimer()
+	cpu := time.Duration(after.Utime.Nano()+after.Stime.Nano()-before.Utime.Nano()-before.Stime.Nano()) / time.Duration(b.N)
+	b.ReportMetric(float64(cpu.Microseconds())/1000, "cpu-ms/op")
+}
