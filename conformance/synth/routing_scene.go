@@ -98,11 +98,15 @@ var rtShelterNames = []string{"Public School No. 12", "Community Hall", "Sports 
 
 func rtRound(v float64, n int) float64 { return workers.RoundHalfEven(v, n) }
 
+// rtUnit draws a uniform [0, 1) value, rounded on its own so that no
+// platform fuses it into a following multiply-add.
+func rtUnit(g *gen) float64 { return float64(g.rng.Float64()) }
+
 // genRouteScene builds one scene.
 func genRouteScene(g *gen, sample string, variant int) (*rtScene, error) {
 	site := rtSites[g.rng.IntN(len(rtSites))]
-	lon := site[0] + (g.rng.Float64()-0.5)*0.2
-	lat := site[1] + (g.rng.Float64()-0.5)*0.2
+	lon := site[0] + float64((rtUnit(g)-0.5)*0.2)
+	lat := site[1] + float64((rtUnit(g)-0.5)*0.2)
 	zone := int(math.Floor((lon+180)/6)) + 1
 	epsg := 32600 + zone
 	if lat < 0 {
@@ -124,8 +128,8 @@ func genRouteScene(g *gen, sample string, variant int) (*rtScene, error) {
 		for k := 0; k < rtGridN; k++ {
 			nd := &s.nodes[r][k]
 			nd.id = int64(100000 + r*rtGridN + k)
-			nd.e = s.e0 - rtMargin + float64(k)*rtSpacing + (g.rng.Float64()-0.5)*60
-			nd.n = s.n0 + rtMargin - float64(r)*rtSpacing + (g.rng.Float64()-0.5)*60
+			nd.e = s.e0 - rtMargin + float64(float64(k)*rtSpacing) + float64((rtUnit(g)-0.5)*60)
+			nd.n = s.n0 + rtMargin - float64(float64(r)*rtSpacing) + float64((rtUnit(g)-0.5)*60)
 			if nd.lon, nd.lat, err = s.lonlat(nd.e, nd.n); err != nil {
 				return nil, err
 			}
@@ -148,17 +152,17 @@ func genRouteScene(g *gen, sample string, variant int) (*rtScene, error) {
 		e, n := s.gridPos(30, 2)
 		s.floods = []rtEllipse{{e: e, n: n, rx: 300, ry: 300, core: 0}}
 	default:
-		fr := or + (sr-or)*(0.35+0.3*g.rng.Float64())
-		fc := oc + (sc-oc)*(0.35+0.3*g.rng.Float64())
+		fr := or + float64((sr-or)*(0.35+float64(0.3*g.rng.Float64())))
+		fc := oc + float64((sc-oc)*(0.35+float64(0.3*g.rng.Float64())))
 		e, n := s.gridPos(fr, fc)
 		core := 0.5
 		if variant == rtOriginOut {
 			core = 0.75
 		}
-		s.floods = append(s.floods, rtEllipse{e: e, n: n, rx: 450 + 400*g.rng.Float64(), ry: 450 + 400*g.rng.Float64(), core: core})
+		s.floods = append(s.floods, rtEllipse{e: e, n: n, rx: 450 + float64(400*g.rng.Float64()), ry: 450 + float64(400*g.rng.Float64()), core: core})
 		if g.rng.IntN(2) == 0 {
-			e2, n2 := s.gridPos(3+g.rng.Float64()*30, 3+g.rng.Float64()*30)
-			s.floods = append(s.floods, rtEllipse{e: e2, n: n2, rx: 250 + 250*g.rng.Float64(), ry: 250 + 250*g.rng.Float64(), core: 0.4})
+			e2, n2 := s.gridPos(3+float64(g.rng.Float64()*30), 3+float64(g.rng.Float64()*30))
+			s.floods = append(s.floods, rtEllipse{e: e2, n: n2, rx: 250 + float64(250*g.rng.Float64()), ry: 250 + float64(250*g.rng.Float64()), core: 0.4})
 		}
 	}
 	if err := s.buildEdges(g); err != nil {
@@ -184,7 +188,7 @@ func genRouteScene(g *gen, sample string, variant int) (*rtScene, error) {
 
 // gridPos returns the nominal UTM position of fractional grid (row, col).
 func (s *rtScene) gridPos(r, c float64) (float64, float64) {
-	return s.e0 - rtMargin + c*rtSpacing, s.n0 + rtMargin - r*rtSpacing
+	return s.e0 - rtMargin + float64(c*rtSpacing), s.n0 + rtMargin - float64(r*rtSpacing)
 }
 
 // lonlat converts UTM to WGS84, rounded to 7 decimals (OSM precision).
@@ -202,7 +206,7 @@ func (s *rtScene) floodQ(e, n float64) (float64, *rtEllipse) {
 	best, bi := math.Inf(1), -1
 	for i, f := range s.floods {
 		dx, dy := (e-f.e)/f.rx, (n-f.n)/f.ry
-		if q := math.Sqrt(dx*dx + dy*dy); q < best {
+		if q := math.Sqrt(float64(dx*dx) + float64(dy*dy)); q < best {
 			best, bi = q, i
 		}
 	}
@@ -228,8 +232,8 @@ func (s *rtScene) buildEdges(g *gen) error {
 	id := 0
 	add := func(a, b [2]int, hw string, speed float64) error {
 		na, nb := &s.nodes[a[0]][a[1]], &s.nodes[b[0]][b[1]]
-		me := (na.e+nb.e)/2 + (g.rng.Float64()-0.5)*30
-		mn := (na.n+nb.n)/2 + (g.rng.Float64()-0.5)*30
+		me := float64((na.e+nb.e)/2) + float64((rtUnit(g)-0.5)*30)
+		mn := float64((na.n+nb.n)/2) + float64((rtUnit(g)-0.5)*30)
 		mlon, mlat, err := s.lonlat(me, mn)
 		if err != nil {
 			return err
@@ -240,9 +244,10 @@ func (s *rtScene) buildEdges(g *gen) error {
 		e.coords = [][2]float64{{na.lon, na.lat}, {mlon, mlat}, {nb.lon, nb.lat}}
 		l := 0.0
 		for k := 1; k < 3; k++ {
-			l += math.Hypot(e.utm[k][0]-e.utm[k-1][0], e.utm[k][1]-e.utm[k-1][1])
+			dx, dy := e.utm[k][0]-e.utm[k-1][0], e.utm[k][1]-e.utm[k-1][1]
+			l += math.Sqrt(float64(dx*dx) + float64(dy*dy))
 		}
-		l *= 1 + 0.02*g.rng.Float64()
+		l *= 1 + float64(0.02*g.rng.Float64())
 		tt := l / (speed * 1000 / 60)
 		q, f := s.floodQ(me, mn)
 		risk := math.Max(0, math.Min(1, (1.8-q)/1.2))
@@ -685,7 +690,7 @@ func (s *rtScene) files(g *gen) ([]workers.FileCard, error) {
 		ring := make([][]float64, 0, 41)
 		for k := 0; k <= 40; k++ {
 			a := 2 * math.Pi * float64(k%40) / 40
-			lon, lat, err := s.lonlat(f.e+f.rx*math.Cos(a), f.n+f.ry*math.Sin(a))
+			lon, lat, err := s.lonlat(f.e+float64(f.rx*math.Cos(a)), f.n+float64(f.ry*math.Sin(a)))
 			if err != nil {
 				return nil, err
 			}
@@ -762,12 +767,12 @@ func (s *rtScene) rgb() ([]*raster.Band, *image.RGBA, error) {
 	ph := float64(s.nodes[0][0].id%97) / 13
 	for r := 0; r < rtChipSize; r++ {
 		for c := 0; c < rtChipSize; c++ {
-			e := s.e0 + (float64(c)+0.5)*rtPixel
-			n := s.n0 - (float64(r)+0.5)*rtPixel
-			t := math.Sin(e/730+ph)*math.Cos(n/910-ph) + 0.5*math.Sin((e+n)/310)
-			red, grn, blu := 96+22*t, 112+28*t, 70+12*t
+			e := s.e0 + float64((float64(c)+0.5)*rtPixel)
+			n := s.n0 - float64((float64(r)+0.5)*rtPixel)
+			t := float64(math.Sin(e/730+ph)*math.Cos(n/910-ph)) + float64(0.5*math.Sin((e+n)/310))
+			red, grn, blu := 96+float64(22*t), 112+float64(28*t), 70+float64(12*t)
 			if q, _ := s.floodQ(e, n); q <= 1 {
-				red, grn, blu = 52+6*t, 74+6*t, 104+8*t
+				red, grn, blu = 52+float64(6*t), 74+float64(6*t), 104+float64(8*t)
 			}
 			k := r*rtChipSize + c
 			setAt(bands[0], k, math.Round(red))
