@@ -425,3 +425,42 @@ func deref(s *string) string {
 }
 
 func nan() float64 { var z float64; return z / z }
+
+// TestMultiHazardPublishesOnlyAfterTaskComplete checks that every type's
+// answer is published by TaskComplete, not earlier, and that Terminate
+// resolves it to the gold answer.
+func TestMultiHazardPublishesOnlyAfterTaskComplete(t *testing.T) {
+	_, recs, eng := mhCorpus(t, 1)
+	for _, qt := range mhTypeIDs {
+		rec := recs[qt]
+		s, err := eng.NewSession(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, st := range rec.GTChain {
+			res, err := s.Call(context.Background(), st.Tool, copyArgs(t, st.Args))
+			if err != nil {
+				t.Fatalf("%s: %s: %v", qt, st.Tool, err)
+			}
+			if st.Tool != "TaskComplete" && res.Published != "" {
+				t.Errorf("%s: %s published %s before TaskComplete", qt, st.Tool, res.Published)
+			}
+			if st.Tool == "TaskComplete" && res.Published != runtime.AnswerRef {
+				t.Errorf("%s: TaskComplete did not publish the answer", qt)
+			}
+		}
+		res, err := s.Call(context.Background(), "Terminate", map[string]any{"answer_ref": runtime.AnswerRef})
+		if err != nil {
+			t.Fatalf("%s: Terminate: %v", qt, err)
+		}
+		var got, want any
+		_ = json.Unmarshal(res.Answer, &got)
+		_ = json.Unmarshal(rec.Answer, &want)
+		gb, _ := json.Marshal(got)
+		wb, _ := json.Marshal(want)
+		if !bytes.Equal(gb, wb) {
+			t.Errorf("%s: resolved answer differs from gold\n got  %s\n want %s", qt, gb, wb)
+		}
+		s.Close()
+	}
+}
