@@ -36,10 +36,28 @@ import (
 //	candidate_routes.geojson  the nine packaged candidates (F1-F3, S1-S3, B1-B3)
 //	route_scores.json         the packaged (cached) route scores
 //
-// Road edge properties: edge_id (string), u and v (node ids), length_m,
-// travel_time_min, flood_risk (0..1), flooded and blocked (booleans).
-// Candidate properties: route_id, strategy (fastest, safest or balanced),
-// rank, edge_ids (in travel order) and shelter_id.
+// Road edge properties: edge_id (string or integer), u and v (integer
+// node ids), length_m, travel_time_min (both > 0), flood_risk (0..1),
+// flooded and blocked (booleans; a blocked edge must be flooded); other
+// properties (highway, name) are ignored. Candidate properties: route_id
+// (F<n>, S<n> or B<n>), strategy (fastest, safest or balanced), optional
+// rank, edge_ids (in travel order from the origin node; an edge may be
+// walked v to u) and shelter_id; the geometry must be the concatenation of
+// the edges' vertices (within 1e-7 degrees). metadata.json holds
+// origin {name, node_id, lon, lat}, shelter {shelter_id, name, node_id,
+// lon, lat}, confidence (copied verbatim into answers) and optionally crs
+// ("EPSG:n", checked against the chip). route_scores.json holds
+// routes [{route_id, distance_m, eta_min, blocked_edge_count,
+// length_weighted_flood_risk, objective_cost}]: it is validated against
+// the recomputation and reported, never used as an answer.
+//
+// Metric and selection contract (spec types 36 and 37): distance is
+// sum(length_m), ETA sum(travel_time_min), node count edges+1, risk
+// sum(length_m*flood_risk)/sum(length_m); costs fastest sum(tt), safest
+// sum(tt*(1+10*risk)), balanced sum(tt*(1+4*risk)); every sum is a float64
+// sum in route order, left to right, like Python's sum(). A candidate is
+// eligible only with zero blocked edges; the winner has the least cost,
+// then ETA, distance and route id.
 
 // Declared file suffixes of a routing scene.
 const (
