@@ -87,11 +87,11 @@ func ClippedArea(mp orb.MultiPolygon, b orb.Bound) float64 {
 		}
 		pa := 0.0
 		if r := ClipRing(p[0], b); r != nil {
-			pa = abs(RingSignedArea(r))
+			pa = clipAbs(RingSignedArea(r))
 		}
 		for _, h := range p[1:] {
 			if r := ClipRing(h, b); r != nil {
-				pa -= abs(RingSignedArea(r))
+				pa -= clipAbs(RingSignedArea(r))
 			}
 		}
 		a += pa
@@ -99,7 +99,7 @@ func ClippedArea(mp orb.MultiPolygon, b orb.Bound) float64 {
 	return a
 }
 
-func abs(x float64) float64 {
+func clipAbs(x float64) float64 {
 	if x < 0 {
 		return -x
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/geodisaster/engine/vector"
 )
@@ -185,7 +186,7 @@ func xbdVariants() []Variant {
 func checkXBDImage(env Env, s *Scene) error {
 	var pngs []*SceneFile
 	for i := range s.Files {
-		if hasExt(s.Files[i].Path, ".png") {
+		if xbdHasExt(s.Files[i].Path, ".png") {
 			pngs = append(pngs, &s.Files[i])
 		}
 	}
@@ -196,34 +197,15 @@ func checkXBDImage(env Env, s *Scene) error {
 	if err != nil {
 		return err
 	}
-	_, _, err = pngSize(pngs[0].Path, b)
+	_, _, err = xbdPNGSize(pngs[0].Path, b)
 	return err
 }
 
-func hasExt(p, ext string) bool {
-	return len(p) >= len(ext) && equalFold(p[len(p)-len(ext):], ext)
+func xbdHasExt(p, ext string) bool {
+	return len(p) >= len(ext) && strings.EqualFold(p[len(p)-len(ext):], ext)
 }
 
-func equalFold(a, b string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := 0; i < len(a); i++ {
-		x, y := a[i], b[i]
-		if 'A' <= x && x <= 'Z' {
-			x += 'a' - 'A'
-		}
-		if 'A' <= y && y <= 'Z' {
-			y += 'a' - 'A'
-		}
-		if x != y {
-			return false
-		}
-	}
-	return true
-}
-
-func sceneLabels(s *Scene) (*XBDLabels, error) {
+func xbdSceneLabels(s *Scene) (*XBDLabels, error) {
 	f, err := s.Require("building_damage_xy.geojson")
 	if err != nil {
 		return nil, err
@@ -231,7 +213,7 @@ func sceneLabels(s *Scene) (*XBDLabels, error) {
 	return ParseXBDLabels(f.Path, f.JSON)
 }
 
-func sceneCache(s *Scene, name, grid string) (*XBDCache, error) {
+func xbdSceneCache(s *Scene, name, grid string) (*XBDCache, error) {
 	f, err := s.Require(name)
 	if err != nil {
 		return nil, err
@@ -247,19 +229,19 @@ func sceneCache(s *Scene, name, grid string) (*XBDCache, error) {
 }
 
 func checkXBDLabelsScene(env Env, s *Scene) error {
-	_, err := sceneLabels(s)
+	_, err := xbdSceneLabels(s)
 	return err
 }
 
 func checkXBDCacheScene(name, grid string) func(env Env, s *Scene) error {
 	return func(env Env, s *Scene) error {
-		_, err := sceneCache(s, name, grid)
+		_, err := xbdSceneCache(s, name, grid)
 		return err
 	}
 }
 
 func checkXBDMaskLayers(env Env, s *Scene) error {
-	if _, err := sceneCache(s, "quadrants.geojson", "2x2"); err != nil {
+	if _, err := xbdSceneCache(s, "quadrants.geojson", "2x2"); err != nil {
 		return err
 	}
 	_, err := s.Require("post_target.png")
@@ -270,7 +252,7 @@ func checkXBDPairScene(env Env, s *Scene) error {
 	if err := checkXBDImage(env, s); err != nil {
 		return err
 	}
-	_, err := sceneLabels(s)
+	_, err := xbdSceneLabels(s)
 	return err
 }
 
@@ -326,7 +308,7 @@ func checkXBDWork(env Env, w *Work) error {
 		}
 		return nil
 	}
-	for _, slot := range sortedSlots(w) {
+	for _, slot := range xbdSortedSlots(w) {
 		s := w.Scenes[slot]
 		for i := range s.Files {
 			f := &s.Files[i]
@@ -339,23 +321,23 @@ func checkXBDWork(env Env, w *Work) error {
 					return err
 				}
 				sid, wd, ht = l.SceneID, l.Width, l.Height
-			case hasExt(f.Path, ".geojson"):
+			case xbdHasExt(f.Path, ".geojson"):
 				c, err := ParseXBDCache(f.Path, f.JSON)
 				if err != nil {
 					return err
 				}
 				sid, wd, ht = c.SceneID, c.Width, c.Height
-			case hasExt(f.Path, ".png"):
+			case xbdHasExt(f.Path, ".png"):
 				b, err := env.ReadFile(f.Path)
 				if err != nil {
 					return err
 				}
-				wd, ht, err = pngSize(f.Path, b)
+				wd, ht, err = xbdPNGSize(f.Path, b)
 				if err != nil {
 					return err
 				}
 			}
-			if err := agree(f.Path, sceneDir(f.Path), sid, wd, ht); err != nil {
+			if err := agree(f.Path, xbdSceneDir(f.Path), sid, wd, ht); err != nil {
 				return err
 			}
 		}
@@ -363,7 +345,7 @@ func checkXBDWork(env Env, w *Work) error {
 	return nil
 }
 
-func sortedSlots(w *Work) []string {
+func xbdSortedSlots(w *Work) []string {
 	out := make([]string, 0, len(w.Scenes))
 	for k := range w.Scenes {
 		out = append(out, k)
@@ -381,7 +363,7 @@ func checkXBDPair(env Env, w *Work) error {
 		if err := checkXBDWork(env, one); err != nil {
 			return err
 		}
-		l, err := sceneLabels(w.Scenes[slot])
+		l, err := xbdSceneLabels(w.Scenes[slot])
 		if err != nil {
 			return err
 		}
@@ -423,9 +405,9 @@ type XBDSceneDamage struct {
 	MaskPath string
 }
 
-// pct returns round(100*num/den, 2), 0 when den is 0 (Python's
+// xbdPct returns round(100*num/den, 2), 0 when den is 0 (Python's
 // round(100 * num / den, 2)).
-func pct(num, den int) float64 {
+func xbdPct(num, den int) float64 {
 	if den == 0 {
 		return 0
 	}
@@ -457,8 +439,8 @@ func summarizeXBD(l *XBDLabels) *XBDSceneDamage {
 	d.Classified = d.Total - d.Counts[XBDUnclassified]
 	d.Damaged = d.Counts[XBDMinorDamage] + d.Counts[XBDMajorDamage] + d.Counts[XBDDestroyed]
 	d.Severe = d.Counts[XBDMajorDamage] + d.Counts[XBDDestroyed]
-	d.DamagedPct = pct(d.Damaged, d.Classified)
-	d.SeverePct = pct(d.Severe, d.Classified)
+	d.DamagedPct = xbdPct(d.Damaged, d.Classified)
+	d.SeverePct = xbdPct(d.Severe, d.Classified)
 	d.Status = "ok"
 	if d.Classified == 0 {
 		d.Status = "no_classified_buildings"
@@ -485,17 +467,17 @@ func (d *XBDSceneDamage) evidence() map[string]any {
 		"denominator": "classified buildings (unclassified excluded)",
 	}
 	if d.Quadrants != nil {
-		ev["quadrant_severe_counts"] = quadrantMap(*d.Quadrants)
+		ev["quadrant_severe_counts"] = xbdQuadrantMap(*d.Quadrants)
 	}
 	return ev
 }
 
-func quadrantMap(q [4]int) map[string]any {
+func xbdQuadrantMap(q [4]int) map[string]any {
 	return map[string]any{"Q0": q[0], "Q1": q[1], "Q2": q[2], "Q3": q[3]}
 }
 
 func openXBDWork(env Env, a Args, modes ...string) (*Work, error) {
-	w, _, err := OpenResult[*Work](env, a, "input", "work (PrepareScene mode="+joinOr(modes)+")")
+	w, _, err := OpenResult[*Work](env, a, "input", "work (PrepareScene mode="+xbdJoinOr(modes)+")")
 	if err != nil {
 		return nil, err
 	}
@@ -504,10 +486,10 @@ func openXBDWork(env Env, a Args, modes ...string) (*Work, error) {
 			return w, nil
 		}
 	}
-	return nil, a.Errorf("input", "needs a work context of mode %s, got mode %s", joinOr(modes), w.Mode)
+	return nil, a.Errorf("input", "needs a work context of mode %s, got mode %s", xbdJoinOr(modes), w.Mode)
 }
 
-func joinOr(s []string) string {
+func xbdJoinOr(s []string) string {
 	out := ""
 	for i, x := range s {
 		if i > 0 {
@@ -524,7 +506,7 @@ func assessXBDScene(env Env, a Args) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	l, err := sceneLabels(w.Scenes["labels"])
+	l, err := xbdSceneLabels(w.Scenes["labels"])
 	if err != nil {
 		return nil, err
 	}
@@ -532,7 +514,7 @@ func assessXBDScene(env Env, a Args) (*Result, error) {
 	d.Mode = w.Mode
 	if w.Mode == "xbd_scene_summary" {
 		ml := w.Scenes["mask_layers"]
-		c, err := sceneCache(ml, "quadrants.geojson", "2x2")
+		c, err := xbdSceneCache(ml, "quadrants.geojson", "2x2")
 		if err != nil {
 			return nil, err
 		}
@@ -541,8 +523,8 @@ func assessXBDScene(env Env, a Args) (*Result, error) {
 		}
 		// Counts come from the authoritative label polygons; the quadrant
 		// table must agree with them.
-		regs := gridRegions(l.Buildings, l.Width, l.Height, 2, 2, l.GSD)
-		cached := gridRegions(c.Buildings, c.Width, c.Height, 2, 2, c.GSD)
+		regs := xbdGridRegions(l.Buildings, l.Width, l.Height, 2, 2, l.GSD)
+		cached := xbdGridRegions(c.Buildings, c.Width, c.Height, 2, 2, c.GSD)
 		var q [4]int
 		for i := range regs {
 			if regs[i].Severe != cached[i].Severe {
@@ -550,7 +532,7 @@ func assessXBDScene(env Env, a Args) (*Result, error) {
 			}
 			q[i] = regs[i].Severe
 		}
-		if err := checkCacheCells(c, cached); err != nil {
+		if err := xbdCheckCacheCells(c, cached); err != nil {
 			return nil, err
 		}
 		d.Quadrants = &q
@@ -594,13 +576,13 @@ func (r *XBDRegion) SeverityScore() (float64, bool) {
 	return RoundHalfEven(float64(r.severityNum())/float64(r.severityDen()), 6), true
 }
 
-// gridRegions assigns buildings to grid cells: counts by centroid
+// xbdGridRegions assigns buildings to grid cells: counts by centroid
 // (AssignCell), severe area by clipping each severe polygon to every cell.
 // Spec type 30: "Area is spatially divisible across boundaries, while a
 // building count is indivisible and belongs to its centroid quadrant", and
 // "The frame is clipped at x/y 0, 512, and 1024" (so parts of a polygon
 // outside the frame add no quadrant area).
-func gridRegions(bs []XBDBuilding, w, h, rows, cols int, gsd float64) []XBDRegion {
+func xbdGridRegions(bs []XBDBuilding, w, h, rows, cols int, gsd float64) []XBDRegion {
 	regs := make([]XBDRegion, rows*cols)
 	for r := 0; r < rows; r++ {
 		for c := 0; c < cols; c++ {
@@ -615,29 +597,29 @@ func gridRegions(bs []XBDBuilding, w, h, rows, cols int, gsd float64) []XBDRegio
 		if b.Class != XBDUnclassified {
 			reg.Classified++
 		}
-		if isSevere(b.Class) {
+		if xbdSevere(b.Class) {
 			reg.Severe++
 		}
 	}
 	for _, b := range bs {
-		if !isSevere(b.Class) {
+		if !xbdSevere(b.Class) {
 			continue
 		}
 		for i := range regs {
-			a := vector.ClippedArea(b.Geom, cellBound(w, h, rows, cols, regs[i].Row, regs[i].Col))
+			a := vector.ClippedArea(b.Geom, xbdCellBound(w, h, rows, cols, regs[i].Row, regs[i].Col))
 			regs[i].SevereAreaM2 += a * g2
 		}
 	}
 	return regs
 }
 
-// checkCacheCells verifies a cache's cached cell summaries, where
+// xbdCheckCacheCells verifies a cache's cached cell summaries, where
 // present, against the counts recomputed from its building polygons.
-func checkCacheCells(c *XBDCache, regs []XBDRegion) error {
+func xbdCheckCacheCells(c *XBDCache, regs []XBDRegion) error {
 	for i, cell := range c.Cells {
 		r := &regs[i]
 		if v, ok := cell.Props["severe_count"]; ok {
-			if n, ok := jsonInt(v); !ok || n != r.Severe {
+			if n, ok := xbdJSONInt(v); !ok || n != r.Severe {
 				return fmt.Errorf("%s: cell %s caches severe_count %v, its building polygons give %d", c.Path, cell.ID, v, r.Severe)
 			}
 		}
@@ -646,19 +628,19 @@ func checkCacheCells(c *XBDCache, regs []XBDRegion) error {
 			for _, n := range r.Counts {
 				total += n
 			}
-			if n, ok := jsonInt(v); !ok || n != total {
+			if n, ok := xbdJSONInt(v); !ok || n != total {
 				return fmt.Errorf("%s: cell %s caches building_count %v, its building polygons give %d", c.Path, cell.ID, v, total)
 			}
 		}
 		if cc, ok := cell.Props["class_counts"].(map[string]any); ok {
 			for k, name := range XBDClassNames {
-				if n, ok := jsonInt(cc[name]); !ok || n != r.Counts[k] {
+				if n, ok := xbdJSONInt(cc[name]); !ok || n != r.Counts[k] {
 					return fmt.Errorf("%s: cell %s caches %s=%v, its building polygons give %d", c.Path, cell.ID, name, cc[name], r.Counts[k])
 				}
 			}
 		}
 		if v, ok := cell.Props["severe_area_m2"].(float64); ok {
-			if d := v - r.SevereAreaM2; d > 1e-6*(1+abs64(v)) || -d > 1e-6*(1+abs64(v)) {
+			if d := v - r.SevereAreaM2; d > 1e-6*(1+xbdAbs(v)) || -d > 1e-6*(1+xbdAbs(v)) {
 				return fmt.Errorf("%s: cell %s caches severe_area_m2 %v, clipping its building polygons gives %v", c.Path, cell.ID, v, r.SevereAreaM2)
 			}
 		}
@@ -666,7 +648,7 @@ func checkCacheCells(c *XBDCache, regs []XBDRegion) error {
 	return nil
 }
 
-func abs64(x float64) float64 {
+func xbdAbs(x float64) float64 {
 	if x < 0 {
 		return -x
 	}
@@ -696,12 +678,12 @@ func assessXBDGrid(mode, aggregation string) func(env Env, a Args) (*Result, err
 		if mode == "xbd_grid" {
 			slot, name, grid = "grid", "grid_4x4.geojson", "4x4"
 		}
-		c, err := sceneCache(w.Scenes[slot], name, grid)
+		c, err := xbdSceneCache(w.Scenes[slot], name, grid)
 		if err != nil {
 			return nil, err
 		}
-		regs := gridRegions(c.Buildings, c.Width, c.Height, c.Rows, c.Cols, c.GSD)
-		if err := checkCacheCells(c, regs); err != nil {
+		regs := xbdGridRegions(c.Buildings, c.Width, c.Height, c.Rows, c.Cols, c.GSD)
+		if err := xbdCheckCacheCells(c, regs); err != nil {
 			return nil, err
 		}
 		out := &XBDRegions{SceneID: c.SceneID, Grid: grid, Aggregation: aggregation, Severity: a.String("severity"), GSD: c.GSD, Regions: regs}
@@ -709,7 +691,7 @@ func assessXBDGrid(mode, aggregation string) func(env Env, a Args) (*Result, err
 		for i := range regs {
 			r := &regs[i]
 			out.TotalSevere += r.Severe
-			row := map[string]any{"cell_id": r.ID, "class_counts": classCountMap(r.Counts), "classified_buildings": r.Classified, "severe_count": r.Severe, "severe_area_m2": r.SevereAreaM2}
+			row := map[string]any{"cell_id": r.ID, "class_counts": xbdClassCountMap(r.Counts), "classified_buildings": r.Classified, "severe_count": r.Severe, "severe_area_m2": r.SevereAreaM2}
 			if s, ok := r.SeverityScore(); ok {
 				row["severity_score"] = s
 			} else {
@@ -727,7 +709,7 @@ func assessXBDGrid(mode, aggregation string) func(env Env, a Args) (*Result, err
 	}
 }
 
-func classCountMap(c [xbdClasses]int) map[string]any {
+func xbdClassCountMap(c [xbdClasses]int) map[string]any {
 	m := map[string]any{}
 	for i, n := range XBDClassNames {
 		m[n] = c[i]
@@ -864,7 +846,7 @@ type XBDConcentration struct {
 	Ranked   []XBDRegion
 }
 
-// concentration classifies max/total with exact integer thresholds (spec
+// xbdConcentrate classifies max/total with exact integer thresholds (spec
 // type 34: "scores at least 0.70 are highly concentrated, scores at least
 // 0.45 and below 0.70 are moderately concentrated, and lower scores are
 // spatially dispersed"; "When total severe is zero the ratio is undefined,
@@ -873,7 +855,7 @@ type XBDConcentration struct {
 // >= 0.70 highly_concentrated, >= 0.45 moderately_concentrated, else
 // spatially_dispersed; no severe building gives no_severe_damage and no
 // score, worst quadrant or tie list.
-func concentration(counts [4]int) *XBDConcentration {
+func xbdConcentrate(counts [4]int) *XBDConcentration {
 	c := &XBDConcentration{Counts: counts, Tied: []string{}}
 	mx := 0
 	for _, n := range counts {
@@ -917,10 +899,10 @@ func scoreXBDConcentration(env Env, a Args) (*Result, error) {
 	for i, r := range rk.Regions.Regions {
 		counts[i] = r.Severe
 	}
-	c := concentration(counts)
+	c := xbdConcentrate(counts)
 	c.Ranked = rk.Ranked
 	ev := map[string]any{
-		"scale": "spatial_concentration", "quadrant_severe_counts": quadrantMap(counts),
+		"scale": "spatial_concentration", "quadrant_severe_counts": xbdQuadrantMap(counts),
 		"total_severe_buildings": c.Total, "pattern": c.Pattern, "top_tied_quadrants": append([]string{}, c.Tied...),
 		"formula": "max quadrant severe count / total severe count",
 	}
@@ -949,7 +931,7 @@ func assessXBDPair(env Env, a Args) (*Result, error) {
 	p := &XBDPair{}
 	scenes := make([]any, 0, 2)
 	for i, slot := range []string{"scene_a", "scene_b"} {
-		l, err := sceneLabels(w.Scenes[slot])
+		l, err := xbdSceneLabels(w.Scenes[slot])
 		if err != nil {
 			return nil, err
 		}
@@ -977,12 +959,12 @@ type XBDSceneComparison struct {
 	Area     XBDMetricComparison
 }
 
-// compareMetric picks the maximum over eligible scenes; exact ties keep
+// xbdCompareMetric picks the maximum over eligible scenes; exact ties keep
 // every tied id and no singular winner. Spec type 32: "A tied metric has
 // every tied scene ID, a null singular winner, and status tie; the agent
 // must not choose an arbitrary representative." The tie list is empty for a
 // unique winner (the schema's 0-2 items).
-func compareMetric(ids []string, vals []float64, eligible []bool) XBDMetricComparison {
+func xbdCompareMetric(ids []string, vals []float64, eligible []bool) XBDMetricComparison {
 	out := XBDMetricComparison{Tied: []string{}}
 	best, have := 0.0, false
 	for i := range ids {
@@ -1018,17 +1000,17 @@ func compareXBDScenes(env Env, a Args) (*Result, error) {
 	// Percentages compare the emitted two-decimal values over scenes with
 	// classified buildings; areas the unrounded sums (spec type 32).
 	sc := &XBDSceneComparison{Scenes: p.Scenes}
-	sc.Severity = compareMetric(ids, []float64{p.Scenes[0].SeverePct, p.Scenes[1].SeverePct}, []bool{p.Scenes[0].Classified > 0, p.Scenes[1].Classified > 0})
-	sc.Area = compareMetric(ids, []float64{p.Scenes[0].SevereAreaM2, p.Scenes[1].SevereAreaM2}, []bool{true, true})
+	sc.Severity = xbdCompareMetric(ids, []float64{p.Scenes[0].SeverePct, p.Scenes[1].SeverePct}, []bool{p.Scenes[0].Classified > 0, p.Scenes[1].Classified > 0})
+	sc.Area = xbdCompareMetric(ids, []float64{p.Scenes[0].SevereAreaM2, p.Scenes[1].SevereAreaM2}, []bool{true, true})
 	ev := map[string]any{
 		"by": "severe_damage_ratio_and_footprint", "scene_ids": ids,
-		"severe_pct":               map[string]any{"winner": nullable(sc.Severity.Winner), "tied": sc.Severity.Tied, "status": sc.Severity.Status},
-		"severe_footprint_area_m2": map[string]any{"winner": nullable(sc.Area.Winner), "tied": sc.Area.Tied, "status": sc.Area.Status},
+		"severe_pct":               map[string]any{"winner": xbdNullable(sc.Severity.Winner), "tied": sc.Severity.Tied, "status": sc.Severity.Status},
+		"severe_footprint_area_m2": map[string]any{"winner": xbdNullable(sc.Area.Winner), "tied": sc.Area.Tied, "status": sc.Area.Status},
 	}
 	return &Result{Evidence: ev, Payload: sc}, nil
 }
 
-func nullable(s string) any {
+func xbdNullable(s string) any {
 	if s == "" {
 		return nil
 	}
@@ -1051,14 +1033,14 @@ func extractXBDSevere(env Env, a Args) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	l, err := sceneLabels(w.Scenes["labels"])
+	l, err := xbdSceneLabels(w.Scenes["labels"])
 	if err != nil {
 		return nil, err
 	}
 	o := &XBDObjects{SceneID: l.SceneID, Source: "building_damage_xy.geojson", Severity: "major_or_destroyed", GSD: l.GSD}
 	feats := make([]any, 0)
 	for _, b := range l.Buildings {
-		if !isSevere(b.Class) {
+		if !xbdSevere(b.Class) {
 			continue
 		}
 		o.Buildings = append(o.Buildings, b)
@@ -1195,7 +1177,7 @@ func statsXBD(withMask bool) func(env Env, a Args) (*Result, error) {
 				}
 			}
 			st.Mask = m
-			st.Concentration = concentration(*d.Quadrants)
+			st.Concentration = xbdConcentrate(*d.Quadrants)
 			ev["target_mask_histogram"] = []int64{hist[0], hist[1], hist[2], hist[3], hist[4]}
 			ev["target_mask_encoding"] = XBDTargetEncoding
 			ev["class_presence_consistent"] = m.Consistent

@@ -68,8 +68,8 @@ func NormalizeXBDSubtype(s string) (int, error) {
 	return 0, fmt.Errorf("unknown damage subtype %q (allowed: no-damage, minor-damage, major-damage, destroyed, un-classified)", s)
 }
 
-// isSevere reports whether a class is severe (major-damage or destroyed).
-func isSevere(c int) bool { return c == XBDMajorDamage || c == XBDDestroyed }
+// xbdSevere reports whether a class is severe (major-damage or destroyed).
+func xbdSevere(c int) bool { return c == XBDMajorDamage || c == XBDDestroyed }
 
 // XBDBuilding is one labelled building polygon in pixel coordinates.
 type XBDBuilding struct {
@@ -82,17 +82,17 @@ type XBDBuilding struct {
 	Centroid orb.Point
 }
 
-func newBuilding(uid string, class int, g orb.MultiPolygon) XBDBuilding {
+func newXBDBuilding(uid string, class int, g orb.MultiPolygon) XBDBuilding {
 	c, ok := vector.Centroid(g)
 	if !ok {
-		c = degenerateCentroid(g)
+		c = xbdDegenerateCentroid(g)
 	}
 	return XBDBuilding{UID: uid, Class: class, Geom: g, AreaPx: vector.MultiPolygonArea(g), Centroid: c}
 }
 
-// degenerateCentroid is GEOS's fallback for a zero-area polygon: the
+// xbdDegenerateCentroid is GEOS's fallback for a zero-area polygon: the
 // length-weighted centroid of its edges, or the mean of its points.
-func degenerateCentroid(g orb.MultiPolygon) orb.Point {
+func xbdDegenerateCentroid(g orb.MultiPolygon) orb.Point {
 	var sx, sy, sl, px, py float64
 	n := 0
 	for _, p := range g {
@@ -131,7 +131,7 @@ type XBDLabels struct {
 	Buildings    []XBDBuilding
 }
 
-func jsonInt(v any) (int, bool) {
+func xbdJSONInt(v any) (int, bool) {
 	f, ok := v.(float64)
 	if !ok || f != math.Trunc(f) || f < 0 || f > 1<<30 {
 		return 0, false
@@ -139,8 +139,8 @@ func jsonInt(v any) (int, bool) {
 	return int(f), true
 }
 
-// sceneDir returns the scene directory name of a declared file.
-func sceneDir(p string) string { return path.Base(path.Dir(p)) }
+// xbdSceneDir returns the scene directory name of a declared file.
+func xbdSceneDir(p string) string { return path.Base(path.Dir(p)) }
 
 // ParseXBDLabels parses an xView2-style label document. The scene id is the
 // metadata's img_name without "_post_disaster.png" (or the file's directory
@@ -156,7 +156,7 @@ func ParseXBDLabels(p string, doc any) (*XBDLabels, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s: no metadata object", p)
 	}
-	l := &XBDLabels{Path: p, SceneID: sceneDir(p)}
+	l := &XBDLabels{Path: p, SceneID: xbdSceneDir(p)}
 	if name, ok := meta["img_name"].(string); ok && name != "" {
 		l.SceneID = strings.TrimSuffix(strings.TrimSuffix(name, ".png"), "_post_disaster")
 	}
@@ -167,10 +167,10 @@ func ParseXBDLabels(p string, doc any) (*XBDLabels, error) {
 		return nil, fmt.Errorf("%s: metadata.gsd must be a positive number, got %v", p, meta["gsd"])
 	}
 	l.GSD = gsd
-	if l.Width, ok = jsonInt(meta["width"]); !ok || l.Width == 0 {
+	if l.Width, ok = xbdJSONInt(meta["width"]); !ok || l.Width == 0 {
 		return nil, fmt.Errorf("%s: metadata.width must be a positive integer, got %v", p, meta["width"])
 	}
-	if l.Height, ok = jsonInt(meta["height"]); !ok || l.Height == 0 {
+	if l.Height, ok = xbdJSONInt(meta["height"]); !ok || l.Height == 0 {
 		return nil, fmt.Errorf("%s: metadata.height must be a positive integer, got %v", p, meta["height"])
 	}
 	feats, ok := m["features"].(map[string]any)
@@ -204,7 +204,7 @@ func ParseXBDLabels(p string, doc any) (*XBDLabels, error) {
 			return nil, fmt.Errorf("%s: features.xy[%d]: %w", p, i, err)
 		}
 		uid, _ := props["uid"].(string)
-		l.Buildings = append(l.Buildings, newBuilding(uid, class, g))
+		l.Buildings = append(l.Buildings, newXBDBuilding(uid, class, g))
 	}
 	return l, nil
 }
@@ -246,10 +246,10 @@ func XBDCellID(rows, cols, row, col int) string {
 // multiples of width/cols and height/rows (0, 512, 1024 on a 1024-pixel
 // 2x2 frame).
 func (c *XBDCache) CellBound(row, col int) orb.Bound {
-	return cellBound(c.Width, c.Height, c.Rows, c.Cols, row, col)
+	return xbdCellBound(c.Width, c.Height, c.Rows, c.Cols, row, col)
 }
 
-func cellBound(w, h, rows, cols, row, col int) orb.Bound {
+func xbdCellBound(w, h, rows, cols, row, col int) orb.Bound {
 	return orb.Bound{
 		Min: orb.Point{float64(col * w / cols), float64(row * h / rows)},
 		Max: orb.Point{float64((col + 1) * w / cols), float64((row + 1) * h / rows)},
@@ -292,7 +292,7 @@ func ParseXBDCache(p string, doc any) (*XBDCache, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s: no metadata object", p)
 	}
-	c := &XBDCache{Path: p, SceneID: sceneDir(p)}
+	c := &XBDCache{Path: p, SceneID: xbdSceneDir(p)}
 	if s, ok := meta["scene_id"].(string); ok && s != "" {
 		c.SceneID = s
 	}
@@ -308,10 +308,10 @@ func ParseXBDCache(p string, doc any) (*XBDCache, error) {
 	if cs, ok := meta["coordinate_space"].(string); ok && cs != "pixel" {
 		return nil, fmt.Errorf("%s: coordinate_space %q; the cache must be in pixel coordinates", p, cs)
 	}
-	if c.Width, ok = jsonInt(meta["width"]); !ok || c.Width == 0 {
+	if c.Width, ok = xbdJSONInt(meta["width"]); !ok || c.Width == 0 {
 		return nil, fmt.Errorf("%s: metadata.width must be a positive integer", p)
 	}
-	if c.Height, ok = jsonInt(meta["height"]); !ok || c.Height == 0 {
+	if c.Height, ok = xbdJSONInt(meta["height"]); !ok || c.Height == 0 {
 		return nil, fmt.Errorf("%s: metadata.height must be a positive integer", p)
 	}
 	gsd, ok := meta["gsd"].(float64)
@@ -330,8 +330,8 @@ func ParseXBDCache(p string, doc any) (*XBDCache, error) {
 		switch ft, _ := props["feature_type"].(string); ft {
 		case "cell":
 			id, _ := props["cell_id"].(string)
-			row, ok1 := jsonInt(props["row"])
-			col, ok2 := jsonInt(props["col"])
+			row, ok1 := xbdJSONInt(props["row"])
+			col, ok2 := xbdJSONInt(props["col"])
 			if !ok1 || !ok2 || row >= c.Rows || col >= c.Cols || id != XBDCellID(c.Rows, c.Cols, row, col) {
 				return nil, fmt.Errorf("%s: features[%d]: cell %q at row %v col %v does not belong to a %s grid", p, i, id, props["row"], props["col"], c.Grid)
 			}
@@ -351,12 +351,12 @@ func ParseXBDCache(p string, doc any) (*XBDCache, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%s: features[%d]: %w", p, i, err)
 			}
-			g, err := geoJSONPolygonal(fm["geometry"])
+			g, err := xbdGeoJSONPolygonal(fm["geometry"])
 			if err != nil {
 				return nil, fmt.Errorf("%s: features[%d]: %w", p, i, err)
 			}
 			uid, _ := props["uid"].(string)
-			c.Buildings = append(c.Buildings, newBuilding(uid, class, g))
+			c.Buildings = append(c.Buildings, newXBDBuilding(uid, class, g))
 		default:
 			return nil, fmt.Errorf("%s: features[%d]: feature_type %q is neither cell nor building", p, i, ft)
 		}
@@ -374,8 +374,8 @@ func ParseXBDCache(p string, doc any) (*XBDCache, error) {
 	return c, nil
 }
 
-// geoJSONPolygonal decodes a GeoJSON Polygon or MultiPolygon geometry.
-func geoJSONPolygonal(v any) (orb.MultiPolygon, error) {
+// xbdGeoJSONPolygonal decodes a GeoJSON Polygon or MultiPolygon geometry.
+func xbdGeoJSONPolygonal(v any) (orb.MultiPolygon, error) {
 	g, ok := v.(map[string]any)
 	if !ok {
 		return nil, fmt.Errorf("building has no geometry")
@@ -443,8 +443,8 @@ func geoJSONPolygonal(v any) (orb.MultiPolygon, error) {
 	return nil, fmt.Errorf("geometry type %v is not Polygon or MultiPolygon", g["type"])
 }
 
-// pngSize returns a PNG's dimensions without decoding its pixels.
-func pngSize(p string, b []byte) (int, int, error) {
+// xbdPNGSize returns a PNG's dimensions without decoding its pixels.
+func xbdPNGSize(p string, b []byte) (int, int, error) {
 	cfg, err := png.DecodeConfig(bytes.NewReader(b))
 	if err != nil {
 		return 0, 0, fmt.Errorf("%s: not a PNG: %w", p, err)

@@ -31,7 +31,7 @@ func TestPctClassifiedOnly(t *testing.T) {
 		n, d int
 		want float64
 	}{{1, 3, 33.33}, {2, 3, 66.67}, {0, 0, 0}, {5, 0, 0}, {1, 8, 12.5}, {7, 7, 100}, {1, 400, 0.25}} {
-		if got := pct(c.n, c.d); got != c.want {
+		if got := xbdPct(c.n, c.d); got != c.want {
 			t.Errorf("pct(%d,%d) = %v, want %v", c.n, c.d, got, c.want)
 		}
 	}
@@ -43,7 +43,7 @@ func TestSummarizeXBDDenominators(t *testing.T) {
 	}
 	l := &XBDLabels{GSD: 0.5, Width: 1024, Height: 1024}
 	for i, c := range []int{XBDNoDamage, XBDMinorDamage, XBDMajorDamage, XBDDestroyed, XBDUnclassified, XBDUnclassified} {
-		l.Buildings = append(l.Buildings, newBuilding("b", c, sq(float64(100*i), 10, 10)))
+		l.Buildings = append(l.Buildings, newXBDBuilding("b", c, sq(float64(100*i), 10, 10)))
 	}
 	d := summarizeXBD(l)
 	if d.Total != 6 || d.Classified != 4 || d.Damaged != 3 || d.Severe != 2 {
@@ -81,8 +81,8 @@ func TestGridRegionsCentroidVersusClippedArea(t *testing.T) {
 	// 112*40 in Q0 and 48*40 in Q1.
 	rect := orb.MultiPolygon{{{{400, 100}, {560, 100}, {560, 140}, {400, 140}, {400, 100}}}}
 	small := orb.MultiPolygon{{{{600, 600}, {610, 600}, {610, 610}, {600, 610}, {600, 600}}}}
-	bs := []XBDBuilding{newBuilding("a", XBDDestroyed, rect), newBuilding("b", XBDMajorDamage, small), newBuilding("c", XBDUnclassified, small)}
-	regs := gridRegions(bs, 1024, 1024, 2, 2, 2)
+	bs := []XBDBuilding{newXBDBuilding("a", XBDDestroyed, rect), newXBDBuilding("b", XBDMajorDamage, small), newXBDBuilding("c", XBDUnclassified, small)}
+	regs := xbdGridRegions(bs, 1024, 1024, 2, 2, 2)
 	if regs[0].Severe != 1 || regs[1].Severe != 0 || regs[3].Severe != 1 {
 		t.Fatalf("severe counts %d %d %d %d", regs[0].Severe, regs[1].Severe, regs[2].Severe, regs[3].Severe)
 	}
@@ -136,7 +136,7 @@ func TestConcentrationThresholds(t *testing.T) {
 		{[4]int{2, 2, 2, 2}, "spatially_dispersed", "Q0", 4},
 		{[4]int{0, 0, 0, 0}, "no_severe_damage", "", 0},
 	} {
-		got := concentration(c.counts)
+		got := xbdConcentrate(c.counts)
 		if got.Pattern != c.pattern || got.Worst != c.worst || len(got.Tied) != c.tied {
 			t.Errorf("%v: %s %s %v, want %s %s %d", c.counts, got.Pattern, got.Worst, got.Tied, c.pattern, c.worst, c.tied)
 		}
@@ -148,16 +148,16 @@ func TestConcentrationThresholds(t *testing.T) {
 
 func TestCompareMetric(t *testing.T) {
 	ids := []string{"b_scene", "a_scene"}
-	if m := compareMetric(ids, []float64{12.5, 3}, []bool{true, true}); m.Winner != "b_scene" || m.Status != "unique_winner" || len(m.Tied) != 0 {
+	if m := xbdCompareMetric(ids, []float64{12.5, 3}, []bool{true, true}); m.Winner != "b_scene" || m.Status != "unique_winner" || len(m.Tied) != 0 {
 		t.Errorf("unique: %+v", m)
 	}
-	if m := compareMetric(ids, []float64{0, 0}, []bool{true, true}); m.Winner != "" || m.Status != "tie" || strings.Join(m.Tied, ",") != "a_scene,b_scene" {
+	if m := xbdCompareMetric(ids, []float64{0, 0}, []bool{true, true}); m.Winner != "" || m.Status != "tie" || strings.Join(m.Tied, ",") != "a_scene,b_scene" {
 		t.Errorf("tie: %+v", m)
 	}
-	if m := compareMetric(ids, []float64{0, 7}, []bool{false, true}); m.Winner != "a_scene" || m.Status != "unique_winner" {
+	if m := xbdCompareMetric(ids, []float64{0, 7}, []bool{false, true}); m.Winner != "a_scene" || m.Status != "unique_winner" {
 		t.Errorf("ineligible excluded: %+v", m)
 	}
-	if m := compareMetric(ids, []float64{0, 0}, []bool{false, false}); m.Winner != "" || m.Status != "no_eligible_scene" || len(m.Tied) != 0 {
+	if m := xbdCompareMetric(ids, []float64{0, 0}, []bool{false, false}); m.Winner != "" || m.Status != "no_eligible_scene" || len(m.Tied) != 0 {
 		t.Errorf("none eligible: %+v", m)
 	}
 }
@@ -226,15 +226,15 @@ func TestParseXBDCacheAndCheck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	regs := gridRegions(c.Buildings, c.Width, c.Height, c.Rows, c.Cols, c.GSD)
-	if err := checkCacheCells(c, regs); err != nil {
+	regs := xbdGridRegions(c.Buildings, c.Width, c.Height, c.Rows, c.Cols, c.GSD)
+	if err := xbdCheckCacheCells(c, regs); err != nil {
 		t.Fatal(err)
 	}
 	bad, err := ParseXBDCache("p", xbdCacheDoc(func(cells []map[string]any) { cells[1]["severe_area_m2"] = 101.0 }))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := checkCacheCells(bad, regs); err == nil || !strings.Contains(err.Error(), "severe_area_m2") {
+	if err := xbdCheckCacheCells(bad, regs); err == nil || !strings.Contains(err.Error(), "severe_area_m2") {
 		t.Errorf("wrong cached area accepted: %v", err)
 	}
 	if _, err := ParseXBDCache("p", xbdCacheDoc(func(cells []map[string]any) { cells[2]["x_max"] = 500.0 })); err == nil || !strings.Contains(err.Error(), "x_max") {
