@@ -31,6 +31,19 @@ func (d *Dataset) decodeImageBlock(st *blockState, raw []byte, rows int) ([]byte
 		if err := checkImageSize(jpeg.DecodeConfig, stream, d.blockW, d.blockH); err != nil {
 			return nil, err
 		}
+		jd, err := decodeJPEG(stream)
+		if err == nil {
+			if len(jd.comps) != bs {
+				return nil, FormatError(fmt.Sprintf("JPEG block has %d components, want %d", len(jd.comps), bs))
+			}
+			jd.toPixels(out, stride, min(jd.width, d.blockW), min(jd.height, rows), d.photometric == photoYCbCr)
+			return out, nil
+		}
+		if _, ok := err.(jpegUnsupported); !ok {
+			return nil, err
+		}
+		// Progressive or otherwise unusual streams: Go's decoder (its IDCT
+		// may differ from libjpeg's by a level or two).
 		img, err = jpeg.Decode(bytes.NewReader(stream))
 		if err != nil {
 			return nil, FormatError("JPEG: " + err.Error())
@@ -288,4 +301,68 @@ func checkImageSize(decodeConfig func(io.Reader) (image.Config, error), b []byte
 		return FormatError(fmt.Sprintf("embedded image is %dx%d, block is %dx%d", cfg.Width, cfg.Height, bw, bh))
 	}
 	return nil
+}
+
+// toPixels upsamples the decoded components to full resolution as libjpeg
+// does by default and writes w x h interleaved pixels into out; with ycc
+// the three components are converted from YCbCr to RGB (libtiff's
+// JPEGCOLORMODE_RGB), otherwise they are written as decoded.
+func (d *jpegDecoder) toPixels(out []byte, stride, w, h int, ycc bool) {
+	nc := len(d.comps)
+	rows := make([][]int, nc)
+	for i := range rows {
+		rows[i] = make([]int, 8*d.hmax*((d.width+8*d.hmax-1)/(8*d.hmax))+2)
+	}
+	for y := 0; y < h; y++ {
+		for i := range d.comps {
+			d.upsampleRow(&d.comps[i], y, rows[i])
+		}
+		o := out[y*stride:]
+		if ycc && nc == 3 {
+			ys, cb, cr := rows[0], rows[1], rows[2]
+			for x := 0; x < w; x++ {
+				yy := ys[x]
+				b, r := cb[x]-128, cr[x]-128
+				o[3*x] = clamp8(yy + (jFix140200*r+jHalf)>>16)
+				o[3*x+1] = clamp8(yy + (-jFix034414*b-jFix071414*r+jHalf)>>16)
+				o[3*x+2] = clamp8(yy + (jFix177200*b+jHalf)>>16)
+			}
+			continue
+		}
+		for x := 0; x < w; x++ {
+			for i := 0; i < nc; i++ {
+				o[nc*x+i] = byte(rows[i][x])
+			}
+		}
+	}
+}
+
+// upsampleRow writes output row y of component c at full resolution into
+// out, with libjpeg's fancy (triangle) upsampling for 2x1 and 2x2 when the
+// component is more than 2 samples wide, and replication otherwise.
+func (d *jpegDecoder) upsampleRow(c *jpegComponent, y int, out []int) {
+	fx, fy := d.hmax/c.h, d.vmax/c.v
+	cw := c.dw
+	switch {
+	case fx == 1 && fy == 1:
+		row := c.plane[y*c.stride:]
+		for x := 0; x < d.width; x++ {
+			out[x] = int(row[x])
+		}
+	case fx == 2 && fy == 2 && cw > 2:
+		cy := y / 2
+		ny := cy - 1
+		if y%2 == 1 {
+			ny = cy + 1
+		}
+		ny = max(0, min(ny, c.dh-1))
+		fancyRow2(c.plane[cy*c.stride:], c.plane[ny*c.stride:], cw, out)
+	case fx == 2 && fy == 1 && cw > 2:
+		fancyRow1(c.plane[y*c.stride:], cw, out)
+	default:
+		row := c.plane[(y/fy)*c.stride:]
+		for x := 0; x < d.width; x++ {
+			out[x] = int(row[x/fx])
+		}
+	}
 }
