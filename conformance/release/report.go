@@ -127,7 +127,10 @@ func (r *Report) WriteTable(w io.Writer) error {
 		ew.printf("  not REAL: %s\n", reason)
 	}
 	ew.printf("canonical %s sha256 %s (canonical %s)\n", r.CanonicalFile.Path, orNone(r.CanonicalFile.SHA256), r.CanonicalFile.Expected)
-	ew.printf("policy %s (%s)\n\n", r.Policy.Name, r.Policy.Source)
+	if r.Policy.Name != "" {
+		ew.printf("policy %s (%s)\n", r.Policy.Name, r.Policy.Source)
+	}
+	ew.printf("\n")
 	if len(r.Checks) > 0 {
 		tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "check\tstatus\tgates REAL\tdetail")
@@ -138,7 +141,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 		ew.printf("\n")
 	}
 	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "#\ttype\tstatus\trecords\tblocked\texecuted\tvalid\tcorrect\tgold schema\tfacts ok/mismatch/n.c.\tfirst mismatch")
+	fmt.Fprintln(tw, "#\ttype\tstatus\trecords\tblocked\texecuted\tvalid\tcorrect\tgold schema\tfacts ok/mismatch/n.c.\tfirst mismatch or reason")
 	for _, t := range r.Types {
 		first := ""
 		if len(t.Mismatches) > 0 {

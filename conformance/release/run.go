@@ -80,6 +80,11 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		}
 		rep.Facts = NotCheckable(facts, "RESOURCE_BLOCKED: "+reason)
 		rep.summarizeFacts()
+		for _, f := range rep.Facts {
+			if t := rep.row(f.QuestionType); t != nil {
+				t.Facts[f.Status]++
+			}
+		}
 		return rep, nil
 	}
 	if opts.ReleaseRoot == "" {

@@ -1,0 +1,186 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/geodisaster/engine/conformance/release"
+	"github.com/geodisaster/engine/conformance/synth"
+	"github.com/geodisaster/engine/runtime"
+)
+
+// Exit codes of "geodisaster conformance" beyond the shared ones: the
+// corpus (or a type's inputs) is absent, or the corpus did not verify.
+const (
+	exitResourceBlocked = 3
+	exitNotVerified     = 4
+)
+
+const conformanceUsage = `[--release-root DIR] [--workers N] [--output-dir OUT] [--json]
+       geodisaster conformance --make-fixture DIR [--per-type N | --full] [--seed S]
+
+REAL-mode conformance against the published GeoDisaster release: verifies
+data/core/geodisaster_2921_source_with_splits.jsonl against the canonical
+SHA-256, the inventory (2,921 records, 43 types, 2,629 train / 292 test),
+every declared path and the Sen1Floods11 hydration manifest; adapts the
+canonical records, replays every GT chain, scores the resolved answers under
+the scoring policy and checks the spec's published per-type facts. Prints
+one row per question type with denominators (no overall score).
+
+Status ladder: REAL only for the verified canonical corpus; FIXTURE for a
+release-shaped synthetic corpus (geodisaster synth output laid out by
+conformance/release.BuildFixture); DEGRADED for anything else;
+RESOURCE_BLOCKED when there is no release root. Never a pass without a corpus.
+
+--make-fixture DIR writes such a release-shaped synthetic corpus (synth
+records at the release's paths, gold-free test inputs, a Sen1Floods11
+hydration manifest and its own checksum manifest) for a FIXTURE run.
+
+exit codes:
+  0  every type with records passed at the corpus status (REAL or FIXTURE)
+  1  a record failed, was invalid or incorrect, or a published fact mismatched
+  2  usage error
+  3  RESOURCE_BLOCKED: no release root, no canonical file, or a type's inputs
+     are absent (unhydrated Sen1Floods11)
+  4  the corpus did not verify (DEGRADED): digest, inventory, paths, test
+     inputs, hydration manifest or policy; the reasons are printed`
+
+func init() {
+	register(command{name: "conformance", summary: "REAL-mode conformance against a GeoDisaster release root (RESOURCE_BLOCKED without one)", run: runConformance})
+}
+
+// runConformance runs conformanceMain and turns its exit code into the
+// process's: 3 and 4 have no error type in the shared dispatcher, so they
+// exit here once every output has been written.
+func runConformance(ctx context.Context, cio cmdIO, args []string) error {
+	code, err := conformanceMain(ctx, cio, args)
+	if err != nil {
+		return err
+	}
+	switch code {
+	case exitOK:
+		return nil
+	case exitFailure:
+		return errors.New("conformance: some types FAILED (see the table or report.json)")
+	}
+	fmt.Fprintf(cio.stderr, "geodisaster: conformance: exit %d (%s)\n", code, conformanceCodeName(code))
+	os.Exit(code)
+	return nil
+}
+
+func conformanceCodeName(code int) string {
+	switch code {
+	case exitResourceBlocked:
+		return runtime.StatusResourceBlocked
+	case exitNotVerified:
+		return "corpus not verified, " + runtime.StatusDegraded
+	}
+	return "failure"
+}
+
+// conformanceMain parses flags, runs the conformance and writes its
+// outputs; it returns the command's exit code.
+func conformanceMain(ctx context.Context, cio cmdIO, args []string) (int, error) {
+	fs := newFlagSet("conformance", conformanceUsage, cio.stderr)
+	root := fs.String("release-root", "", "GeoDisaster release root (holds data/core/geodisaster_2921_source_with_splits.jsonl)")
+	nworkers := fs.Int("workers", defaultWorkers(), "records replayed in parallel")
+	out := fs.String("output-dir", "", "write report.json, report.txt and artifacts/ here")
+	asJSON := fs.Bool("json", false, "print the JSON report instead of tables")
+	makeFixture := fs.String("make-fixture", "", "write a release-shaped synthetic corpus into this (new or empty) directory and exit")
+	perType := fs.Int("per-type", 3, "with --make-fixture: records per question type")
+	full := fs.Bool("full", false, "with --make-fixture: the spec's per-type record counts (2,921 records)")
+	seed := fs.Uint64("seed", 1, "with --make-fixture: synth seed")
+	if err := parseFlags(fs, args); err != nil {
+		return exitUsage, err
+	}
+	if fs.NArg() > 0 {
+		return exitUsage, usagef("conformance: unexpected arguments %v", fs.Args())
+	}
+	if *makeFixture != "" {
+		if *root != "" {
+			return exitUsage, usagef("conformance: --make-fixture and --release-root are exclusive")
+		}
+		if ents, err := os.ReadDir(*makeFixture); err == nil && len(ents) > 0 {
+			return exitUsage, usagef("conformance: --make-fixture %s is not empty", *makeFixture)
+		}
+		m, err := release.BuildFixture(ctx, *makeFixture, synth.Options{PerType: *perType, Full: *full, Seed: *seed})
+		if err != nil {
+			return exitFailure, err
+		}
+		fmt.Fprintf(cio.stdout, "wrote a FIXTURE release of %d records (%d types, %d train, %d test) to %s; records sha256 %s\n",
+			m.Inventory.Records, m.Inventory.Types, m.Inventory.Train, m.Inventory.Test, *makeFixture, m.RecordsSHA256)
+		return exitOK, nil
+	}
+	if *nworkers < 1 {
+		return exitUsage, usagef("conformance: --workers must be >= 1")
+	}
+	opts := release.Options{ReleaseRoot: *root, Workers: *nworkers, Logger: cio.log}
+	if *out != "" {
+		if err := os.MkdirAll(*out, 0o755); err != nil {
+			return exitFailure, fmt.Errorf("conformance: %w", err)
+		}
+		opts.ArtifactDir = filepath.Join(*out, "artifacts")
+	}
+	rep, err := release.Run(ctx, opts)
+	if err != nil {
+		return exitFailure, err
+	}
+	rep.Engine = version()
+	if *out != "" {
+		b, err := json.MarshalIndent(rep, "", "  ")
+		if err != nil {
+			return exitFailure, fmt.Errorf("conformance: %w", err)
+		}
+		if err := writeFileAtomic(filepath.Join(*out, "report.json"), append(b, '\n')); err != nil {
+			return exitFailure, fmt.Errorf("conformance: %w", err)
+		}
+		f, err := os.Create(filepath.Join(*out, "report.txt"))
+		if err != nil {
+			return exitFailure, fmt.Errorf("conformance: %w", err)
+		}
+		werr := rep.WriteTable(f)
+		if cerr := f.Close(); werr == nil {
+			werr = cerr
+		}
+		if werr != nil {
+			return exitFailure, fmt.Errorf("conformance: report.txt: %w", werr)
+		}
+	}
+	if *asJSON {
+		enc := json.NewEncoder(cio.stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			return exitFailure, err
+		}
+	} else if err := rep.WriteTable(cio.stdout); err != nil {
+		return exitFailure, err
+	}
+	return conformanceExitCode(rep), nil
+}
+
+// conformanceExitCode maps a report to the documented exit code.
+func conformanceExitCode(rep *release.Report) int {
+	switch rep.Status {
+	case runtime.StatusResourceBlocked:
+		return exitResourceBlocked
+	case runtime.StatusDegraded:
+		return exitNotVerified
+	}
+	code := exitOK
+	for _, t := range rep.Types {
+		switch t.Status {
+		case runtime.StatusFailed:
+			return exitFailure
+		case runtime.StatusResourceBlocked:
+			code = exitResourceBlocked
+		}
+	}
+	if rep.Records == 0 {
+		return exitResourceBlocked
+	}
+	return code
+}

@@ -1,0 +1,137 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/geodisaster/engine/conformance/release"
+	"github.com/geodisaster/engine/conformance/synth"
+)
+
+// conformanceCLI runs conformanceMain (the part of the command before the
+// process exit code is applied).
+func conformanceCLI(t *testing.T, args ...string) (int, string, string, error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	cio := cmdIO{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	code, err := conformanceMain(context.Background(), cio, args)
+	return code, out.String(), errb.String(), err
+}
+
+type cliConformanceReport struct {
+	Status        string   `json:"status"`
+	StatusReasons []string `json:"status_reasons"`
+	Types         []struct {
+		QuestionType string `json:"question_type"`
+		Status       string `json:"status"`
+		Records      int    `json:"records"`
+		Correct      int    `json:"correct"`
+	} `json:"types"`
+}
+
+func TestConformanceWithoutReleaseRootIsResourceBlocked(t *testing.T) {
+	for _, args := range [][]string{{"--json"}, {"--json", "--release-root", filepath.Join(t.TempDir(), "missing")}} {
+		code, stdout, stderr, err := conformanceCLI(t, args...)
+		if err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		if code != exitResourceBlocked {
+			t.Fatalf("%v: exit %d, want %d\n%s", args, code, exitResourceBlocked, stderr)
+		}
+		var rep cliConformanceReport
+		if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+			t.Fatal(err)
+		}
+		if rep.Status != "RESOURCE_BLOCKED" || len(rep.Types) != 43 || len(rep.StatusReasons) == 0 {
+			t.Fatalf("%v: %+v", args, rep)
+		}
+		for _, ty := range rep.Types {
+			if ty.Status != "RESOURCE_BLOCKED" {
+				t.Errorf("%s is %s", ty.QuestionType, ty.Status)
+			}
+		}
+	}
+	code, stdout, _, _ := conformanceCLI(t)
+	if code != exitResourceBlocked || !strings.Contains(stdout, "corpus status RESOURCE_BLOCKED") {
+		t.Errorf("table without a root: exit %d\n%s", code, stdout)
+	}
+}
+
+func TestConformanceHelpDocumentsExitCodes(t *testing.T) {
+	_, _, stderr, err := conformanceCLI(t, "--help")
+	if err == nil {
+		t.Fatal("--help should return flag.ErrHelp")
+	}
+	for _, want := range []string{"3  RESOURCE_BLOCKED", "4  the corpus did not verify", "--release-root"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("help lacks %q:\n%s", want, stderr)
+		}
+	}
+}
+
+func TestConformanceFixtureRelease(t *testing.T) {
+	root := t.TempDir()
+	types := []string{}
+	for _, ty := range synth.SupportedTypes() {
+		if ty == "baseline_canopy_assessment" || ty == "xbd_q5" {
+			types = append(types, ty)
+		}
+	}
+	if len(types) == 0 {
+		t.Skip("synth supports none of the selected types")
+	}
+	if _, err := release.BuildFixture(context.Background(), root, synth.Options{Types: types, PerType: 2, Seed: 3}); err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	code, stdout, stderr, err := conformanceCLI(t, "--release-root", root, "--workers", "2", "--output-dir", out)
+	if err != nil || code != exitOK {
+		t.Fatalf("exit %d err %v\n%s\n%s", code, err, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "corpus status FIXTURE") {
+		t.Errorf("table:\n%s", stdout)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep cliConformanceReport
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Status != "FIXTURE" {
+		t.Fatalf("report.json status %s", rep.Status)
+	}
+	for _, ty := range rep.Types {
+		if ty.Records > 0 && (ty.Status != "FIXTURE" || ty.Correct != ty.Records) {
+			t.Errorf("%+v", ty)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "report.txt")); err != nil {
+		t.Error(err)
+	}
+
+	// Tamper with the records: the run must refuse with exit 4 and say why.
+	p := filepath.Join(root, filepath.FromSlash(release.CanonicalRecordsPath))
+	recs, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, append(recs, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, _, err = conformanceCLI(t, "--release-root", root, "--workers", "2")
+	if err != nil || code != exitNotVerified {
+		t.Fatalf("tampered: exit %d err %v\n%s", code, err, stdout)
+	}
+	if !strings.Contains(stdout, "corpus status DEGRADED") || !strings.Contains(stdout, "not REAL: checksum") {
+		t.Errorf("tampered table:\n%s", stdout)
+	}
+}
