@@ -3,6 +3,7 @@ package synth
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/geodisaster/engine/runtime"
+	"github.com/geodisaster/engine/workers"
 )
 
 var xbdTypes = []string{"xbd_q1", "xbd_q2", "xbd_q3", "xbd_q4", "xbd_q5", "xbd_q7", "xbd_q8"}
@@ -388,5 +390,59 @@ func TestXBDSessionPublishesOnlyWhenComplete(t *testing.T) {
 	}
 	if len(sums) != 2 || sums[0] != sums[1] {
 		t.Fatalf("severe-building artifact not deterministic: %v", sums)
+	}
+}
+
+// TestXBDCacheBuilderMatchesGenerator rebuilds every type-35 quadrant
+// cache from its label file with workers.BuildXBDCache and compares the
+// cell summaries with the generator's.
+func TestXBDCacheBuilderMatchesGenerator(t *testing.T) {
+	c := xbdTestCorpus(t)
+	read := func(rel string) any {
+		b, err := os.ReadFile(filepath.Join(c.dir, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v any
+		if err := json.Unmarshal(b, &v); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	for _, r := range c.recs["xbd_q8"] {
+		lp := r.Handles["damage_labels_1"].Files[0].Path
+		l, err := workers.ParseXBDLabels(lp, read(lp))
+		if err != nil {
+			t.Fatal(err)
+		}
+		built, err := workers.BuildXBDCache(l, "2x2")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(built)
+		var got map[string]any
+		if err := json.Unmarshal(b, &got); err != nil {
+			t.Fatal(err)
+		}
+		want := read(r.Handles["mask_layers_1"].Files[0].Path).(map[string]any)
+		gf, wf := got["features"].([]any), want["features"].([]any)
+		if len(gf) != len(wf) {
+			t.Fatalf("%s: %d features, generator %d", r.ID, len(gf), len(wf))
+		}
+		for k := 0; k < 4; k++ {
+			gp := gf[k].(map[string]any)["properties"].(map[string]any)
+			wp := wf[k].(map[string]any)["properties"].(map[string]any)
+			ga, wa := gp["severe_area_m2"].(float64), wp["severe_area_m2"].(float64)
+			if math.Abs(ga-wa) > 1e-9*math.Max(1, wa) {
+				t.Errorf("%s cell %v: area %v, generator %v", r.ID, gp["cell_id"], ga, wa)
+			}
+			delete(gp, "severe_area_m2")
+			delete(wp, "severe_area_m2")
+			gj, _ := json.Marshal(gp)
+			wj, _ := json.Marshal(wp)
+			if string(gj) != string(wj) {
+				t.Errorf("%s cell %d:\n built     %s\n generator %s", r.ID, k, gj, wj)
+			}
+		}
 	}
 }
