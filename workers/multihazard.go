@@ -34,22 +34,30 @@ type hazardDomain struct {
 	// footprint's sidecar must declare ("" when the footprint is a source
 	// product rather than a thresholded continuous raster).
 	ThresholdProvenance string
+	// Rasters are every source handle a scene of this role may declare;
+	// ReadData rejects a raster of another domain.
+	Rasters []string
 }
 
 // hazardDomains lists the five hazards in the spec's order.
 var hazardDomains = []hazardDomain{
 	{Hazard: "wildfire", Mode: "wildfire_burn", ExposureMode: "wildfire_burn_exposure", MultiMode: "multisource_hazard",
-		Sources: []string{"mcd64a1__event", "s2_burn_support", "nifc_perimeter__event"}, Footprint: "mcd64a1__event"},
+		Sources: []string{"mcd64a1__event", "s2_burn_support", "nifc_perimeter__event"}, Footprint: "mcd64a1__event",
+		Rasters: []string{"mcd64a1__event", "dnbr", "s2_burn_support", "nifc_perimeter__event"}},
 	{Hazard: "deforestation", Mode: "forest_loss", ExposureMode: "forest_loss_exposure", MultiMode: "multisource",
-		Sources: []string{"hansen_loss__event", "tmf_loss__event", "radd_alerts__event"}, Footprint: "hansen_loss__event"},
+		Sources: []string{"hansen_loss__event", "tmf_loss__event", "radd_alerts__event"}, Footprint: "hansen_loss__event",
+		Rasters: []string{"hansen_loss__event", "ndvi_change", "tmf_loss__event", "radd_alerts__event"}},
 	{Hazard: "urban_expansion", Mode: "built_up_gain", ExposureMode: "built_up_gain_exposure", MultiMode: "multisource_hazard",
-		Sources: []string{"built_gain", "ghsl_built_gain", "worldcover_built_gain"}, Footprint: "built_gain"},
+		Sources: []string{"built_gain", "ghsl_built_gain", "worldcover_built_gain"}, Footprint: "built_gain",
+		Rasters: []string{"built_gain", "ndbi_change", "ghsl_built_gain", "worldcover_built_gain"}},
 	{Hazard: "drought", Mode: "drought_anomaly", ExposureMode: "drought_anomaly_exposure", MultiMode: "multisource_hazard",
 		Sources: []string{"chirps_spi__event", "modis_ndvi__event", "era5_soil_moisture__event"}, Footprint: "low_chirps_spi",
-		ThresholdProvenance: "train_only_chirps_spi_pixel_q25_v1"},
+		ThresholdProvenance: "train_only_chirps_spi_pixel_q25_v1",
+		Rasters:             []string{"modis_ndvi__target", "chirps_spi__event", "modis_ndvi__event", "era5_soil_moisture__event", "low_chirps_spi"}},
 	{Hazard: "air_pollution", Mode: "pollution_peak", ExposureMode: "pollution_peak_exposure", MultiMode: "multisource_hazard",
 		Sources: []string{"s5p_no2__peak", "cams_no2__peak", "modis_aod__peak"}, Footprint: "high_no2_column",
-		ThresholdProvenance: "train_only_s5p_pixel_q75_v1"},
+		ThresholdProvenance: "train_only_s5p_pixel_q75_v1",
+		Rasters:             []string{"s5p_no2__peak", "cams_no2__peak", "modis_aod__peak", "high_no2_column"}},
 }
 
 // hazardNames returns the five hazard names in order.
@@ -85,7 +93,7 @@ func multiHazardVariants() []Variant {
 				Times:       []string{"event"},
 				HandleStems: []string{"hazard_stack", "agreement_sources"},
 				Extra:       []Param{{Name: "sources", Kind: KindString, Enum: []string{"all"}, Doc: "read every declared agreement source"}},
-				Check:       checkHazardScene,
+				Check:       hazardSceneCheck(d),
 			}),
 			PrepareSceneVariant(PrepareSpec{
 				Mode:     d.Mode,
@@ -124,6 +132,31 @@ func multiHazardVariants() []Variant {
 	vs = append(vs, agreementVariants()...)
 	vs = append(vs, exposureVariants()...)
 	return vs
+}
+
+// hazardSceneCheck returns ReadData's check for one hazard role: the
+// generic scene checks plus the rule that every declared raster and every
+// inventory handle is one of the role's source handles (WorldPop and OSM
+// exposure handles aside), so a cross-domain read is rejected.
+func hazardSceneCheck(d hazardDomain) func(env Env, s *Scene) error {
+	return func(env Env, s *Scene) error {
+		for _, f := range s.Files {
+			if f.Raster != nil && !inEnum(d.Rasters, stem(f.Path)) {
+				return fmt.Errorf("raster %s is not a %s source (expected one of %s)", f.Path, d.Hazard, strings.Join(d.Rasters, ", "))
+			}
+		}
+		inv, err := sceneInventory(s)
+		if err != nil {
+			return err
+		}
+		for h := range inv {
+			exposure := strings.HasPrefix(h, "worldpop") || strings.HasPrefix(h, "osm")
+			if !exposure && !inEnum(d.Rasters, h) {
+				return fmt.Errorf("inventory handle %s is not a %s source (expected one of %s)", h, d.Hazard, strings.Join(d.Rasters, ", "))
+			}
+		}
+		return checkHazardScene(env, s)
+	}
 }
 
 // checkHazardScene verifies a multi-hazard scene: a hazard_stack handle

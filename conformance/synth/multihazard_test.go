@@ -110,6 +110,7 @@ func shapeMutations(qt string) []mhMutation {
 	other := map[string]string{"wildfire": "drought", "deforestation": "wildfire", "urban_expansion": "deforestation", "drought": "urban_expansion", "air_pollution": "wildfire"}[hz]
 	common := []mhMutation{
 		{"question as input handle", "ReadData", set("handle", "question_1"), "opens declared input handles"},
+		{"another hazard's role", "ReadData", set("role", other), "is not a " + other + " source"},
 		{"exposure role on the hazard handle", "ReadData", func(a map[string]any) { a["role"] = "exposure"; delete(a, "time") }, "role exposure does not apply to handle hazard_stack_1"},
 		{"unknown ReadData option", "ReadData", set("window", "2020"), "unknown argument"},
 		{"invented time", "ReadData", set("time", "baseline"), "unsupported value"},
@@ -398,7 +399,7 @@ func TestMultiHazardFileMutationsRejected(t *testing.T) {
 			rec.Handles["hazard_stack_1"] = h
 		}, "declares no available_handles.json"},
 		{"raster missing from inventory", "air_pollution_b", func(t *testing.T, dir string, rec *runtime.Record) {
-			editJSON(t, dir, rec, declared(t, *rec, "available_handles.json"), func(m map[string]any) { m["handles"] = []string{"no2_other"} })
+			editJSON(t, dir, rec, declared(t, *rec, "available_handles.json"), func(m map[string]any) { m["handles"] = []string{"cams_no2__peak"} })
 		}, "is not in the handle inventory"},
 		{"WorldPop missing from inventory", "drought_d", func(t *testing.T, dir string, rec *runtime.Record) {
 			editJSON(t, dir, rec, declared(t, *rec, "available_handles.json"), func(m map[string]any) { m["handles"] = []string{"low_chirps_spi"} })
