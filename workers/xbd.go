@@ -170,6 +170,16 @@ func xbdVariants() []Variant {
 			Run: statsXBD(false),
 		},
 		{
+			// Type 29 says only "ComputeStats on damage_1"; the summary
+			// alone carries the severe footprint area too.
+			Tool: "ComputeStats", Value: "damage_summary",
+			Params: []Param{
+				{Name: "input", Kind: KindHandle, Required: true, Doc: "damage handle from AssessDamage(aggregation=scene)"},
+				{Name: "metrics", Kind: KindFlags, Required: true, Enum: []string{"damage_summary"}},
+			},
+			Run: statsXBD(false),
+		},
+		{
 			Tool: "ComputeStats", Value: "damage_summary+severe_footprint_area+target_mask_distribution",
 			Params: []Param{
 				{Name: "input", Kind: KindHandle, Required: true, Doc: "damage handle from AssessDamage(aggregation=scene) over an xbd_scene_summary work"},

@@ -231,6 +231,16 @@ func TestXBDMutationsRejected(t *testing.T) {
 			setArg(&r, "AssessDamage", "threshold", 0.5)
 			return r
 		}, `argument "threshold": unknown argument`},
+		{"summary-only metrics over mask layers", func() runtime.Record {
+			r := first("xbd_q8")
+			setArg(&r, "ComputeStats", "metrics", map[string]any{"damage_summary": true})
+			return r
+		}, "target_mask_distribution"},
+		{"mask distribution over a polygon-only summary", func() runtime.Record {
+			r := first("xbd_q1")
+			setArg(&r, "ComputeStats", "metrics", map[string]any{"damage_summary": true, "severe_footprint_area": true, "target_mask_distribution": true})
+			return r
+		}, "xbd_scene_summary work"},
 		{"Q1 metrics over mask layers", func() runtime.Record {
 			r := first("xbd_q8")
 			setArg(&r, "ComputeStats", "metrics", map[string]any{"damage_summary": true, "severe_footprint_area": true})
@@ -337,6 +347,17 @@ func TestXBDMissingAndTamperedFiles(t *testing.T) {
 	card.SHA256 = ""
 	if msg := replayErr(t, c, q2); !strings.Contains(msg, "caches severe_count") {
 		t.Fatalf("tampered cache accepted or wrong reason: %s", msg)
+	}
+}
+
+// TestXBDSummaryOnlyMetrics replays type 29 with metrics={damage_summary}
+// (the spec names no metric for its ComputeStats step): same answer.
+func TestXBDSummaryOnlyMetrics(t *testing.T) {
+	c := xbdTestCorpus(t)
+	r := clone(t, c.recs["xbd_q1"][0])
+	setArg(&r, "ComputeStats", "metrics", map[string]any{"damage_summary": true})
+	if res := c.eng.ReplayRecord(context.Background(), r); res.Status != "ok" || !res.Correct {
+		t.Fatalf("status %s correct %v: %v %s", res.Status, res.Correct, res.Error, res.Reason)
 	}
 }
 
