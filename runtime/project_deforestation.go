@@ -80,8 +80,8 @@ func projectAreaEstimation(v *View) (any, error) {
 		"loss_area_ha": ar.AreaHa,
 		"evidence": map[string]any{
 			"hansen_loss_area_ha": vc.HansenLossHa,
-			"ndvi_drop":           float64(vc.NDVIDrop),
-			"nbr_drop":            float64(vc.NBRDrop),
+			"ndvi_drop":           vc.NDVIDrop,
+			"nbr_drop":            vc.NBRDrop,
 		},
 	}, nil
 }
@@ -104,8 +104,8 @@ func projectChangeWindow(v *View) (any, error) {
 	var window any
 	if w := c.Window; w != nil {
 		window = map[string]any{"start_epoch": w.Start, "end_epoch": w.End}
-		ev["selected_window_ndvi_drop"] = float64(w.NDVIDrop)
-		ev["selected_window_nbr_drop"] = float64(w.NBRDrop)
+		ev["selected_window_ndvi_drop"] = w.NDVIDrop
+		ev["selected_window_nbr_drop"] = w.NBRDrop
 		ev["composite_drop_score"] = w.Score
 	}
 	return map[string]any{"label": c.Label, "change_window": window, "evidence": ev}, nil

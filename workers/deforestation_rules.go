@@ -6,9 +6,9 @@ import (
 )
 
 // Decision rules of the deforestation family. Every rule takes the
-// reported float64 values (a float32 measurement widened exactly) and
-// compares them with the spec's thresholds in float64, as NumPy compares a
-// float32 scalar with a Python float.
+// reported float64 values and compares them with the spec's thresholds in
+// float64, as Python compares floats (a float32 canopy mean widened
+// exactly compares as NumPy compares a float32 scalar with a Python float).
 
 // Causes are the six proxy classes of spec type 4, in the spec's order.
 var Causes = []string{"deforestation", "plantation_harvest", "water_flood_edge", "burn_bare_soil", "agriculture", "no_change"}

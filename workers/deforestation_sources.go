@@ -15,12 +15,13 @@ import (
 // Sentinel-2 NDVI/NBR per epoch, Sentinel-1 VH/VV dB aggregation by declared
 // temporal role, and Hansen event-year loss with the lossyear.tif fallback.
 //
-// Numerics follow the reference's NumPy arithmetic over float32 rasters
-// (DESIGN.md "Numerics"): bands are read as float32, per-pixel indices are
-// float32, every mean is NumPy's float32 mean of the valid values in
-// row-major order, group means are np.mean over the list of per-file float32
-// means, and differences of two float32 means are float32. Thresholds compare
-// the float32 result with a Python float, which NumPy does in float64.
+// Numerics follow a NumPy reference over float32 rasters (DESIGN.md
+// "Numerics"), as type 5's published float32 means show: bands are read as
+// float32, per-pixel indices are float32 and every per-file mean is NumPy's
+// float32 mean of the valid values in row-major order. Each per-file mean
+// is then reported as a Python float, so group means (np.mean over those
+// floats), pre-minus-post differences and composite scores are float64, and
+// thresholds compare float64 values with Python floats.
 
 // canonicalEpochs is the spec's canonical optical epoch order (type 3,
 // calculation step 2).
@@ -310,9 +311,9 @@ type OpticalDrops struct {
 	// Hansen pixels, otherwise "aoi".
 	Region             string
 	Epochs             []EpochIndices
-	PreNDVI, PostNDVI  float32
-	PreNBR, PostNBR    float32
-	NDVIDrop, NBRDrop  float32
+	PreNDVI, PostNDVI  float64
+	PreNBR, PostNBR    float64
+	NDVIDrop, NBRDrop  float64
 	PreEpochs, PostEps []string
 }
 
@@ -322,16 +323,20 @@ func isFinite32(v float32) bool {
 	return !math.IsNaN(f) && !math.IsInf(f, 0)
 }
 
-// finiteMean32 returns np.mean of the finite values (float32, NaN if none).
-func finiteMean32(vals []float32) float32 {
-	var ok []float32
+// finiteMean returns np.mean of the finite per-file means, widened to
+// float64 (NaN if none).
+func finiteMean(vals []float32) float64 {
+	var ok []float64
 	for _, v := range vals {
 		if isFinite32(v) {
-			ok = append(ok, v)
+			ok = append(ok, float64(v))
 		}
 	}
-	return raster.MeanFloat32(ok)
+	return raster.MeanFloat64(ok)
 }
+
+// finite64 reports whether a float64 is finite.
+func finite64(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
 // opticalDrops computes per-epoch indices over region (nil: AOI) and the
 // pre-minus-post drops. Epochs without a finite mean are left out of their
@@ -366,13 +371,13 @@ func opticalDrops(env Env, s *Scene, loss *HansenLoss) (*OpticalDrops, error) {
 			}
 		}
 	}
-	od.PreNDVI, od.PostNDVI = finiteMean32(preNDVI), finiteMean32(postNDVI)
-	od.PreNBR, od.PostNBR = finiteMean32(preNBR), finiteMean32(postNBR)
+	od.PreNDVI, od.PostNDVI = finiteMean(preNDVI), finiteMean(postNDVI)
+	od.PreNBR, od.PostNBR = finiteMean(preNBR), finiteMean(postNBR)
 	for _, v := range []struct {
 		name string
-		x    float32
+		x    float64
 	}{{"pre-event NDVI", od.PreNDVI}, {"post-event NDVI", od.PostNDVI}, {"pre-event NBR", od.PreNBR}, {"post-event NBR", od.PostNBR}} {
-		if !isFinite32(v.x) {
+		if !finite64(v.x) {
 			return nil, fmt.Errorf("optical stack %s: no epoch gives a finite %s mean over the %s region", s.Handle, v.name, od.Region)
 		}
 	}
@@ -393,9 +398,9 @@ type SARAcquisition struct {
 // the mean of each declared temporal group, and post minus pre.
 type SARChange struct {
 	Acquisitions        []SARAcquisition
-	PreVHdB, PostVHdB   float32
-	VHDeltadB           float32
-	PreVVdB, PostVVdB   float32
+	PreVHdB, PostVHdB   float64
+	VHDeltadB           float64
+	PreVVdB, PostVVdB   float64
 	PreCount, PostCount int
 }
 
@@ -447,10 +452,10 @@ func sarChange(env Env, s *Scene) (*SARChange, error) {
 		}
 	}
 	sc.PreCount, sc.PostCount = len(preVH), len(postVH)
-	sc.PreVHdB, sc.PostVHdB = raster.MeanFloat32(preVH), raster.MeanFloat32(postVH)
-	sc.PreVVdB, sc.PostVVdB = raster.MeanFloat32(preVV), raster.MeanFloat32(postVV)
+	sc.PreVHdB, sc.PostVHdB = finiteMean(preVH), finiteMean(postVH)
+	sc.PreVVdB, sc.PostVVdB = finiteMean(preVV), finiteMean(postVV)
 	sc.VHDeltadB = sc.PostVHdB - sc.PreVHdB
-	if !isFinite32(sc.VHDeltadB) || !isFinite32(sc.PostVVdB) {
+	if !finite64(sc.VHDeltadB) || !finite64(sc.PostVVdB) {
 		return nil, fmt.Errorf("SAR stack %s: the VH delta or post-event VV mean is not finite", s.Handle)
 	}
 	return sc, nil

@@ -389,7 +389,7 @@ func TestOpticalDropsRegionAndErrors(t *testing.T) {
 	}
 	// AOI: 15 valid NDVI pixels, 4 of them drop by 0.5 after the event.
 	want := 0.75 - float32(11*0.75+4*0.25)/15
-	if od.Region != "aoi" || math.Abs(float64(od.NDVIDrop-want)) > 1e-6 {
+	if od.Region != "aoi" || math.Abs(od.NDVIDrop-float64(want)) > 1e-6 {
 		t.Fatalf("AOI drop %v want %v", od.NDVIDrop, want)
 	}
 	mask := make([]bool, 16)
@@ -473,7 +473,7 @@ func TestClassificationStepsVerifyTheirInput(t *testing.T) {
 		t.Errorf("type-1 comparison into type 4: %v", err)
 	}
 
-	best := &WindowPair{Start: "pre_1", End: "post_1", NDVIDrop: 0.3, NBRDrop: 0.2, Score: 0.4}
+	best := &WindowPair{Start: "pre_1", End: "post_1", NDVIDrop: 0.3, NBRDrop: 0.2, Score: 0.45}
 	m.handles["change_1"] = &Handle{Name: "change_1", Kind: "change", Result: &Result{Payload: &ClearingDetection{Best: best, HansenLossHa: 0.5, Confirmed: true, NDVIDrop: 0.2, VHDeltadB: -1}}}
 	wl := map[string]any{"none": nil, "changed": "start_epoch_to_end_epoch"}
 	if _, err := classifyChangeWindow(m, args("ClassifyChange", map[string]any{"input": "change_1", "labels": wl})); err == nil || !strings.Contains(err.Error(), "composite score") {
@@ -498,7 +498,7 @@ func TestClassificationStepsVerifyTheirInput(t *testing.T) {
 	if _, err := classifyConcordance(m, args("ClassifyChange", map[string]any{"input": "compare_2"})); err == nil || !strings.Contains(err.Error(), "embeds class concordant") {
 		t.Errorf("inconsistent concordance: %v", err)
 	}
-	m.handles["stats_1"] = &Handle{Name: "stats_1", Kind: "stats", Result: &Result{Payload: &VHDeltaStats{Metric: "vh_delta_db", VHDeltadB: float32(math.NaN()), PreCount: 2, PostCount: 3}}}
+	m.handles["stats_1"] = &Handle{Name: "stats_1", Kind: "stats", Result: &Result{Payload: &VHDeltaStats{Metric: "vh_delta_db", VHDeltadB: math.NaN(), PreCount: 2, PostCount: 3}}}
 	if _, err := scoreVHSeverity(m, args("ScoreHazard", map[string]any{"input": "stats_1"})); err == nil || !strings.Contains(err.Error(), "finite VH delta") {
 		t.Errorf("NaN delta: %v", err)
 	}

@@ -343,8 +343,8 @@ func compareCause(criterion, mode string) func(env Env, a Args) (*Result, error)
 		}
 		in := CauseInputs{
 			HansenLossHa: loss.AreaHa, CanopyPct: float64(canopy),
-			NDVIDrop: float64(od.NDVIDrop), NBRDrop: float64(od.NBRDrop),
-			VHDeltadB: float64(sc.VHDeltadB), VVPostdB: float64(sc.PostVVdB),
+			NDVIDrop: od.NDVIDrop, NBRDrop: od.NBRDrop,
+			VHDeltadB: sc.VHDeltadB, VVPostdB: sc.PostVVdB,
 		}
 		cause, fired, err := ClassifyCause(in)
 		if err != nil {
@@ -377,9 +377,9 @@ func opticalEvidence(od *OpticalDrops) map[string]any {
 	}
 	return map[string]any{
 		"region": od.Region, "epochs": eps,
-		"pre_ndvi_mean": float64(od.PreNDVI), "post_ndvi_mean": float64(od.PostNDVI),
-		"pre_nbr_mean": float64(od.PreNBR), "post_nbr_mean": float64(od.PostNBR),
-		"ndvi_drop": float64(od.NDVIDrop), "nbr_drop": float64(od.NBRDrop),
+		"pre_ndvi_mean": od.PreNDVI, "post_ndvi_mean": od.PostNDVI,
+		"pre_nbr_mean": od.PreNBR, "post_nbr_mean": od.PostNBR,
+		"ndvi_drop": od.NDVIDrop, "nbr_drop": od.NBRDrop,
 		"formula": "NDVI=(B8-B4)/(B8+B4); NBR=(B8-B12)/(B8+B12); drop=mean(pre epoch means)-mean(post epoch means)",
 	}
 }
@@ -391,8 +391,8 @@ func sarEvidence(sc *SARChange) map[string]any {
 	}
 	return map[string]any{
 		"acquisitions": acq, "pre_count": sc.PreCount, "post_count": sc.PostCount,
-		"pre_vh_mean_db": float64(sc.PreVHdB), "post_vh_mean_db": float64(sc.PostVHdB),
-		"sar_vh_delta_db": float64(sc.VHDeltadB), "sar_vv_post_mean_db": float64(sc.PostVVdB),
+		"pre_vh_mean_db": sc.PreVHdB, "post_vh_mean_db": sc.PostVHdB,
+		"sar_vh_delta_db": sc.VHDeltadB, "sar_vv_post_mean_db": sc.PostVVdB,
 		"convention": "delta = post_mean_db - pre_mean_db by declared temporal_role",
 	}
 }
@@ -401,7 +401,7 @@ func sarEvidence(sc *SARChange) map[string]any {
 // validation) (spec type 2 step 6).
 type ValidationComparison struct {
 	HansenLossHa      float64
-	NDVIDrop, NBRDrop float32
+	NDVIDrop, NBRDrop float64
 	OpticalRegion     string
 }
 
@@ -429,7 +429,7 @@ func compareValidation(env Env, a Args) (*Result, error) {
 	return &Result{
 		Evidence: map[string]any{
 			"criterion": "validation", "hansen": lossEvidence(loss), "optical": opticalEvidence(od),
-			"hansen_loss_area_ha": loss.AreaHa, "ndvi_drop": float64(od.NDVIDrop), "nbr_drop": float64(od.NBRDrop),
+			"hansen_loss_area_ha": loss.AreaHa, "ndvi_drop": od.NDVIDrop, "nbr_drop": od.NBRDrop,
 		},
 		Payload: vc,
 	}, nil
@@ -438,7 +438,7 @@ func compareValidation(env Env, a Args) (*Result, error) {
 // ConcordanceComparison is the payload of CompareSources(criterion=
 // concordance) (spec type 7 step 4).
 type ConcordanceComparison struct {
-	NDVIDrop, NBRDrop, VHDeltadB float32
+	NDVIDrop, NBRDrop, VHDeltadB float64
 	OpticalChange, SARChange     bool
 	Class                        string
 }
@@ -458,7 +458,7 @@ func compareConcordance(env Env, a Args) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	class, opt, sar := ClassifyConcordance(float64(od.NDVIDrop), float64(sc.VHDeltadB))
+	class, opt, sar := ClassifyConcordance(od.NDVIDrop, sc.VHDeltadB)
 	cc := &ConcordanceComparison{NDVIDrop: od.NDVIDrop, NBRDrop: od.NBRDrop, VHDeltadB: sc.VHDeltadB, OpticalChange: opt, SARChange: sar, Class: class}
 	return &Result{
 		Evidence: map[string]any{
@@ -599,7 +599,7 @@ func classifyConcordance(env Env, a Args) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	nd, nb, vh := float64(cc.NDVIDrop), float64(cc.NBRDrop), float64(cc.VHDeltadB)
+	nd, nb, vh := cc.NDVIDrop, cc.NBRDrop, cc.VHDeltadB
 	for _, x := range []float64{nd, nb, vh} {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return nil, fmt.Errorf("ClassifyChange: %s carries non-finite evidence", h.Name)
@@ -617,10 +617,10 @@ func classifyConcordance(env Env, a Args) (*Result, error) {
 
 // WindowPair is one adjacent pair of eligible optical epochs.
 type WindowPair struct {
-	Start, End        string
-	NDVIDrop, NBRDrop float32
-	// Score is NDVI_drop + 0.5*NBR_drop; NumPy promotes the float32 drops
-	// and the Python float 0.5 to float64.
+	Start, End string
+	// NDVIDrop and NBRDrop are differences of the two epochs' means.
+	NDVIDrop, NBRDrop float64
+	// Score is NDVI_drop + 0.5*NBR_drop.
 	Score float64
 }
 
@@ -636,8 +636,8 @@ type ClearingDetection struct {
 	HansenLossHa float64
 	Confirmed    bool
 	// NDVIDrop is the whole-period drop (loss region when present).
-	NDVIDrop  float32
-	VHDeltadB float32
+	NDVIDrop  float64
+	VHDeltadB float64
 }
 
 // dominantPair returns the adjacent eligible pairs and the one with the
@@ -654,9 +654,9 @@ func dominantPair(eps []EpochIndices) ([]string, []WindowPair, *WindowPair) {
 	var pairs []WindowPair
 	var best *WindowPair
 	for i := 0; i+1 < len(el); i++ {
-		nd := el[i].NDVI - el[i+1].NDVI
-		nb := el[i].NBR - el[i+1].NBR
-		p := WindowPair{Start: el[i].Epoch, End: el[i+1].Epoch, NDVIDrop: nd, NBRDrop: nb, Score: float64(nd) + 0.5*float64(nb)}
+		nd := float64(el[i].NDVI) - float64(el[i+1].NDVI)
+		nb := float64(el[i].NBR) - float64(el[i+1].NBR)
+		p := WindowPair{Start: el[i].Epoch, End: el[i+1].Epoch, NDVIDrop: nd, NBRDrop: nb, Score: nd + 0.5*nb}
 		pairs = append(pairs, p)
 	}
 	for i := range pairs {
@@ -710,7 +710,7 @@ func detectClearingInterval(env Env, a Args) (*Result, error) {
 	cd := &ClearingDetection{Epochs: aoi, Eligible: names, Pairs: pairs, Best: best, HansenLossHa: loss.AreaHa, Confirmed: confirmed, NDVIDrop: od.NDVIDrop, VHDeltadB: sc.VHDeltadB}
 	ps := make([]any, 0, len(pairs))
 	for _, p := range pairs {
-		ps = append(ps, map[string]any{"start_epoch": p.Start, "end_epoch": p.End, "ndvi_drop": float64(p.NDVIDrop), "nbr_drop": float64(p.NBRDrop), "composite_drop_score": p.Score})
+		ps = append(ps, map[string]any{"start_epoch": p.Start, "end_epoch": p.End, "ndvi_drop": p.NDVIDrop, "nbr_drop": p.NBRDrop, "composite_drop_score": p.Score})
 	}
 	ev := map[string]any{
 		"change": "dominant_clearing_interval", "eligible_epochs": anyStrings(names), "pairs": ps,
@@ -746,18 +746,18 @@ func classifyChangeWindow(env Env, a Args) (*Result, error) {
 	if cd.Confirmed != (cd.HansenLossHa >= 0.5) {
 		return nil, fmt.Errorf("ClassifyChange: %s: confirmation flag disagrees with its %v ha Hansen area", h.Name, cd.HansenLossHa)
 	}
-	for _, x := range []float64{cd.HansenLossHa, float64(cd.NDVIDrop), float64(cd.VHDeltadB)} {
+	for _, x := range []float64{cd.HansenLossHa, cd.NDVIDrop, cd.VHDeltadB} {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return nil, fmt.Errorf("ClassifyChange: %s carries non-finite evidence", h.Name)
 		}
 	}
-	wc := &ChangeWindowClass{Label: "no_deforestation", HansenLossHa: cd.HansenLossHa, NDVIDrop: float64(cd.NDVIDrop), VHDeltadB: float64(cd.VHDeltadB)}
+	wc := &ChangeWindowClass{Label: "no_deforestation", HansenLossHa: cd.HansenLossHa, NDVIDrop: cd.NDVIDrop, VHDeltadB: cd.VHDeltadB}
 	if cd.Confirmed {
 		b := cd.Best
 		if b == nil {
 			return nil, fmt.Errorf("ClassifyChange: %s confirms loss but has no candidate window", h.Name)
 		}
-		if b.Score != float64(b.NDVIDrop)+0.5*float64(b.NBRDrop) || math.IsNaN(b.Score) || math.IsInf(b.Score, 0) {
+		if b.Score != b.NDVIDrop+0.5*b.NBRDrop || math.IsNaN(b.Score) || math.IsInf(b.Score, 0) {
 			return nil, fmt.Errorf("ClassifyChange: %s: composite score %v disagrees with its drops", h.Name, b.Score)
 		}
 		wc.Label = "deforestation"
@@ -886,7 +886,7 @@ func detectLargestLossYear(env Env, a Args) (*Result, error) {
 // VHDeltaStats is the payload of ComputeStats(metrics={vh_delta_db}).
 type VHDeltaStats struct {
 	Metric    string
-	VHDeltadB float32
+	VHDeltadB float64
 	PreCount  int
 	PostCount int
 }
@@ -902,7 +902,7 @@ func computeVHDelta(env Env, a Args) (*Result, error) {
 		return nil, err
 	}
 	ev := sarEvidence(sc)
-	ev["metric"], ev["region"], ev["vh_delta_db"] = "vh_delta_db", "aoi", float64(sc.VHDeltadB)
+	ev["metric"], ev["region"], ev["vh_delta_db"] = "vh_delta_db", "aoi", sc.VHDeltadB
 	return &Result{Evidence: ev, Payload: &VHDeltaStats{Metric: "vh_delta_db", VHDeltadB: sc.VHDeltadB, PreCount: sc.PreCount, PostCount: sc.PostCount}}, nil
 }
 
@@ -918,7 +918,7 @@ func scoreVHSeverity(env Env, a Args) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := float64(st.VHDeltadB)
+	d := st.VHDeltadB
 	if st.Metric != "vh_delta_db" || math.IsNaN(d) || math.IsInf(d, 0) || st.PreCount == 0 || st.PostCount == 0 {
 		return nil, fmt.Errorf("ScoreHazard: %s does not carry a finite VH delta over both temporal groups", h.Name)
 	}

@@ -1,10 +1,10 @@
 """Oracle answers of the deforestation family (types 1-8).
 
 Independent of the Go engine: rasterio reads the written GeoTIFFs and NumPy
-computes in the dtype a NumPy reference would: bands are cast to float32,
-per-pixel NDVI/NBR are float32, every mean is ndarray.mean() of a float32
-array, group means are np.mean over float32 per-file means, and float32
-scalars compare with Python floats (in float64). Areas sum WGS84 cell areas
+computes as a NumPy reference would: bands are cast to float32, per-pixel
+NDVI/NBR are float32, every per-file mean is ndarray.mean() of a float32
+array reported as a Python float, and group means (np.mean over those
+floats), differences, scores and threshold comparisons are float64. Areas sum WGS84 cell areas
 (common.cell_area_grid) on geographic grids and count times |det| on
 projected grids; hectares use Python's round(x, 6).
 """
@@ -95,7 +95,7 @@ def epoch_means(root, card, region):
         if region is not None:
             sel &= region
         vals = r[sel]
-        return vals.mean() if vals.size else np.float32("nan")
+        return float(vals.mean()) if vals.size else float("nan")
 
     return nd(b["B8"], b["B4"], ok["B8"], ok["B4"]), nd(b["B8"], b["B12"], ok["B8"], ok["B12"])
 
@@ -111,7 +111,7 @@ def drops(rec, root, handle, region):
             (pn if pre else qn).append(n)
         if np.isfinite(b):
             (pb if pre else qb).append(b)
-    f = lambda xs: np.mean(np.array(xs, dtype=np.float32))
+    f = lambda xs: float(np.mean(xs))
     return f(pn) - f(qn), f(pb) - f(qb)
 
 
@@ -124,9 +124,9 @@ def sar(rec, root, handle):
             vv = ds.read(names.index("VV") + 1).astype(np.float32)
             vh = ds.read(names.index("VH") + 1).astype(np.float32)
         g = groups[c["temporal_role"]]
-        g[0].append(vh[valid_mask(vh, nodata)].mean())
-        g[1].append(vv[valid_mask(vv, nodata)].mean())
-    f = lambda xs: np.mean(np.array(xs, dtype=np.float32))
+        g[0].append(float(vh[valid_mask(vh, nodata)].mean()))
+        g[1].append(float(vv[valid_mask(vv, nodata)].mean()))
+    f = lambda xs: float(np.mean(xs))
     assert groups["pre"][0] and groups["post"][0]
     return f(groups["post"][0]) - f(groups["pre"][0]), f(groups["post"][1])
 

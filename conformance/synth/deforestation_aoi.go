@@ -534,10 +534,19 @@ func (a *forestAOI) goldEpoch(e string, region []bool) (float32, float32) {
 	return nd(b[3], b[2]), nd(b[3], b[5])
 }
 
+// mean64 is np.mean over per-file float32 means reported as Python floats.
+func mean64(v []float32) float64 {
+	w := make([]float64, len(v))
+	for i, x := range v {
+		w[i] = float64(x)
+	}
+	return raster.MeanFloat64(w)
+}
+
 // goldDrops returns the whole-period NDVI and NBR drops (mean of pre epoch
 // means minus mean of post epoch means) over the loss region when it has
 // cells, else over the AOI.
-func (a *forestAOI) goldDrops(loss []bool) (float32, float32) {
+func (a *forestAOI) goldDrops(loss []bool) (float64, float64) {
 	any := false
 	for _, v := range loss {
 		any = any || v
@@ -569,11 +578,11 @@ func (a *forestAOI) goldDrops(loss []bool) (float32, float32) {
 			}
 		}
 	}
-	return raster.MeanFloat32(pn) - raster.MeanFloat32(qn), raster.MeanFloat32(pb) - raster.MeanFloat32(qb)
+	return mean64(pn) - mean64(qn), mean64(pb) - mean64(qb)
 }
 
 // goldSAR returns the VH delta and the post-event VV mean.
-func (a *forestAOI) goldSAR() (float32, float32) {
+func (a *forestAOI) goldSAR() (float64, float64) {
 	mean := func(v []float32) float32 {
 		var ok []float32
 		for _, x := range v {
@@ -592,7 +601,7 @@ func (a *forestAOI) goldSAR() (float32, float32) {
 			postVV = append(postVV, mean(q.vv))
 		}
 	}
-	return raster.MeanFloat32(postVH) - raster.MeanFloat32(preVH), raster.MeanFloat32(postVV)
+	return mean64(postVH) - mean64(preVH), mean64(postVV)
 }
 
 // goldCanopy returns the valid tree-cover float32 mean.

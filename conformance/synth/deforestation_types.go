@@ -146,7 +146,7 @@ func forestGoldCause(ha, canopy, ndvi, nbr, vh, vv float64) (string, []string) {
 func forestEventYear(i int) int { return 2019 + i%5 }
 
 // forestCauseGold measures an AOI and returns the rule inputs and outcome.
-func forestCauseGold(a *forestAOI) (ha float64, canopy, nd, nb, vh, vv float32, cause string, fired []string, err error) {
+func forestCauseGold(a *forestAOI) (ha float64, canopy float32, nd, nb, vh, vv float64, cause string, fired []string, err error) {
 	ha, loss, err := a.goldLossHa()
 	if err != nil {
 		return
@@ -154,7 +154,7 @@ func forestCauseGold(a *forestAOI) (ha float64, canopy, nd, nb, vh, vv float32, 
 	nd, nb = a.goldDrops(loss)
 	vh, vv = a.goldSAR()
 	canopy = a.goldCanopy()
-	cause, fired = forestGoldCause(ha, float64(canopy), float64(nd), float64(nb), float64(vh), float64(vv))
+	cause, fired = forestGoldCause(ha, float64(canopy), nd, nb, vh, vv)
 	return
 }
 
@@ -194,7 +194,7 @@ func genForestLossDetection(g *gen, i int) (runtime.Record, error) {
 		label, mapping = "deforestation", workers.RuleLabelPositive
 	}
 	ans := map[string]any{"label": label, "evidence": map[string]any{
-		"hansen_loss_area_ha": ha, "ndvi_drop": float64(nd), "rules_fired": append(fired, mapping), "sar_vh_delta_db": float64(vh)}}
+		"hansen_loss_area_ha": ha, "ndvi_drop": nd, "rules_fired": append(fired, mapping), "sar_vh_delta_db": vh}}
 	chain := forestThreeSourceChain("forest_change", "forest_loss_support", "forest_loss", map[string]any{"positive": "deforestation", "negative": "no_deforestation"})
 	return forestRecord(g, "forest_loss_detection", a,
 		fmt.Sprintf("Did real forest loss occur in this AOI in %d? Combine Sentinel-2, Sentinel-1 and Hansen evidence and report the rules that decided.", sp.year),
@@ -216,8 +216,8 @@ func genFalsePositive(g *gen, i int) (runtime.Record, error) {
 		return runtime.Record{}, fmt.Errorf("%s: scenario meant %s, arrays give %s", a.sample, want, cause)
 	}
 	ans := map[string]any{"cause": cause, "evidence": map[string]any{
-		"hansen_loss_area_ha": ha, "nbr_drop": float64(nb), "ndvi_drop": float64(nd), "rules_fired": fired,
-		"sar_vh_delta_db": float64(vh), "sar_vv_post_mean_db": float64(vv), "treecover2000_mean_pct": float64(canopy)}}
+		"hansen_loss_area_ha": ha, "nbr_drop": nb, "ndvi_drop": nd, "rules_fired": fired,
+		"sar_vh_delta_db": vh, "sar_vv_post_mean_db": vv, "treecover2000_mean_pct": float64(canopy)}}
 	chain := forestThreeSourceChain("forest_false_positive", "cause_attribution", "false_positive_type", []any{"deforestation", "plantation_harvest", "water_flood_edge", "burn_bare_soil", "agriculture", "no_change"})
 	return forestRecord(g, "false_positive_rejection", a,
 		fmt.Sprintf("Which operational pattern explains the apparent change in this AOI around %d under the ordered proxy rules?", sp.year),
@@ -259,7 +259,7 @@ func genAreaEstimation(g *gen, i int) (runtime.Record, error) {
 		return runtime.Record{}, fmt.Errorf("%s: area %v ha, scenario wanted positive=%v", a.sample, ha, wantPositive)
 	}
 	nd, nb := a.goldDrops(loss)
-	ans := map[string]any{"loss_area_ha": ha, "evidence": map[string]any{"hansen_loss_area_ha": ha, "ndvi_drop": float64(nd), "nbr_drop": float64(nb)}}
+	ans := map[string]any{"loss_area_ha": ha, "evidence": map[string]any{"hansen_loss_area_ha": ha, "ndvi_drop": nd, "nbr_drop": nb}}
 	chain := []runtime.Step{
 		forestReadStep("forest_mask_1", "hansen", "", "scene_1"),
 		forestReadStep("optical_stack_1", "pre_post", "event_window", "scene_2"),
@@ -343,16 +343,16 @@ func genChangeWindow(g *gen, i int) (runtime.Record, error) {
 			el = append(el, ep{e, n, b})
 		}
 	}
-	ev := map[string]any{"hansen_loss_area_ha": ha, "ndvi_drop": float64(nd), "sar_vh_delta_db": float64(vh),
+	ev := map[string]any{"hansen_loss_area_ha": ha, "ndvi_drop": nd, "sar_vh_delta_db": vh,
 		"selected_window_ndvi_drop": nil, "selected_window_nbr_drop": nil, "composite_drop_score": nil}
 	ans := map[string]any{"label": "no_deforestation", "change_window": nil, "evidence": ev}
 	if confirmed {
 		best := -1
 		var bs float64
-		var bnd, bnb float32
+		var bnd, bnb float64
 		for k := 0; k+1 < len(el); k++ {
-			dn, db := el[k].ndvi-el[k+1].ndvi, el[k].nb-el[k+1].nb
-			s := float64(dn) + 0.5*float64(db)
+			dn, db := float64(el[k].ndvi)-float64(el[k+1].ndvi), float64(el[k].nb)-float64(el[k+1].nb)
+			s := dn + 0.5*db
 			if best < 0 || s > bs {
 				best, bs, bnd, bnb = k, s, dn, db
 			}
@@ -365,7 +365,7 @@ func genChangeWindow(g *gen, i int) (runtime.Record, error) {
 		}
 		ans["label"] = "deforestation"
 		ans["change_window"] = map[string]any{"start_epoch": el[best].name, "end_epoch": el[best+1].name}
-		ev["selected_window_ndvi_drop"], ev["selected_window_nbr_drop"], ev["composite_drop_score"] = float64(bnd), float64(bnb), bs
+		ev["selected_window_ndvi_drop"], ev["selected_window_nbr_drop"], ev["composite_drop_score"] = bnd, bnb, bs
 	}
 	chain := []runtime.Step{
 		forestReadStep("optical_timeseries_1", "ndvi_nbr", "pre_post_epochs", "scene_1"),
@@ -478,7 +478,7 @@ func genConcordance(g *gen, i int) (runtime.Record, error) {
 	}
 	nd, nb := a.goldDrops(nil)
 	vh, _ := a.goldSAR()
-	opt, sar := float64(nd) > 0.10, float64(vh) < -1.0
+	opt, sar := nd > 0.10, vh < -1.0
 	class := "no_change"
 	switch {
 	case opt && sar:
@@ -489,7 +489,7 @@ func genConcordance(g *gen, i int) (runtime.Record, error) {
 	if class != want {
 		return runtime.Record{}, fmt.Errorf("%s: scenario meant %s, arrays give %s (ndvi %v, vh %v)", a.sample, want, class, nd, vh)
 	}
-	ans := map[string]any{"concordance": class, "evidence": map[string]any{"nbr_drop": float64(nb), "ndvi_drop": float64(nd), "vh_delta_db": float64(vh)}}
+	ans := map[string]any{"concordance": class, "evidence": map[string]any{"nbr_drop": nb, "ndvi_drop": nd, "vh_delta_db": vh}}
 	chain := []runtime.Step{
 		forestReadStep("optical_stack_1", "pre_post", "event_window", "scene_1"),
 		forestReadStep("sar_stack_1", "pre_post", "event_window", "scene_2"),
@@ -528,7 +528,7 @@ func genSeverity(g *gen, i int) (runtime.Record, error) {
 		return runtime.Record{}, err
 	}
 	vh, _ := a.goldSAR()
-	d := float64(vh)
+	d := vh
 	sev := "none"
 	switch {
 	case d < -3:
