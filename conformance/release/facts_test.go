@@ -164,3 +164,20 @@ func TestCheckFacts(t *testing.T) {
 		t.Errorf("NotCheckable: %+v", nc[0])
 	}
 }
+
+// TestDocsListEveryFact keeps docs/real-mode.md in step with facts.json.
+func TestDocsListEveryFact(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/real-mode.md")
+	if err != nil {
+		t.Fatalf("docs/real-mode.md: %v", err)
+	}
+	facts, err := Facts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range facts {
+		if !strings.Contains(string(doc), "| `"+f.ID+"` |") {
+			t.Errorf("docs/real-mode.md does not list fact %s", f.ID)
+		}
+	}
+}
