@@ -163,7 +163,7 @@ func computeNDVIZScore(env Env, a Args) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	base, date, err := parseNDVIBaseline(raw)
+	base, date, mirror, err := parseNDVIBaseline(raw)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", f.Path, err)
 	}
@@ -188,6 +188,7 @@ func computeNDVIZScore(env Env, a Args) (*Result, error) {
 			"target_aoi_mean_ndvi": RoundHalfEven(target, 6), "target_date": date, "valid_pixel_count": len(c.Valid),
 			"baseline_mean_ndvi": RoundHalfEven(mean, 6), "baseline_std_ndvi": RoundHalfEven(std, 6),
 			"baseline_count": len(base), "ddof": 1, "z_score": RoundHalfEven(z, 6),
+			"csv_target_row_mean_ndvi": mirror, "target_source": "computed from the GeoTIFF; the CSV target row is an audit mirror",
 			"formula": "(target_aoi_mean - baseline_mean) / baseline_std(ddof=1)",
 		},
 		Payload: st,
@@ -196,12 +197,12 @@ func computeNDVIZScore(env Env, a Args) (*Result, error) {
 
 // parseNDVIBaseline reads the baseline CSV (columns date, role, mean_ndvi;
 // role is "baseline" or "target") and returns the baseline values in file
-// order and the target row's date.
-func parseNDVIBaseline(raw []byte) ([]float64, string, error) {
+// order, the target row's date and its (audit-only) mean.
+func parseNDVIBaseline(raw []byte) ([]float64, string, float64, error) {
 	r := csv.NewReader(bytes.NewReader(raw))
 	header, err := r.Read()
 	if err != nil {
-		return nil, "", fmt.Errorf("reading the header: %w", err)
+		return nil, "", 0, fmt.Errorf("reading the header: %w", err)
 	}
 	col := map[string]int{}
 	for i, h := range header {
@@ -209,44 +210,45 @@ func parseNDVIBaseline(raw []byte) ([]float64, string, error) {
 	}
 	for _, need := range []string{"date", "role", "mean_ndvi"} {
 		if _, ok := col[need]; !ok {
-			return nil, "", fmt.Errorf("missing column %q (have %v)", need, header)
+			return nil, "", 0, fmt.Errorf("missing column %q (have %v)", need, header)
 		}
 	}
 	var base []float64
 	targets := 0
-	date := ""
+	date, mirror := "", 0.0
 	for line := 2; ; line++ {
 		rec, err := r.Read()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return nil, "", fmt.Errorf("line %d: %w", line, err)
+			return nil, "", 0, fmt.Errorf("line %d: %w", line, err)
 		}
 		v, err := strconv.ParseFloat(strings.TrimSpace(rec[col["mean_ndvi"]]), 64)
 		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, "", fmt.Errorf("line %d: mean_ndvi %q is not a finite number", line, rec[col["mean_ndvi"]])
+			return nil, "", 0, fmt.Errorf("line %d: mean_ndvi %q is not a finite number", line, rec[col["mean_ndvi"]])
 		}
 		switch role := strings.TrimSpace(rec[col["role"]]); role {
 		case "baseline":
 			base = append(base, v)
 		case "target":
 			targets++
+			mirror = v
 			date = strings.TrimSpace(rec[col["date"]])
 			if date == "" {
-				return nil, "", fmt.Errorf("line %d: the target row has no date", line)
+				return nil, "", 0, fmt.Errorf("line %d: the target row has no date", line)
 			}
 		default:
-			return nil, "", fmt.Errorf("line %d: role %q is neither baseline nor target", line, role)
+			return nil, "", 0, fmt.Errorf("line %d: role %q is neither baseline nor target", line, role)
 		}
 	}
 	if targets != 1 {
-		return nil, "", fmt.Errorf("%d target rows; exactly one dated target marker is required", targets)
+		return nil, "", 0, fmt.Errorf("%d target rows; exactly one dated target marker is required", targets)
 	}
 	if len(base) < 2 {
-		return nil, "", fmt.Errorf("%d baseline rows; at least two historical observations are required", len(base))
+		return nil, "", 0, fmt.Errorf("%d baseline rows; at least two historical observations are required", len(base))
 	}
-	return base, date, nil
+	return base, date, mirror, nil
 }
 
 // PeakStats is the type-25 payload of ComputeStats(metrics={peak_no2_column}).

@@ -84,9 +84,9 @@ func TestBinarySupport(t *testing.T) {
 
 func TestParseNDVIBaseline(t *testing.T) {
 	good := "date,role,mean_ndvi\n2015-07-15,baseline,0.5\n2016-07-15,baseline,0.6\n2022-07-15,target,0.3\n"
-	base, date, err := parseNDVIBaseline([]byte(good))
-	if err != nil || len(base) != 2 || base[1] != 0.6 || date != "2022-07-15" {
-		t.Fatalf("good CSV: %v %v %v", base, date, err)
+	base, date, mirror, err := parseNDVIBaseline([]byte(good))
+	if err != nil || len(base) != 2 || base[1] != 0.6 || date != "2022-07-15" || mirror != 0.3 {
+		t.Fatalf("good CSV: %v %v %v %v", base, date, mirror, err)
 	}
 	bad := map[string]string{
 		"two targets":    "date,role,mean_ndvi\n2015,baseline,0.5\n2016,baseline,0.6\n2022,target,0.3\n2023,target,0.3\n",
@@ -98,7 +98,7 @@ func TestParseNDVIBaseline(t *testing.T) {
 		"missing column": "date,kind,mean_ndvi\n2015,baseline,0.5\n",
 	}
 	for name, csv := range bad {
-		if _, _, err := parseNDVIBaseline([]byte(csv)); err == nil {
+		if _, _, _, err := parseNDVIBaseline([]byte(csv)); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
 	}
