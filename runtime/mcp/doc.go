@@ -32,4 +32,10 @@
 // their file cards; the same JSON as the GetQuestion tool), HandlesURI
 // (every handle with its lineage) and AuditURI (calls with the files they
 // read and their SHA-256, denials, refusals and the resolved answer).
+//
+// Transports: Server.Run serves any SDK transport; wrap a stream transport
+// such as stdio in Sequential so that pipelined tool calls run in the order
+// they were sent and a client that closes its input still gets every
+// answer. Server.HTTPHandler serves streamable HTTP. The command
+// "geodisaster serve" wires both (stdio by default, --http on loopback).
 package mcp

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -11,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -463,3 +466,70 @@ func TestToolSchemas(t *testing.T) {
 		t.Fatal("unknown tool accepted")
 	}
 }
+
+// TestSequentialPipelinedClient writes a whole session's JSON-RPC requests
+// at once and closes its input, as a shell pipeline does: the calls must
+// run in order and every request must be answered.
+func TestSequentialPipelinedClient(t *testing.T) {
+	c := newCorpus(t, []string{"sen1_flood_a"})
+	gold := c.find(t, "sen1_flood_a")
+	eng := newEngine(t, c.root)
+	srv, err := mcp.New(eng, c.tests[gold.ID], mcp.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	var in bytes.Buffer
+	enc := json.NewEncoder(&in)
+	enc.Encode(map[string]any{"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": map[string]any{
+		"protocolVersion": "2025-06-18", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "pipe", "version": "0"}}})
+	enc.Encode(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
+	for i, step := range gold.GTChain {
+		enc.Encode(map[string]any{"jsonrpc": "2.0", "id": i + 1, "method": "tools/call", "params": map[string]any{"name": step.Tool, "arguments": step.Args}})
+	}
+	last := len(gold.GTChain) + 1
+	enc.Encode(map[string]any{"jsonrpc": "2.0", "id": last, "method": "tools/call", "params": map[string]any{
+		"name": runtime.ToolFinalAnswer, "arguments": map[string]any{"answer_ref": runtime.AnswerRef}}})
+	var out bytes.Buffer
+	tr := mcp.Sequential(&sdk.IOTransport{Reader: io.NopCloser(&in), Writer: nopCloser{&out}}, time.Minute)
+	if err := srv.Run(context.Background(), tr); err != nil && !errors.Is(err, io.EOF) {
+		t.Fatalf("run: %v", err)
+	}
+	answered := map[int]bool{}
+	var final json.RawMessage
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var m struct {
+			ID     int
+			Error  any
+			Result struct {
+				IsError bool
+				Content []struct{ Text string }
+			}
+		}
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("%v: %s", err, line)
+		}
+		if m.Error != nil || m.Result.IsError {
+			t.Fatalf("request %d failed: %s", m.ID, line)
+		}
+		answered[m.ID] = true
+		if m.ID == last {
+			var r struct{ Answer json.RawMessage }
+			if err := json.Unmarshal([]byte(m.Result.Content[0].Text), &r); err != nil {
+				t.Fatal(err)
+			}
+			final = r.Answer
+		}
+	}
+	if len(answered) != last+1 {
+		t.Fatalf("%d of %d requests answered", len(answered), last+1)
+	}
+	rep := eng.ReplayRecord(context.Background(), gold)
+	if canonical(t, final) != canonical(t, rep.Answer) {
+		t.Fatalf("pipelined answer %s, replay %s", final, rep.Answer)
+	}
+}
+
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }

@@ -1,0 +1,252 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/geodisaster/engine/conformance/synth"
+	"github.com/geodisaster/engine/runtime"
+)
+
+// serveCorpus writes a one-record corpus of qtype and moves the gold out
+// of the dataset root; it returns the root and the gold record.
+func serveCorpus(t *testing.T, qtype string) (string, runtime.Record) {
+	t.Helper()
+	root := t.TempDir()
+	if _, err := synth.Generate(context.Background(), root, synth.Options{Types: []string{qtype}, PerType: 1}); err != nil {
+		t.Fatal(err)
+	}
+	gold := filepath.Join(t.TempDir(), "records.jsonl")
+	if err := os.Rename(filepath.Join(root, "records.jsonl"), gold); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := runtime.ReadRecordsFile(gold, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root, recs[0]
+}
+
+// lockedBuffer is a bytes.Buffer safe for a writer and a reader in
+// different goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func toolText(t *testing.T, res *sdk.CallToolResult) string {
+	t.Helper()
+	if len(res.Content) == 0 {
+		t.Fatal("empty tool result")
+	}
+	tc, ok := res.Content[0].(*sdk.TextContent)
+	if !ok {
+		t.Fatalf("content %T", res.Content[0])
+	}
+	return tc.Text
+}
+
+// solveWith replays the record's chain as tool calls and finishes with
+// the single agent's FinalAnswer; it returns the resolved answer.
+func solveWith(t *testing.T, cs *sdk.ClientSession, rec runtime.Record) json.RawMessage {
+	t.Helper()
+	ctx := context.Background()
+	for i, step := range rec.GTChain {
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: step.Tool, Arguments: step.Args})
+		if err != nil || res.IsError {
+			t.Fatalf("step %d %s: %v %v", i+1, step.Tool, err, res)
+		}
+	}
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: runtime.ToolFinalAnswer, Arguments: map[string]any{"answer_ref": runtime.AnswerRef}})
+	if err != nil || res.IsError {
+		t.Fatalf("FinalAnswer: %v %v", err, res)
+	}
+	var out struct{ Answer json.RawMessage }
+	if err := json.Unmarshal([]byte(toolText(t, res)), &out); err != nil {
+		t.Fatal(err)
+	}
+	return out.Answer
+}
+
+func sameJSON(t *testing.T, a, b json.RawMessage) bool {
+	t.Helper()
+	var x, y any
+	if err := json.Unmarshal(a, &x); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &y); err != nil {
+		t.Fatal(err)
+	}
+	bx, _ := json.Marshal(x)
+	by, _ := json.Marshal(y)
+	return bytes.Equal(bx, by)
+}
+
+func TestServeStdio(t *testing.T) {
+	root, gold := serveCorpus(t, "wildfire_a")
+	auditPath := filepath.Join(t.TempDir(), "audit.json")
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	var stderr lockedBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(context.Background(), cmdIO{stdin: inR, stdout: outW, stderr: &stderr},
+			[]string{"serve", "--dataset-root", root, "--input", filepath.Join(root, "test_inputs.jsonl"), "--record", gold.ID, "--audit", auditPath})
+		outW.Close()
+	}()
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "serve-test", Version: "1"}, nil).
+		Connect(context.Background(), &sdk.IOTransport{Reader: outR, Writer: inW}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v\n%s", err, stderr.String())
+	}
+	// A traversal attempt is a tool error with the reason.
+	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "ReadData",
+		Arguments: map[string]any{"question": "question_1", "handle": "../records.jsonl", "role": "wildfire"}})
+	if err != nil || !res.IsError || !strings.Contains(toolText(t, res), "unknown handle") {
+		t.Fatalf("traversal: %v %v", err, res)
+	}
+	got := solveWith(t, cs, gold)
+	cs.Close()
+	inW.Close()
+	select {
+	case code := <-done:
+		if code != exitOK {
+			t.Fatalf("serve exit %d\n%s", code, stderr.String())
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("serve did not exit after stdin closed")
+	}
+	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := eng.ReplayRecord(context.Background(), gold)
+	if !sameJSON(t, got, rep.Answer) {
+		t.Fatalf("serve answer %s, replay %s", got, rep.Answer)
+	}
+	var audit struct {
+		Calls   []json.RawMessage
+		Denials []json.RawMessage
+		Answer  json.RawMessage
+	}
+	if err := json.Unmarshal([]byte(readFileServe(t, auditPath)), &audit); err != nil {
+		t.Fatal(err)
+	}
+	if len(audit.Denials) != 0 || len(audit.Calls) != len(gold.GTChain)+2 || !sameJSON(t, audit.Answer, rep.Answer) {
+		t.Fatalf("audit: %d calls, %d denials, answer %s", len(audit.Calls), len(audit.Denials), audit.Answer)
+	}
+	if log := stderr.String(); !strings.Contains(log, "unknown handle") || !strings.Contains(log, "session ended") {
+		t.Fatalf("stderr log lacks the failed call or the summary:\n%s", log)
+	}
+}
+
+func TestServeHTTP(t *testing.T) {
+	root, gold := serveCorpus(t, "xbd_q1")
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stderr lockedBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, cmdIO{stdin: strings.NewReader(""), stdout: io.Discard, stderr: &stderr},
+			[]string{"serve", "--dataset-root", root, "--input", filepath.Join(root, "test_inputs.jsonl"), "--record", gold.ID, "--http", addr})
+	}()
+	var cs *sdk.ClientSession
+	for i := 0; ; i++ {
+		cs, err = sdk.NewClient(&sdk.Implementation{Name: "serve-test", Version: "1"}, nil).
+			Connect(ctx, &sdk.StreamableClientTransport{Endpoint: "http://" + addr + "/"}, nil)
+		if err == nil {
+			break
+		}
+		if i == 100 {
+			t.Fatalf("connect: %v\n%s", err, stderr.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	got := solveWith(t, cs, gold)
+	cs.Close()
+	cancel()
+	if code := <-done; code != exitOK {
+		t.Fatalf("serve exit %d\n%s", code, stderr.String())
+	}
+	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep := eng.ReplayRecord(context.Background(), gold); !sameJSON(t, got, rep.Answer) {
+		t.Fatalf("serve answer %s, replay %s", got, rep.Answer)
+	}
+}
+
+func TestServeRefusals(t *testing.T) {
+	root, gold := serveCorpus(t, "wildfire_a")
+	goldFile := filepath.Join(t.TempDir(), "records.jsonl")
+	if err := runtime.WriteRecords(mustCreate(t, goldFile), []runtime.Record{gold}); err != nil {
+		t.Fatal(err)
+	}
+	inputs := filepath.Join(root, "test_inputs.jsonl")
+	for _, tc := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"--input", goldFile, "--record", gold.ID}, exitFailure, "not a gold-free test-input projection"},
+		{[]string{"--input", inputs, "--record", "nope"}, exitFailure, "no record with id"},
+		{[]string{"--input", inputs, "--record", gold.ID, "--http", "0.0.0.0:0"}, exitUsage, "loopback"},
+		{[]string{"--input", inputs, "--record", gold.ID, "--agent", "single", "--role", "GA"}, exitUsage, "specialist"},
+		{[]string{"--input", inputs, "--record", gold.ID, "--role", "XX"}, exitUsage, "--role"},
+		{[]string{"--input", inputs}, exitUsage, "--record is required"},
+	} {
+		code, _, stderr := runCLI(t, "", append([]string{"serve", "--dataset-root", root}, tc.args...)...)
+		if code != tc.code || !strings.Contains(stderr, tc.msg) {
+			t.Errorf("serve %v: exit %d, stderr %q; want exit %d and %q", tc.args, code, stderr, tc.code, tc.msg)
+		}
+	}
+}
+
+func mustCreate(t *testing.T, path string) io.Writer {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
+}
+
+func readFileServe(t *testing.T, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
