@@ -1,6 +1,7 @@
 package synth
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 
@@ -163,7 +164,7 @@ func genXBDSingle(qtype string, number int) func(g *gen, i int) (runtime.Record,
 		if err != nil {
 			return runtime.Record{}, err
 		}
-		file := func(name string, doc any) (workers.FileCard, error) { return g.writeJSON(dir+name, doc) }
+		file := func(name string, doc any) (workers.FileCard, error) { return g.xbdWriteCompact(dir+name, doc) }
 		q, err := g.question(qtype, id, xbdQuestion(qtype, s), nil)
 		if err != nil {
 			return runtime.Record{}, err
@@ -412,7 +413,7 @@ func genXBDQ4(g *gen, i int) (runtime.Record, error) {
 		if err != nil {
 			return runtime.Record{}, err
 		}
-		lab, err := g.writeJSON(s.dir()+"building_damage_xy.geojson", s.labelsDoc())
+		lab, err := g.xbdWriteCompact(s.dir()+"building_damage_xy.geojson", s.labelsDoc())
 		if err != nil {
 			return runtime.Record{}, err
 		}
@@ -467,4 +468,14 @@ func genXBDQ4(g *gen, i int) (runtime.Record, error) {
 		},
 		Answer: ans,
 	}, nil
+}
+
+// xbdWriteCompact stores a label or cache document as compact JSON (as
+// xView2 distributes its labels), keeping the corpus small.
+func (g *gen) xbdWriteCompact(rel string, doc any) (workers.FileCard, error) {
+	b, err := json.Marshal(doc)
+	if err != nil {
+		return workers.FileCard{}, fmt.Errorf("%s: %w", rel, err)
+	}
+	return g.write(rel, append(b, '\n'))
 }
