@@ -55,7 +55,7 @@ func genAreaA(t areaTypeA) func(g *gen, i int) (runtime.Record, error) {
 			readHazard(t.role),
 			step("PrepareScene", map[string]any{"inputs": map[string]any{"hazard": "scene_1"}, "mode": t.mode}, "work_1"),
 			step("ComputeStats", map[string]any{"input": "work_1", "metrics": map[string]any{t.metric: true}, "region": "aoi"}, "stats_1"),
-			taskComplete,
+			taskComplete(),
 		}, map[string]any{
 			"status":   "TASK_COMPLETE",
 			"answer":   map[string]any{"value": ha, "units": "ha"},
@@ -145,7 +145,7 @@ func genDroughtA(g *gen, i int) (runtime.Record, error) {
 		readHazard("drought"),
 		step("PrepareScene", map[string]any{"inputs": map[string]any{"hazard": "scene_1"}, "mode": "drought_anomaly"}, "work_1"),
 		step("ComputeStats", map[string]any{"input": "work_1", "metrics": map[string]any{"ndvi_z_score": true}, "region": "aoi"}, "stats_1"),
-		taskComplete,
+		taskComplete(),
 	}, map[string]any{
 		"status": "TASK_COMPLETE",
 		"answer": map[string]any{"value": round(z, 6), "units": "z_score"},
@@ -200,7 +200,7 @@ func genAirA(g *gen, i int) (runtime.Record, error) {
 		readHazard("air_pollution"),
 		step("PrepareScene", map[string]any{"inputs": map[string]any{"hazard": "scene_1"}, "mode": "pollution_peak"}, "work_1"),
 		step("ComputeStats", map[string]any{"input": "work_1", "metrics": map[string]any{"peak_no2_column": true}, "region": "aoi"}, "stats_1"),
-		taskComplete,
+		taskComplete(),
 	}, map[string]any{
 		"status":   "TASK_COMPLETE",
 		"answer":   map[string]any{"value": round(mx, 6), "units": "µmol/m²"},

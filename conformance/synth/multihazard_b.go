@@ -248,7 +248,7 @@ func genClassB(t classTypeB) func(g *gen, i int) (runtime.Record, error) {
 			readHazard(t.role),
 			step("PrepareScene", map[string]any{"inputs": map[string]any{"hazard": "scene_1"}, "mode": t.mode}, "work_1"),
 			step("ScoreHazard", map[string]any{"input": "work_1", "hazard": t.hazard, "scale": t.scale}, "score_1"),
-			taskComplete,
+			taskComplete(),
 		}, map[string]any{
 			"status":   "TASK_COMPLETE",
 			"answer":   map[string]any{"class": dom, "dominant_fraction": frac},

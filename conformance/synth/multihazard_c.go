@@ -22,7 +22,7 @@ func agreeChain(role, mode string, compare map[string]any) []runtime.Step {
 		step("ReadData", map[string]any{"question": "question_1", "handle": "agreement_sources_1", "role": role, "sources": "all"}, "scene_2"),
 		step("PrepareScene", map[string]any{"inputs": map[string]any{"hazard": "scene_1", "sources": "scene_2"}, "mode": mode}, "work_1"),
 		step("CompareSources", compare, "compare_1"),
-		taskComplete,
+		taskComplete(),
 	}
 }
 

@@ -120,8 +120,11 @@ func step(tool string, args map[string]any, out string) runtime.Step {
 	return runtime.Step{Tool: tool, Args: args, Output: out}
 }
 
-// taskComplete is the closing step of every chain.
-var taskComplete = runtime.Step{Tool: "TaskComplete", Args: map[string]any{"status": "TASK_COMPLETE"}}
+// taskComplete returns the closing step of every chain (a fresh value per
+// record: chains never share argument maps).
+func taskComplete() runtime.Step {
+	return runtime.Step{Tool: "TaskComplete", Args: map[string]any{"status": "TASK_COMPLETE"}}
+}
 
 // readHazard is ReadData(question_1, hazard_stack_1, role=R, time=event).
 func readHazard(role string) runtime.Step {

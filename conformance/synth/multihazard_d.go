@@ -276,7 +276,7 @@ func genExposureD(t exposureTypeD) func(g *gen, i int) (runtime.Record, error) {
 			step("PrepareScene", map[string]any{"inputs": map[string]any{"hazard": "scene_1", "exposure": "scene_2"}, "mode": t.mode}, "work_1"),
 			step("ScoreHazard", score, "score_1"),
 			step("EstimateExposure", expo, "exposure_1"),
-			taskComplete,
+			taskComplete(),
 		}, map[string]any{"status": "TASK_COMPLETE", "answer": ans, "evidence": ev})
 	}
 }
