@@ -1080,7 +1080,7 @@ func extractXBDSevere(env Env, a Args) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("severe buildings GeoJSON: %w", err)
 	}
-	art, err := env.WriteArtifact("severe_buildings_"+l.SceneID+".geojson", b)
+	art, err := env.WriteArtifact("severe_buildings_"+xbdSafeName(l.SceneID)+".geojson", b)
 	if err != nil {
 		return nil, err
 	}
@@ -1196,4 +1196,19 @@ func statsXBD(withMask bool) func(env Env, a Args) (*Result, error) {
 		}
 		return &Result{Evidence: ev, Payload: st}, nil
 	}
+}
+
+// xbdSafeName keeps a scene id usable as an artifact file name: anything
+// but letters, digits, '.', '_' and '-' becomes '_'.
+func xbdSafeName(id string) string {
+	out := []byte(id)
+	for i, c := range out {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
+			out[i] = '_'
+		}
+	}
+	if len(out) == 0 || out[0] == '.' {
+		return "scene" + string(out)
+	}
+	return string(out)
 }

@@ -324,3 +324,11 @@ func TestBuildXBDCacheRoundTrip(t *testing.T) {
 		t.Fatal("3x3 grid accepted")
 	}
 }
+
+func TestXBDSafeName(t *testing.T) {
+	for in, want := range map[string]string{"ev_0001": "ev_0001", "a/b c": "a_b_c", "": "scene", "..": "scene..", "x\\y": "x_y"} {
+		if got := xbdSafeName(in); got != want {
+			t.Errorf("xbdSafeName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
