@@ -68,11 +68,19 @@ func (d *Dataset) decodeImageBlock(st *blockState, raw []byte, rows int) ([]byte
 			copy(out[y*stride:y*stride+w], m.Pix[y*m.Stride:])
 		}
 	case *image.YCbCr:
-		if bs != 3 {
+		if bs != 3 && !(bs == 4 && d.compression == CompressionWebP) {
 			return nil, FormatError(fmt.Sprintf("%s block has 3 components, want %d", compressionName(d.compression), bs))
 		}
 		if d.compression == CompressionWebP {
-			webpToRGB(m, out, stride, 3, w, h, nil)
+			// libwebp decodes to RGBA; without an alpha plane alpha is opaque.
+			webpToRGB(m, out, stride, bs, w, h, nil)
+			if bs == 4 {
+				for y := 0; y < h; y++ {
+					for x := 0; x < w; x++ {
+						out[y*stride+x*4+3] = 255
+					}
+				}
+			}
 		} else {
 			jpegToRGB(m, out, stride, w, h)
 		}

@@ -26,13 +26,17 @@ type Statistics struct {
 	// HasValidPercent is false for stored statistics without
 	// STATISTICS_VALID_PERCENT.
 	HasValidPercent bool
+	// storedText holds stored STATISTICS_* items verbatim.
+	storedText map[string]string
 }
 
 // ErrNoValidPixels is returned when a band has no valid sample.
 var ErrNoValidPixels = errors.New("raster: no valid pixels, statistics undefined")
 
 // Metadata returns the statistics as the STATISTICS_* metadata items GDAL
-// writes: min, max, mean and stddev with C's "%.14g", valid percent "%.4g".
+// writes: min, max, mean and stddev with C's "%.14g", valid percent "%.4g"
+// (but "99.999" rather than "100" when a sample is invalid). Stored
+// statistics are returned verbatim.
 func (s Statistics) Metadata() map[string]string {
 	m := map[string]string{
 		"STATISTICS_MINIMUM": FormatG(s.Min, 14),
@@ -41,7 +45,15 @@ func (s Statistics) Metadata() map[string]string {
 		"STATISTICS_STDDEV":  FormatG(s.StdDev, 14),
 	}
 	if s.HasValidPercent {
-		m["STATISTICS_VALID_PERCENT"] = FormatG(s.ValidPercent, 4)
+		vp := FormatG(s.ValidPercent, 4)
+		if vp == "100" && s.Valid < s.Total {
+			// GDAL never reports 100 when a sample is invalid.
+			vp = "99.999"
+		}
+		m["STATISTICS_VALID_PERCENT"] = vp
+	}
+	for k, v := range s.storedText {
+		m[k] = v
 	}
 	return m
 }
@@ -68,7 +80,7 @@ func (d *Dataset) StoredStatistics(band int) (Statistics, bool) {
 		return Statistics{}, false
 	}
 	m := d.bandMeta[band-1]
-	var s Statistics
+	s := Statistics{storedText: map[string]string{}}
 	vals := []*float64{&s.Min, &s.Max, &s.Mean, &s.StdDev}
 	for i, k := range []string{"STATISTICS_MINIMUM", "STATISTICS_MAXIMUM", "STATISTICS_MEAN", "STATISTICS_STDDEV"} {
 		v, ok := m[k]
@@ -80,6 +92,7 @@ func (d *Dataset) StoredStatistics(band int) (Statistics, bool) {
 			return Statistics{}, false
 		}
 		*vals[i] = f
+		s.storedText[k] = v
 	}
 	if a := m["STATISTICS_APPROXIMATE"]; a == "YES" || a == "yes" {
 		return Statistics{}, false
@@ -87,6 +100,7 @@ func (d *Dataset) StoredStatistics(band int) (Statistics, bool) {
 	if v, ok := m["STATISTICS_VALID_PERCENT"]; ok {
 		if f, err := strconv.ParseFloat(v, 64); err == nil {
 			s.ValidPercent, s.HasValidPercent = f, true
+			s.storedText["STATISTICS_VALID_PERCENT"] = v
 		}
 	}
 	s.Stored = true

@@ -309,17 +309,101 @@ class Builder:
             self.goldens[os.path.basename(path)] = rec
 
 
+class RandomBuilder(Builder):
+    """Random windows and option combinations (a held-out style corpus)."""
+
+    def __init__(self, data, out, seed, count):
+        super().__init__(data, out, False)
+        import random
+        self.rng = random.Random(seed)
+        self.count = count
+
+    def source(self, name):
+        rel, _ = SOURCES[name]
+        path = os.path.join(self.data, rel)
+        ds = gdal.Open(path)
+        w = self.rng.randint(17, min(300, ds.RasterXSize))
+        h = self.rng.randint(9, min(300, ds.RasterYSize))
+        x = self.rng.randint(0, ds.RasterXSize - w)
+        y = self.rng.randint(0, ds.RasterYSize - h)
+        return gdal.Translate("/vsimem/rnd.tif", path, srcWin=[x, y, w, h])
+
+    def build(self):
+        r = self.rng
+        for i in range(self.count):
+            name = r.choice(list(SOURCES))
+            src = self.source(name)
+            ot = r.choice([None, None, "Byte", "UInt16", "Int16", "UInt32", "Int32", "Float32", "Float64"])
+            isfloat = (ot or gdal.GetDataTypeName(src.GetRasterBand(1).DataType)).startswith("Float")
+            comp = r.choice(["NONE", "LZW", "DEFLATE", "PACKBITS", "ZSTD", "LZMA", "JPEG", "WEBP"])
+            nb = src.RasterCount
+            isbyte = (ot or gdal.GetDataTypeName(src.GetRasterBand(1).DataType)) == "Byte"
+            co = ["COMPRESS=" + comp]
+            bands = None
+            if comp in ("JPEG", "WEBP"):
+                ot = "Byte"
+                if comp == "WEBP" or r.random() < 0.5:
+                    bands = [1, 1, 1] if nb < 3 else [1, 2, 3]
+                    if comp == "WEBP" and r.random() < 0.3:
+                        bands = bands + [1]
+                if comp == "JPEG":
+                    co.append("JPEG_QUALITY=%d" % r.choice([30, 75, 95, 100]))
+                    if bands and len(bands) == 3 and r.random() < 0.6:
+                        co.append("PHOTOMETRIC=YCBCR")
+                else:
+                    co.append(r.choice(["WEBP_LOSSLESS=YES", "WEBP_LEVEL=%d" % r.choice([20, 75, 100])]))
+            elif comp != "NONE" and comp != "PACKBITS":
+                co.append("PREDICTOR=%d" % r.choice([1, 2, 3] if isfloat else [1, 2]))
+            if r.random() < 0.6:
+                bs = r.choice([16, 32, 48, 64, 128, 256])
+                co += ["TILED=YES", "BLOCKXSIZE=%d" % bs, "BLOCKYSIZE=%d" % r.choice([16, 32, 48, 64, 128, 256])]
+            elif r.random() < 0.7:
+                co.append("BLOCKYSIZE=%d" % r.randint(1, 40))
+            if (bands and len(bands) > 1) or (bands is None and nb > 1):
+                if comp != "WEBP":
+                    co.append("INTERLEAVE=" + r.choice(["PIXEL", "BAND"]))
+            if r.random() < 0.3:
+                co.append("BIGTIFF=YES")
+            if r.random() < 0.3 and comp not in ("JPEG", "WEBP"):
+                co.append("ENDIANNESS=BIG")
+            if comp == "DEFLATE" and r.random() < 0.5:
+                co.append("ZLEVEL=%d" % r.choice([1, 9, 12]))
+            if comp == "ZSTD" and r.random() < 0.5:
+                co.append("ZSTD_LEVEL=%d" % r.choice([1, 15, 22]))
+            kw = {"creationOptions": co}
+            if ot:
+                kw["outputType"] = getattr(gdal, "GDT_" + ot)
+            if bands:
+                kw["bandList"] = bands
+            if r.random() < 0.2:
+                kw["noData"] = r.choice(["none", 0, -9999, 255, 1])
+            if r.random() < 0.15:
+                kw["outputSRS"] = "EPSG:%d" % r.choice([4326, 3857, 32631, 32748, 26917, 3035])
+            fname = "rnd%03d_%s_%s.tif" % (i, name, comp.lower())
+            try:
+                self.add(fname, src, lossy=comp in ("JPEG", "WEBP"), **kw)
+            except RuntimeError as e:
+                print("skip %s: %s %s" % (fname, co, e), file=sys.stderr)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--data", default="../shared/data")
     ap.add_argument("--out", required=True)
     ap.add_argument("--full", action="store_true")
+    ap.add_argument("--random", type=int, default=0, metavar="N",
+                    help="instead: N variants with random windows and options (held-out style)")
+    ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
-    b = Builder(a.data, a.out, a.full)
+    if a.random:
+        b = RandomBuilder(a.data, a.out, a.seed, a.random)
+    else:
+        b = Builder(a.data, a.out, a.full)
     b.build()
+    mode = "random seed %d" % a.seed if a.random else ("full" if a.full else "compact")
     meta = {"generator": "conformance/raster/gen.py", "gdal": gdal.VersionInfo("RELEASE_NAME"),
-            "mode": "full" if a.full else "compact", "files": b.goldens}
+            "mode": mode, "files": b.goldens}
     with open(os.path.join(a.out, "goldens.json"), "w") as f:
         json.dump(meta, f, indent=1, sort_keys=True)
         f.write("\n")
