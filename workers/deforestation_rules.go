@@ -64,7 +64,8 @@ func (c CauseInputs) Validate() error {
 
 // ClassifyCause applies spec type 4's seven ordered rules (type 1 step 6
 // uses the same generic classifier) and returns the first matching cause
-// and its rules_fired strings.
+// and its rules_fired strings. The Hansen gate compares the reported
+// six-decimal hectares, so 0.4999995 ha rounds to a confirming 0.5.
 func ClassifyCause(c CauseInputs) (string, []string, error) {
 	if err := c.Validate(); err != nil {
 		return "", nil, err

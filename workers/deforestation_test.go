@@ -582,3 +582,20 @@ func TestLossMaskArtifactDeterministic(t *testing.T) {
 		t.Error("loss mask artifact is not byte-deterministic")
 	}
 }
+
+func TestMeasureAreaRejectsNegativeArea(t *testing.T) {
+	m := newMemEnv()
+	m.handles["objects_1"] = &Handle{Name: "objects_1", Kind: "objects", Result: &Result{Payload: &LossPatches{EventYear: 2021, AreaHa: -0.2}}}
+	if _, err := measureLossArea(m, args("MeasureArea", map[string]any{"input": "objects_1"})); err == nil || !strings.Contains(err.Error(), "negative") {
+		t.Errorf("negative area: %v", err)
+	}
+	m.handles["objects_1"].Result.Payload.(*LossPatches).AreaHa = 1.25
+	r, err := measureLossArea(m, args("MeasureArea", map[string]any{"input": "objects_1"}))
+	if err != nil || r.Payload.(*ForestLossArea).AreaHa != 1.25 {
+		t.Fatalf("%v", err)
+	}
+	m.handles["work_1"] = &Handle{Name: "work_1", Kind: "work", Result: &Result{Payload: &Work{Mode: "forest_change"}}}
+	if _, err := measureLossArea(m, args("MeasureArea", map[string]any{"input": "work_1"})); err == nil || !strings.Contains(err.Error(), "requires a objects") {
+		t.Errorf("work_1 into MeasureArea: %v", err)
+	}
+}
