@@ -87,7 +87,7 @@ func projectFastestSafest(v *View) (any, error) {
 		return nil, fmt.Errorf("%s is not a route comparison", h.Name)
 	}
 	ans := map[string]any{}
-	for _, st := range workers.RouteStrategies {
+	for _, st := range workers.RouteStrategies() {
 		ans[st] = selectedRouteAnswer(rc.Selected[st], st)
 	}
 	ans["tradeoff"] = map[string]any{

@@ -44,9 +44,16 @@ const (
 	overlayChip   = 512
 )
 
-// OverlayLayers are RenderMap(style=route_overlay)'s layer toggles in
+// overlayLayers are RenderMap(style=route_overlay)'s layer toggles in
 // canonical order.
-var OverlayLayers = []string{"rgb", "roads", "flood", "blocked_roads", "origin", "shelter", "routes", "labels"}
+var overlayLayers = [...]string{"rgb", "roads", "flood", "blocked_roads", "origin", "shelter", "routes", "labels"}
+
+// OverlayLayers returns RenderMap(style=route_overlay)'s layer toggles in
+// canonical order.
+func OverlayLayers() []string {
+	l := overlayLayers
+	return l[:]
+}
 
 // OverlayInputs are the layers PlanRoutes(objective=overlay_routes)
 // prepares for rendering.
@@ -65,7 +72,7 @@ func renderRouteOverlayVariant() Variant {
 			{Name: "input", Kind: KindHandle, Doc: "route_compare handle from CompareRoutes"},
 			{Name: "work", Kind: KindHandle, Doc: "the spec's spelling of input (work=route_compare_1); give one of the two"},
 			{Name: "style", Kind: KindString, Required: true, Enum: []string{"route_overlay"}},
-			{Name: "layers", Kind: KindFlags, Enum: OverlayLayers, Doc: "layer toggles; absent means every layer; labels need routes"},
+			{Name: "layers", Kind: KindFlags, Enum: OverlayLayers(), Doc: "layer toggles; absent means every layer; labels need routes"},
 		},
 		Run: renderRouteOverlay,
 	}
@@ -251,8 +258,18 @@ var (
 	colWhite    = color.RGBA{255, 255, 255, 255}
 	colLegendBG = color.RGBA{36, 36, 36, 255}
 	colNoRGB    = color.RGBA{128, 128, 128, 255}
-	colRoute    = map[string]color.RGBA{StrategyFastest: {0, 90, 255, 255}, StrategySafest: {0, 200, 90, 255}, StrategyBalanced: {200, 0, 200, 255}}
 )
+
+// routeColour returns the colour of a strategy's routes.
+func routeColour(strategy string) color.RGBA {
+	switch strategy {
+	case StrategyFastest:
+		return color.RGBA{0, 90, 255, 255}
+	case StrategySafest:
+		return color.RGBA{0, 200, 90, 255}
+	}
+	return color.RGBA{200, 0, 200, 255}
+}
 
 // renderRouteOverlay implements RenderMap(style=route_overlay).
 func renderRouteOverlay(env Env, a Args) (*Result, error) {
@@ -288,7 +305,7 @@ func renderRouteOverlay(env Env, a Args) (*Result, error) {
 	}
 	// Validate the current selections against the plan's metrics.
 	sel := map[string]string{}
-	for _, st := range RouteStrategies {
+	for _, st := range routeStrategies {
 		m, err := selectRoute(plan.Metrics, st)
 		if err != nil {
 			return nil, fmt.Errorf("RenderMap: %w", err)
@@ -356,7 +373,7 @@ func renderRouteOverlay(env Env, a Args) (*Result, error) {
 func overlayLayerSet(a Args) (map[string]bool, error) {
 	on := map[string]bool{}
 	if !a.Has("layers") {
-		for _, l := range OverlayLayers {
+		for _, l := range overlayLayers {
 			on[l] = true
 		}
 		return on, nil
@@ -416,7 +433,7 @@ func drawRouteOverlay(env Env, plan *RoutePlan, sel map[string]string, on map[st
 	rr := &RouteRender{Contract: RouteOverlayContract, Width: OverlayWidth, Height: OverlayHeight,
 		InChip:           map[string]int{"roads": 0, "risky_roads": 0, "blocked_roads": 0, "flood_polygons": 0},
 		RenderedRouteIDs: []string{}, RenderedLabelIDs: []string{}}
-	for _, l := range OverlayLayers {
+	for _, l := range overlayLayers {
 		if on[l] {
 			rr.Layers = append(rr.Layers, l)
 		}
@@ -519,7 +536,7 @@ func drawRouteOverlay(env Env, plan *RoutePlan, sel map[string]string, on map[st
 				if pass == 1 {
 					w = 3
 				}
-				raster.DrawPolyline(img, chip, r.px, w, colRoute[r.c.Strategy])
+				raster.DrawPolyline(img, chip, r.px, w, routeColour(r.c.Strategy))
 			}
 		}
 		for _, r := range routes {
@@ -675,7 +692,7 @@ func drawLegend(img *image.RGBA, plan *RoutePlan, sel map[string]string, on map[
 	copy(ids, plan.Metrics)
 	sort.Slice(ids, func(i, j int) bool { return ids[i].RouteID < ids[j].RouteID })
 	for _, m := range ids {
-		swatch(colRoute[m.Strategy])
+		swatch(routeColour(m.Strategy))
 		mark := " "
 		if sel[m.Strategy] == m.RouteID {
 			mark = "*"

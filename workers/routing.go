@@ -70,7 +70,7 @@ const (
 	routeScoresFile     = "route_scores.json"
 )
 
-var routeSceneFiles = []string{routeRGBFile, routePreviewFile, routeMetadataFile, routeFloodFile, routeRoadsFile, routeCandidatesFile, routeScoresFile}
+var routeSceneFiles = [...]string{routeRGBFile, routePreviewFile, routeMetadataFile, routeFloodFile, routeRoadsFile, routeCandidatesFile, routeScoresFile}
 
 // The three candidate strategies (groups F, S and B) in report order.
 const (
@@ -79,11 +79,27 @@ const (
 	StrategyBalanced = "balanced"
 )
 
-// RouteStrategies lists the strategies in report order.
-var RouteStrategies = []string{StrategyFastest, StrategySafest, StrategyBalanced}
+// routeStrategies lists the strategies in report order.
+var routeStrategies = [...]string{StrategyFastest, StrategySafest, StrategyBalanced}
 
-// strategyPrefix is the route-id letter of each strategy's group.
-var strategyPrefix = map[string]string{StrategyFastest: "F", StrategySafest: "S", StrategyBalanced: "B"}
+// RouteStrategies returns the three strategies in report order.
+func RouteStrategies() []string {
+	s := routeStrategies
+	return s[:]
+}
+
+// strategyPrefix returns the route-id letter of a strategy's group.
+func strategyPrefix(strategy string) (string, bool) {
+	switch strategy {
+	case StrategyFastest:
+		return "F", true
+	case StrategySafest:
+		return "S", true
+	case StrategyBalanced:
+		return "B", true
+	}
+	return "", false
+}
 
 // The PlanRoutes objectives (spec types 36, 37 and 38).
 const (
@@ -131,7 +147,7 @@ func routingVariants() []Variant {
 			Tool: "CompareRoutes", Value: "balanced+fastest+safest",
 			Params: []Param{
 				{Name: "input", Kind: KindHandle, Required: true, Doc: "routes handle from PlanRoutes(objective=candidate_routes or overlay_routes)"},
-				{Name: "objectives", Kind: KindFlags, Required: true, Enum: RouteStrategies, Doc: "{fastest: true, safest: true, balanced: true}; partial preference contracts are rejected"},
+				{Name: "objectives", Kind: KindFlags, Required: true, Enum: RouteStrategies(), Doc: "{fastest: true, safest: true, balanced: true}; partial preference contracts are rejected"},
 			},
 			Run: compareRoutes,
 		},
@@ -600,7 +616,7 @@ func loadCandidates(env Env, s *Scene) ([]*RouteCandidate, error) {
 		if err := json.Unmarshal(f.Properties, &pr); err != nil {
 			return nil, fmt.Errorf("%s: feature %d: properties: %w", p, i, err)
 		}
-		pre, ok := strategyPrefix[pr.Strategy]
+		pre, ok := strategyPrefix(pr.Strategy)
 		if !ok {
 			return nil, fmt.Errorf("%s: feature %d: strategy %q is not fastest, safest or balanced", p, i, pr.Strategy)
 		}
@@ -629,7 +645,7 @@ func loadCandidates(env Env, s *Scene) ([]*RouteCandidate, error) {
 		}
 		out = append(out, c)
 	}
-	for _, st := range RouteStrategies {
+	for _, st := range routeStrategies {
 		found := false
 		for _, c := range out {
 			found = found || c.Strategy == st
@@ -1039,7 +1055,7 @@ func compareRoutes(env Env, a Args) (*Result, error) {
 	}
 	rc := &RouteComparison{Plan: plan, Selected: map[string]*RouteMetrics{}, PlanHandle: h.Name}
 	sel := map[string]any{}
-	for _, st := range RouteStrategies {
+	for _, st := range routeStrategies {
 		m, err := selectRoute(plan.Metrics, st)
 		if err != nil {
 			return nil, fmt.Errorf("CompareRoutes: %w", err)
@@ -1054,7 +1070,7 @@ func compareRoutes(env Env, a Args) (*Result, error) {
 	rc.SameGeometry = s.EdgeKey == f.EdgeKey
 	return &Result{
 		Evidence: map[string]any{
-			"objectives": RouteStrategies, "input": h.Name, "selected": sel,
+			"objectives": RouteStrategies(), "input": h.Name, "selected": sel,
 			"cost_formulas": map[string]any{
 				"fastest":  "sum(travel_time_min)",
 				"safest":   "sum(travel_time_min * (1 + 10*flood_risk))",

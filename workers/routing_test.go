@@ -177,7 +177,7 @@ func TestOverlayLayerSet(t *testing.T) {
 		return Args{tool: "RenderMap", m: m}
 	}
 	on, err := overlayLayerSet(args(nil))
-	if err != nil || len(on) != len(OverlayLayers) {
+	if err != nil || len(on) != len(overlayLayers) {
 		t.Fatalf("default layers %v, %v", on, err)
 	}
 	for name, l := range map[string]map[string]any{
@@ -261,8 +261,9 @@ func TestDrawRouteOverlayGeoreferencing(t *testing.T) {
 		RoadEdge{ID: "far", U: 8, V: 9, LengthM: 10, TravelTimeMin: 1, Coords: [][2]float64{ll(-500, -500), ll(-400, -500)}})
 	var cands []*RouteCandidate
 	var ms []*RouteMetrics
-	for _, st := range RouteStrategies {
-		cd := &RouteCandidate{ID: strategyPrefix[st] + "1", Strategy: st, EdgeIDs: []string{"a", "b"}, Coords: [][2]float64{o, mid, s}}
+	for _, st := range routeStrategies {
+		pre, _ := strategyPrefix(st)
+		cd := &RouteCandidate{ID: pre + "1", Strategy: st, EdgeIDs: []string{"a", "b"}, Coords: [][2]float64{o, mid, s}}
 		cands = append(cands, cd)
 		ms = append(ms, computeRouteMetrics(cd, ptrs(n, "a", "b"), nil))
 	}
@@ -271,7 +272,7 @@ func TestDrawRouteOverlayGeoreferencing(t *testing.T) {
 		Overlay:  &OverlayInputs{RGBPath: "rgb.tif", RGB: info, CRS: c, Flood: &FloodExtent{}, Network: n}}
 	sel := map[string]string{StrategyFastest: "F1", StrategySafest: "S1", StrategyBalanced: "B1"}
 	on := map[string]bool{}
-	for _, l := range OverlayLayers {
+	for _, l := range overlayLayers {
 		on[l] = l != "labels"
 	}
 	rr, img, err := drawRouteOverlay(env, plan, sel, on)

@@ -63,7 +63,7 @@ func genRouting(g *gen, i int, qtype string) (runtime.Record, error) {
 		answer, err = s.fastestSafestAnswer()
 	case "visual_overlay":
 		layers := map[string]any{}
-		for _, l := range workers.OverlayLayers {
+		for _, l := range workers.OverlayLayers() {
 			layers[l] = true
 		}
 		chain = []runtime.Step{read, prep,
@@ -179,7 +179,7 @@ func (s *rtScene) visualOverlayAnswer() (any, error) {
 	return map[string]any{
 		"image": "<image>", "exists": true, "render_contract": "route_overlay_v1", "prepared_overlay_used": false,
 		"current_handle": "route_compare_1", "selected_route_ids": sel,
-		"requested_layers":   workers.OverlayLayers,
+		"requested_layers":   workers.OverlayLayers(),
 		"rendered_route_ids": rendered, "rendered_label_ids": rendered,
 		"origin_rendered": oIn, "shelter_rendered": sIn,
 		"width": 912, "height": 512, "terminated": true,
