@@ -314,7 +314,8 @@ func estimateExposure(env Env, a Args, r exposureRule) (*Result, error) {
 		"footprint_handle": m.Handle, "footprint_pixel_count": len(m.Ones), "footprint_area_ha": fp.AreaHa,
 		"population_handle": pop.Handle, "population_in_footprint": ex.Population,
 		"within_km": ContextKM, "distance_method": DistanceMethod, "assets": assets,
-		"geometry_authority": "GeoJSON representative points; cached row/col hints ignored",
+		"aeqd_centre_lat_lon": []float64{geom.lat0, geom.lon0},
+		"geometry_authority":  "GeoJSON representative points; cached row/col hints ignored",
 	}
 	if r.Value != "" {
 		ev["exposure"] = r.Value
@@ -350,9 +351,10 @@ type footprintGeometry struct {
 	local  crs.CRS
 	cx, cy []float64
 	wgs84  crs.CRS
-	lat0   float64
-	lon0   float64
-	w, h   int
+	// lat0, lon0 are the AOI centre the local CRS is centred on.
+	lat0 float64
+	lon0 float64
+	w, h int
 }
 
 func newFootprintGeometry(m *HazardMask) (*footprintGeometry, error) {
