@@ -109,6 +109,65 @@ type AdaptResult struct {
 	// GeneratedArtifactLocators counts generated-artifact:// strings
 	// anywhere in the records (provenance and teacher evidence).
 	GeneratedArtifactLocators int `json:"generated_artifact_locators"`
+	// ReferenceArtifacts maps record id to the replay products its
+	// canonical record pins: any object, at any depth, holding a
+	// generated-artifact:// locator and a 64-hex sha256.
+	ReferenceArtifacts map[string][]ReferenceArtifact `json:"-"`
+	// ReferenceArtifactCount counts them over all records.
+	ReferenceArtifactCount int `json:"reference_artifacts"`
+}
+
+// ReferenceArtifact is a replay product the release pins by digest.
+type ReferenceArtifact struct {
+	// Locator is the generated-artifact:// locator.
+	Locator string `json:"locator"`
+	// Name is the locator's last path element, matched against the name
+	// of the artifact our replay writes.
+	Name   string `json:"name"`
+	SHA256 string `json:"sha256"`
+}
+
+// referenceArtifacts finds the pinned replay products in a record.
+func referenceArtifacts(b []byte) []ReferenceArtifact {
+	if !bytes.Contains(b, []byte(GeneratedArtifactScheme)) {
+		return nil
+	}
+	var v any
+	if json.Unmarshal(b, &v) != nil {
+		return nil
+	}
+	var out []ReferenceArtifact
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			sum, _ := x["sha256"].(string)
+			if len(sum) == 64 {
+				keys := make([]string, 0, len(x))
+				for k := range x {
+					keys = append(keys, k)
+				}
+				sort.Strings(keys)
+				for _, k := range keys {
+					if loc, ok := x[k].(string); ok && strings.HasPrefix(loc, GeneratedArtifactScheme) {
+						name := loc[strings.LastIndexByte(loc, '/')+1:]
+						out = append(out, ReferenceArtifact{Locator: loc, Name: name, SHA256: strings.ToLower(sum)})
+						break
+					}
+				}
+			}
+			for _, e := range x {
+				walk(e)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	walk(v)
+	sort.Slice(out, func(i, j int) bool { return out[i].Locator < out[j].Locator })
+	return out
 }
 
 // adaptState accumulates per-field counts while adapting.
@@ -141,7 +200,7 @@ func (st *adaptState) derive(field, rule string) {
 // silently); fields that are not in the table are listed in Unmapped. Only
 // an unreadable stream is an error.
 func Adapt(r io.Reader) (*AdaptResult, error) {
-	res := &AdaptResult{TrajectoryGroups: map[string]string{}, AnswerRefs: map[string]int{}, Unmapped: []UnmappedField{}, Derived: []DerivedField{}, Errors: []AdaptError{}}
+	res := &AdaptResult{TrajectoryGroups: map[string]string{}, AnswerRefs: map[string]int{}, Unmapped: []UnmappedField{}, Derived: []DerivedField{}, Errors: []AdaptError{}, ReferenceArtifacts: map[string][]ReferenceArtifact{}}
 	st := &adaptState{unmapped: map[string]*UnmappedField{}, derived: map[string]*DerivedField{}}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 256<<20)
@@ -166,6 +225,10 @@ func Adapt(r io.Reader) (*AdaptResult, error) {
 			continue
 		}
 		seen[rec.ID] = line
+		if refs := referenceArtifacts(b); len(refs) > 0 {
+			res.ReferenceArtifacts[rec.ID] = refs
+			res.ReferenceArtifactCount += len(refs)
+		}
 		if tg != "" {
 			res.TrajectoryGroups[rec.ID] = tg
 		}

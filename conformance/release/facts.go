@@ -47,6 +47,9 @@ const (
 	KindReplayExecuted = "replay_executed"
 	// KindReplayTypesCorrect: types whose every record is correct.
 	KindReplayTypesCorrect = "replay_types_correct"
+	// KindArtifactsReproduce: records of the type whose generated
+	// artifacts have identical SHA-256 digests in two separate replays.
+	KindArtifactsReproduce = "artifacts_reproduce"
 )
 
 // Fact statuses.
@@ -186,7 +189,7 @@ func CheckFacts(facts []Fact, cv CorpusView) []FactResult {
 		var obs, detail string
 		var ok, checkable bool
 		if f.QuestionType != "" {
-			obs, detail, ok, checkable = checkTypeFact(f, byType[f.QuestionType])
+			obs, detail, ok, checkable = checkTypeFact(f, byType[f.QuestionType], cv.Replay)
 		} else {
 			obs, detail, ok, checkable = checkCorpusFact(f, cv)
 		}
@@ -372,11 +375,17 @@ func selectWhere(recs []*recView, where []Cond) ([]*recView, error) {
 
 // checkTypeFact checks one per-type fact: observed value, first difference,
 // whether it holds and whether it could be checked.
-func checkTypeFact(f Fact, recs []*recView) (string, string, bool, bool) {
+func checkTypeFact(f Fact, recs []*recView, replay map[string]*TypeReport) (string, string, bool, bool) {
 	if len(recs) == 0 {
 		return "", "the corpus has no record of " + f.QuestionType, false, false
 	}
 	switch f.Kind {
+	case KindArtifactsReproduce:
+		t := replay[f.QuestionType]
+		if t == nil || t.Repeated == 0 {
+			return "", "no second replay of this type in this run", false, false
+		}
+		return fmt.Sprintf("%d of %d records reproduce", t.Reproduced, t.Repeated), "", intIs(f.Count, t.Reproduced) && t.Reproduced == t.Repeated, true
 	case KindRecords:
 		n, train, test := len(recs), 0, 0
 		for _, rv := range recs {
@@ -601,6 +610,8 @@ func expected(f Fact) string {
 		return fmt.Sprintf("%s/%s executed", optInt(f.Records), optInt(f.Records))
 	case KindReplayTypesCorrect:
 		return fmt.Sprintf("%s types fully correct", optInt(f.Types))
+	case KindArtifactsReproduce:
+		return fmt.Sprintf("%s records whose artifact digests reproduce in a second replay", optInt(f.Count))
 	}
 	return ""
 }

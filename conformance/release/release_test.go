@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,7 +17,7 @@ import (
 
 // fixtureTypes is a small cross-family selection of synth-supported types
 // (one or two per family, including Sen1Floods11 for the hydration path).
-var fixtureTypes = []string{"baseline_canopy_assessment", "wildfire_a", "xbd_q5", "nearest_shelter", "sen1_flood_a"}
+var fixtureTypes = []string{"baseline_canopy_assessment", "wildfire_a", "xbd_q5", "nearest_shelter", "sen1_flood_e"}
 
 // fixtureOnce builds one pristine fixture per test binary; tests copy it
 // before tampering.
@@ -276,6 +277,82 @@ func TestInventoryGate(t *testing.T) {
 	if rep.FactSummary[FactMismatch] == 0 {
 		t.Errorf("facts %v: expected mismatches against the published population", rep.FactSummary)
 	}
+	// ... and sen1_flood_e is replayed twice: its artifacts reproduce.
+	if ty := rep.row("sen1_flood_e"); ty.Records > 0 {
+		if ty.Repeated != ty.Records || ty.Reproduced != ty.Records {
+			t.Errorf("sen1_flood_e: repeated %d reproduced %d of %d", ty.Repeated, ty.Reproduced, ty.Records)
+		}
+		for _, f := range rep.Facts {
+			if f.ID == "t43.artifacts_reproduce" && (f.Status != FactMismatch || !strings.HasPrefix(f.Observed, fmt.Sprintf("%d of %d", ty.Records, ty.Records))) {
+				t.Errorf("%+v", f)
+			}
+		}
+	}
+}
+
+// TestReferenceArtifacts pins replay products in the canonical records'
+// provenance: matching digests are counted, a wrong digest fails the type
+// and names the locator.
+func TestReferenceArtifacts(t *testing.T) {
+	root := copyFixture(t)
+	p := filepath.Join(root, filepath.FromSlash(CanonicalRecordsPath))
+	recs, err := runtime.ReadRecordsFile(p, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: root, ArtifactDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pinned := 0
+	var target string
+	for i := range recs {
+		if recs[i].QuestionType != "sen1_flood_e" {
+			continue
+		}
+		target = recs[i].QuestionType
+		res := eng.ReplayRecord(context.Background(), recs[i])
+		var refs []map[string]any
+		for _, c := range res.Calls {
+			for _, a := range c.Artifacts {
+				sum := a.SHA256
+				if pinned == 0 {
+					sum = strings.Repeat("0", 64) // one wrong pin
+				}
+				refs = append(refs, map[string]any{"locator": "generated-artifact://reference/" + recs[i].ID + "/" + a.Name, "sha256": sum})
+				pinned++
+			}
+		}
+		refs = append(refs, map[string]any{"locator": "generated-artifact://reference/x/not_ours.png", "sha256": strings.Repeat("1", 64)})
+		recs[i].Provenance, _ = json.Marshal(map[string]any{"replay_products": refs})
+	}
+	if target == "" {
+		t.Skip("no sen1_flood_e record in the fixture")
+	}
+	var sb strings.Builder
+	if err := runtime.WriteRecords(&sb, recs); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(sb.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep := runRelease(t, Options{ReleaseRoot: root})
+	ty := rep.row(target)
+	if ty.ReferenceArtifacts != pinned+2 || ty.ArtifactsMatched != pinned-1 || ty.ArtifactsDiffer != 1 || ty.ArtifactsUnmatched != 2 {
+		t.Errorf("artifacts: %d pinned, %+v", pinned, ty)
+	}
+	if ty.Status != runtime.StatusFailed {
+		t.Errorf("status %s: a differing reference artifact must fail the type", ty.Status)
+	}
+	found := false
+	for _, m := range ty.Mismatches {
+		if m.Stage == "artifact" && strings.HasPrefix(m.Path, "generated-artifact://reference/") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("mismatches %+v lack the artifact", ty.Mismatches)
+	}
 }
 
 func TestUnhydratedSen1FloodIsResourceBlocked(t *testing.T) {
@@ -284,12 +361,12 @@ func TestUnhydratedSen1FloodIsResourceBlocked(t *testing.T) {
 		t.Fatal(err)
 	}
 	rep := runRelease(t, Options{ReleaseRoot: root})
-	ty := rep.row("sen1_flood_a")
+	ty := rep.row("sen1_flood_e")
 	if ty.Records == 0 {
-		t.Skip("synth produced no sen1_flood_a records")
+		t.Skip("synth produced no sen1_flood_e records")
 	}
 	if ty.Status != runtime.StatusResourceBlocked || ty.Blocked != ty.Records || ty.Executed != 0 {
-		t.Errorf("unhydrated sen1_flood_a: %+v", ty)
+		t.Errorf("unhydrated sen1_flood_e: %+v", ty)
 	}
 	if rep.Paths.HydrationPending == 0 || rep.Hydration == nil || rep.Hydration.Pending == 0 {
 		t.Errorf("paths %+v hydration %+v: pending Sen1Floods11 files not reported", rep.Paths, rep.Hydration)

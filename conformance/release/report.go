@@ -89,6 +89,20 @@ type TypeReport struct {
 	// GoldSchemaValid counts gold answers that validate against our
 	// schema (how well our reading of the answer contract fits).
 	GoldSchemaValid int `json:"gold_schema_valid"`
+	// ReferenceArtifacts counts replay products the canonical records pin
+	// by digest; ArtifactsMatched those our replay reproduced byte for
+	// byte, ArtifactsDiffer those it wrote with another digest and
+	// ArtifactsUnmatched those it wrote under no such name.
+	ReferenceArtifacts int `json:"reference_artifacts"`
+	ArtifactsMatched   int `json:"artifacts_matched"`
+	ArtifactsDiffer    int `json:"artifacts_differ"`
+	ArtifactsUnmatched int `json:"artifacts_unmatched"`
+	// Repeated counts records replayed a second time to check that their
+	// artifacts reproduce; Reproduced those whose artifact digests were
+	// identical in both runs (types with a published reproducibility fact,
+	// REAL corpus only).
+	Repeated   int `json:"repeated"`
+	Reproduced int `json:"reproduced"`
 	// Facts counts this type's published facts by status.
 	Facts map[string]int `json:"facts"`
 	// Mismatches lists records that failed, with the first differing
@@ -100,7 +114,8 @@ type TypeReport struct {
 // Mismatch is one failed record.
 type Mismatch struct {
 	ID string `json:"id"`
-	// Stage is adapt, blocked, execute, schema or score.
+	// Stage is adapt, blocked, execute, schema, score, artifact or
+	// reproduce.
 	Stage string `json:"stage"`
 	// Path is the first differing JSON path of the answer (score stage).
 	Path   string `json:"path,omitempty"`

@@ -237,8 +237,17 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	}
 	log.Info("release verified", "status", rep.Status, "records", len(recs))
 
-	// Replay, score, validate.
-	if err := replayAndScore(ctx, root, opts, log, rep, recs, policy); err != nil {
+	// Replay, score, validate; on a REAL corpus, replay the types with a
+	// published reproducibility fact a second time.
+	repeat := map[string]bool{}
+	if rep.Status == runtime.StatusReal {
+		for _, f := range facts {
+			if f.Kind == KindArtifactsReproduce {
+				repeat[f.QuestionType] = true
+			}
+		}
+	}
+	if err := replayAndScore(ctx, root, opts, log, rep, recs, policy, repeat); err != nil {
 		return nil, err
 	}
 
@@ -323,7 +332,10 @@ func (r *Report) row(qt string) *TypeReport {
 
 // replayAndScore replays every adapted record whose inputs are present
 // and fills the type rows.
-func replayAndScore(ctx context.Context, root string, opts Options, log *slog.Logger, rep *Report, recs []runtime.Record, policy *scoring.Policy) error {
+//
+// repeatTypes names the types whose records are replayed a second time to
+// check that their artifacts reproduce.
+func replayAndScore(ctx context.Context, root string, opts Options, log *slog.Logger, rep *Report, recs []runtime.Record, policy *scoring.Policy, repeatTypes map[string]bool) error {
 	for _, e := range rep.Adapter.Errors {
 		if t := rep.row(e.QuestionType); t != nil {
 			t.Records++
@@ -409,7 +421,91 @@ func replayAndScore(ctx context.Context, root string, opts Options, log *slog.Lo
 			t.addMismatch(Mismatch{ID: res.ID, Stage: "score", Path: v.Path, Reason: v.Reason})
 		}
 	}
+	for _, res := range results {
+		compareReferenceArtifacts(rep.row(res.QuestionType), res, rep.Adapter.ReferenceArtifacts[res.ID])
+	}
+	if len(repeatTypes) == 0 {
+		return nil
+	}
+	var again []runtime.Record
+	for _, r := range runnable {
+		if repeatTypes[r.QuestionType] {
+			again = append(again, r)
+		}
+	}
+	if len(again) == 0 {
+		return nil
+	}
+	eng2, err := runtime.NewEngine(runtime.Config{DatasetRoot: root, ArtifactDir: filepath.Join(artifacts, "repeat"), Logger: opts.Logger})
+	if err != nil {
+		return fmt.Errorf("conformance: %w", err)
+	}
+	log.Info("replaying again to check artifact reproducibility", "records", len(again))
+	second := eng2.Replay(ctx, again, runtime.ReplayOptions{Workers: max(opts.Workers, 1)})
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("conformance: %w", err)
+	}
+	first := make(map[string]runtime.RecordResult, len(results))
+	for _, r := range results {
+		first[r.ID] = r
+	}
+	for _, r2 := range second {
+		t := rep.row(r2.QuestionType)
+		t.Repeated++
+		a, b := artifactDigests(first[r2.ID]), artifactDigests(r2)
+		if r2.Status == "ok" && first[r2.ID].Status == "ok" && len(a) > 0 && sameDigests(a, b) {
+			t.Reproduced++
+			continue
+		}
+		t.addMismatch(Mismatch{ID: r2.ID, Stage: "reproduce", Reason: fmt.Sprintf("artifact digests differ between two replays: %v vs %v", a, b)})
+	}
 	return nil
+}
+
+// artifactDigests maps each artifact name of a replayed record to its
+// SHA-256.
+func artifactDigests(res runtime.RecordResult) map[string]string {
+	out := map[string]string{}
+	for _, c := range res.Calls {
+		for _, a := range c.Artifacts {
+			out[a.Name] = a.SHA256
+		}
+	}
+	return out
+}
+
+func sameDigests(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// compareReferenceArtifacts compares the replay products a canonical
+// record pins with the artifacts of the same name our replay wrote.
+func compareReferenceArtifacts(t *TypeReport, res runtime.RecordResult, refs []ReferenceArtifact) {
+	if len(refs) == 0 {
+		return
+	}
+	ours := artifactDigests(res)
+	for _, ref := range refs {
+		t.ReferenceArtifacts++
+		got, ok := ours[ref.Name]
+		switch {
+		case !ok:
+			t.ArtifactsUnmatched++
+		case got == ref.SHA256:
+			t.ArtifactsMatched++
+		default:
+			t.ArtifactsDiffer++
+			t.addMismatch(Mismatch{ID: res.ID, Stage: "artifact", Path: ref.Locator, Reason: fmt.Sprintf("our %s has SHA-256 %s, the release pins %s", ref.Name, got, ref.SHA256)})
+		}
+	}
 }
 
 // finishTypes sets each type's status from the corpus status, its counts
@@ -430,6 +526,9 @@ func (r *Report) finishTypes() {
 		case t.AdaptErrors > 0 || t.Executed < t.Records || t.Valid < t.Records || t.Correct < t.Records:
 			t.Status = runtime.StatusFailed
 			t.StatusReason = fmt.Sprintf("%d/%d executed, %d/%d valid, %d/%d correct", t.Executed, t.Records, t.Valid, t.Records, t.Correct, t.Records)
+		case t.ArtifactsDiffer > 0 || t.Reproduced < t.Repeated:
+			t.Status = runtime.StatusFailed
+			t.StatusReason = fmt.Sprintf("%d reference artifacts differ; %d/%d records reproduce their artifacts", t.ArtifactsDiffer, t.Reproduced, t.Repeated)
 		case t.Facts[FactMismatch] > 0:
 			t.Status = runtime.StatusFailed
 			t.StatusReason = fmt.Sprintf("%d published facts mismatch", t.Facts[FactMismatch])
