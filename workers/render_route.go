@@ -345,7 +345,7 @@ func renderRouteOverlay(env Env, a Args) (*Result, error) {
 		"width": rr.Width, "height": rr.Height,
 		"chip": map[string]any{"x": cr.Min.X, "y": cr.Min.Y, "width": cr.Dx(), "height": cr.Dy(),
 			"canvas_transform": chipT[:], "resampling": "nearest"},
-		"raster": map[string]any{"path": in.RGBPath, "crs": in.CRS.String(), "transform": in.RGB.Transform[:],
+		"raster": map[string]any{"path": in.RGBPath, "crs": in.CRS.String(), "transform": in.RGB.Transform[:], "rgb_bands": rgbBandOrder(in.RGB),
 			"width": in.RGB.Width, "height": in.RGB.Height},
 		"vector_transform": "WGS84 lon/lat -> " + in.CRS.String() + " -> inverse raster affine -> chip pixels",
 		"layers":           rr.Layers, "selected_route_ids": sel,
@@ -598,8 +598,9 @@ func fillAll(img *image.RGBA, r image.Rectangle, c color.RGBA) {
 // reflectance (0..10000) and stretched linearly from 0..3000 to 0..255.
 func drawRGBChip(env Env, img *image.RGBA, in *OverlayInputs, chip image.Rectangle) error {
 	var bands [3]*raster.Band
+	order := rgbBandOrder(in.RGB)
 	for i := range bands {
-		b, _, err := env.Band(in.RGBPath, i+1)
+		b, _, err := env.Band(in.RGBPath, order[i])
 		if err != nil {
 			return err
 		}
@@ -639,6 +640,40 @@ func drawRGBChip(env Env, img *image.RGBA, in *OverlayInputs, chip image.Rectang
 		}
 	}
 	return nil
+}
+
+// rgbBandOrder returns the 1-based bands holding red, green and blue:
+// from the band descriptions when each colour is named once ("red"/"B04",
+// "green"/"B03", "blue"/"B02", case-insensitive), otherwise bands 1, 2, 3.
+func rgbBandOrder(r RasterInfo) [3]int {
+	keys := [3][]string{{"red", "b04", "b4"}, {"green", "b03", "b3"}, {"blue", "b02", "b2"}}
+	var out [3]int
+	for c, ks := range keys {
+		for i, d := range r.Descriptions {
+			words := strings.FieldsFunc(strings.ToLower(d), func(r rune) bool {
+				return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+			})
+			hit := false
+			for _, w := range words {
+				for _, k := range ks {
+					hit = hit || w == k
+				}
+			}
+			if hit {
+				if out[c] != 0 {
+					return [3]int{1, 2, 3}
+				}
+				out[c] = i + 1
+			}
+		}
+		if out[c] == 0 {
+			return [3]int{1, 2, 3}
+		}
+	}
+	if out[0] == out[1] || out[1] == out[2] || out[0] == out[2] {
+		return [3]int{1, 2, 3}
+	}
+	return out
 }
 
 // drawText draws s with the 7x13 bitmap face, baseline at (x, y).

@@ -333,3 +333,22 @@ func TestEdgeIDAcceptsStringsAndIntegers(t *testing.T) {
 		}
 	}
 }
+
+func TestRGBBandOrder(t *testing.T) {
+	cases := []struct {
+		desc []string
+		want [3]int
+	}{
+		{nil, [3]int{1, 2, 3}},
+		{[]string{"B04 red", "B03 green", "B02 blue"}, [3]int{1, 2, 3}},
+		{[]string{"B02", "B03", "B04"}, [3]int{3, 2, 1}},
+		{[]string{"Blue", "Green", "Red", "NIR"}, [3]int{3, 2, 1}},
+		{[]string{"red", "red", "blue"}, [3]int{1, 2, 3}},
+		{[]string{"band1", "band2", "band3"}, [3]int{1, 2, 3}},
+	}
+	for _, c := range cases {
+		if got := rgbBandOrder(RasterInfo{Descriptions: c.desc}); got != c.want {
+			t.Errorf("%q: %v, want %v", c.desc, got, c.want)
+		}
+	}
+}
