@@ -291,8 +291,10 @@ func xbdGridPrepare(mode, grid, slot, role string) Variant {
 	return v
 }
 
-// xbdSceneFiles gathers the identity of every file a work binds: scene
-// directory, label/cache scene ids and frame sizes must all agree.
+// checkXBDWork checks that every file a work binds describes one scene:
+// the files share a scene directory, label and cache scene ids agree, and
+// the PNGs, labels and caches have the same frame size. A mismatch is
+// reported as a handle from another scene.
 func checkXBDWork(env Env, w *Work) error {
 	dir, id := "", ""
 	var width, height int
