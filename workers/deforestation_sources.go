@@ -482,11 +482,22 @@ type HansenLoss struct {
 	Method string
 }
 
-// questionEventYear returns the question's declared event year.
+// questionEventYear returns the question's declared event_year parameter
+// or, when the question declares none, the year of the handle's single
+// declared loss_year_<year>.tif (declared handle metadata, never a probe).
 func questionEventYear(s *Scene) (int, error) {
 	v, ok := s.Param("event_year")
 	if !ok {
-		return 0, fmt.Errorf("the question declares no event_year parameter")
+		var years []string
+		for _, f := range sceneTIFFs(s) {
+			if m := lossYearFileRE.FindStringSubmatch(f.Path); m != nil {
+				years = append(years, m[2])
+			}
+		}
+		if len(years) != 1 {
+			return 0, fmt.Errorf("the question declares no event_year parameter and %s declares %d annual loss masks", s.Handle, len(years))
+		}
+		v = years[0]
 	}
 	var y float64
 	switch x := v.(type) {

@@ -599,3 +599,25 @@ func TestMeasureAreaRejectsNegativeArea(t *testing.T) {
 		t.Errorf("work_1 into MeasureArea: %v", err)
 	}
 }
+
+func TestEventYearFromDeclaredMask(t *testing.T) {
+	m := newMemEnv()
+	s := m.hansenScene(t, 2022, 4, 4, 4326, geoT, fill(16, 0), fill(16, 0), fill(16, 50))
+	delete(s.Question, "parameters")
+	if y, err := questionEventYear(s); err != nil || y != 2022 {
+		t.Errorf("year from the declared mask: %d %v", y, err)
+	}
+	s.Question["parameters"] = map[string]any{"event_year": 2019.5}
+	if _, err := questionEventYear(s); err == nil {
+		t.Error("a fractional event year was accepted")
+	}
+	s.Question["parameters"] = map[string]any{"event_year": "2020"}
+	if y, err := questionEventYear(s); err != nil || y != 2020 {
+		t.Errorf("string year: %d %v", y, err)
+	}
+	s.Files = s.Files[1:]
+	delete(s.Question, "parameters")
+	if _, err := questionEventYear(s); err == nil || !strings.Contains(err.Error(), "0 annual loss masks") {
+		t.Errorf("no year anywhere: %v", err)
+	}
+}
