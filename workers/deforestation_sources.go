@@ -84,8 +84,9 @@ func declaredBand(f *SceneFile, name string) (int, error) {
 		}
 		// Without names or descriptions, a raster with exactly the
 		// product's band count is read in the product's declared order
-		// (Sentinel-2: B2, B3, B4, B8, B11, B12; Sentinel-1: VV, VH).
-		for _, order := range [][]string{s2Bands, s1Bands} {
+		// (Sentinel-2: B2, B3, B4, B8, B11, B12; Sentinel-1: VV, VH, or
+		// VV, VH, angle as Earth Engine's GRD collection orders them).
+		for _, order := range [][]string{s2Bands, s1Bands, {"VV", "VH", "angle"}} {
 			for i, b := range order {
 				if b == name && !described && f.Raster.Count == len(order) {
 					return i + 1, nil

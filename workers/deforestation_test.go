@@ -621,3 +621,10 @@ func TestEventYearFromDeclaredMask(t *testing.T) {
 		t.Errorf("no year anywhere: %v", err)
 	}
 }
+
+func TestDeclaredBandFallbackWithAngle(t *testing.T) {
+	three := &SceneFile{FileCard: FileCard{Path: "s1/x.tif"}, Raster: &RasterInfo{Count: 3, Descriptions: make([]string, 3)}}
+	if b, err := declaredBand(three, "VH"); err != nil || b != 2 {
+		t.Errorf("VV/VH/angle positional VH: %d %v", b, err)
+	}
+}
