@@ -171,12 +171,25 @@ func FloodPolygonsGeoJSON(polys []raster.PixelPolygon, comps []FloodComponent, i
 	t := info.Transform
 	var b bytes.Buffer
 	b.WriteString(`{"type":"FeatureCollection","features":[`)
-	var scratch []byte
-	num := func(v float64) {
-		scratch = strconv.AppendFloat(scratch[:0], v, 'g', -1, 64)
-		b.Write(scratch)
+	// Corners lie on the grid lines, so each distinct coordinate is
+	// formatted once.
+	xs := make([][]byte, info.Width+1)
+	for c := range xs {
+		xs[c] = strconv.AppendFloat(nil, t[2]+float64(float64(c)*t[0]), 'g', -1, 64)
+	}
+	ys := make([][]byte, info.Height+1)
+	for r := range ys {
+		ys[r] = strconv.AppendFloat(nil, t[5]+float64(float64(r)*t[4]), 'g', -1, 64)
 	}
 	flip := t[0]*t[4] < 0
+	nv := 0
+	for _, p := range polys {
+		nv += len(p.Exterior) + 1
+		for _, h := range p.Holes {
+			nv += len(h) + 1
+		}
+	}
+	b.Grow(nv*(len(xs[0])+len(ys[0])+4) + 128*len(polys) + 64)
 	ring := func(r raster.PixelRing) {
 		b.WriteByte('[')
 		for k := 0; k <= len(r); k++ {
@@ -191,12 +204,10 @@ func FloodPolygonsGeoJSON(polys []raster.PixelPolygon, comps []FloodComponent, i
 			if k > 0 {
 				b.WriteByte(',')
 			}
-			x := t[2] + float64(float64(p.X)*t[0])
-			y := t[5] + float64(float64(p.Y)*t[4])
 			b.WriteByte('[')
-			num(x)
+			b.Write(xs[p.X])
 			b.WriteByte(',')
-			num(y)
+			b.Write(ys[p.Y])
 			b.WriteByte(']')
 		}
 		b.WriteByte(']')
