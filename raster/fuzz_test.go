@@ -101,3 +101,35 @@ func FuzzDecompress(f *testing.F) {
 		}
 	})
 }
+
+// FuzzJPEG feeds arbitrary streams to the libjpeg-compatible decoder and
+// its pixel conversion: typed errors only, bounded frame size.
+func FuzzJPEG(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join(compactCorpus, "jpeg_*.tif"))
+	for _, p := range files {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		d, err := OpenReaderAt(bytes.NewReader(b), int64(len(b)))
+		if err != nil || len(d.offsets) == 0 {
+			continue
+		}
+		raw := b[d.offsets[0] : d.offsets[0]+d.counts[0]]
+		if len(d.jpegTables) > 4 {
+			raw = append(append([]byte(nil), d.jpegTables[:len(d.jpegTables)-2]...), raw[2:]...)
+		}
+		f.Add(raw)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		jd, err := decodeJPEG(b, 256, 256)
+		if err != nil {
+			if _, ok := err.(jpegUnsupported); !ok && !isTyped(err) {
+				t.Fatalf("untyped error %v", err)
+			}
+			return
+		}
+		out := make([]byte, jd.width*jd.height*len(jd.comps))
+		jd.toPixels(out, jd.width*len(jd.comps), jd.width, jd.height, len(jd.comps) == 3)
+	})
+}

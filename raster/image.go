@@ -28,10 +28,7 @@ func (d *Dataset) decodeImageBlock(st *blockState, raw []byte, rows int) ([]byte
 			st.tmp = append(append(st.tmp[:0], d.jpegTables[:len(d.jpegTables)-2]...), raw[2:]...)
 			stream = st.tmp
 		}
-		if err := checkImageSize(jpeg.DecodeConfig, stream, d.blockW, d.blockH); err != nil {
-			return nil, err
-		}
-		jd, err := decodeJPEG(stream)
+		jd, err := decodeJPEG(stream, d.blockW, d.blockH)
 		if err == nil {
 			if len(jd.comps) != bs {
 				return nil, FormatError(fmt.Sprintf("JPEG block has %d components, want %d", len(jd.comps), bs))
@@ -44,6 +41,9 @@ func (d *Dataset) decodeImageBlock(st *blockState, raw []byte, rows int) ([]byte
 		}
 		// Progressive or otherwise unusual streams: Go's decoder (its IDCT
 		// may differ from libjpeg's by a level or two).
+		if err := checkImageSize(jpeg.DecodeConfig, stream, d.blockW, d.blockH); err != nil {
+			return nil, err
+		}
 		img, err = jpeg.Decode(bytes.NewReader(stream))
 		if err != nil {
 			return nil, FormatError("JPEG: " + err.Error())

@@ -56,6 +56,7 @@ type jpegDecoder struct {
 	adobe      bool
 	adobeXform int
 	frame      bool
+	maxW, maxH int
 	rangeLimit [1024]uint8
 }
 
@@ -73,9 +74,9 @@ var zigzag = [64]uint8{
 }
 
 // decodeJPEG parses and decodes a complete JPEG stream into component
-// planes.
-func decodeJPEG(src []byte) (*jpegDecoder, error) {
-	d := &jpegDecoder{src: src, adobeXform: -1}
+// planes; frames larger than maxW x maxH are rejected before allocation.
+func decodeJPEG(src []byte, maxW, maxH int) (*jpegDecoder, error) {
+	d := &jpegDecoder{src: src, adobeXform: -1, maxW: maxW, maxH: maxH}
 	d.initRangeLimit()
 	if len(src) < 4 || src[0] != 0xFF || src[1] != 0xD8 {
 		return nil, FormatError("JPEG: missing SOI marker")
@@ -191,6 +192,9 @@ func (d *jpegDecoder) readSOF() error {
 	nc := int(seg[5])
 	if d.width == 0 || d.height == 0 {
 		return jpegUnsupported("DNL-defined height")
+	}
+	if d.width > d.maxW || d.height > d.maxH {
+		return FormatError(fmt.Sprintf("JPEG: embedded image is %dx%d, block is %dx%d", d.width, d.height, d.maxW, d.maxH))
 	}
 	if nc < 1 || nc > 4 || len(seg) < 6+3*nc {
 		return FormatError("JPEG: bad component count")
