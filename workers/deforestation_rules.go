@@ -10,8 +10,8 @@ import (
 // float64, as Python compares floats (a float32 canopy mean widened
 // exactly compares as NumPy compares a float32 scalar with a Python float).
 
-// Causes are the six proxy classes of spec type 4, in the spec's order.
-var Causes = []string{"deforestation", "plantation_harvest", "water_flood_edge", "burn_bare_soil", "agriculture", "no_change"}
+// forestCauses are the six proxy classes of spec type 4, in the spec's order.
+var forestCauses = []string{"deforestation", "plantation_harvest", "water_flood_edge", "burn_bare_soil", "agriculture", "no_change"}
 
 // The rules_fired strings. The spec prints the rules but not their strings
 // ("ordered rule strings"); each string below states its rule's exact
@@ -88,8 +88,8 @@ func ClassifyCause(c CauseInputs) (string, []string, error) {
 	return "no_change", []string{RuleNoChange}, nil
 }
 
-// Concordance classes of spec type 7.
-var ConcordanceClasses = []string{"concordant", "discordant", "no_change"}
+// concordanceClasses are spec type 7's classes.
+var concordanceClasses = []string{"concordant", "discordant", "no_change"}
 
 // ClassifyConcordance applies spec type 7 steps 3-5: optical change is
 // strictly ndvi_drop > 0.10, SAR change strictly vh_delta_db < -1.0.
@@ -104,9 +104,6 @@ func ClassifyConcordance(ndviDrop, vhDelta float64) (class string, optical, sar 
 	}
 	return "no_change", optical, sar
 }
-
-// Severities are spec type 8's buckets.
-var Severities = []string{"severe", "moderate", "mild", "none"}
 
 // VHSeverity applies spec type 8 step 4's half-open intervals: severe
 // < -3 <= moderate < -1 <= mild < 0 <= none.

@@ -90,7 +90,7 @@ func forestWorkVariants() []Variant {
 			Params: []Param{
 				in("compare handle from CompareSources(criterion=cause_attribution)"),
 				{Name: "rule", Kind: KindString, Required: true, Enum: []string{"false_positive_type"}},
-				{Name: "labels", Kind: KindStringList, Enum: Causes, Doc: "the answer's cause set"},
+				{Name: "labels", Kind: KindStringList, Enum: forestCauses, Doc: "the answer's cause set"},
 			},
 			Run: classifyFalsePositive,
 		},
@@ -99,7 +99,7 @@ func forestWorkVariants() []Variant {
 			Params: []Param{
 				in("compare handle from CompareSources(criterion=concordance)"),
 				{Name: "rule", Kind: KindString, Required: true, Enum: []string{"concordance"}},
-				{Name: "labels", Kind: KindStringList, Enum: ConcordanceClasses, Doc: "the answer's class set"},
+				{Name: "labels", Kind: KindStringList, Enum: concordanceClasses, Doc: "the answer's class set"},
 			},
 			Run: classifyConcordance,
 		},
@@ -569,7 +569,7 @@ type FalsePositiveClass struct {
 // classifyFalsePositive validates and formats the cause_attribution
 // comparison (type 4 step 6).
 func classifyFalsePositive(env Env, a Args) (*Result, error) {
-	if err := checkForestLabelList(a, Causes); err != nil {
+	if err := checkForestLabelList(a, forestCauses); err != nil {
 		return nil, err
 	}
 	cc, err := openCause(env, a, "cause_attribution")
@@ -592,7 +592,7 @@ type ConcordanceClass struct {
 // classifyConcordance verifies the concordance comparison's evidence and
 // embedded class (type 7 step 5).
 func classifyConcordance(env Env, a Args) (*Result, error) {
-	if err := checkForestLabelList(a, ConcordanceClasses); err != nil {
+	if err := checkForestLabelList(a, concordanceClasses); err != nil {
 		return nil, err
 	}
 	cc, h, err := OpenResult[*ConcordanceComparison](env, a, "input", "compare (CompareSources criterion=concordance)")
