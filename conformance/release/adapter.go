@@ -75,18 +75,25 @@ type UnmappedField struct {
 // DerivedField is a field the adapter filled by a documented rule because
 // the canonical record did not carry it.
 type DerivedField struct {
-	Field   string `json:"field"`
-	Rule    string `json:"rule"`
-	Records int    `json:"records"`
+	// Field is the runtime.Record field filled.
+	Field string `json:"field"`
+	// Rule is how it was filled.
+	Rule string `json:"rule"`
+	// Records counts the records it was filled for.
+	Records int `json:"records"`
 }
 
 // AdaptError is a record the adapter could not turn into a valid
 // runtime.Record.
 type AdaptError struct {
-	Line         int    `json:"line"`
-	ID           string `json:"id"`
+	// Line is the 1-based line of the records file.
+	Line int `json:"line"`
+	// ID identifies the record when it could be read.
+	ID string `json:"id"`
+	// QuestionType is the record's type when it could be read.
 	QuestionType string `json:"question_type"`
-	Err          string `json:"error"`
+	// Err says what could not be mapped.
+	Err string `json:"error"`
 }
 
 // AdaptResult is the outcome of adapting a canonical records file.
@@ -123,7 +130,8 @@ type ReferenceArtifact struct {
 	Locator string `json:"locator"`
 	// Name is the locator's last path element, matched against the name
 	// of the artifact our replay writes.
-	Name   string `json:"name"`
+	Name string `json:"name"`
+	// SHA256 is the pinned digest.
 	SHA256 string `json:"sha256"`
 }
 

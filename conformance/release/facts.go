@@ -65,9 +65,12 @@ const (
 // eq, ne, gt, ge, lt, le (numbers, strings, booleans), is_null, not_null,
 // or eq_path (Value names another path whose value must be equal).
 type Cond struct {
-	Path  string `json:"path"`
-	Op    string `json:"op"`
-	Value any    `json:"value,omitempty"`
+	// Path is the value tested.
+	Path string `json:"path"`
+	// Op is the comparison.
+	Op string `json:"op"`
+	// Value is the operand (a JSON value, or a path for eq_path).
+	Value any `json:"value,omitempty"`
 }
 
 // Fact is one published per-type or corpus fact, with the exact spec
@@ -84,23 +87,43 @@ type Fact struct {
 	// Kind is one of the Kind* constants.
 	Kind string `json:"kind"`
 
-	Records    *int           `json:"records,omitempty"`
-	Train      *int           `json:"train,omitempty"`
-	Test       *int           `json:"test,omitempty"`
-	Types      *int           `json:"types,omitempty"`
-	Weight     *float64       `json:"weight,omitempty"`
-	Path       string         `json:"path,omitempty"`
-	Counts     map[string]int `json:"counts,omitempty"`
-	Exhaustive bool           `json:"exhaustive,omitempty"`
-	Min        *float64       `json:"min,omitempty"`
-	Max        *float64       `json:"max,omitempty"`
-	Tol        float64        `json:"tol,omitempty"`
-	Where      []Cond         `json:"where,omitempty"`
-	Count      *int           `json:"count,omitempty"`
-	Value      any            `json:"value,omitempty"`
-	References *int           `json:"references,omitempty"`
-	Unique     *int           `json:"unique,omitempty"`
-	Groups     *int           `json:"groups,omitempty"`
+	// Records is a published record count (records, corpus_inventory,
+	// duplicate_groups, replay_executed); nil means not published.
+	Records *int `json:"records,omitempty"`
+	// Train is the published train-split count.
+	Train *int `json:"train,omitempty"`
+	// Test is the published test-split count.
+	Test *int `json:"test,omitempty"`
+	// Types is a published number of question types.
+	Types *int `json:"types,omitempty"`
+	// Weight is the training_weight of every record (weights).
+	Weight *float64 `json:"weight,omitempty"`
+	// Path is the answer path a value_counts, range or constant fact
+	// reads.
+	Path string `json:"path,omitempty"`
+	// Counts maps a value (as valueKey renders it) to its published count.
+	Counts map[string]int `json:"counts,omitempty"`
+	// Exhaustive forbids values that Counts does not list.
+	Exhaustive bool `json:"exhaustive,omitempty"`
+	// Min is the published minimum (nil: not published).
+	Min *float64 `json:"min,omitempty"`
+	// Max is the published maximum (nil: not published).
+	Max *float64 `json:"max,omitempty"`
+	// Tol is the accepted difference from the printed value.
+	Tol float64 `json:"tol,omitempty"`
+	// Where selects the records a count or range fact is about.
+	Where []Cond `json:"where,omitempty"`
+	// Count is the published number of matching records (count,
+	// split_isolation, artifacts_reproduce).
+	Count *int `json:"count,omitempty"`
+	// Value is the value of a constant fact.
+	Value any `json:"value,omitempty"`
+	// References is the published number of declared path references.
+	References *int `json:"references,omitempty"`
+	// Unique is the published number of unique declared paths.
+	Unique *int `json:"unique,omitempty"`
+	// Groups is the published number of duplicate-trajectory groups.
+	Groups *int `json:"groups,omitempty"`
 }
 
 // Facts parses the embedded published-facts registry (facts.json).
@@ -130,14 +153,22 @@ func Facts() ([]Fact, error) {
 
 // FactResult is one fact checked (or not) against a corpus.
 type FactResult struct {
-	ID           string `json:"id"`
+	// ID is the fact's id.
+	ID string `json:"id"`
+	// QuestionType is the fact's type (empty for corpus facts).
 	QuestionType string `json:"question_type,omitempty"`
-	Section      string `json:"section"`
-	Quote        string `json:"quote"`
-	Kind         string `json:"kind"`
-	Status       string `json:"status"`
-	Expected     string `json:"expected"`
-	Observed     string `json:"observed,omitempty"`
+	// Section is the spec section of the quote.
+	Section string `json:"section"`
+	// Quote is the spec sentence.
+	Quote string `json:"quote"`
+	// Kind is the fact's kind.
+	Kind string `json:"kind"`
+	// Status is ok, mismatch or not_checkable.
+	Status string `json:"status"`
+	// Expected renders the published value.
+	Expected string `json:"expected"`
+	// Observed renders the corpus's value.
+	Observed string `json:"observed,omitempty"`
 	// Detail names the first differing record or field, or why the fact
 	// is not checkable.
 	Detail string `json:"detail,omitempty"`

@@ -42,9 +42,10 @@ type Inventory struct {
 	Records int `json:"records"`
 	// Types is the number of distinct question types.
 	Types int `json:"types"`
-	// Train and Test count the records of each split.
+	// Train counts the records of the train split.
 	Train int `json:"train"`
-	Test  int `json:"test"`
+	// Test counts the records of the test split.
+	Test int `json:"test"`
 	// OtherSplit counts records whose split is neither train nor test.
 	OtherSplit int `json:"other_split"`
 }

@@ -15,8 +15,11 @@ const ReportFormat = "geodisaster_release_conformance_v1"
 // question type and every published fact. It has deliberately no overall
 // score.
 type Report struct {
-	Format      string `json:"format"`
-	Engine      string `json:"engine,omitempty"`
+	// Format is ReportFormat.
+	Format string `json:"format"`
+	// Engine is the engine version (set by the command).
+	Engine string `json:"engine,omitempty"`
+	// ReleaseRoot is the root as given.
 	ReleaseRoot string `json:"release_root"`
 	// Status is the corpus status: REAL, DEGRADED, FIXTURE or
 	// RESOURCE_BLOCKED.
@@ -28,51 +31,69 @@ type Report struct {
 	CanonicalFile FileDigest `json:"canonical_file"`
 	// Checks are the verification steps in order.
 	Checks []Check `json:"checks"`
-	// Inventory is the corpus census; ExpectedInventory what it must be.
-	Inventory         *Inventory       `json:"inventory,omitempty"`
-	ExpectedInventory Inventory        `json:"expected_inventory"`
-	Paths             *PathInventory   `json:"paths,omitempty"`
-	Hydration         *HydrationReport `json:"hydration,omitempty"`
+	// Inventory is the corpus census.
+	Inventory *Inventory `json:"inventory,omitempty"`
+	// ExpectedInventory is what the census must be for REAL.
+	ExpectedInventory Inventory `json:"expected_inventory"`
+	// Paths is the path inventory.
+	Paths *PathInventory `json:"paths,omitempty"`
+	// Hydration is the Sen1Floods11 hydration manifest's verification.
+	Hydration *HydrationReport `json:"hydration,omitempty"`
 	// Adapter reports the canonical-record mapping.
-	Adapter      *AdaptResult   `json:"adapter,omitempty"`
+	Adapter *AdaptResult `json:"adapter,omitempty"`
+	// MappingTable is the adapter's mapping table (MappingTable()).
 	MappingTable []FieldMapping `json:"mapping_table"`
 	// Policy names the scoring policy used and where it came from.
 	Policy PolicyInfo `json:"policy"`
 	// Records counts canonical records; Replayed those replayed.
-	Records  int `json:"records"`
+	Records int `json:"records"`
+	// Replayed counts records replayed (once each).
 	Replayed int `json:"replayed"`
 	// Types has one row per question type, in specification order.
 	Types []*TypeReport `json:"types"`
 	// Facts are the published facts, each checked or not checkable.
-	Facts       []FactResult   `json:"facts"`
+	Facts []FactResult `json:"facts"`
+	// FactSummary counts the facts by status.
 	FactSummary map[string]int `json:"fact_summary"`
-	WallSeconds float64        `json:"wall_seconds"`
+	// WallSeconds is the run's duration.
+	WallSeconds float64 `json:"wall_seconds"`
 }
 
 // FileDigest is a file with its SHA-256 and the digest it must have.
 type FileDigest struct {
-	Path     string `json:"path"`
-	SHA256   string `json:"sha256,omitempty"`
+	// Path is repository-relative.
+	Path string `json:"path"`
+	// SHA256 is the file's digest (empty when absent).
+	SHA256 string `json:"sha256,omitempty"`
+	// Expected is the digest it must have to be REAL.
 	Expected string `json:"expected_sha256"`
-	Bytes    int64  `json:"bytes,omitempty"`
+	// Bytes is the file's size.
+	Bytes int64 `json:"bytes,omitempty"`
 }
 
 // PolicyInfo identifies the scoring policy.
 type PolicyInfo struct {
-	Name   string `json:"name"`
+	// Name is the policy's name.
+	Name string `json:"name"`
+	// Source says whether the release's file or the embedded policy was
+	// used.
 	Source string `json:"source"`
 }
 
 // TypeReport is one question type's conformance row.
 type TypeReport struct {
-	Ordinal      int    `json:"ordinal"`
+	// Ordinal is the type's position in the spec (1..43).
+	Ordinal int `json:"ordinal"`
+	// QuestionType is the type's id.
 	QuestionType string `json:"question_type"`
-	Family       string `json:"family"`
+	// Family is the type's family.
+	Family string `json:"family"`
 	// Status is the type's rung of the ladder: the corpus status when
 	// every record was replayed, valid and correct and no published fact
 	// mismatched; FAILED otherwise; NOT_RUN without records;
 	// RESOURCE_BLOCKED when the corpus or the type's inputs are absent.
-	Status       string `json:"status"`
+	Status string `json:"status"`
+	// StatusReason explains a status other than the corpus status.
 	StatusReason string `json:"status_reason,omitempty"`
 	// Records is the denominator of every count below.
 	Records int `json:"records"`
@@ -84,8 +105,10 @@ type TypeReport struct {
 	// answers that validate against the type's schema; Correct answers
 	// equal to gold under the scoring policy.
 	Executed int `json:"executed"`
-	Valid    int `json:"valid"`
-	Correct  int `json:"correct"`
+	// Valid: see Executed.
+	Valid int `json:"valid"`
+	// Correct: see Executed.
+	Correct int `json:"correct"`
 	// GoldSchemaValid counts gold answers that validate against our
 	// schema (how well our reading of the answer contract fits).
 	GoldSchemaValid int `json:"gold_schema_valid"`
@@ -94,31 +117,38 @@ type TypeReport struct {
 	// byte, ArtifactsDiffer those it wrote with another digest and
 	// ArtifactsUnmatched those it wrote under no such name.
 	ReferenceArtifacts int `json:"reference_artifacts"`
-	ArtifactsMatched   int `json:"artifacts_matched"`
-	ArtifactsDiffer    int `json:"artifacts_differ"`
+	// ArtifactsMatched: see ReferenceArtifacts.
+	ArtifactsMatched int `json:"artifacts_matched"`
+	// ArtifactsDiffer: see ReferenceArtifacts.
+	ArtifactsDiffer int `json:"artifacts_differ"`
+	// ArtifactsUnmatched: see ReferenceArtifacts.
 	ArtifactsUnmatched int `json:"artifacts_unmatched"`
 	// Repeated counts records replayed a second time to check that their
 	// artifacts reproduce; Reproduced those whose artifact digests were
 	// identical in both runs (types with a published reproducibility fact,
 	// REAL corpus only).
-	Repeated   int `json:"repeated"`
+	Repeated int `json:"repeated"`
+	// Reproduced: see Repeated.
 	Reproduced int `json:"reproduced"`
 	// Facts counts this type's published facts by status.
 	Facts map[string]int `json:"facts"`
 	// Mismatches lists records that failed, with the first differing
 	// field (at most a few per type; see MismatchTotal).
-	Mismatches    []Mismatch `json:"mismatches"`
-	MismatchTotal int        `json:"mismatch_total"`
+	Mismatches []Mismatch `json:"mismatches"`
+	// MismatchTotal counts every mismatch, listed or not.
+	MismatchTotal int `json:"mismatch_total"`
 }
 
 // Mismatch is one failed record.
 type Mismatch struct {
+	// ID is the record.
 	ID string `json:"id"`
 	// Stage is adapt, blocked, execute, schema, score, artifact or
 	// reproduce.
 	Stage string `json:"stage"`
 	// Path is the first differing JSON path of the answer (score stage).
-	Path   string `json:"path,omitempty"`
+	Path string `json:"path,omitempty"`
+	// Reason says what differs.
 	Reason string `json:"reason"`
 }
 
@@ -195,6 +225,7 @@ type errWriter struct {
 	err error
 }
 
+// Write writes p unless an earlier write failed.
 func (e *errWriter) Write(p []byte) (int, error) {
 	if e.err != nil {
 		return 0, e.err

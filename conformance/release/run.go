@@ -584,4 +584,5 @@ func validates(s *jsonschema.Schema, doc []byte) bool {
 
 type discard struct{}
 
+// Write discards p.
 func (discard) Write(p []byte) (int, error) { return len(p), nil }

@@ -42,14 +42,16 @@ const listLimit = 20
 // PathInventory is the audit of every declared path (spec section 4: "All
 // source paths are repository-relative.").
 type PathInventory struct {
-	// References counts declared file cards; Unique counts distinct paths.
+	// References counts declared file cards.
 	References int `json:"references"`
-	Unique     int `json:"unique"`
+	// Unique counts distinct declared paths.
+	Unique int `json:"unique"`
 	// Present counts unique paths that resolve to a regular file inside
 	// the root.
 	Present int `json:"present"`
 	// Missing counts absent unique paths outside the Sen1Floods11 payload.
-	Missing         int      `json:"missing"`
+	Missing int `json:"missing"`
+	// MissingExamples lists the first absent paths.
 	MissingExamples []string `json:"missing_examples"`
 	// HydrationPending counts absent paths under source_assets/sen1_flood/,
 	// the payload a public archive omits until hydrated.
@@ -230,11 +232,13 @@ type FixtureManifest struct {
 	Format string `json:"format"`
 	// Status is always FIXTURE.
 	Status string `json:"status"`
-	// Generator and Seed identify the synthetic source.
+	// Generator identifies the synthetic source.
 	Generator string `json:"generator"`
-	Seed      uint64 `json:"seed"`
-	// RecordsSHA256 and TestInputsSHA256 pin the two core files.
-	RecordsSHA256    string `json:"records_sha256"`
+	// Seed is the generator's seed.
+	Seed uint64 `json:"seed"`
+	// RecordsSHA256 pins the canonical-path records file.
+	RecordsSHA256 string `json:"records_sha256"`
+	// TestInputsSHA256 pins the test-inputs file.
 	TestInputsSHA256 string `json:"test_inputs_sha256"`
 	// Inventory is the corpus's own census.
 	Inventory Inventory `json:"inventory"`
@@ -244,8 +248,11 @@ type FixtureManifest struct {
 
 // FixtureFile is one pinned file of a fixture corpus.
 type FixtureFile struct {
-	Path   string `json:"path"`
-	Size   int64  `json:"size"`
+	// Path is repository-relative.
+	Path string `json:"path"`
+	// Size is the length in bytes.
+	Size int64 `json:"size"`
+	// SHA256 is the lowercase hex digest.
 	SHA256 string `json:"sha256"`
 }
 
