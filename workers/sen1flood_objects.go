@@ -86,14 +86,14 @@ func LabelFlood(m *FloodMask) ([]int32, []FloodComponent, error) {
 	}
 	t := m.Info.Transform
 	comps := make([]FloodComponent, n)
-	xs := make([]float64, 0, 64)
-	ys := make([]float64, 0, 64)
+	xsAll := make([]float64, len(idx))
+	ysAll := make([]float64, len(idx))
 	for k := 1; k <= n; k++ {
 		pix := idx[start[k]:start[k+1]]
 		c := FloodComponent{ID: k, Pixels: len(pix)}
 		c.AreaM2 = m.Areas.Sum(pix)
 		minC, maxC, minR, maxR := w, -1, h, -1
-		xs, ys = xs[:0], ys[:0]
+		xs, ys := xsAll[start[k]:start[k]], ysAll[start[k]:start[k]]
 		for _, i := range pix {
 			col, row := i%w, i/w
 			minC, maxC = min(minC, col), max(maxC, col)
