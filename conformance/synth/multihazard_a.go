@@ -185,7 +185,12 @@ func genAirA(g *gen, i int) (runtime.Record, error) {
 		mx = math.Max(mx, v)
 	}
 	p95 := numpyPercentile(vals, 95)
-	cards, err := r.raster("s5p_no2__peak", b, f64(math.NaN()), map[string]any{
+	nodata := f64(math.NaN())
+	if i%4 == 3 {
+		nodata = f64(-9999) // a declared finite nodata instead of NaN
+		nanTo(b, -9999)
+	}
+	cards, err := r.raster("s5p_no2__peak", b, nodata, map[string]any{
 		"product": "COPERNICUS/S5P/OFFL/L3_NO2", "band": "tropospheric_NO2_column_number_density",
 		"units": "µmol/m²", "scale": 1e6, "temporal_reducer": "episode max"})
 	if err != nil {

@@ -226,7 +226,12 @@ func genClassB(t classTypeB) func(g *gen, i int) (runtime.Record, error) {
 			ev["boundaries"] = bounds
 			ev["normalization_fit_split"] = "train"
 		}
-		cards, err := r.raster(t.value, b, f64(math.NaN()), t.side)
+		nodata := f64(math.NaN())
+		if i%3 == 0 {
+			nodata = f64(-9999) // a declared finite nodata instead of NaN
+			nanTo(b, -9999)
+		}
+		cards, err := r.raster(t.value, b, nodata, t.side)
 		if err != nil {
 			return runtime.Record{}, err
 		}

@@ -225,3 +225,12 @@ type workersCard = workers.FileCard
 
 // fmtF formats a float as Python's repr would (shortest round-trip).
 func fmtF(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// nanTo replaces every NaN sample of a float band with a finite nodata.
+func nanTo(b *raster.Band, v float64) {
+	for i := 0; i < b.Len(); i++ {
+		if math.IsNaN(b.At(i)) {
+			setAt(b, i, v)
+		}
+	}
+}
