@@ -437,3 +437,45 @@ func TestReleaseRoot(t *testing.T) {
 		t.Errorf("%d published facts mismatch", rep.FactSummary[FactMismatch])
 	}
 }
+
+// TestForeignLayoutIsReported gives the adapter records of a layout it
+// does not know: nothing is guessed, every field is reported unmapped, the
+// corpus is DEGRADED and no type pretends to have run.
+func TestForeignLayoutIsReported(t *testing.T) {
+	root := t.TempDir()
+	p := filepath.Join(root, filepath.FromSlash(CanonicalRecordsPath))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	lines := `{"id":"a","qtype":"wildfire_a","inputs":{"x":"source_assets/x.tif"},"chain":"ReadData(question_1, x_1)"}
+{"id":"b","qtype":"wildfire_b","inputs":{"x":"source_assets/y.tif"},"chain":"ReadData(question_1, x_1)"}
+`
+	if err := os.WriteFile(p, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep := runRelease(t, Options{ReleaseRoot: root})
+	if rep.Status != runtime.StatusDegraded {
+		t.Fatalf("status %s", rep.Status)
+	}
+	if c := check(rep, "adapter"); c.Status != CheckFail {
+		t.Errorf("adapter check %+v", c)
+	}
+	unmapped := map[string]int{}
+	for _, u := range rep.Adapter.Unmapped {
+		unmapped[u.Field] = u.Records
+	}
+	for _, f := range []string{"qtype", "inputs", "chain"} {
+		if unmapped[f] != 2 {
+			t.Errorf("unmapped %v: want %s in 2 records", rep.Adapter.Unmapped, f)
+		}
+	}
+	if len(rep.Adapter.Errors) != 2 || rep.Replayed != 0 {
+		t.Errorf("errors %+v, replayed %d", rep.Adapter.Errors, rep.Replayed)
+	}
+	for _, ty := range rep.Types {
+		if ty.Status != runtime.StatusNotRun || !strings.Contains(ty.StatusReason, "could not be mapped") {
+			t.Errorf("%s: %s %q", ty.QuestionType, ty.Status, ty.StatusReason)
+			break
+		}
+	}
+}

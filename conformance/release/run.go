@@ -516,8 +516,19 @@ func (r *Report) finishTypes() {
 			t.Facts[f.Status]++
 		}
 	}
+	unassigned := 0
+	if r.Adapter != nil {
+		for _, e := range r.Adapter.Errors {
+			if r.row(e.QuestionType) == nil {
+				unassigned++
+			}
+		}
+	}
 	for _, t := range r.Types {
 		switch {
+		case t.Records == 0 && unassigned > 0:
+			t.Status = runtime.StatusNotRun
+			t.StatusReason = fmt.Sprintf("no record of this type was adapted; %d records of unknown type could not be mapped", unassigned)
 		case t.Records == 0:
 			t.Status, t.StatusReason = runtime.StatusNotRun, "no record of this type in the corpus"
 		case t.Blocked > 0:
