@@ -182,5 +182,11 @@ func conformanceExitCode(rep *release.Report) int {
 	if rep.Records == 0 {
 		return exitResourceBlocked
 	}
+	if code == exitOK && rep.FactSummary[release.FactMismatch] > 0 {
+		// A corpus-level fact mismatched (type-level ones already made
+		// their type FAILED). With absent inputs (code 3) the replay facts
+		// cannot hold, so 3 stands.
+		return exitFailure
+	}
 	return code
 }

@@ -135,3 +135,28 @@ func TestConformanceFixtureRelease(t *testing.T) {
 		t.Errorf("tampered table:\n%s", stdout)
 	}
 }
+
+func TestConformanceExitCode(t *testing.T) {
+	row := func(status string) *release.TypeReport {
+		return &release.TypeReport{QuestionType: "x", Status: status, Records: 1}
+	}
+	cases := []struct {
+		name string
+		rep  release.Report
+		want int
+	}{
+		{"blocked corpus", release.Report{Status: "RESOURCE_BLOCKED"}, exitResourceBlocked},
+		{"degraded", release.Report{Status: "DEGRADED", Records: 5, Types: []*release.TypeReport{row("DEGRADED")}}, exitNotVerified},
+		{"real ok", release.Report{Status: "REAL", Records: 5, Types: []*release.TypeReport{row("REAL"), row("NOT_RUN")}}, exitOK},
+		{"fixture ok", release.Report{Status: "FIXTURE", Records: 5, Types: []*release.TypeReport{row("FIXTURE")}}, exitOK},
+		{"failed type", release.Report{Status: "REAL", Records: 5, Types: []*release.TypeReport{row("RESOURCE_BLOCKED"), row("FAILED")}}, exitFailure},
+		{"unhydrated type", release.Report{Status: "REAL", Records: 5, Types: []*release.TypeReport{row("REAL"), row("RESOURCE_BLOCKED")}, FactSummary: map[string]int{release.FactMismatch: 1}}, exitResourceBlocked},
+		{"corpus fact", release.Report{Status: "REAL", Records: 5, Types: []*release.TypeReport{row("REAL")}, FactSummary: map[string]int{release.FactMismatch: 1}}, exitFailure},
+		{"empty corpus", release.Report{Status: "REAL"}, exitResourceBlocked},
+	}
+	for _, c := range cases {
+		if got := conformanceExitCode(&c.rep); got != c.want {
+			t.Errorf("%s: exit %d, want %d", c.name, got, c.want)
+		}
+	}
+}
