@@ -40,8 +40,16 @@ func runReplay(ctx context.Context, cio cmdIO, args []string) error {
 	shard := fs.String("shard", "", "replay shard i of n (i/n, 0-based), partitioned by record id")
 	out := fs.String("output-dir", "replay-out", "where results.jsonl, report.json, artifacts/ and traces/ go")
 	asJSON := fs.Bool("json", false, "print report.json to stdout instead of tables")
+	cpuProfile := fs.String("cpuprofile", "", "write a pprof CPU profile of the replay to this file")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *cpuProfile != "" {
+		stop, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer stop()
 	}
 	if fs.NArg() > 0 {
 		return usagef("replay: unexpected arguments %v", fs.Args())
