@@ -299,6 +299,25 @@ func validate(v *Variant, raw map[string]any) (Args, error) {
 		params[p.Name] = p
 		names = append(names, p.Name)
 	}
+	// The specification writes the causal input handle both positionally
+	// (our "input") and as work=... (e.g. AssessDamage(work=objects_1, ...)).
+	// A variant that declares only "input" accepts "work" as its alias.
+	if w, ok := raw["work"]; ok {
+		_, declaresWork := params["work"]
+		_, declaresInput := params["input"]
+		if !declaresWork && declaresInput {
+			if _, both := raw["input"]; both {
+				return Args{}, &ArgError{Tool: v.Tool, Arg: "work", Msg: "give the input handle once, as input or as work"}
+			}
+			aliased := make(map[string]any, len(raw))
+			for k, val := range raw {
+				aliased[k] = val
+			}
+			delete(aliased, "work")
+			aliased["input"] = w
+			raw = aliased
+		}
+	}
 	sort.Strings(names)
 	for k := range raw {
 		if _, ok := params[k]; !ok {
