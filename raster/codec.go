@@ -7,7 +7,6 @@ import (
 	"io"
 
 	"github.com/klauspost/compress/zstd"
-	"golang.org/x/image/tiff/lzw"
 )
 
 // codecState holds one worker's reusable decompressors; it is not safe for
@@ -15,6 +14,7 @@ import (
 type codecState struct {
 	br   bytes.Reader
 	inf  *inflater
+	lzw  *lzwState
 	zstd *zstd.Decoder
 }
 
@@ -43,10 +43,10 @@ func (c *codecState) decompress(comp int, src, dst []byte) error {
 		if len(src) >= 2 && src[0] == 0 && src[1]&1 != 0 {
 			return UnsupportedError("old-style (pre-TIFF 6.0) LZW")
 		}
-		c.br.Reset(src)
-		r := lzw.NewReader(&c.br, lzw.MSB, 8)
-		defer r.Close()
-		return readBlock(r, dst, "LZW")
+		if c.lzw == nil {
+			c.lzw = new(lzwState)
+		}
+		return c.lzw.decodeLZW(src, dst)
 	case CompressionDeflate, CompressionDeflate2:
 		if c.inf == nil {
 			c.inf = new(inflater)
