@@ -39,3 +39,21 @@ def cell_area_grid(transform, height, width):
     edges = transform.f + transform.e * rows
     per_row = np.abs(_zone(edges[:-1]) - _zone(edges[1:])) * np.radians(abs(transform.a))
     return np.repeat(per_row[:, None], width, axis=1)
+
+
+def grid_cell_areas(transform, crs, height, width):
+    """Spec section 8: WGS84 ellipsoidal cell areas on geographic grids; on
+    projected grids every cell has |det| times the squared linear unit."""
+    if crs.is_geographic:
+        return cell_area_grid(transform, height, width)
+    unit = crs.linear_units_factor[1]
+    det = abs(transform.a * transform.e - transform.b * transform.d) * unit * unit
+    return np.full((height, width), det)
+
+
+def masked_area_m2(sel, transform, crs):
+    """Area of the selected cells: NumPy's areas[sel].sum() on geographic
+    grids, count times the pixel area on projected ones."""
+    if crs.is_geographic:
+        return float(cell_area_grid(transform, *sel.shape)[sel].sum())
+    return float(int(sel.sum()) * grid_cell_areas(transform, crs, 1, 1)[0, 0])

@@ -10,7 +10,7 @@ import os
 
 import numpy as np
 
-from common import cell_area_grid, find, read_band
+from common import cell_area_grid, find, masked_area_m2, read_band
 
 
 def valid_of(a, nodata):
@@ -37,8 +37,7 @@ def area_ha(sel, transform):
 def area_answer(handle, hazard_handle="hazard_stack_1"):
     def fn(rec, root):
         sel, _, transform, crs = binary_mask(root, find(rec, hazard_handle, handle + ".tif"))
-        assert crs.to_epsg() == 4326
-        ha = round(area_ha(sel, transform), 3)
+        ha = round(masked_area_m2(sel, transform, crs) / 10000.0, 3)
         return {"status": "TASK_COMPLETE", "answer": {"value": ha, "units": "ha"},
                 "evidence": {"primary_area_ha": ha, "primary_handle": handle}}
     return fn
