@@ -410,6 +410,11 @@ func TestSymlinkEscapeRefused(t *testing.T) {
 	if rep.Status != runtime.StatusDegraded {
 		t.Errorf("status %s, want DEGRADED", rep.Status)
 	}
+	// The record is replayed and the runtime's read gate refuses the
+	// symlink: the type fails rather than passing as "blocked".
+	if ty := rep.row(recs[0].QuestionType); ty.Status != runtime.StatusFailed || ty.Executed == ty.Records {
+		t.Errorf("type %s with an escaping input: %+v", recs[0].QuestionType, ty)
+	}
 }
 
 // TestReleaseRoot runs REAL mode on the release named by

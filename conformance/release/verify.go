@@ -59,7 +59,8 @@ type PathInventory struct {
 	// Invalid lists paths that are not repository-relative, resolve
 	// outside the root (symlinks resolved) or are not regular files.
 	Invalid []string `json:"invalid"`
-	// BlockedRecords maps record id to its first absent path.
+	// BlockedRecords maps record id to its first absent path; such
+	// records are not replayed.
 	BlockedRecords map[string]string `json:"-"`
 }
 
@@ -82,7 +83,9 @@ func auditPaths(root string, recs []runtime.Record) *PathInventory {
 					st = classifyPath(root, f.Path, pi)
 					state[f.Path] = st
 				}
-				if st != "" {
+				// Absent inputs block a record; an invalid path does not:
+				// the record is replayed and the read gate refuses it.
+				if st == "missing" || st == "hydration pending" {
 					if _, already := pi.BlockedRecords[r.ID]; !already {
 						pi.BlockedRecords[r.ID] = f.Path + " (" + st + ")"
 					}
