@@ -8,7 +8,16 @@ names and rounding follow conformance/schemas/sen1_flood_*.json.
 
 DIAGNOSTICS[id] also records, per record, the Otsu threshold, the SHA-256
 of the uint8 mask samples (0 valid non-flood, 1 flood, 255 nodata;
-row-major), the component count and the rasterio polygon count.
+row-major), the component count, the rasterio polygon count and a digest of
+the normalized polygons. Regenerate the family's goldens with this module's
+main (oracle.py writes the same answers but no diagnostics, which
+TestSen1FloodSyntheticDiagnostics needs):
+
+    go run ./cmd/geodisaster synth --out /tmp/c_sen1 --types sen1_flood_a,sen1_flood_b,sen1_flood_c,sen1_flood_d,sen1_flood_e --seed 1
+    /usr/bin/python3 conformance/oracle/oracle_sen1flood.py --corpus /tmp/c_sen1 > conformance/goldens/oracle_sen1flood.json
+
+The real-chip goldens (conformance/goldens/sen1flood_real.json) are made
+the same way from the corpus TestSen1FloodRealChip writes (see its doc).
 """
 import hashlib
 import os
