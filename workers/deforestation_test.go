@@ -349,6 +349,9 @@ func TestSARChangeUsesDeclaredRoles(t *testing.T) {
 	if _, err := sarChange(m, m.sarScene(t, noRole, fill(5, -12), fill(5, -7))); err == nil || !strings.Contains(err.Error(), "declares no temporal_role") {
 		t.Errorf("missing role: %v", err)
 	}
+	if _, err := sarChange(m, m.sarScene(t, acq, []float64{-14, math.NaN(), -14, -11.5, -13.75}, fill(5, -7))); err == nil || !strings.Contains(err.Error(), "band VH has no valid pixel") {
+		t.Errorf("all-NaN acquisition: %v", err)
+	}
 	allPre := append([]FileCard{}, acq...)
 	for i := range allPre {
 		allPre[i].TemporalRole = "pre"
@@ -398,6 +401,13 @@ func TestOpticalDropsRegionAndErrors(t *testing.T) {
 	od, err = opticalDrops(m, s, loss)
 	if err != nil || od.Region != "event_year_loss" || od.NDVIDrop != 0.5 || od.NBRDrop != 0.5 {
 		t.Fatalf("restricted drops %+v %v", od, err)
+	}
+	// A loss region whose only cell is nodata in every epoch leaves no
+	// finite mean: an error, not a zero drop.
+	only := make([]bool, 16)
+	only[15] = true
+	if _, err := opticalDrops(m, s, &HansenLoss{Mask: only, Indices: []int{15}, Info: loss.Info}); err == nil || !strings.Contains(err.Error(), "no epoch gives a finite pre-event NDVI mean") {
+		t.Errorf("all-invalid region: %v", err)
 	}
 	loss.Info.Transform = utm10
 	loss.Info.EPSG = 32721
