@@ -12,6 +12,7 @@ import (
 
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/scoring"
+	"github.com/geodisaster/engine/workers"
 )
 
 //go:embed facts.json
@@ -47,6 +48,10 @@ const (
 	KindReplayExecuted = "replay_executed"
 	// KindReplayTypesCorrect: types whose every record is correct.
 	KindReplayTypesCorrect = "replay_types_correct"
+	// KindDeclaredPaths: file cards the type's records declare, per record
+	// and/or in total (question handles counted only with
+	// include_question).
+	KindDeclaredPaths = "declared_paths"
 	// KindArtifactsReproduce: records of the type whose generated
 	// artifacts have identical SHA-256 digests in two separate replays.
 	KindArtifactsReproduce = "artifacts_reproduce"
@@ -124,6 +129,12 @@ type Fact struct {
 	Unique *int `json:"unique,omitempty"`
 	// Groups is the published number of duplicate-trajectory groups.
 	Groups *int `json:"groups,omitempty"`
+	// PerRecord is the published number of declared paths of every
+	// record (declared_paths).
+	PerRecord *int `json:"per_record,omitempty"`
+	// IncludeQuestion counts the question handle's sidecar among the
+	// declared paths, as the sentence does.
+	IncludeQuestion bool `json:"include_question,omitempty"`
 }
 
 // Facts parses the embedded published-facts registry (facts.json).
@@ -417,6 +428,23 @@ func checkTypeFact(f Fact, recs []*recView, replay map[string]*TypeReport) (stri
 			return "", "no second replay of this type in this run", false, false
 		}
 		return fmt.Sprintf("%d of %d records reproduce", t.Reproduced, t.Repeated), "", intIs(f.Count, t.Reproduced) && t.Reproduced == t.Repeated, true
+	case KindDeclaredPaths:
+		total := 0
+		for _, rv := range recs {
+			n := 0
+			for _, h := range rv.rec.Handles {
+				if h.Kind == workers.KindQuestion && !f.IncludeQuestion {
+					continue
+				}
+				n += len(h.Files)
+			}
+			if f.PerRecord != nil && n != *f.PerRecord {
+				return fmt.Sprintf("%d paths", n), fmt.Sprintf("first differing record %s declares %d paths", rv.rec.ID, n), false, true
+			}
+			total += n
+		}
+		obs := fmt.Sprintf("%d path references over %d records", total, len(recs))
+		return obs, "", intIs(f.References, total), true
 	case KindRecords:
 		n, train, test := len(recs), 0, 0
 		for _, rv := range recs {
@@ -643,6 +671,14 @@ func expected(f Fact) string {
 		return fmt.Sprintf("%s types fully correct", optInt(f.Types))
 	case KindArtifactsReproduce:
 		return fmt.Sprintf("%s records whose artifact digests reproduce in a second replay", optInt(f.Count))
+	case KindDeclaredPaths:
+		s := fmt.Sprintf("%s path references, %s per record", optInt(f.References), optInt(f.PerRecord))
+		if f.IncludeQuestion {
+			s += " (question sidecar included)"
+		} else {
+			s += " (question sidecar excluded)"
+		}
+		return s
 	}
 	return ""
 }
