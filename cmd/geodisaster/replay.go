@@ -20,6 +20,7 @@ import (
 
 	"github.com/geodisaster/engine/conformance/synth"
 	"github.com/geodisaster/engine/runtime"
+	"github.com/geodisaster/engine/runtime/htmlreport"
 	"github.com/geodisaster/engine/workers"
 )
 
@@ -128,6 +129,9 @@ func runReplay(ctx context.Context, cio cmdIO, args []string) error {
 	rep.Workers = *nworkers
 	rep.WallSeconds = time.Since(start).Seconds()
 	if err := writeReplayOutputs(*out, results, rep, true); err != nil {
+		return err
+	}
+	if err := htmlreport.WriteReplay(ctx, htmlreport.ReplayInput{Report: rep, Results: results, Records: sel, OutDir: *out, Generated: time.Now()}); err != nil {
 		return err
 	}
 	if *asJSON {
