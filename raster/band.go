@@ -48,6 +48,7 @@ func NewBand(width, height int, t DataType) (*Band, error) {
 	default:
 		return nil, fmt.Errorf("raster: cannot allocate band of type %v", t)
 	}
+	adviseHugePages(b.Bytes())
 	return b, nil
 }
 

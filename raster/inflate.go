@@ -476,6 +476,30 @@ func (f *inflater) decodeBlock(r *bitReader, dst []byte, o int, lt *[litlenTable
 			}
 		}
 		e := lt[buf&(1<<litlenBits-1)]
+		if e&(kindMask|entInvalid) == kindLiteral {
+			// Literal fast path; after a refill there are bits for two.
+			if o >= len(dst) {
+				r.pos, r.buf, r.n = pos, buf, n
+				return o, true, nil
+			}
+			dst[o] = byte(e >> 16)
+			o++
+			buf >>= e & 15
+			n -= uint(e & 15)
+			e = lt[buf&(1<<litlenBits-1)]
+			if e&(kindMask|entInvalid) != kindLiteral || n < 15 {
+				continue
+			}
+			if o >= len(dst) {
+				r.pos, r.buf, r.n = pos, buf, n
+				return o, true, nil
+			}
+			dst[o] = byte(e >> 16)
+			o++
+			buf >>= e & 15
+			n -= uint(e & 15)
+			continue
+		}
 		if e&kindMask == kindLink {
 			buf >>= litlenBits
 			n -= litlenBits
