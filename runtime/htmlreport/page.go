@@ -52,6 +52,9 @@ type Page struct {
 	Denials []DenialRow
 	// DenialsOmitted counts denials beyond MaxDenials that are not listed.
 	DenialsOmitted int
+	// DenialsNotRecorded says the producer kept no denials (the section
+	// says so instead of claiming none).
+	DenialsNotRecorded bool
 	// Thumbnails are inline previews of generated artifacts.
 	Thumbnails []Thumbnail
 	// ThumbnailsOmitted counts candidate artifacts that were not inlined
@@ -85,7 +88,8 @@ type Provenance struct {
 	Workers int
 	// WallSeconds is the run's duration.
 	WallSeconds float64
-	// Records, ToolCalls and ReadDenials are the run's totals.
+	// Records, ToolCalls and ReadDenials are the run's totals (ToolCalls
+	// 0: not shown).
 	Records, ToolCalls, ReadDenials int
 	// ReadPolicy names the read gate's policy.
 	ReadPolicy string
