@@ -161,29 +161,50 @@ func kindSchema(k workers.ParamKind, enum []string) map[string]any {
 }
 
 // toolDescription describes a worker for a client: its owner role, output
-// handle prefix and every variant with the arguments it takes (required
-// ones marked with *).
+// handle prefix and every variant as a call template: the discriminating
+// argument's value, then each argument (required ones marked with *), its
+// allowed values when few, and what it expects.
 func toolDescription(reg *workers.Registry, info workers.ToolInfo) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "GeoDisaster worker %s (owner %s). Returns a new %s_N handle and its evidence.", info.Name, info.Role, info.Output)
 	fmt.Fprintf(&b, " The variant is selected by %s:", strings.Join(quoteAll(info.Keys), " or "))
 	for _, v := range reg.Variants(info.Name) {
-		name := v.Value
-		if name == "" {
-			name = "(default)"
-		}
 		var args []string
+		sel := "(default)"
 		for _, p := range v.Params {
+			if contains(info.Keys, p.Name) && v.Value != "" {
+				sel = selector(p, v.Value)
+				continue
+			}
 			a := p.Name
 			if p.Required {
 				a += "*"
 			}
+			if len(p.Enum) > 0 && len(p.Enum) <= 8 && (p.Kind == workers.KindString || p.Kind == workers.KindStringList || p.Kind == workers.KindHandleMap || p.Kind == workers.KindFlags) {
+				a += " in {" + strings.Join(p.Enum, ", ") + "}"
+			}
+			if p.Doc != "" {
+				a += " (" + p.Doc + ")"
+			}
 			args = append(args, a)
 		}
-		fmt.Fprintf(&b, "\n- %s: %s", name, strings.Join(args, ", "))
+		fmt.Fprintf(&b, "\n- %s: %s", sel, strings.Join(args, "; "))
 	}
 	b.WriteString("\n(* required; handle arguments name handles of this session.)")
 	return b.String()
+}
+
+// selector renders a variant's discriminating argument as it is passed:
+// key="value" for strings, key={"flag":true,...} for flag objects.
+func selector(p workers.Param, value string) string {
+	if p.Kind == workers.KindFlags {
+		var flags []string
+		for _, f := range strings.Split(value, "+") {
+			flags = append(flags, fmt.Sprintf("%q:true", f))
+		}
+		return p.Name + "={" + strings.Join(flags, ",") + "}"
+	}
+	return fmt.Sprintf("%s=%q", p.Name, value)
 }
 
 func quoteAll(ss []string) []string {
