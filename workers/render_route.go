@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	gojson "github.com/goccy/go-json"
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/basicfont"
 	"golang.org/x/image/math/fixed"
@@ -107,9 +108,12 @@ func loadOverlayInputs(env Env, rs *routeScene) (*OverlayInputs, error) {
 }
 
 func loadFloodExtent(env Env, s *Scene) (*FloodExtent, error) {
+	return loadDeclared(env, s, routeFloodFile, parseFloodExtent)
+}
+
+func parseFloodExtent(p string, b []byte) (*FloodExtent, error) {
 	var fc geoFeatureCollection
-	p, err := readDeclaredJSON(env, s, routeFloodFile, &fc)
-	if err != nil {
+	if err := unmarshalDeclared(p, b, &fc); err != nil {
 		return nil, err
 	}
 	if fc.Type != "FeatureCollection" {
@@ -124,12 +128,12 @@ func loadFloodExtent(env Env, s *Scene) (*FloodExtent, error) {
 		switch f.Geometry.Type {
 		case "Polygon":
 			var rings [][][]float64
-			if err := json.Unmarshal(f.Geometry.Coordinates, &rings); err != nil {
+			if err := gojson.Unmarshal(f.Geometry.Coordinates, &rings); err != nil {
 				return nil, fmt.Errorf("%s: feature %d: %w", p, i, err)
 			}
 			polys = [][][][]float64{rings}
 		case "MultiPolygon":
-			if err := json.Unmarshal(f.Geometry.Coordinates, &polys); err != nil {
+			if err := gojson.Unmarshal(f.Geometry.Coordinates, &polys); err != nil {
 				return nil, fmt.Errorf("%s: feature %d: %w", p, i, err)
 			}
 		default:

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	gojson "github.com/goccy/go-json"
 	"github.com/paulmach/orb"
 
 	"github.com/geodisaster/engine/crs"
@@ -126,6 +127,7 @@ func routingVariants() []Variant {
 			Role:        "routing",
 			HandleStems: []string{"route_inputs"},
 			Check:       checkRoutingScene,
+			TypedJSON:   true,
 		}),
 		PrepareSceneVariant(PrepareSpec{
 			Mode:     "flood_safe_routing",
@@ -423,22 +425,54 @@ func loadRouteScene(env Env, w *Work) (*routeScene, error) {
 	return rs, nil
 }
 
-func readDeclaredJSON(env Env, s *Scene, suffix string, v any) (string, error) {
+// readDeclared reads the scene's declared file ending in suffix through the
+// read gate and returns its path and bytes.
+func readDeclared(env Env, s *Scene, suffix string) (string, []byte, error) {
 	f, err := s.Require(suffix)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	b, err := env.ReadFile(f.Path)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
-	if err := json.Unmarshal(b, v); err != nil {
-		return "", fmt.Errorf("%s: %w", f.Path, err)
+	return f.Path, b, nil
+}
+
+// loadDeclared reads a declared file through the gate on every call (the
+// call's read trace names it) and parses it once per session: routing
+// workers chained over one scene (EstimateExposure, PlanRoutes, RenderMap)
+// share the parsed, read-only value.
+func loadDeclared[T any](env Env, s *Scene, suffix string, parse func(path string, b []byte) (T, error)) (T, error) {
+	p, b, err := readDeclared(env, s, suffix)
+	if err != nil {
+		var zero T
+		return zero, err
 	}
-	return f.Path, nil
+	v, err := s.parsed("routing:"+p, b, func() (any, error) { return parse(p, b) })
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return v.(T), nil
+}
+
+// unmarshalDeclared decodes a declared routing file with goccy/go-json,
+// which decodes to the same values as encoding/json (numbers through
+// strconv.ParseFloat) several times faster: the road tables are the
+// largest JSON a routing chain reads.
+func unmarshalDeclared(p string, b []byte, v any) error {
+	if err := gojson.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("%s: %w", p, err)
+	}
+	return nil
 }
 
 func loadRouteMetadata(env Env, s *Scene) (*RouteMetadata, error) {
+	return loadDeclared(env, s, routeMetadataFile, parseRouteMetadata)
+}
+
+func parseRouteMetadata(p string, b []byte) (*RouteMetadata, error) {
 	var doc struct {
 		Origin *struct {
 			Name   string   `json:"name"`
@@ -456,8 +490,7 @@ func loadRouteMetadata(env Env, s *Scene) (*RouteMetadata, error) {
 		Confidence *string `json:"confidence"`
 		CRS        string  `json:"crs"`
 	}
-	p, err := readDeclaredJSON(env, s, routeMetadataFile, &doc)
-	if err != nil {
+	if err := unmarshalDeclared(p, b, &doc); err != nil {
 		return nil, err
 	}
 	m := &RouteMetadata{Path: p}
@@ -492,6 +525,10 @@ type edgeID string
 
 // UnmarshalJSON accepts a string or an integral number.
 func (id *edgeID) UnmarshalJSON(b []byte) error {
+	if s, ok := plainJSONString(b); ok {
+		*id = edgeID(s)
+		return nil
+	}
 	var s string
 	if err := json.Unmarshal(b, &s); err == nil {
 		*id = edgeID(s)
@@ -506,6 +543,21 @@ func (id *edgeID) UnmarshalJSON(b []byte) error {
 	}
 	*id = edgeID(n.String())
 	return nil
+}
+
+// plainJSONString returns the content of a JSON string literal made of
+// printable ASCII without escapes (such as "e00042"), which decodes to
+// itself; ok is false for anything else.
+func plainJSONString(b []byte) (string, bool) {
+	if len(b) < 2 || b[0] != '"' || b[len(b)-1] != '"' {
+		return "", false
+	}
+	for _, c := range b[1 : len(b)-1] {
+		if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return "", false
+		}
+	}
+	return string(b[1 : len(b)-1]), true
 }
 
 // geoFeatureCollection is the subset of GeoJSON the routing files use.
@@ -529,7 +581,7 @@ func parseLineString(path string, i int, g *struct {
 		return nil, fmt.Errorf("%s: feature %d: geometry must be a LineString", path, i)
 	}
 	var pts [][]float64
-	if err := json.Unmarshal(g.Coordinates, &pts); err != nil {
+	if err := gojson.Unmarshal(g.Coordinates, &pts); err != nil {
 		return nil, fmt.Errorf("%s: feature %d: coordinates: %w", path, i, err)
 	}
 	if len(pts) < 2 {
@@ -546,9 +598,12 @@ func parseLineString(path string, i int, g *struct {
 }
 
 func loadRoadNetwork(env Env, s *Scene) (*RoadNetwork, error) {
+	return loadDeclared(env, s, routeRoadsFile, parseRoadNetwork)
+}
+
+func parseRoadNetwork(p string, b []byte) (*RoadNetwork, error) {
 	var fc geoFeatureCollection
-	p, err := readDeclaredJSON(env, s, routeRoadsFile, &fc)
-	if err != nil {
+	if err := unmarshalDeclared(p, b, &fc); err != nil {
 		return nil, err
 	}
 	if fc.Type != "FeatureCollection" {
@@ -566,7 +621,7 @@ func loadRoadNetwork(env Env, s *Scene) (*RoadNetwork, error) {
 			Flooded       *bool    `json:"flooded"`
 			Blocked       *bool    `json:"blocked"`
 		}
-		if err := json.Unmarshal(f.Properties, &pr); err != nil {
+		if err := gojson.Unmarshal(f.Properties, &pr); err != nil {
 			return nil, fmt.Errorf("%s: feature %d: properties: %w", p, i, err)
 		}
 		if pr.EdgeID == nil || *pr.EdgeID == "" || pr.U == nil || pr.V == nil || pr.LengthM == nil || pr.TravelTimeMin == nil || pr.FloodRisk == nil || pr.Flooded == nil || pr.Blocked == nil {
@@ -579,6 +634,7 @@ func loadRoadNetwork(env Env, s *Scene) (*RoadNetwork, error) {
 		if !(e.FloodRisk >= 0 && e.FloodRisk <= 1) {
 			return nil, fmt.Errorf("%s: edge %s: flood_risk %v is outside 0..1", p, e.ID, e.FloodRisk)
 		}
+		var err error
 		if e.Coords, err = parseLineString(p, i, f.Geometry); err != nil {
 			return nil, err
 		}
@@ -595,9 +651,12 @@ func loadRoadNetwork(env Env, s *Scene) (*RoadNetwork, error) {
 }
 
 func loadCandidates(env Env, s *Scene) ([]*RouteCandidate, error) {
+	return loadDeclared(env, s, routeCandidatesFile, parseCandidates)
+}
+
+func parseCandidates(p string, b []byte) ([]*RouteCandidate, error) {
 	var fc geoFeatureCollection
-	p, err := readDeclaredJSON(env, s, routeCandidatesFile, &fc)
-	if err != nil {
+	if err := unmarshalDeclared(p, b, &fc); err != nil {
 		return nil, err
 	}
 	if fc.Type != "FeatureCollection" {
@@ -613,7 +672,7 @@ func loadCandidates(env Env, s *Scene) ([]*RouteCandidate, error) {
 			EdgeIDs   []edgeID `json:"edge_ids"`
 			ShelterID string   `json:"shelter_id"`
 		}
-		if err := json.Unmarshal(f.Properties, &pr); err != nil {
+		if err := gojson.Unmarshal(f.Properties, &pr); err != nil {
 			return nil, fmt.Errorf("%s: feature %d: properties: %w", p, i, err)
 		}
 		pre, ok := strategyPrefix(pr.Strategy)
@@ -640,6 +699,7 @@ func loadCandidates(env Env, s *Scene) ([]*RouteCandidate, error) {
 		for _, id := range pr.EdgeIDs {
 			c.EdgeIDs = append(c.EdgeIDs, string(id))
 		}
+		var err error
 		if c.Coords, err = parseLineString(p, i, f.Geometry); err != nil {
 			return nil, err
 		}
@@ -982,11 +1042,14 @@ type cachedScore struct {
 }
 
 func loadCachedScores(env Env, s *Scene) (map[string]cachedScore, error) {
+	return loadDeclared(env, s, routeScoresFile, parseCachedScores)
+}
+
+func parseCachedScores(p string, b []byte) (map[string]cachedScore, error) {
 	var doc struct {
 		Routes []cachedScore `json:"routes"`
 	}
-	p, err := readDeclaredJSON(env, s, routeScoresFile, &doc)
-	if err != nil {
+	if err := unmarshalDeclared(p, b, &doc); err != nil {
 		return nil, err
 	}
 	out := map[string]cachedScore{}

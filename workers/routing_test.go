@@ -2,9 +2,11 @@ package workers
 
 import (
 	"encoding/json"
+	"fmt"
 	"image"
 	"image/color"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -349,6 +351,113 @@ func TestRGBBandOrder(t *testing.T) {
 	for _, c := range cases {
 		if got := rgbBandOrder(RasterInfo{Descriptions: c.desc}); got != c.want {
 			t.Errorf("%q: %v, want %v", c.desc, got, c.want)
+		}
+	}
+}
+
+// syntheticRoads returns a roads.geojson FeatureCollection of n edges shaped
+// like the synthetic corpus (three vertices, string and integer edge ids,
+// awkward floats).
+func syntheticRoads(n int) []byte {
+	var b strings.Builder
+	b.WriteString(`{"features":[`)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		id := `"e` + strconv.Itoa(i) + `"`
+		if i%7 == 3 {
+			id = strconv.Itoa(1000000 + i)
+		}
+		x := 7.3993787 + float64(i)*1.1e-5
+		y := 50.6839863 - float64(i%97)*3.3e-6
+		fmt.Fprintf(&b, `{"geometry":{"coordinates":[[%v,%v],[%v,%v],[%v,%v]],"type":"LineString"},`, x, y, x+0.0011718, y-7.15e-5, x+0.0023375, y-0.97e-5)
+		fmt.Fprintf(&b, `"properties":{"blocked":%v,"edge_id":%s,"flood_risk":%v,"flooded":%v,"highway":"primary","length_m":%v,"travel_time_min":%v,"u":%d,"v":%d},"type":"Feature"}`,
+			i%11 == 0, id, float64(i%13)/13, i%11 == 0 || i%5 == 0, 100+float64(i)*0.37, 0.1+float64(i%17)/300, 100000+i, 100001+i)
+	}
+	b.WriteString(`],"type":"FeatureCollection"}`)
+	return []byte(b.String())
+}
+
+// TestParseRoadNetworkMatchesEncodingJSON checks the go-json decoding of a
+// road table against encoding/json's values, bit for bit.
+func TestParseRoadNetworkMatchesEncodingJSON(t *testing.T) {
+	raw := syntheticRoads(500)
+	n, err := parseRoadNetwork("roads.geojson", raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ref struct {
+		Features []struct {
+			Geometry struct {
+				Coordinates [][]float64 `json:"coordinates"`
+			} `json:"geometry"`
+			Properties struct {
+				EdgeID        any `json:"edge_id"`
+				U, V          int64
+				LengthM       float64 `json:"length_m"`
+				TravelTimeMin float64 `json:"travel_time_min"`
+				FloodRisk     float64 `json:"flood_risk"`
+				Flooded       bool    `json:"flooded"`
+				Blocked       bool    `json:"blocked"`
+			} `json:"properties"`
+		} `json:"features"`
+	}
+	d := json.NewDecoder(strings.NewReader(string(raw)))
+	d.UseNumber()
+	if err := d.Decode(&ref); err != nil {
+		t.Fatal(err)
+	}
+	if len(n.Edges) != len(ref.Features) {
+		t.Fatalf("%d edges, want %d", len(n.Edges), len(ref.Features))
+	}
+	for i, f := range ref.Features {
+		e, p := n.Edges[i], f.Properties
+		id := fmt.Sprint(p.EdgeID)
+		if e.ID != id || e.U != p.U || e.V != p.V || math.Float64bits(e.LengthM) != math.Float64bits(p.LengthM) ||
+			math.Float64bits(e.TravelTimeMin) != math.Float64bits(p.TravelTimeMin) || math.Float64bits(e.FloodRisk) != math.Float64bits(p.FloodRisk) ||
+			e.Flooded != p.Flooded || e.Blocked != p.Blocked || len(e.Coords) != len(f.Geometry.Coordinates) {
+			t.Fatalf("edge %d: %+v, want %+v", i, e, p)
+		}
+		for k, c := range f.Geometry.Coordinates {
+			if math.Float64bits(e.Coords[k][0]) != math.Float64bits(c[0]) || math.Float64bits(e.Coords[k][1]) != math.Float64bits(c[1]) {
+				t.Fatalf("edge %d vertex %d: %v, want %v", i, k, e.Coords[k], c)
+			}
+		}
+	}
+	for _, bad := range []string{`{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"edge_id":"a","u":1,"v":2,"length_m":1,"travel_time_min":1,"flood_risk":0,"flooded":false,"blocked":false}}]}`,
+		`{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"LineString","coordinates":[[1,2],[3,4]]},"properties":{"edge_id":"a","u":1,"v":2,"length_m":1,"travel_time_min":1,"flood_risk":0,"flooded":false}}]}`,
+		`{"type":"FeatureCollection","features":[]}`, `{"type":"Feature"}`, `[`} {
+		if _, err := parseRoadNetwork("roads.geojson", []byte(bad)); err == nil {
+			t.Errorf("accepted %s", bad)
+		}
+	}
+}
+
+func TestPlainJSONString(t *testing.T) {
+	for in, want := range map[string]bool{`"e00042"`: true, `""`: true, `"a\"b"`: false, `"\u0041"`: false, `"é"`: false, `42`: false, `"`: false} {
+		s, ok := plainJSONString([]byte(in))
+		if ok != want {
+			t.Errorf("%s: ok %v", in, ok)
+		}
+		if ok {
+			var ref string
+			if err := json.Unmarshal([]byte(in), &ref); err != nil || ref != s {
+				t.Errorf("%s: %q, encoding/json %q", in, s, ref)
+			}
+		}
+	}
+}
+
+// BenchmarkParseRoadNetwork decodes a corpus-sized road table (2,500
+// edges, ~750 kB), the largest file a routing chain parses.
+func BenchmarkParseRoadNetwork(b *testing.B) {
+	raw := syntheticRoads(2500)
+	b.SetBytes(int64(len(raw)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := parseRoadNetwork("roads.geojson", raw); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

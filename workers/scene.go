@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	gojson "github.com/goccy/go-json"
 )
@@ -24,6 +25,47 @@ type Scene struct {
 	Files []SceneFile
 	// Options are ReadData's other arguments (such as "sources").
 	Options map[string]any
+
+	// memo holds values workers parsed from the scene's declared files
+	// (see Scene.parsed); a scene lives for one session.
+	memoMu sync.Mutex
+	memo   map[string]sceneMemo
+}
+
+// sceneMemo is one parsed value and the bytes it was parsed from.
+type sceneMemo struct {
+	data []byte
+	v    any
+	err  error
+}
+
+// parsed returns parse's result for key, calling parse only the first time
+// the key is asked for with these bytes: the same declared file, read
+// through the gate by every call that needs it (so each call's read trace
+// is unchanged), is parsed once per session. The bytes are the session's
+// cached file content, so identity (same backing array and length) means
+// same content; different bytes are parsed afresh. The parsed value must
+// be treated as read-only by its users.
+func (s *Scene) parsed(key string, data []byte, parse func() (any, error)) (any, error) {
+	s.memoMu.Lock()
+	defer s.memoMu.Unlock()
+	if m, ok := s.memo[key]; ok && sameBytes(m.data, data) {
+		return m.v, m.err
+	}
+	v, err := parse()
+	if s.memo == nil {
+		s.memo = map[string]sceneMemo{}
+	}
+	s.memo[key] = sceneMemo{data: data, v: v, err: err}
+	return v, err
+}
+
+// sameBytes reports whether a and b are the same slice of the same array.
+func sameBytes(a, b []byte) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	return len(a) == 0 || &a[0] == &b[0]
 }
 
 // SceneFile is one declared file as ReadData found it.
@@ -91,6 +133,11 @@ type ReadSpec struct {
 	Extra []Param
 	// Check validates the scene (required files, metadata).
 	Check func(env Env, s *Scene) error
+	// TypedJSON marks roles whose workers decode their declared JSON files
+	// into typed values themselves (routing): ReadData still rejects a
+	// .json/.geojson file that is not valid JSON, but leaves SceneFile.JSON
+	// nil instead of decoding it into generic values nobody reads.
+	TypedJSON bool
 }
 
 // ReadDataVariant builds the ReadData variant for one role. It opens the
@@ -145,7 +192,7 @@ func ReadDataVariant(spec ReadSpec) Variant {
 				sc.Question = m
 			}
 			for _, card := range h.Files {
-				sf, err := describeFile(env, card)
+				sf, err := describeSceneFile(env, card, spec.TypedJSON)
 				if err != nil {
 					return nil, err
 				}
@@ -162,6 +209,12 @@ func ReadDataVariant(spec ReadSpec) Variant {
 }
 
 func describeFile(env Env, card FileCard) (SceneFile, error) {
+	return describeSceneFile(env, card, false)
+}
+
+// describeSceneFile reads and describes one declared file; with typedJSON
+// a valid JSON file is not decoded (see ReadSpec.TypedJSON).
+func describeSceneFile(env Env, card FileCard, typedJSON bool) (SceneFile, error) {
 	b, err := env.ReadFile(card.Path)
 	if err != nil {
 		return SceneFile{}, err
@@ -178,6 +231,9 @@ func describeFile(env Env, card FileCard) (SceneFile, error) {
 		// goccy/go-json decodes to the same values as encoding/json
 		// (float64 numbers, map[string]any objects) several times faster,
 		// which matters for large GeoJSON declared by routing scenes.
+		if typedJSON && gojson.Valid(b) {
+			break
+		}
 		var v any
 		if err := gojson.Unmarshal(b, &v); err != nil {
 			return SceneFile{}, fmt.Errorf("declared file %s is not valid JSON: %w", card.Path, err)
