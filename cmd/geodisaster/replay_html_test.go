@@ -1,0 +1,25 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// replay writes report.html beside report.json, with the run's rows.
+func TestReplayWritesReportHTML(t *testing.T) {
+	out := t.TempDir()
+	code, stdout, stderr := cli(t, "replay", "--type", "area_estimation", "--workers", "2", "--output-dir", out)
+	if code != exitOK {
+		t.Fatalf("replay exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	page := readFile(t, filepath.Join(out, "report.html"))
+	for _, want := range []string{
+		`<tr data-type="area_estimation" data-records="6" data-executed="6" data-valid="6" data-correct="6" data-status="FIXTURE">`,
+		`<tr data-type="wildfire_a" data-records="0"`, `id="prov-status">FIXTURE<`, `<p id="no-failures">`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("report.html lacks %s", want)
+		}
+	}
+}
