@@ -166,7 +166,9 @@ func serveHTTP(ctx context.Context, cio cmdIO, srv *mcp.Server, ln net.Listener)
 	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if err := hs.Shutdown(sctx); err != nil {
-		return fmt.Errorf("shutting down the HTTP server: %w", err)
+		// Open event streams keep connections busy: close them.
+		cio.log.Info("closing open HTTP connections", "reason", err)
+		hs.Close()
 	}
 	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
