@@ -25,14 +25,14 @@ func reportCPU(b *testing.B, start time.Duration) {
 }
 
 // bigBenchEnv names the 8192x8192 float32 DEFLATE/predictor-3 GeoTIFF used
-// by the decode benchmarks (see README: performance); the benchmarks skip
+// by the decode benchmarks (conformance/raster/perf.sh builds it); the benchmarks skip
 // when it is absent.
 const bigBenchEnv = "GEODISASTER_BENCH_TIFF"
 
 func benchFile(b *testing.B) string {
 	p := os.Getenv(bigBenchEnv)
 	if p == "" {
-		p = "/tmp/geodisaster-raster-dev/perf/big_deflate_p3.tif"
+		p = "/tmp/geodisaster-raster-perf/big_deflate_p3.tif"
 	}
 	if _, err := os.Stat(p); err != nil {
 		b.Skipf("corpus absent: %s (set %s)", p, bigBenchEnv)

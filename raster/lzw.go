@@ -1,6 +1,9 @@
 package raster
 
-import "fmt"
+import (
+	"encoding/binary"
+	"fmt"
+)
 
 // A whole-buffer decoder for TIFF's LZW (MSB-first codes of 9 to 12 bits,
 // "early change", ClearCode 256, EndOfInformation 257). Every table entry
@@ -77,6 +80,13 @@ func (s *lzwState) decodeLZW(src, dst []byte) error {
 			return FormatError("LZW: corrupted table (string code after ClearCode)")
 		case code < next:
 			st, ln := int(s.start[code]), int(s.size[code])
+			if ln <= 8 && o+8 <= len(dst) {
+				// Short string: one 8-byte move. The bytes past ln are
+				// overwritten by the next string before anything reads them.
+				binary.LittleEndian.PutUint64(dst[o:], binary.LittleEndian.Uint64(dst[st:]))
+				n = ln
+				break
+			}
 			n = min(ln, len(dst)-o)
 			copy(dst[o:o+n], dst[st:st+n])
 		case code == next:
