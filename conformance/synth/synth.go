@@ -19,6 +19,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/geodisaster/engine/raster"
 	"github.com/geodisaster/engine/runtime"
@@ -36,6 +38,10 @@ type Options struct {
 	Full bool
 	// Seed varies the pseudo-random content.
 	Seed uint64
+	// Workers is the number of records generated in parallel (default 1).
+	// Every record draws from its own random stream and writes its own
+	// files, so the corpus is byte-identical for any number of workers.
+	Workers int
 }
 
 // Manifest describes a generated corpus; it is written as corpus.json.
@@ -93,8 +99,13 @@ func Generate(ctx context.Context, dir string, opts Options) (*Manifest, error) 
 		per = 6
 	}
 	m := &Manifest{Generator: "geodisaster synth", Status: runtime.StatusFixture, Seed: opts.Seed, Full: opts.Full, ByType: map[string]int{}}
-	var recs []runtime.Record
-	files := map[string]bool{}
+	type job struct {
+		t   string
+		i   int
+		gen typeGen
+		qt  workers.QuestionType
+	}
+	var jobs []job
 	for _, t := range types {
 		tg, ok := gens[t]
 		if !ok {
@@ -106,33 +117,86 @@ func Generate(ctx context.Context, dir string, opts Options) (*Manifest, error) 
 			n = tg.full
 		}
 		for i := 0; i < n; i++ {
-			if err := ctx.Err(); err != nil {
-				return nil, err
+			jobs = append(jobs, job{t: t, i: i, gen: tg, qt: qt})
+		}
+	}
+	// Each job owns its random stream, its record and its file set; the
+	// results are assembled in job order, so output does not depend on
+	// scheduling.
+	recs := make([]runtime.Record, len(jobs))
+	fileSets := make([]map[string]bool, len(jobs))
+	errs := make([]error, len(jobs))
+	run := func(k int) {
+		j := jobs[k]
+		if err := ctx.Err(); err != nil {
+			errs[k] = err
+			return
+		}
+		fileSets[k] = map[string]bool{}
+		g := &gen{dir: dir, full: opts.Full, rng: rand.New(rand.NewPCG(opts.Seed, uint64(j.qt.Number)<<32|uint64(j.i))), files: fileSets[k]}
+		rec, err := j.gen.gen(g, j.i)
+		if err != nil {
+			errs[k] = fmt.Errorf("synth: %s record %d: %w", j.t, j.i, err)
+			return
+		}
+		rec.QuestionType = j.t
+		rec.Family = string(j.qt.Family)
+		if rec.Split == "" {
+			rec.Split = "train"
+			if j.i%10 == 9 {
+				rec.Split = "test"
 			}
-			g := &gen{dir: dir, full: opts.Full, rng: rand.New(rand.NewPCG(opts.Seed, uint64(qt.Number)<<32|uint64(i))), files: files}
-			rec, err := tg.gen(g, i)
-			if err != nil {
-				return nil, fmt.Errorf("synth: %s record %d: %w", t, i, err)
+		}
+		if rec.TrainingWeight == 0 {
+			rec.TrainingWeight = 1
+		}
+		if rec.SplitGroupID == "" {
+			rec.SplitGroupID = rec.SampleID
+		}
+		if err := rec.Validate(true); err != nil {
+			errs[k] = fmt.Errorf("synth: generated an invalid record: %w", err)
+			return
+		}
+		recs[k] = rec
+	}
+	nw := max(1, min(opts.Workers, len(jobs)))
+	if nw == 1 {
+		for k := range jobs {
+			if run(k); errs[k] != nil {
+				return nil, errs[k]
 			}
-			rec.QuestionType = t
-			rec.Family = string(qt.Family)
-			if rec.Split == "" {
-				rec.Split = "train"
-				if i%10 == 9 {
-					rec.Split = "test"
+		}
+	} else {
+		var next atomic.Int64
+		var failed atomic.Bool
+		var wg sync.WaitGroup
+		for w := 0; w < nw; w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for !failed.Load() {
+					k := int(next.Add(1)) - 1
+					if k >= len(jobs) {
+						return
+					}
+					if run(k); errs[k] != nil {
+						failed.Store(true)
+					}
 				}
+			}()
+		}
+		wg.Wait()
+		for k := range jobs {
+			if errs[k] != nil {
+				return nil, errs[k]
 			}
-			if rec.TrainingWeight == 0 {
-				rec.TrainingWeight = 1
-			}
-			if rec.SplitGroupID == "" {
-				rec.SplitGroupID = rec.SampleID
-			}
-			if err := rec.Validate(true); err != nil {
-				return nil, fmt.Errorf("synth: generated an invalid record: %w", err)
-			}
-			recs = append(recs, rec)
-			m.ByType[t]++
+		}
+	}
+	files := map[string]bool{}
+	for k, j := range jobs {
+		m.ByType[j.t]++
+		for f := range fileSets[k] {
+			files[f] = true
 		}
 	}
 	m.Records = len(recs)
