@@ -453,12 +453,28 @@ func (e *callEnv) entry(path string) (*fileEntry, error) {
 	return fe, nil
 }
 
+var _ workers.FileHasher = (*callEnv)(nil)
+
 func (e *callEnv) ReadFile(path string) ([]byte, error) {
 	fe, err := e.entry(path)
 	if err != nil {
 		return nil, err
 	}
 	return fe.data, nil
+}
+
+// FileSHA256 implements workers.FileHasher: the digest computed when the
+// session first read the file (no read is traced; the caller has read the
+// file through ReadFile).
+func (e *callEnv) FileSHA256(path string) (string, bool) {
+	if _, ok := e.allowed[path]; !ok {
+		return "", false
+	}
+	fe, ok := e.s.files[path]
+	if !ok {
+		return "", false
+	}
+	return fe.sum, true
 }
 
 func (e *callEnv) open(path string) (*fileEntry, error) {

@@ -219,7 +219,7 @@ func describeSceneFile(env Env, card FileCard, typedJSON bool) (SceneFile, error
 	if err != nil {
 		return SceneFile{}, err
 	}
-	sf := SceneFile{FileCard: card, SHA256: sha256Hex(b), Size: int64(len(b))}
+	sf := SceneFile{FileCard: card, SHA256: fileSHA256(env, card.Path, b), Size: int64(len(b))}
 	switch strings.ToLower(path.Ext(card.Path)) {
 	case ".tif", ".tiff":
 		info, err := env.RasterInfo(card.Path)
@@ -241,6 +241,26 @@ func describeSceneFile(env Env, card FileCard, typedJSON bool) (SceneFile, error
 		sf.JSON = v
 	}
 	return sf, nil
+}
+
+// FileHasher is implemented by environments that already know the SHA-256
+// of a declared file they have read (the runtime hashes every file once per
+// session at first read); ReadData then need not hash it again.
+type FileHasher interface {
+	// FileSHA256 returns the lowercase hex SHA-256 of the declared file's
+	// bytes as last returned by ReadFile, and whether it is known.
+	FileSHA256(path string) (string, bool)
+}
+
+// fileSHA256 returns the hex SHA-256 of b, the bytes env.ReadFile returned
+// for path: the environment's digest when it has one, else computed.
+func fileSHA256(env Env, path string, b []byte) string {
+	if h, ok := env.(FileHasher); ok {
+		if sum, ok := h.FileSHA256(path); ok {
+			return sum
+		}
+	}
+	return sha256Hex(b)
 }
 
 func sceneEvidence(sc *Scene) map[string]any {
