@@ -40,7 +40,7 @@ func runServe(ctx context.Context, cio cmdIO, args []string) error {
 	recordID := fs.String("record", "", "id of the record to serve (required)")
 	agent := fs.String("agent", "", "agent form: single (finishes with FinalAnswer) or orc (finishes with Terminate); default single, or orc with --role")
 	role := fs.String("role", "", "serve one multi-agent specialist: GA, PA or VRA (its workers and TaskComplete only; it cannot terminate)")
-	httpAddr := fs.String("http", "", "serve streamable HTTP on this loopback address (127.0.0.1:PORT, [::1]:PORT or localhost:PORT) instead of stdio")
+	httpAddr := fs.String("http", "", "serve streamable HTTP on this loopback address (127.0.0.1:PORT, [::1]:PORT or localhost:PORT) instead of stdio; with --agent orc the specialists of the same session are served at /GA, /PA and /VRA")
 	artifactDir := fs.String("artifact-dir", "", "keep generated artifacts under DIR/<record id>/ (default: a temporary directory removed at exit)")
 	auditPath := fs.String("audit", "", "write the session's audit (calls, reads, denials, refusals, answer) as JSON to FILE at exit")
 	if err := parseFlags(fs, args); err != nil {
@@ -104,7 +104,11 @@ func runServe(ctx context.Context, cio cmdIO, args []string) error {
 
 	var serveErr error
 	if ln != nil {
-		serveErr = serveHTTP(ctx, cio, srv, ln)
+		handler, err := httpHandler(srv, opts)
+		if err != nil {
+			return fmt.Errorf("serve: %w", err)
+		}
+		serveErr = serveHTTP(ctx, cio, handler, ln)
 	} else {
 		t := mcp.Sequential(&sdk.IOTransport{Reader: io.NopCloser(cio.stdin), Writer: nopWriteCloser{cio.stdout}}, drainWait)
 		serveErr = srv.Run(ctx, t)
@@ -152,9 +156,29 @@ func checkLoopback(addr string) error {
 	return nil
 }
 
+// httpHandler serves the agent's MCP endpoint at every path; the
+// orchestrator's server also serves its specialists' views of the same
+// session at /GA, /PA and /VRA, so that one process runs the whole
+// multi-agent form.
+func httpHandler(srv *mcp.Server, opts mcp.Options) (http.Handler, error) {
+	if opts.Agent != mcp.AgentOrchestrator || opts.Role != "" {
+		return srv.HTTPHandler(), nil
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/", srv.HTTPHandler())
+	for _, role := range []workers.Role{workers.RoleGA, workers.RolePA, workers.RoleVRA} {
+		sp, err := srv.Specialist(role)
+		if err != nil {
+			return nil, err
+		}
+		mux.Handle("/"+string(role), sp.HTTPHandler())
+	}
+	return mux, nil
+}
+
 // serveHTTP serves streamable HTTP on ln until ctx is cancelled.
-func serveHTTP(ctx context.Context, cio cmdIO, srv *mcp.Server, ln net.Listener) error {
-	hs := &http.Server{Handler: srv.HTTPHandler(), ReadHeaderTimeout: 10 * time.Second}
+func serveHTTP(ctx context.Context, cio cmdIO, handler http.Handler, ln net.Listener) error {
+	hs := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	cio.log.Info("listening", "url", "http://"+ln.Addr().String()+"/")
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()

@@ -17,6 +17,7 @@ import (
 
 	"github.com/geodisaster/engine/conformance/synth"
 	"github.com/geodisaster/engine/runtime"
+	"github.com/geodisaster/engine/workers"
 )
 
 // serveCorpus writes a one-record corpus of qtype and moves the gold out
@@ -163,6 +164,9 @@ func TestServeStdio(t *testing.T) {
 	}
 }
 
+// TestServeHTTP runs the multi-agent form over streamable HTTP: the
+// orchestrator at / and each specialist of the same session at /GA, /PA,
+// /VRA; every worker call goes to its owner, the orchestrator terminates.
 func TestServeHTTP(t *testing.T) {
 	root, gold := serveCorpus(t, "xbd_q1")
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -177,22 +181,56 @@ func TestServeHTTP(t *testing.T) {
 	done := make(chan int, 1)
 	go func() {
 		done <- run(ctx, cmdIO{stdin: strings.NewReader(""), stdout: io.Discard, stderr: &stderr},
-			[]string{"serve", "--dataset-root", root, "--input", filepath.Join(root, "test_inputs.jsonl"), "--record", gold.ID, "--http", addr})
+			[]string{"serve", "--dataset-root", root, "--input", filepath.Join(root, "test_inputs.jsonl"), "--record", gold.ID, "--agent", "orc", "--http", addr})
 	}()
-	var cs *sdk.ClientSession
-	for i := 0; ; i++ {
-		cs, err = sdk.NewClient(&sdk.Implementation{Name: "serve-test", Version: "1"}, nil).
-			Connect(ctx, &sdk.StreamableClientTransport{Endpoint: "http://" + addr + "/"}, nil)
-		if err == nil {
-			break
+	dial := func(path string) *sdk.ClientSession {
+		for i := 0; ; i++ {
+			cs, err := sdk.NewClient(&sdk.Implementation{Name: "serve-test" + path, Version: "1"}, nil).
+				Connect(ctx, &sdk.StreamableClientTransport{Endpoint: "http://" + addr + path}, nil)
+			if err == nil {
+				t.Cleanup(func() { cs.Close() })
+				return cs
+			}
+			if i == 100 {
+				t.Fatalf("connect %s: %v\n%s", path, err, stderr.String())
+			}
+			time.Sleep(50 * time.Millisecond)
 		}
-		if i == 100 {
-			t.Fatalf("connect: %v\n%s", err, stderr.String())
-		}
-		time.Sleep(50 * time.Millisecond)
 	}
-	got := solveWith(t, cs, gold)
-	cs.Close()
+	orc := dial("/")
+	roles := map[string]*sdk.ClientSession{"GA": dial("/GA"), "PA": dial("/PA"), "VRA": dial("/VRA")}
+	owner := map[string]string{}
+	for _, info := range workers.Tools() {
+		owner[info.Name] = string(info.Role)
+	}
+	last := ""
+	for i, step := range gold.GTChain {
+		role := owner[step.Tool]
+		if role == "" {
+			role = last
+		}
+		res, err := roles[role].CallTool(ctx, &sdk.CallToolParams{Name: step.Tool, Arguments: step.Args})
+		if err != nil || res.IsError {
+			t.Fatalf("step %d %s by %s: %v %v", i+1, step.Tool, role, err, res)
+		}
+		last = role
+	}
+	res, err := roles["GA"].CallTool(ctx, &sdk.CallToolParams{Name: runtime.ToolTerminate, Arguments: map[string]any{"answer_ref": runtime.AnswerRef}})
+	if err != nil || !res.IsError || !strings.Contains(toolText(t, res), "cannot end the session") {
+		t.Fatalf("GA specialist terminating: %v %v", err, res)
+	}
+	res, err = orc.CallTool(ctx, &sdk.CallToolParams{Name: runtime.ToolTerminate, Arguments: map[string]any{"answer_ref": runtime.AnswerRef}})
+	if err != nil || res.IsError {
+		t.Fatalf("Terminate: %v %v", err, res)
+	}
+	var got struct{ Answer json.RawMessage }
+	if err := json.Unmarshal([]byte(toolText(t, res)), &got); err != nil {
+		t.Fatal(err)
+	}
+	orc.Close()
+	for _, cs := range roles {
+		cs.Close()
+	}
 	cancel()
 	if code := <-done; code != exitOK {
 		t.Fatalf("serve exit %d\n%s", code, stderr.String())
@@ -201,8 +239,8 @@ func TestServeHTTP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep := eng.ReplayRecord(context.Background(), gold); !sameJSON(t, got, rep.Answer) {
-		t.Fatalf("serve answer %s, replay %s", got, rep.Answer)
+	if rep := eng.ReplayRecord(context.Background(), gold); !sameJSON(t, got.Answer, rep.Answer) {
+		t.Fatalf("serve answer %s, replay %s", got.Answer, rep.Answer)
 	}
 }
 

@@ -12,6 +12,14 @@
 //	orchestrator (orc)        GetQuestion, the 18 workers, TaskComplete, Terminate
 //	specialist GA, PA or VRA  GetQuestion, the role's workers, TaskComplete
 //
+// The multi-agent form runs over one session: Server.Specialist gives the
+// orchestrator's server a view per specialist (its own MCP server over the
+// same handles), so the orchestrator delegates each step to the worker's
+// owner and terminates on the reference the runtime publishes. "geodisaster
+// serve --agent orc --http ADDR" serves the orchestrator at / and the
+// specialists at /GA, /PA and /VRA; a process started with --role serves
+// one specialist over its own session.
+//
 // Each worker's input schema is the union of its variants' arguments,
 // named as in the record format (docs/records.md); its description lists
 // the variants and their arguments. A successful call returns, as JSON

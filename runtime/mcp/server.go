@@ -64,8 +64,9 @@ type Options struct {
 // runtime: a tool outside this server's role or agent form, or arguments
 // that are not a JSON object.
 type Refusal struct {
-	Tool   string `json:"tool"`
-	Reason string `json:"reason"`
+	Tool   string       `json:"tool"`
+	Role   workers.Role `json:"role,omitempty"`
+	Reason string       `json:"reason"`
 }
 
 // Audit is a snapshot of a session's accountability record.
@@ -83,15 +84,22 @@ type Audit struct {
 
 // Server serves one runtime session (one record) over the Model Context
 // Protocol. Every MCP client connected to it drives that same session;
-// calls are serialized. Create it with New.
+// calls are serialized. Create it with New; Specialist adds the
+// multi-agent specialists' views of the same session.
 type Server struct {
-	opts     Options
-	log      *slog.Logger
-	eng      *runtime.Engine
-	srv      *sdk.Server
-	tools    []string        // exposed tools, in listing order
-	exposed  map[string]bool // exposed tool names
-	mu       sync.Mutex      // guards sess and refusals
+	opts    Options
+	log     *slog.Logger
+	eng     *runtime.Engine
+	srv     *sdk.Server
+	tools   []string        // exposed tools, in listing order
+	exposed map[string]bool // exposed tool names
+	sh      *shared
+	owner   bool // Close ends the session
+}
+
+// shared is the session state every view of one session uses.
+type shared struct {
+	mu       sync.Mutex // guards sess and refusals
 	sess     *runtime.Session
 	refusals []Refusal
 }
@@ -133,17 +141,52 @@ func New(eng *runtime.Engine, rec runtime.Record, opts Options) (*Server, error)
 	if err != nil {
 		return nil, fmt.Errorf("mcp server: opening session for record %q: %w", rec.ID, err)
 	}
+	s, err := newView(eng, &shared{sess: sess}, opts, true)
+	if err != nil {
+		sess.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Specialist returns the view of this orchestrator's session for a
+// multi-agent specialist (GA, PA or VRA): its own MCP server exposing
+// GetQuestion, the role's workers and TaskComplete over the same handles,
+// so that the orchestrator delegates each analytical step to the
+// specialist and terminates on the reference it publishes (spec section
+// 3). Only an orchestrator server (agent form orc, no role) has
+// specialists; closing a specialist leaves the session open.
+func (s *Server) Specialist(role workers.Role) (*Server, error) {
+	if s.opts.Agent != AgentOrchestrator || s.opts.Role != "" {
+		return nil, fmt.Errorf("mcp server: only the orchestrator's server has specialists (this one serves agent %s, role %q)", s.opts.Agent, s.opts.Role)
+	}
+	if role == "" {
+		return nil, errors.New("mcp server: a specialist needs a role (GA, PA or VRA)")
+	}
+	opts := s.opts
+	opts.Role = role
+	return newView(s.eng, s.sh, opts, false)
+}
+
+// newView builds the MCP server of one agent form and role over sh.
+func newView(eng *runtime.Engine, sh *shared, opts Options, owner bool) (*Server, error) {
+	switch opts.Role {
+	case "", workers.RoleGA, workers.RolePA, workers.RoleVRA:
+	default:
+		return nil, fmt.Errorf("mcp server: unknown role %q (allowed: GA, PA, VRA)", opts.Role)
+	}
+	rec := sh.sess.Record()
 	s := &Server{
 		opts:    opts,
 		log:     opts.Logger.With("record", rec.ID, "agent", string(opts.Agent), "role", string(opts.Role)),
 		eng:     eng,
-		sess:    sess,
+		sh:      sh,
+		owner:   owner,
 		exposed: map[string]bool{},
 	}
 	s.srv = sdk.NewServer(&sdk.Implementation{Name: "geodisaster", Title: "GeoDisaster engine", Version: opts.Version},
 		&sdk.ServerOptions{Instructions: s.instructions(), Capabilities: &sdk.ServerCapabilities{}})
 	if err := s.addTools(); err != nil {
-		sess.Close()
 		return nil, err
 	}
 	s.addResources()
@@ -174,29 +217,32 @@ func (s *Server) HTTPHandler() http.Handler {
 // Audit returns a snapshot of the session's calls, denials, refusals and
 // resolved answer.
 func (s *Server) Audit() Audit {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.sh.mu.Lock()
+	defer s.sh.mu.Unlock()
 	a := Audit{
-		RecordID: s.sess.Record().ID,
+		RecordID: s.sh.sess.Record().ID,
 		Agent:    s.opts.Agent,
 		Role:     s.opts.Role,
-		Calls:    append([]runtime.CallTrace{}, s.sess.Trace()...),
-		Denials:  append([]runtime.Denial{}, s.sess.Denials()...),
-		Refusals: append([]Refusal{}, s.refusals...),
+		Calls:    append([]runtime.CallTrace{}, s.sh.sess.Trace()...),
+		Denials:  append([]runtime.Denial{}, s.sh.sess.Denials()...),
+		Refusals: append([]Refusal{}, s.sh.refusals...),
 		Answer:   json.RawMessage("null"),
 	}
-	if t := s.sess.Terminal(); t != nil {
+	if t := s.sh.sess.Terminal(); t != nil {
 		a.Answer = append(json.RawMessage(nil), t...)
 	}
 	return a
 }
 
 // Close ends the runtime session (removing a temporary artifact
-// directory).
+// directory); on a specialist's view it does nothing.
 func (s *Server) Close() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.sess.Close()
+	if !s.owner {
+		return nil
+	}
+	s.sh.mu.Lock()
+	defer s.sh.mu.Unlock()
+	return s.sh.sess.Close()
 }
 
 // terminalTool is the finishing tool of the server's form ("" for a
@@ -213,7 +259,7 @@ func (s *Server) terminalTool() string {
 
 func (s *Server) instructions() string {
 	var b strings.Builder
-	rec := s.sess.Record()
+	rec := s.sh.sess.Record()
 	fmt.Fprintf(&b, "GeoDisaster session for record %s (question type %s). ", rec.ID, rec.QuestionType)
 	fmt.Fprintf(&b, "Read the question and the initial handles with the %s tool or the %s resource. ", ToolGetQuestion, QuestionURI)
 	b.WriteString("Each worker call names handles of this session and returns a new handle with its evidence; reads are limited to the files of the handles a call opens (" + runtime.ReadPolicy + "). ")
@@ -299,9 +345,9 @@ func (s *Server) refuseOthers(next sdk.MethodHandler) sdk.MethodHandler {
 		if reason == "" {
 			return next(ctx, method, req) // unknown tool: the SDK's protocol error
 		}
-		s.mu.Lock()
-		s.refusals = append(s.refusals, Refusal{Tool: p.Name, Reason: reason})
-		s.mu.Unlock()
+		s.sh.mu.Lock()
+		s.sh.refusals = append(s.sh.refusals, Refusal{Tool: p.Name, Role: s.opts.Role, Reason: reason})
+		s.sh.mu.Unlock()
 		s.log.Warn("tool call refused", "tool", p.Name, "reason", reason)
 		return errorResult(p.Name, "refused", reason), nil
 	}
@@ -341,17 +387,17 @@ func (s *Server) callTool(tool string) sdk.ToolHandler {
 		args, err := decodeArgs(req.Params.Arguments)
 		if err != nil {
 			reason := fmt.Sprintf("%s: %v", tool, err)
-			s.mu.Lock()
-			s.refusals = append(s.refusals, Refusal{Tool: tool, Reason: reason})
-			s.mu.Unlock()
+			s.sh.mu.Lock()
+			s.sh.refusals = append(s.sh.refusals, Refusal{Tool: tool, Role: s.opts.Role, Reason: reason})
+			s.sh.mu.Unlock()
 			s.log.Warn("tool call refused", "tool", tool, "reason", reason)
 			return errorResult(tool, "argument", reason), nil
 		}
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		before := len(s.sess.Denials())
-		res, err := s.sess.Call(ctx, tool, args)
-		for _, d := range s.sess.Denials()[before:] {
+		s.sh.mu.Lock()
+		defer s.sh.mu.Unlock()
+		before := len(s.sh.sess.Denials())
+		res, err := s.sh.sess.Call(ctx, tool, args)
+		for _, d := range s.sh.sess.Denials()[before:] {
 			s.log.Warn("read denied", "tool", d.Tool, "call", d.Call, "path", d.Path, "reason", d.Reason)
 		}
 		if err != nil {
@@ -360,7 +406,7 @@ func (s *Server) callTool(tool string) sdk.ToolHandler {
 			return errorResult(tool, cat, err.Error()), nil
 		}
 		out := callResult{Tool: tool, Handle: res.Handle, Evidence: res.Evidence, Published: res.Published}
-		if tr := s.sess.Trace(); len(tr) > 0 {
+		if tr := s.sh.sess.Trace(); len(tr) > 0 {
 			out.Artifacts = tr[len(tr)-1].Artifacts
 		}
 		switch {
@@ -450,7 +496,7 @@ type questionView struct {
 }
 
 func (s *Server) question() questionView {
-	rec := s.sess.Record()
+	rec := s.sh.sess.Record()
 	finish := fmt.Sprintf("TaskComplete(status=TASK_COMPLETE), then %s(answer_ref=%s)", s.terminalTool(), runtime.AnswerRef)
 	if s.terminalTool() == "" {
 		finish = "TaskComplete(status=TASK_COMPLETE); the orchestrator terminates"
@@ -480,9 +526,9 @@ type handleView struct {
 
 // handles lists the initial handles then the result handles in call order.
 func (s *Server) handles() []handleView {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	rec := s.sess.Record()
+	s.sh.mu.Lock()
+	defer s.sh.mu.Unlock()
+	rec := s.sh.sess.Record()
 	names := make([]string, 0, len(rec.Handles))
 	for n := range rec.Handles {
 		names = append(names, n)
@@ -497,7 +543,7 @@ func (s *Server) handles() []handleView {
 		}
 		out = append(out, v)
 	}
-	for _, c := range s.sess.Trace() {
+	for _, c := range s.sh.sess.Trace() {
 		if c.Output == "" {
 			continue
 		}

@@ -533,3 +533,70 @@ func TestSequentialPipelinedClient(t *testing.T) {
 type nopCloser struct{ io.Writer }
 
 func (nopCloser) Close() error { return nil }
+
+// TestMultiAgentDelegation runs the multi-agent form over one session: the
+// orchestrator delegates each worker call of the GT chain to the specialist
+// that owns it (GA, PA, VRA, each its own MCP client), the specialist of
+// the last step closes its subgoal, and the orchestrator terminates on the
+// published reference; the answer equals replay's.
+func TestMultiAgentDelegation(t *testing.T) {
+	types := []string{"forest_loss_detection", "wildfire_d", "xbd_q4", "visual_overlay", "sen1_flood_d"}
+	c := newCorpus(t, types)
+	eng := newEngine(t, c.root)
+	owner := map[string]workers.Role{}
+	for _, info := range workers.Tools() {
+		owner[info.Name] = info.Role
+	}
+	for _, qt := range types {
+		gold := c.find(t, qt)
+		t.Run(qt, func(t *testing.T) {
+			orc, err := mcp.New(eng, c.tests[gold.ID], mcp.Options{Agent: mcp.AgentOrchestrator})
+			if err != nil {
+				t.Fatal(err)
+			}
+			orcCS := connect(t, orc)
+			specialists := map[workers.Role]*sdk.ClientSession{}
+			for _, role := range []workers.Role{workers.RoleGA, workers.RolePA, workers.RoleVRA} {
+				sp, err := orc.Specialist(role)
+				if err != nil {
+					t.Fatal(err)
+				}
+				specialists[role] = connect(t, sp)
+			}
+			var last workers.Role
+			for k, step := range gold.GTChain {
+				role := owner[step.Tool]
+				if step.Tool == runtime.ToolTaskComplete {
+					role = last
+				}
+				out, isErr := call(t, specialists[role], step.Tool, step.Args)
+				if isErr {
+					t.Fatalf("step %d %s by %s: %v", k+1, step.Tool, role, out["error"])
+				}
+				if step.Output != "" && out["handle"] != step.Output {
+					t.Fatalf("step %d: handle %v, want %s", k+1, out["handle"], step.Output)
+				}
+				last = role
+			}
+			out, isErr := call(t, orcCS, runtime.ToolTerminate, map[string]any{"answer_ref": runtime.AnswerRef})
+			if isErr {
+				t.Fatalf("Terminate: %v", out["error"])
+			}
+			rep := eng.ReplayRecord(context.Background(), gold)
+			if canonical(t, out["answer"]) != canonical(t, rep.Answer) {
+				t.Fatalf("multi-agent answer %v, replay %s", out["answer"], rep.Answer)
+			}
+			if a := orc.Audit(); len(a.Denials) != 0 || len(a.Refusals) != 0 || len(a.Calls) != len(gold.GTChain)+1 {
+				t.Fatalf("audit: %d calls, denials %v, refusals %v", len(a.Calls), a.Denials, a.Refusals)
+			}
+		})
+	}
+	single, err := mcp.New(eng, c.tests[c.gold[0].ID], mcp.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer single.Close()
+	if _, err := single.Specialist(workers.RoleGA); err == nil {
+		t.Fatal("a single agent's server gave a specialist")
+	}
+}
