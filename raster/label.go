@@ -21,6 +21,24 @@ const (
 // numbered in the raster order of their first pixel (scipy's numbering).
 // It returns the labels and n.
 func Label(mask []bool, width, height int, conn Connectivity) ([]int32, int, error) {
+	return labelEqual(mask, true, width, height, conn)
+}
+
+// LabelValue is Label over the pixels of a row-major uint8 mask that equal
+// value (e.g. the flood class of a 0/1/255 prediction), without building a
+// boolean mask.
+func LabelValue(mask []uint8, value uint8, width, height int, conn Connectivity) ([]int32, int, error) {
+	return labelEqual(mask, value, width, height, conn)
+}
+
+// labelEqual is a two-pass union-find labelling over flat arrays. The
+// provisional label of a pixel comes from its already-scanned neighbours
+// (west, north-west, north, north-east); with 8-connectivity a labelled
+// north neighbour is already joined to the other three (they touch it), so
+// only the remaining cases need unions. A set's root is always its
+// smallest provisional label, created at the set's first pixel in raster
+// order, so numbering roots in increasing order gives scipy's numbering.
+func labelEqual[T comparable](mask []T, on T, width, height int, conn Connectivity) ([]int32, int, error) {
 	if width < 0 || height < 0 || len(mask) != width*height {
 		return nil, 0, fmt.Errorf("raster: mask has %d values, want %dx%d", len(mask), width, height)
 	}
@@ -28,9 +46,11 @@ func Label(mask []bool, width, height int, conn Connectivity) ([]int32, int, err
 		return nil, 0, fmt.Errorf("raster: connectivity must be 4 or 8, got %d", conn)
 	}
 	labels := make([]int32, len(mask))
-	// parent is a union-find forest over provisional labels (index 0
-	// unused); a root is always the smallest label of its set.
-	parent := []int32{0}
+	if len(mask) == 0 {
+		return labels, 0, nil
+	}
+	// parent[0] is unused; parent[l] <= l for every provisional label l.
+	parent := make([]int32, 1, 1024)
 	find := func(a int32) int32 {
 		for parent[a] != a {
 			parent[a] = parent[parent[a]]
@@ -38,11 +58,9 @@ func Label(mask []bool, width, height int, conn Connectivity) ([]int32, int, err
 		}
 		return a
 	}
+	// union merges the sets of a and b (roots or not) and returns the root.
 	union := func(a, b int32) int32 {
 		ra, rb := find(a), find(b)
-		if ra == rb {
-			return ra
-		}
 		if ra < rb {
 			parent[rb] = ra
 			return ra
@@ -50,51 +68,66 @@ func Label(mask []bool, width, height int, conn Connectivity) ([]int32, int, err
 		parent[ra] = rb
 		return rb
 	}
+	eight := conn == Connect8
 	for r := 0; r < height; r++ {
-		row := r * width
-		for c := 0; c < width; c++ {
-			i := row + c
-			if !mask[i] {
+		row := mask[r*width : (r+1)*width]
+		lab := labels[r*width : (r+1)*width]
+		var up []int32
+		if r > 0 {
+			up = labels[(r-1)*width : r*width]
+		}
+		for c, v := range row {
+			if v != on {
 				continue
 			}
-			var cur int32
-			join := func(j int) {
-				l := labels[j]
-				if l == 0 {
-					return
-				}
-				if cur == 0 {
-					cur = find(l)
-					return
-				}
-				cur = union(cur, l)
-			}
+			var cur, w int32
 			if c > 0 {
-				join(i - 1)
+				w = lab[c-1]
 			}
-			if r > 0 {
-				up := i - width
-				join(up)
-				if conn == Connect8 {
-					if c > 0 {
-						join(up - 1)
+			if up != nil {
+				n := up[c]
+				if eight {
+					if n != 0 {
+						// West, north-west and north-east all touch north.
+						lab[c] = n
+						continue
 					}
+					if c > 0 && w == 0 {
+						w = up[c-1]
+					}
+					var ne int32
 					if c+1 < width {
-						join(up + 1)
+						ne = up[c+1]
+					}
+					switch {
+					case w != 0 && ne != 0:
+						cur = union(w, ne)
+					case w != 0:
+						cur = w
+					default:
+						cur = ne
+					}
+				} else {
+					switch {
+					case w != 0 && n != 0:
+						cur = union(w, n)
+					case w != 0:
+						cur = w
+					default:
+						cur = n
 					}
 				}
+			} else {
+				cur = w
 			}
 			if cur == 0 {
 				cur = int32(len(parent))
 				parent = append(parent, cur)
 			}
-			labels[i] = cur
+			lab[c] = cur
 		}
 	}
-	// Final numbering: a set's root is its smallest provisional label,
-	// which was created at the set's first pixel in raster order, so
-	// numbering roots in increasing order numbers components by first
-	// pixel.
+	// Final numbering: resolve every provisional label to its root's rank.
 	final := make([]int32, len(parent))
 	n := int32(0)
 	for l := int32(1); l < int32(len(parent)); l++ {

@@ -69,3 +69,78 @@ func TestLabelEdgeCases(t *testing.T) {
 		}
 	}
 }
+
+// bfsLabel is a flood-fill reference: components numbered by first pixel.
+func bfsLabel(mask []bool, w, h int, conn Connectivity) ([]int32, int) {
+	labels := make([]int32, len(mask))
+	n := int32(0)
+	for s := range mask {
+		if !mask[s] || labels[s] != 0 {
+			continue
+		}
+		n++
+		labels[s] = n
+		queue := []int{s}
+		for len(queue) > 0 {
+			p := queue[0]
+			queue = queue[1:]
+			pc, pr := p%w, p/w
+			for dr := -1; dr <= 1; dr++ {
+				for dc := -1; dc <= 1; dc++ {
+					if dr == 0 && dc == 0 || conn == Connect4 && dr != 0 && dc != 0 {
+						continue
+					}
+					c, r := pc+dc, pr+dr
+					if c < 0 || r < 0 || c >= w || r >= h {
+						continue
+					}
+					q := r*w + c
+					if mask[q] && labels[q] == 0 {
+						labels[q] = n
+						queue = append(queue, q)
+					}
+				}
+			}
+		}
+	}
+	return labels, int(n)
+}
+
+// TestLabelRandomMatchesFloodFill compares Label and LabelValue with a
+// flood fill on random masks of several densities and shapes.
+func TestLabelRandomMatchesFloodFill(t *testing.T) {
+	seed := uint32(12345)
+	rnd := func() uint32 {
+		seed ^= seed << 13
+		seed ^= seed >> 17
+		seed ^= seed << 5
+		return seed
+	}
+	for trial := 0; trial < 300; trial++ {
+		w, h := int(rnd()%40)+1, int(rnd()%40)+1
+		density := rnd() % 100
+		mask := make([]bool, w*h)
+		vals := make([]uint8, w*h)
+		for i := range mask {
+			mask[i] = rnd()%100 < density
+			if mask[i] {
+				vals[i] = 1
+			} else if rnd()%2 == 0 {
+				vals[i] = 255
+			}
+		}
+		for _, conn := range []Connectivity{Connect4, Connect8} {
+			want, wn := bfsLabel(mask, w, h, conn)
+			got, n, err := Label(mask, w, h, conn)
+			got2, n2, err2 := LabelValue(vals, 1, w, h, conn)
+			if err != nil || err2 != nil || n != wn || n2 != wn {
+				t.Fatalf("trial %d %dx%d conn %d: %d/%d components, flood fill %d (%v %v)", trial, w, h, conn, n, n2, wn, err, err2)
+			}
+			for i := range want {
+				if got[i] != want[i] || got2[i] != want[i] {
+					t.Fatalf("trial %d %dx%d conn %d: pixel %d label %d/%d, flood fill %d", trial, w, h, conn, i, got[i], got2[i], want[i])
+				}
+			}
+		}
+	}
+}

@@ -37,14 +37,10 @@ func OtsuFloat32(x []float32, nbins int) (float32, error) {
 		return 0, fmt.Errorf("raster: Otsu needs at least one bin, got %d", nbins)
 	}
 	mn, mx := x[0], x[0]
-	allEqual := true
 	for i, v := range x {
-		f := float64(v)
-		if math.IsNaN(f) || math.IsInf(f, 0) {
+		// v-v is 0 for finite v and NaN for NaN or ±Inf.
+		if v-v != 0 {
 			return 0, fmt.Errorf("raster: Otsu input value %d is not finite (%v)", i, v)
-		}
-		if v != x[0] {
-			allEqual = false
 		}
 		if v < mn {
 			mn = v
@@ -53,7 +49,8 @@ func OtsuFloat32(x []float32, nbins int) (float32, error) {
 			mx = v
 		}
 	}
-	if allEqual {
+	// Every value compares equal to x[0] exactly when min == max.
+	if mn == mx {
 		return x[0], nil
 	}
 	edges := histogramEdges32(mn, mx, nbins)

@@ -68,52 +68,58 @@ func Polygonize(labels []int32, width, height, n int) ([]PixelPolygon, error) {
 	if width < 0 || height < 0 || len(labels) != width*height {
 		return nil, fmt.Errorf("raster: labels have %d values, want %dx%d", len(labels), width, height)
 	}
-	at := func(c, r int) int32 {
-		if c < 0 || r < 0 || c >= width || r >= height {
-			return 0
-		}
-		return labels[r*width+c]
-	}
 	vw := width + 1
 	// out[v] holds the directions of the unwalked boundary edges leaving
 	// corner v; owner[v] the label they belong to.
 	out := make([]uint8, vw*(height+1))
 	owner := make([]int32, vw*(height+1))
+	zero := make([]int32, width)
 	for y := 0; y <= height; y++ {
+		above, below := zero, zero
+		if y > 0 {
+			above = labels[(y-1)*width : y*width]
+		}
+		if y < height {
+			below = labels[y*width : (y+1)*width]
+		}
+		// The corner's four pixels; the west pair slides from the
+		// previous corner's east pair.
+		var nw, sw int32
 		for x := 0; x <= width; x++ {
-			nw, ne, sw, se := at(x-1, y-1), at(x, y-1), at(x-1, y), at(x, y)
+			var ne, se int32
+			if x < width {
+				ne, se = above[x], below[x]
+			}
+			if nw|ne|sw|se == 0 || nw == ne && ne == sw && sw == se {
+				nw, sw = ne, se
+				continue
+			}
 			var bits uint8
 			var lab int32
-			add := func(d uint8, l int32) error {
-				if lab != 0 && lab != l {
-					return fmt.Errorf("raster: components %d and %d touch at corner (%d,%d); not an 8-connected labelling", lab, l, x, y)
-				}
-				bits |= d
-				lab = l
-				return nil
-			}
 			if se != 0 && se != ne {
-				if err := add(dirE, se); err != nil {
-					return nil, err
-				}
+				bits, lab = dirE, se
 			}
 			if sw != 0 && sw != se {
-				if err := add(dirS, sw); err != nil {
-					return nil, err
+				if lab != 0 && lab != sw {
+					return nil, touchError(lab, sw, x, y)
 				}
+				bits, lab = bits|dirS, sw
 			}
 			if nw != 0 && nw != sw {
-				if err := add(dirW, nw); err != nil {
-					return nil, err
+				if lab != 0 && lab != nw {
+					return nil, touchError(lab, nw, x, y)
 				}
+				bits, lab = bits|dirW, nw
 			}
 			if ne != 0 && ne != nw {
-				if err := add(dirN, ne); err != nil {
-					return nil, err
+				if lab != 0 && lab != ne {
+					return nil, touchError(lab, ne, x, y)
 				}
+				bits, lab = bits|dirN, ne
 			}
 			v := y*vw + x
 			out[v], owner[v] = bits, lab
+			nw, sw = ne, se
 		}
 	}
 	polys := make([]PixelPolygon, n)
@@ -122,8 +128,9 @@ func Polygonize(labels []int32, width, height, n int) ([]PixelPolygon, error) {
 	}
 	orig := make([]uint8, len(out))
 	copy(orig, out)
-	var dirs []uint8
-	var verts []PixelPoint
+	// Rings are slices of one growing arena (capacity-limited, so an
+	// append to a ring never writes into the next).
+	arena := make([]PixelPoint, 0, 4096)
 	// Every ring contains a horizontal edge; start at the first unwalked
 	// east- or west-bound edge in corner raster order.
 	for v := range out {
@@ -136,29 +143,39 @@ func Polygonize(labels []int32, width, height, n int) ([]PixelPolygon, error) {
 			if lab < 1 || int(lab) > n {
 				return nil, fmt.Errorf("raster: label %d outside 1..%d", lab, n)
 			}
-			dirs, verts = dirs[:0], verts[:0]
-			cur, d := v, d0
+			// Walk the ring, keeping the corners where the direction
+			// changes; the start corner is kept unless the last step
+			// runs in the first step's direction.
+			s := len(arena)
+			cur, d, prev := v, d0, uint8(0)
+			x, y := int32(v%vw), int32(v/vw)
 			for {
 				if out[cur]&d == 0 {
-					return nil, fmt.Errorf("raster: boundary walk reused an edge at corner (%d,%d)", cur%vw, cur/vw)
+					return nil, fmt.Errorf("raster: boundary walk reused an edge at corner (%d,%d)", x, y)
 				}
 				out[cur] &^= d
-				dirs = append(dirs, d)
-				verts = append(verts, PixelPoint{int32(cur % vw), int32(cur / vw)})
+				if d != prev {
+					arena = append(arena, PixelPoint{x, y})
+				}
+				prev = d
 				switch d {
 				case dirE:
 					cur++
+					x++
 				case dirW:
 					cur--
+					x--
 				case dirS:
 					cur += vw
+					y++
 				default:
 					cur -= vw
+					y--
 				}
 				o := orig[cur]
 				switch {
 				case o == 0:
-					return nil, fmt.Errorf("raster: open boundary at corner (%d,%d)", cur%vw, cur/vw)
+					return nil, fmt.Errorf("raster: open boundary at corner (%d,%d)", x, y)
 				case o&(o-1) != 0:
 					// A diagonal touch: turn left, which keeps the
 					// component's two pixels connected through the
@@ -171,13 +188,10 @@ func Polygonize(labels []int32, width, height, n int) ([]PixelPolygon, error) {
 					break
 				}
 			}
-			ring := make(PixelRing, 0, 8)
-			for i := range dirs {
-				prev := dirs[(i+len(dirs)-1)%len(dirs)]
-				if dirs[i] != prev {
-					ring = append(ring, verts[i])
-				}
+			if prev == d0 {
+				s++
 			}
+			ring := PixelRing(arena[s:len(arena):len(arena)])
 			p := &polys[lab-1]
 			if ring.SignedArea2() > 0 {
 				if p.Exterior != nil {
@@ -195,4 +209,8 @@ func Polygonize(labels []int32, width, height, n int) ([]PixelPolygon, error) {
 		}
 	}
 	return polys, nil
+}
+
+func touchError(a, b int32, x, y int) error {
+	return fmt.Errorf("raster: components %d and %d touch at corner (%d,%d); not an 8-connected labelling", a, b, x, y)
 }

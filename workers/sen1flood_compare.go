@@ -75,21 +75,62 @@ func compareKnownWater(env Env, a Args) (*Result, error) {
 	}
 	cmp.Reference = rf.Path
 	n := info.Width * info.Height
-	for i := 0; i < n; i++ {
-		v := band.At(i)
-		isND := info.HasNoData && (v == info.NoData || (math.IsNaN(info.NoData) && math.IsNaN(v)))
-		if !isND && v != 0 && v != 1 {
-			return nil, fmt.Errorf("CompareSources: %s pixel %d (row %d, col %d) has value %v; known water holds only 0, 1 and the declared nodata", rf.Path, i, i/info.Width, i%info.Width, v)
+	isNoData := func(v float64) bool {
+		return info.HasNoData && (v == info.NoData || (math.IsNaN(info.NoData) && math.IsNaN(v)))
+	}
+	badValue := func(i int, v float64) error {
+		return fmt.Errorf("CompareSources: %s pixel %d (row %d, col %d) has value %v; known water holds only 0, 1 and the declared nodata", rf.Path, i, i/info.Width, i%info.Width, v)
+	}
+	if d, ok := band.Data.([]uint8); ok && len(d) == n {
+		// uint8 (the JRC rasters): classify the 256 values once.
+		const dry, water, nodata, bad = 0, 1, 2, 3
+		var class [256]uint8
+		for v := range class {
+			f := float64(v)
+			switch {
+			case isNoData(f):
+				class[v] = nodata
+			case f == 0:
+				class[v] = dry
+			case f == 1:
+				class[v] = water
+			default:
+				class[v] = bad
+			}
 		}
-		water := !isND && v == 1
-		if water {
-			cmp.KnownWater++
+		for i, v := range d {
+			c := class[v]
+			if c == bad {
+				return nil, badValue(i, float64(v))
+			}
+			if c == water {
+				cmp.KnownWater++
+			}
+			if m.Mask[i] == MaskFlood {
+				if c == water {
+					cmp.Overlap++
+				} else {
+					cmp.Outside++
+				}
+			}
 		}
-		if m.Mask[i] == MaskFlood {
+	} else {
+		for i := 0; i < n; i++ {
+			v := band.At(i)
+			isND := isNoData(v)
+			if !isND && v != 0 && v != 1 {
+				return nil, badValue(i, v)
+			}
+			water := !isND && v == 1
 			if water {
-				cmp.Overlap++
-			} else {
-				cmp.Outside++
+				cmp.KnownWater++
+			}
+			if m.Mask[i] == MaskFlood {
+				if water {
+					cmp.Overlap++
+				} else {
+					cmp.Outside++
+				}
 			}
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/geodisaster/engine/raster"
 )
 
 // FloodCell is one cell of the 4x4 inventory (spec types 39-41).
@@ -29,17 +31,23 @@ func (c FloodCell) HasValid() bool { return c.Valid > 0 }
 func FloodGrid(mask []uint8, w, h, totalFlood int) []FloodCell {
 	cells := make([]FloodCell, 16)
 	for r := 0; r < h; r++ {
+		row := mask[r*w : (r+1)*w]
 		gr := sen1CellIndex(r, h)
-		for c := 0; c < w; c++ {
-			v := mask[r*w+c]
-			if v == MaskNoData {
-				continue
+		for gc := 0; gc < 4; gc++ {
+			// Columns [gc*w/4, (gc+1)*w/4) are exactly those with
+			// sen1CellIndex(c, w) == gc.
+			valid, flood := 0, 0
+			for _, v := range row[gc*w/4 : (gc+1)*w/4] {
+				if v != MaskNoData {
+					valid++
+				}
+				if v == MaskFlood {
+					flood++
+				}
 			}
-			cell := &cells[gr*4+sen1CellIndex(c, w)]
-			cell.Valid++
-			if v == MaskFlood {
-				cell.Flood++
-			}
+			cell := &cells[gr*4+gc]
+			cell.Valid += valid
+			cell.Flood += flood
 		}
 	}
 	for i := range cells {
@@ -51,6 +59,28 @@ func FloodGrid(mask []uint8, w, h, totalFlood int) []FloodCell {
 		}
 	}
 	return cells
+}
+
+// sen1FloodArea is m.Areas.Sum(m.FloodIndices()) without the index list:
+// the flood pixels' cell areas in row-major order, summed as NumPy sums
+// areas[flood] (pairwise) on geographic grids, count times the pixel area
+// on projected ones.
+func sen1FloodArea(m *FloodMask) float64 {
+	ra := m.Areas.RowArea
+	if ra == nil {
+		return float64(m.Flood) * m.Areas.PixelArea
+	}
+	w := m.Info.Width
+	vals := make([]float64, 0, m.Flood)
+	for r := 0; r < m.Info.Height; r++ {
+		a := ra[r]
+		for _, v := range m.Mask[r*w : (r+1)*w] {
+			if v == MaskFlood {
+				vals = append(vals, a)
+			}
+		}
+	}
+	return raster.SumFloat64(vals)
 }
 
 // sen1CellIndex returns the grid index k with k*n/4 <= i < (k+1)*n/4.
@@ -178,7 +208,7 @@ func describeFlood(env Env, a Args) (*Result, error) {
 	}
 	r.FloodPercentage = sen1Percent(m.Flood, m.Valid)
 	if r.Has(MetricFloodArea) {
-		r.FloodAreaM2 = m.Areas.Sum(m.FloodIndices())
+		r.FloodAreaM2 = sen1FloodArea(m)
 	}
 	if r.Has(MetricGrid) {
 		if err := sen1CheckGridSize(m.Info.Width, m.Info.Height); err != nil {

@@ -57,56 +57,79 @@ func (o *FloodObjects) Largest() *FloodComponent {
 // outer pixel edges and the mean of pixel-centre coordinates.
 func LabelFlood(m *FloodMask) ([]int32, []FloodComponent, error) {
 	w, h := m.Info.Width, m.Info.Height
-	fg := make([]bool, len(m.Mask))
-	for i, v := range m.Mask {
-		fg[i] = v == MaskFlood
-	}
-	labels, n, err := raster.Label(fg, w, h, raster.Connect8)
+	labels, n, err := raster.LabelValue(m.Mask, MaskFlood, w, h, raster.Connect8)
 	if err != nil {
 		return nil, nil, err
 	}
-	// Row-major pixel lists per component via a counting sort.
-	start := make([]int, n+2)
+	// Row-major pixel lists per component via a counting sort, kept as
+	// (row, col) pairs.
+	start := make([]int32, n+2)
 	for _, l := range labels {
-		if l != 0 {
-			start[l+1]++
-		}
+		start[l+1]++
 	}
+	start[1] = 0 // background
+	largest := int32(0)
 	for k := 1; k <= n+1; k++ {
+		if k <= n {
+			largest = max(largest, start[k+1])
+		}
 		start[k] += start[k-1]
 	}
-	pos := make([]int, n+1)
+	pos := make([]int32, n+1)
 	copy(pos, start[:n+1])
-	idx := make([]int, start[n+1])
-	for i, l := range labels {
-		if l != 0 {
-			idx[pos[l]] = i
-			pos[l]++
+	rows := make([]int32, start[n+1])
+	cols := make([]int32, start[n+1])
+	for r := 0; r < h; r++ {
+		for c, l := range labels[r*w : (r+1)*w] {
+			if l != 0 {
+				p := pos[l]
+				rows[p], cols[p] = int32(r), int32(c)
+				pos[l] = p + 1
+			}
 		}
 	}
+	// Pixel-centre coordinates per column and row, as the reference
+	// computes them (t.c + (col + 0.5) * t.a, t.f + (row + 0.5) * t.e).
 	t := m.Info.Transform
+	xc := make([]float64, w)
+	for c := range xc {
+		xc[c] = t[2] + float64((float64(c)+0.5)*t[0])
+	}
+	yc := make([]float64, h)
+	for r := range yc {
+		yc[r] = t[5] + float64((float64(r)+0.5)*t[4])
+	}
 	comps := make([]FloodComponent, n)
-	xsAll := make([]float64, len(idx))
-	ysAll := make([]float64, len(idx))
+	vals := make([]float64, largest)
 	for k := 1; k <= n; k++ {
-		pix := idx[start[k]:start[k+1]]
-		c := FloodComponent{ID: k, Pixels: len(pix)}
-		c.AreaM2 = m.Areas.Sum(pix)
-		minC, maxC, minR, maxR := w, -1, h, -1
-		xs, ys := xsAll[start[k]:start[k]], ysAll[start[k]:start[k]]
-		for _, i := range pix {
-			col, row := i%w, i/w
-			minC, maxC = min(minC, col), max(maxC, col)
-			minR, maxR = min(minR, row), max(maxR, row)
-			xs = append(xs, t[2]+float64((float64(col)+0.5)*t[0]))
-			ys = append(ys, t[5]+float64((float64(row)+0.5)*t[4]))
+		pr, pc := rows[start[k]:start[k+1]], cols[start[k]:start[k+1]]
+		c := FloodComponent{ID: k, Pixels: len(pr)}
+		v := vals[:len(pr)]
+		if ra := m.Areas.RowArea; ra != nil {
+			for j, r := range pr {
+				v[j] = ra[r]
+			}
+			c.AreaM2 = raster.SumFloat64(v)
+		} else {
+			c.AreaM2 = float64(len(pr)) * m.Areas.PixelArea
 		}
+		minC, maxC := int32(w), int32(-1)
+		for j, col := range pc {
+			minC, maxC = min(minC, col), max(maxC, col)
+			v[j] = xc[col]
+		}
+		cx := raster.MeanFloat64(v)
+		for j, r := range pr {
+			v[j] = yc[r]
+		}
+		cy := raster.MeanFloat64(v)
+		minR, maxR := pr[0], pr[len(pr)-1] // row-major order
 		x0 := t[2] + float64(float64(minC)*t[0])
 		x1 := t[2] + float64(float64(maxC+1)*t[0])
 		y0 := t[5] + float64(float64(minR)*t[4])
 		y1 := t[5] + float64(float64(maxR+1)*t[4])
 		c.BBox = [4]float64{min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)}
-		c.Centroid = [2]float64{raster.MeanFloat64(xs), raster.MeanFloat64(ys)}
+		c.Centroid = [2]float64{cx, cy}
 		comps[k-1] = c
 	}
 	return labels, comps, nil
@@ -212,11 +235,16 @@ func FloodPolygonsGeoJSON(polys []raster.PixelPolygon, comps []FloodComponent, i
 		}
 		b.WriteByte(']')
 	}
+	var num [20]byte
 	for i, p := range polys {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		fmt.Fprintf(&b, `{"type":"Feature","properties":{"component_id":%d,"pixel_count":%d},"geometry":{"type":"Polygon","coordinates":[`, p.Label, comps[p.Label-1].Pixels)
+		b.WriteString(`{"type":"Feature","properties":{"component_id":`)
+		b.Write(strconv.AppendInt(num[:0], int64(p.Label), 10))
+		b.WriteString(`,"pixel_count":`)
+		b.Write(strconv.AppendInt(num[:0], int64(comps[p.Label-1].Pixels), 10))
+		b.WriteString(`},"geometry":{"type":"Polygon","coordinates":[`)
 		ring(p.Exterior)
 		for _, hole := range p.Holes {
 			b.WriteByte(',')

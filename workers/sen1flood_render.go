@@ -1,10 +1,8 @@
 package workers
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"math"
 	"sort"
 
 	"github.com/geodisaster/engine/raster"
@@ -86,11 +84,7 @@ func renderFloodDiagnostic(env Env, a Args) (*Result, error) {
 		if cmp.Ranking != nil && cmp.Ranking.Report.Objects != nil {
 			labels = cmp.Ranking.Report.Objects.Labels
 		} else {
-			fg := make([]bool, len(m.Mask))
-			for i, v := range m.Mask {
-				fg[i] = v == MaskFlood
-			}
-			labels, _, err = raster.Label(fg, w, hgt, raster.Connect8)
+			labels, _, err = raster.LabelValue(m.Mask, MaskFlood, w, hgt, raster.Connect8)
 			if err != nil {
 				return nil, err
 			}
@@ -103,33 +97,47 @@ func renderFloodDiagnostic(env Env, a Args) (*Result, error) {
 			return nil, err
 		}
 		water = make([]bool, w*hgt)
-		for i := range water {
-			water[i] = band.At(i) == 1
+		if d, ok := band.Data.([]uint8); ok && len(d) == len(water) {
+			for i, v := range d {
+				water[i] = v == 1
+			}
+		} else {
+			for i := range water {
+				water[i] = band.At(i) == 1
+			}
 		}
 	}
+	// The image is drawn straight into PNG scanlines (filter byte 0, then
+	// RGB); a pixel counts as changed when it differs from the SAR base.
 	S := sen1RenderSize
-	img := make([]uint8, S*S*3)
-	base := make([]uint8, S*S*3)
+	stride := 1 + 3*S
+	raw := make([]uint8, S*stride)
+	colOf := make([]int, S)
+	for x := range colOf {
+		colOf[x] = x * w / S
+	}
 	drawSAR, drawPred, drawGrid := layers["sar"], layers["prediction"], layers["grid"]
 	var didSAR, didWater, didPred, didBoundary, didGrid bool
-	boundary := 0
+	boundary, changed := 0, 0
+	mask := m.Mask
 	for y := 0; y < S; y++ {
 		row := y * hgt / S
-		for x := 0; x < S; x++ {
-			col := x * w / S
+		line := raw[y*stride+1 : (y+1)*stride]
+		gridRow := drawGrid && y%(S/4) == 0 && y > 0
+		for x, col := range colOf {
 			i := row*w + col
 			var px [3]uint8
 			if drawSAR {
-				g := sen1Grey(vv[i], m.Mask[i] == MaskNoData)
+				g := sen1Grey(vv[i], mask[i] == MaskNoData)
 				px = [3]uint8{g, g, g}
 				didSAR = true
 			}
-			copy(base[(y*S+x)*3:], px[:])
+			base := px
 			if water != nil && water[i] {
 				px = sen1Blend(px, sen1WaterRGB, sen1Alpha)
 				didWater = true
 			}
-			if drawPred && m.Mask[i] == MaskFlood {
+			if drawPred && mask[i] == MaskFlood {
 				px = sen1Blend(px, sen1PredictionRGB, sen1Alpha)
 				didPred = true
 			}
@@ -138,29 +146,20 @@ func renderFloodDiagnostic(env Env, a Args) (*Result, error) {
 				boundary++
 				didBoundary = true
 			}
-			if drawGrid && (x%(S/4) == 0 && x > 0 || y%(S/4) == 0 && y > 0) {
+			if gridRow || drawGrid && x%(S/4) == 0 && x > 0 {
 				px = sen1GridRGB
 				didGrid = true
 			}
-			copy(img[(y*S+x)*3:], px[:])
+			if px != base {
+				changed++
+			}
+			line[3*x], line[3*x+1], line[3*x+2] = px[0], px[1], px[2]
 		}
 	}
 	rendered := map[string]bool{"sar": didSAR, "known_water": didWater, "prediction": didPred,
 		"component_boundaries": didBoundary, "grid": didGrid}
-	changed := 0
-	for p := 0; p < S*S*3; p += 3 {
-		if img[p] != base[p] || img[p+1] != base[p+1] || img[p+2] != base[p+2] {
-			changed++
-		}
-	}
-	pngBytes, err := sen1EncodePNG(img, S, S)
-	if err != nil {
-		return nil, fmt.Errorf("RenderMap: encoding PNG: %w", err)
-	}
-	buf := bytes.NewBuffer(pngBytes)
-	if buf.Len() == 0 {
-		return nil, fmt.Errorf("RenderMap: empty PNG")
-	}
+	pngBytes := sen1EncodePNG(raw, S, S)
+	pngName := "flood_diagnostic_" + sha256Hex(pngBytes)[:12]
 	var renderedList []string
 	for k, on := range rendered {
 		if on {
@@ -168,7 +167,7 @@ func renderFloodDiagnostic(env Env, a Args) (*Result, error) {
 		}
 	}
 	sort.Strings(renderedList)
-	pngArt, err := env.WriteArtifact("flood_diagnostic_"+sha256Hex(buf.Bytes())[:12]+".png", buf.Bytes())
+	pngArt, err := env.WriteArtifact(pngName+".png", pngBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -184,7 +183,7 @@ func renderFloodDiagnostic(env Env, a Args) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	manArt, err := env.WriteArtifact("flood_diagnostic_"+sha256Hex(buf.Bytes())[:12]+".json", append(mb, '\n'))
+	manArt, err := env.WriteArtifact(pngName+".json", append(mb, '\n'))
 	if err != nil {
 		return nil, err
 	}
@@ -200,14 +199,24 @@ func renderFloodDiagnostic(env Env, a Args) (*Result, error) {
 	}, nil
 }
 
-// sen1Grey maps VV dB linearly from [-25, 0] to 0..255 (nodata black).
+// sen1Grey maps VV dB linearly from [-25, 0] to 0..255 (nodata black):
+// round-half-away-from-zero of (v+25)/25*255 in float64, clamped. For
+// 0.5 <= x < 254.5, x+0.5 is exact or rounds within the same integer, so
+// truncating it equals math.Round; x < 0.5 (including values just below
+// 0.5, where x+0.5 would round up to 1) is 0.
 func sen1Grey(v float32, nodata bool) uint8 {
 	f := float64(v)
-	if nodata || math.IsNaN(f) {
+	if nodata || f != f {
 		return 0
 	}
-	g := math.Round(float64((f - sen1MinDB) / (sen1MaxDB - sen1MinDB) * 255))
-	return uint8(max(0, min(255, g)))
+	x := (f - sen1MinDB) / (sen1MaxDB - sen1MinDB) * 255
+	switch {
+	case x < 0.5:
+		return 0
+	case x >= 254.5:
+		return 255
+	}
+	return uint8(int(x + 0.5))
 }
 
 // blend mixes c over p with alpha/255 opacity in integer arithmetic.

@@ -1,9 +1,11 @@
 package workers
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"image/png"
 	"log/slog"
 	"math"
 	"strings"
@@ -246,6 +248,71 @@ func TestFloodPolygonsGeoJSON(t *testing.T) {
 		}
 		if (k == 0) != (signed(r) > 0) {
 			t.Errorf("ring %d orientation: signed area %v (RFC 7946: exterior CCW, holes CW)", k, signed(r))
+		}
+	}
+}
+
+// TestSen1GreyMatchesRound compares the render's grey mapping with
+// math.Round over [-26, 1] dB at a fine step, every float32 near the
+// rounding boundaries and the special values.
+func TestSen1GreyMatchesRound(t *testing.T) {
+	ref := func(v float32) uint8 {
+		f := float64(v)
+		if math.IsNaN(f) {
+			return 0
+		}
+		g := math.Round(float64((f - sen1MinDB) / (sen1MaxDB - sen1MinDB) * 255))
+		return uint8(max(0, min(255, g)))
+	}
+	check := func(v float32) {
+		if got, want := sen1Grey(v, false), ref(v); got != want {
+			t.Fatalf("sen1Grey(%v) = %d, math.Round gives %d", v, got, want)
+		}
+	}
+	for v := -26.0; v <= 1; v += 1e-4 {
+		check(float32(v))
+	}
+	for k := 0; k <= 255; k++ {
+		v := float32((float64(k)+0.5)/255*25 - 25)
+		for i := 0; i < 200; i++ {
+			v = math.Nextafter32(v, -30)
+		}
+		for i := 0; i < 400; i++ {
+			check(v)
+			v = math.Nextafter32(v, 30)
+		}
+	}
+	for _, v := range []float64{math.Inf(1), math.Inf(-1), math.NaN(), -9999, 1e30, -1e30, 0, math.Copysign(0, -1)} {
+		check(float32(v))
+	}
+	if sen1Grey(0, true) != 0 {
+		t.Error("nodata is not black")
+	}
+}
+
+// TestSen1EncodePNG decodes the stored-block PNG with image/png.
+func TestSen1EncodePNG(t *testing.T) {
+	for _, sz := range [][2]int{{1, 1}, {3, 2}, {512, 512}, {200, 150}} {
+		w, h := sz[0], sz[1]
+		raw := make([]byte, h*(1+3*w))
+		for i := range raw {
+			raw[i] = byte(i*7 + i/13)
+		}
+		for y := 0; y < h; y++ {
+			raw[y*(1+3*w)] = 0
+		}
+		img, err := png.Decode(bytes.NewReader(sen1EncodePNG(raw, w, h)))
+		if err != nil {
+			t.Fatalf("%dx%d: %v", w, h, err)
+		}
+		for y := 0; y < h; y++ {
+			for x := 0; x < w; x++ {
+				r, g, b, _ := img.At(x, y).RGBA()
+				p := raw[y*(1+3*w)+1+3*x:]
+				if uint8(r>>8) != p[0] || uint8(g>>8) != p[1] || uint8(b>>8) != p[2] {
+					t.Fatalf("%dx%d pixel (%d,%d) decodes as %d,%d,%d, want %v", w, h, x, y, r>>8, g>>8, b>>8, p[:3])
+				}
+			}
 		}
 	}
 }
