@@ -21,13 +21,13 @@ func ClipRing(r orb.Ring, b orb.Bound) orb.Ring {
 	xAt := func(x float64) func(a, c orb.Point) orb.Point {
 		return func(a, c orb.Point) orb.Point {
 			t := (x - a[0]) / (c[0] - a[0])
-			return orb.Point{x, a[1] + t*(c[1]-a[1])}
+			return orb.Point{x, a[1] + float64(t*(c[1]-a[1]))}
 		}
 	}
 	yAt := func(y float64) func(a, c orb.Point) orb.Point {
 		return func(a, c orb.Point) orb.Point {
 			t := (y - a[1]) / (c[1] - a[1])
-			return orb.Point{a[0] + t*(c[0]-a[0]), y}
+			return orb.Point{a[0] + float64(t*(c[0]-a[0])), y}
 		}
 	}
 	edges := [4]edge{

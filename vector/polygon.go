@@ -25,7 +25,9 @@ func RingSignedArea(r orb.Ring) float64 {
 		p0y := p1y
 		p1x, p1y = p2x, p2y
 		p2x, p2y = r[i+1][0]-x0, r[i+1][1]
-		sum += p1x * (p0y - p2y)
+		// float64() keeps the product rounded on its own: no fused
+		// multiply-add on arm64, identical bits on every architecture.
+		sum += float64(p1x * (p0y - p2y))
 	}
 	return sum / 2
 }
@@ -70,10 +72,12 @@ func Centroid(mp orb.MultiPolygon) (c orb.Point, ok bool) {
 			p1, p2 := r[i], r[i+1]
 			tx := base[0] + p1[0] + p2[0]
 			ty := base[1] + p1[1] + p2[1]
-			a2 := (p1[0]-base[0])*(p2[1]-base[1]) - (p2[0]-base[0])*(p1[1]-base[1])
-			cx += sign * a2 * tx
-			cy += sign * a2 * ty
-			area2 += sign * a2
+			// Products are wrapped in float64() so that arm64 does not
+			// fuse them into multiply-adds (bit-identical results).
+			a2 := float64((p1[0]-base[0])*(p2[1]-base[1])) - float64((p2[0]-base[0])*(p1[1]-base[1]))
+			cx += float64(sign * a2 * tx)
+			cy += float64(sign * a2 * ty)
+			area2 += float64(sign * a2)
 		}
 	}
 	for _, p := range mp {
