@@ -656,7 +656,7 @@ func dominantPair(eps []EpochIndices) ([]string, []WindowPair, *WindowPair) {
 	for i := 0; i+1 < len(el); i++ {
 		nd := float64(el[i].NDVI) - float64(el[i+1].NDVI)
 		nb := float64(el[i].NBR) - float64(el[i+1].NBR)
-		p := WindowPair{Start: el[i].Epoch, End: el[i+1].Epoch, NDVIDrop: nd, NBRDrop: nb, Score: nd + 0.5*nb}
+		p := WindowPair{Start: el[i].Epoch, End: el[i+1].Epoch, NDVIDrop: nd, NBRDrop: nb, Score: nd + float64(0.5*nb)}
 		pairs = append(pairs, p)
 	}
 	for i := range pairs {
@@ -757,7 +757,7 @@ func classifyChangeWindow(env Env, a Args) (*Result, error) {
 		if b == nil {
 			return nil, fmt.Errorf("ClassifyChange: %s confirms loss but has no candidate window", h.Name)
 		}
-		if b.Score != b.NDVIDrop+0.5*b.NBRDrop || math.IsNaN(b.Score) || math.IsInf(b.Score, 0) {
+		if b.Score != b.NDVIDrop+float64(0.5*b.NBRDrop) || math.IsNaN(b.Score) || math.IsInf(b.Score, 0) {
 			return nil, fmt.Errorf("ClassifyChange: %s: composite score %v disagrees with its drops", h.Name, b.Score)
 		}
 		wc.Label = "deforestation"

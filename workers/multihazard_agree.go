@@ -159,7 +159,7 @@ func binarySupport(aSet, aOK, bSet, bOK []bool) (PairSupport, error) {
 	po := float64(n11+n00) / N
 	pa := float64(n11+n10) / N
 	pb := float64(n11+n01) / N
-	pe := pa*pb + (1-pa)*(1-pb)
+	pe := float64(pa*pb) + float64((1-pa)*(1-pb))
 	s.IoU = RoundHalfEven(s.IoU, 6)
 	s.Agreement = RoundHalfEven(po, 6)
 	if pe != 1 {

@@ -303,7 +303,7 @@ func Percentile(sorted []float64, q float64) float64 {
 	if n == 0 {
 		return math.NaN()
 	}
-	vi := float64(n-1) * (q / 100)
+	vi := float64(float64(n-1) * (q / 100)) // float64(): no fused multiply-add on arm64
 	lo := math.Floor(vi)
 	i := int(lo)
 	if i >= n-1 {
@@ -316,7 +316,7 @@ func Percentile(sorted []float64, q float64) float64 {
 	a, b := sorted[i], sorted[i+1]
 	d := b - a
 	if t >= 0.5 {
-		return b - d*(1-t)
+		return b - float64(d*(1-t)) // float64(): NumPy rounds the product (no FMA)
 	}
-	return a + d*t
+	return a + float64(d*t)
 }

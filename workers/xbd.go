@@ -435,7 +435,7 @@ func summarizeXBD(l *XBDLabels) *XBDSceneDamage {
 	g2 := l.GSD * l.GSD
 	for _, b := range l.Buildings {
 		d.Counts[b.Class]++
-		a := b.AreaPx * g2
+		a := float64(b.AreaPx * g2) // float64(): no fused multiply-add on arm64
 		d.AreaM2[b.Class] += a
 		d.TotalAreaM2 += a
 		switch b.Class {
@@ -619,7 +619,7 @@ func xbdGridRegions(bs []XBDBuilding, w, h, rows, cols int, gsd float64) []XBDRe
 		}
 		for i := range regs {
 			a := vector.ClippedArea(b.Geom, xbdCellBound(w, h, rows, cols, regs[i].Row, regs[i].Col))
-			regs[i].SevereAreaM2 += a * g2
+			regs[i].SevereAreaM2 += float64(a * g2)
 		}
 	}
 	return regs
@@ -1116,9 +1116,9 @@ func assessXBDSevereOnly(env Env, a Args) (*Result, error) {
 	for _, b := range o.Buildings {
 		switch b.Class {
 		case XBDMajorDamage:
-			s.MajorAreaM2 += b.AreaPx * g2
+			s.MajorAreaM2 += float64(b.AreaPx * g2)
 		case XBDDestroyed:
-			s.DestroyedAreaM2 += b.AreaPx * g2
+			s.DestroyedAreaM2 += float64(b.AreaPx * g2)
 		default:
 			return nil, fmt.Errorf("objects %s holds a %s building; severe_only accepts only major-damage and destroyed", o.SceneID, XBDClassNames[b.Class])
 		}

@@ -99,8 +99,8 @@ func xbdDegenerateCentroid(g orb.MultiPolygon) orb.Point {
 		for _, r := range p {
 			for i := 0; i+1 < len(r); i++ {
 				l := math.Hypot(r[i+1][0]-r[i][0], r[i+1][1]-r[i][1])
-				sx += l * (r[i][0] + r[i+1][0]) / 2
-				sy += l * (r[i][1] + r[i+1][1]) / 2
+				sx += float64(l * (r[i][0] + r[i+1][0]) / 2)
+				sy += float64(l * (r[i][1] + r[i+1][1]) / 2)
 				sl += l
 			}
 			for _, q := range r {
