@@ -1,6 +1,9 @@
 package raster
 
-import "fmt"
+import (
+	"fmt"
+	"sync"
+)
 
 // PixelPoint is a pixel corner: column X and row Y of the grid lines
 // (0..width, 0..height), so pixel (col, row) spans [X, X+1] x [Y, Y+1].
@@ -71,9 +74,14 @@ func Polygonize(labels []int32, width, height, n int) ([]PixelPolygon, error) {
 	vw := width + 1
 	// out[v] holds the directions of the unwalked boundary edges leaving
 	// corner v; owner[v] the label they belong to.
-	out := make([]uint8, vw*(height+1))
-	owner := make([]int32, vw*(height+1))
-	zero := make([]int32, width)
+	sc := polyScratchPool.Get().(*polyScratch)
+	defer polyScratchPool.Put(sc)
+	nv := vw * (height + 1)
+	sc.out = reuse(sc.out, nv)
+	sc.orig = reuse(sc.orig, nv)
+	sc.owner = reuse(sc.owner, nv)
+	sc.zero = reuse(sc.zero, width)
+	out, orig, owner, zero := sc.out, sc.orig, sc.owner, sc.zero
 	for y := 0; y <= height; y++ {
 		above, below := zero, zero
 		if y > 0 {
@@ -126,7 +134,6 @@ func Polygonize(labels []int32, width, height, n int) ([]PixelPolygon, error) {
 	for i := range polys {
 		polys[i].Label = int32(i + 1)
 	}
-	orig := make([]uint8, len(out))
 	copy(orig, out)
 	// Rings are slices of one growing arena (capacity-limited, so an
 	// append to a ring never writes into the next).
@@ -209,6 +216,27 @@ func Polygonize(labels []int32, width, height, n int) ([]PixelPolygon, error) {
 		}
 	}
 	return polys, nil
+}
+
+// polyScratch holds Polygonize's per-corner work arrays, reused across
+// calls (they never escape).
+type polyScratch struct {
+	out, orig []uint8
+	owner     []int32
+	zero      []int32
+}
+
+var polyScratchPool = sync.Pool{New: func() any { return new(polyScratch) }}
+
+// reuse returns s resized to n zeroed elements, reallocating only when its
+// capacity is short.
+func reuse[T uint8 | int32](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
 }
 
 func touchError(a, b int32, x, y int) error {

@@ -71,7 +71,9 @@ func sen1FloodArea(m *FloodMask) float64 {
 		return float64(m.Flood) * m.Areas.PixelArea
 	}
 	w := m.Info.Width
-	vals := make([]float64, 0, m.Flood)
+	sc := sen1LabelPool.Get().(*sen1LabelScratch)
+	defer sen1LabelPool.Put(sc)
+	vals := sen1Floats(&sc.vals, m.Flood)[:0]
 	for r := 0; r < m.Info.Height; r++ {
 		a := ra[r]
 		for _, v := range m.Mask[r*w : (r+1)*w] {

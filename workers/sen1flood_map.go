@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/geodisaster/engine/raster"
 )
@@ -135,7 +136,12 @@ func PredictFlood(vv, vh []float32, info RasterInfo) (*FloodMask, error) {
 	checkND := info.HasNoData && !math.IsNaN(info.NoData)
 	nd := float32(info.NoData)
 	mask := make([]uint8, n)
-	score := make([]float32, n)
+	sp := sen1ScorePool.Get().(*[]float32)
+	defer sen1ScorePool.Put(sp)
+	if cap(*sp) < n {
+		*sp = make([]float32, n)
+	}
+	score := (*sp)[:n]
 	k := 0
 	for i, a := range vv[:n] {
 		b := vh[i]
@@ -171,6 +177,10 @@ func PredictFlood(vv, vh []float32, info RasterInfo) (*FloodMask, error) {
 	m.MaskSHA256 = hex.EncodeToString(sum[:])
 	return m, nil
 }
+
+// sen1ScorePool recycles PredictFlood's score buffer (one float32 per
+// pixel, never retained).
+var sen1ScorePool = sync.Pool{New: func() any { return new([]float32) }}
 
 // EncodeFloodMask writes a prediction mask as a tiled, uncompressed uint8
 // GeoTIFF with nodata 255 on the chip's grid; the bytes depend only on the

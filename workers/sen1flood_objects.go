@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strconv"
+	"sync"
 
 	"github.com/geodisaster/engine/raster"
 )
@@ -63,7 +64,10 @@ func LabelFlood(m *FloodMask) ([]int32, []FloodComponent, error) {
 	}
 	// Row-major pixel lists per component via a counting sort, kept as
 	// (row, col) pairs.
-	start := make([]int32, n+2)
+	sc := sen1LabelPool.Get().(*sen1LabelScratch)
+	defer sen1LabelPool.Put(sc)
+	start := sen1Ints(&sc.start, n+2)
+	clear(start)
 	for _, l := range labels {
 		start[l+1]++
 	}
@@ -75,10 +79,10 @@ func LabelFlood(m *FloodMask) ([]int32, []FloodComponent, error) {
 		}
 		start[k] += start[k-1]
 	}
-	pos := make([]int32, n+1)
+	pos := sen1Ints(&sc.pos, n+1)
 	copy(pos, start[:n+1])
-	rows := make([]int32, start[n+1])
-	cols := make([]int32, start[n+1])
+	rows := sen1Ints(&sc.rows, int(start[n+1]))
+	cols := sen1Ints(&sc.cols, int(start[n+1]))
 	for r := 0; r < h; r++ {
 		for c, l := range labels[r*w : (r+1)*w] {
 			if l != 0 {
@@ -100,7 +104,7 @@ func LabelFlood(m *FloodMask) ([]int32, []FloodComponent, error) {
 		yc[r] = t[5] + float64((float64(r)+0.5)*t[4])
 	}
 	comps := make([]FloodComponent, n)
-	vals := make([]float64, largest)
+	vals := sen1Floats(&sc.vals, int(largest))
 	for k := 1; k <= n; k++ {
 		pr, pc := rows[start[k]:start[k+1]], cols[start[k]:start[k+1]]
 		c := FloodComponent{ID: k, Pixels: len(pr)}
@@ -133,6 +137,30 @@ func LabelFlood(m *FloodMask) ([]int32, []FloodComponent, error) {
 		comps[k-1] = c
 	}
 	return labels, comps, nil
+}
+
+// sen1LabelScratch holds LabelFlood's work arrays (every element is
+// written before it is read, except start, which is cleared), reused
+// across calls; none is retained.
+type sen1LabelScratch struct {
+	start, pos, rows, cols []int32
+	vals                   []float64
+}
+
+var sen1LabelPool = sync.Pool{New: func() any { return new(sen1LabelScratch) }}
+
+func sen1Ints(s *[]int32, n int) []int32 {
+	if cap(*s) < n {
+		*s = make([]int32, n)
+	}
+	return (*s)[:n]
+}
+
+func sen1Floats(s *[]float64, n int) []float64 {
+	if cap(*s) < n {
+		*s = make([]float64, n)
+	}
+	return (*s)[:n]
 }
 
 // extractFloodObjects implements ExtractObjects(target=flood_components)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"sync"
 
 	"github.com/geodisaster/engine/raster"
 )
@@ -111,7 +112,12 @@ func renderFloodDiagnostic(env Env, a Args) (*Result, error) {
 	// RGB); a pixel counts as changed when it differs from the SAR base.
 	S := sen1RenderSize
 	stride := 1 + 3*S
-	raw := make([]uint8, S*stride)
+	rp := sen1RawPool.Get().(*[]uint8)
+	defer sen1RawPool.Put(rp)
+	if cap(*rp) < S*stride {
+		*rp = make([]uint8, S*stride)
+	}
+	raw := (*rp)[:S*stride]
 	colOf := make([]int, S)
 	for x := range colOf {
 		colOf[x] = x * w / S
@@ -122,6 +128,7 @@ func renderFloodDiagnostic(env Env, a Args) (*Result, error) {
 	mask := m.Mask
 	for y := 0; y < S; y++ {
 		row := y * hgt / S
+		raw[y*stride] = 0 // filter: none
 		line := raw[y*stride+1 : (y+1)*stride]
 		gridRow := drawGrid && y%(S/4) == 0 && y > 0
 		for x, col := range colOf {
@@ -198,6 +205,10 @@ func renderFloodDiagnostic(env Env, a Args) (*Result, error) {
 			PNG: pngArt, Manifest: manArt, Width: S, Height: S, ChangedPixels: changed, BoundaryPixels: boundary},
 	}, nil
 }
+
+// sen1RawPool recycles the render's scanline buffer (copied into the PNG,
+// never retained).
+var sen1RawPool = sync.Pool{New: func() any { return new([]uint8) }}
 
 // sen1Grey maps VV dB linearly from [-25, 0] to 0..255 (nodata black):
 // round-half-away-from-zero of (v+25)/25*255 in float64, clamped. For
