@@ -205,3 +205,26 @@ func checkStats(t *testing.T, d *Dataset, b *Band, band int, want []*float64) {
 		}
 	}
 }
+
+// TestStreamingStatistics checks that the streaming statistics equal the
+// in-memory ones on every compact corpus file.
+func TestStreamingStatistics(t *testing.T) {
+	g := loadGoldens(t, compactCorpus)
+	for name := range g.Files {
+		d, err := Open(filepath.Join(compactCorpus, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for b := 1; b <= d.Count(); b++ {
+			band, want, werr := d.ReadBandStatistics(context.Background(), b)
+			if band == nil {
+				t.Fatalf("%s: %v", name, werr)
+			}
+			got, gerr := d.Statistics(context.Background(), b)
+			if (werr == nil) != (gerr == nil) || got.Min != want.Min || got.Max != want.Max || got.Mean != want.Mean || got.StdDev != want.StdDev || got.Valid != want.Valid {
+				t.Errorf("%s band %d: streaming %+v (%v), in memory %+v (%v)", name, b, got, gerr, want, werr)
+			}
+		}
+		d.Close()
+	}
+}

@@ -107,11 +107,10 @@ func (d *Dataset) StoredStatistics(band int) (Statistics, bool) {
 	return s, true
 }
 
-// ComputeStatistics reads band (1-based) and computes its exact statistics
-// as GDAL does, ignoring any stored values.
+// ComputeStatistics computes band's (1-based) exact statistics as GDAL
+// does, ignoring any stored values; it streams the band (see Statistics).
 func (d *Dataset) ComputeStatistics(ctx context.Context, band int) (Statistics, error) {
-	_, st, err := d.ReadBandStatistics(ctx, band)
-	return st, err
+	return d.Statistics(ctx, band)
 }
 
 // ReadBandStatistics reads band (1-based) and computes its statistics in

@@ -209,6 +209,15 @@ func inspectFile(ctx context.Context, path string, checksum, stats, recompute bo
 			if !need[b-1] {
 				continue
 			}
+			if stats && rep.Bands[b-1].Stats == nil && !checksum {
+				// Statistics alone: stream the band, never holding it.
+				s, err := d.Statistics(ctx, b)
+				if err != nil && !errors.Is(err, raster.ErrNoValidPixels) {
+					return nil, err
+				}
+				setInspectStats(&rep.Bands[b-1], s, err)
+				continue
+			}
 			if stats && rep.Bands[b-1].Stats == nil {
 				// Decode and accumulate statistics in one pipelined pass.
 				band, s, err := d.ReadBandStatistics(ctx, b)
