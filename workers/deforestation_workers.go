@@ -252,7 +252,10 @@ func forestPrepare(mode string, slots map[string][]string, required ...string) V
 	return PrepareSceneVariant(PrepareSpec{
 		Mode: mode, Slots: slots, Required: required,
 		Check: func(env Env, w *Work) error {
-			for slot, s := range w.Scenes {
+			// Slots in sorted order, so the first mismatch reported is
+			// the same on every run.
+			for _, slot := range sortedKeys(w.Scenes) {
+				s := w.Scenes[slot]
 				if got := forestSceneSource(s); got != forestSlotSource[slot] {
 					return fmt.Errorf("slot %q needs a %s scene, %s (%s) is %q", slot, forestSlotSource[slot], w.Handles[slot], s.Handle, got)
 				}

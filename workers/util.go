@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"math"
+	"sort"
 	"strconv"
 )
 
@@ -35,4 +36,14 @@ func RoundHalfEven(x float64, n int) float64 {
 		return x
 	}
 	return r
+}
+
+// sortedKeys returns a map's keys in sorted order (deterministic iteration).
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
