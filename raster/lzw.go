@@ -49,6 +49,14 @@ func (s *lzwState) decodeLZW(src, dst []byte) error {
 			return short()
 		}
 		if nbits < uint(width) {
+			if pos+8 <= len(src) {
+				// Big-endian 8-byte load; the bits below the claimed bytes
+				// are those the next load brings again, so OR is harmless.
+				buf |= binary.BigEndian.Uint64(src[pos:]) >> nbits
+				k := (63 - nbits) >> 3
+				pos += int(k)
+				nbits += k * 8
+			}
 			for nbits <= 56 {
 				var b byte
 				if pos < len(src) {
