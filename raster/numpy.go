@@ -23,15 +23,7 @@ const (
 
 // SumFloat32 returns NumPy's float32 sum of x (x.sum() for a contiguous
 // float32 array), accumulated in float32.
-func SumFloat32(x []float32) float32 {
-	var acc float32
-	for len(x) > 0 {
-		n := min(len(x), numpyBufferSize)
-		acc += pairwise32(x[:n])
-		x = x[n:]
-	}
-	return acc
-}
+func SumFloat32(x []float32) float32 { return chunkedSum(x) }
 
 // MeanFloat32 returns NumPy's mean of a contiguous float32 array:
 // float32(float64(SumFloat32(x)) / len(x)). It returns NaN for an empty
@@ -41,52 +33,9 @@ func MeanFloat32(x []float32) float32 {
 	return float32(float64(s) / float64(len(x)))
 }
 
-func pairwise32(a []float32) float32 {
-	n := len(a)
-	switch {
-	case n < 8:
-		var res float32
-		for _, v := range a {
-			res += v
-		}
-		return res
-	case n <= numpyBlockSize:
-		var r [8]float32
-		copy(r[:], a[:8])
-		i := 8
-		for ; i < n-n%8; i += 8 {
-			r[0] += a[i]
-			r[1] += a[i+1]
-			r[2] += a[i+2]
-			r[3] += a[i+3]
-			r[4] += a[i+4]
-			r[5] += a[i+5]
-			r[6] += a[i+6]
-			r[7] += a[i+7]
-		}
-		res := ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
-		for ; i < n; i++ {
-			res += a[i]
-		}
-		return res
-	default:
-		n2 := n / 2
-		n2 -= n2 % 8
-		return pairwise32(a[:n2]) + pairwise32(a[n2:])
-	}
-}
-
 // SumFloat64 returns NumPy's float64 sum of x (x.sum() for a contiguous
 // float64 array), using the same chunked pairwise order as SumFloat32.
-func SumFloat64(x []float64) float64 {
-	var acc float64
-	for len(x) > 0 {
-		n := min(len(x), numpyBufferSize)
-		acc += pairwise64(x[:n])
-		x = x[n:]
-	}
-	return acc
-}
+func SumFloat64(x []float64) float64 { return chunkedSum(x) }
 
 // MeanFloat64 returns NumPy's mean of a contiguous float64 array (NaN when
 // empty).
@@ -94,17 +43,31 @@ func MeanFloat64(x []float64) float64 {
 	return SumFloat64(x) / float64(len(x))
 }
 
-func pairwise64(a []float64) float64 {
+// chunkedSum adds the pairwise sums of consecutive 8192-element chunks in
+// order, in T's precision. Each instantiation (float32, float64) rounds
+// every addition to its own type.
+func chunkedSum[T float32 | float64](x []T) T {
+	var acc T
+	for len(x) > 0 {
+		n := min(len(x), numpyBufferSize)
+		acc += pairwise(x[:n])
+		x = x[n:]
+	}
+	return acc
+}
+
+// pairwise is NumPy's pairwise summation of one chunk.
+func pairwise[T float32 | float64](a []T) T {
 	n := len(a)
 	switch {
 	case n < 8:
-		var res float64
+		var res T
 		for _, v := range a {
 			res += v
 		}
 		return res
 	case n <= numpyBlockSize:
-		var r [8]float64
+		var r [8]T
 		copy(r[:], a[:8])
 		i := 8
 		for ; i < n-n%8; i += 8 {
@@ -125,6 +88,6 @@ func pairwise64(a []float64) float64 {
 	default:
 		n2 := n / 2
 		n2 -= n2 % 8
-		return pairwise64(a[:n2]) + pairwise64(a[n2:])
+		return pairwise(a[:n2]) + pairwise(a[n2:])
 	}
 }
