@@ -70,14 +70,21 @@ func (d *Dataset) Statistics(ctx context.Context, band int) (Statistics, error) 
 			st := d.getState()
 			defer d.putState(st)
 			for !failed.Load() {
-				i := int(next.Add(1) - 1)
-				if i >= n {
-					return
-				}
+				// Take a buffer before claiming a block: a worker that
+				// claimed block i must never wait for a buffer that only the
+				// consumer of block i (still waiting for it) would release.
 				var buf []byte
 				select {
 				case buf = <-free:
 				case <-stop:
+					return
+				}
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					select {
+					case free <- buf:
+					default:
+					}
 					return
 				}
 				if err := ctx.Err(); err != nil {
