@@ -1,10 +1,13 @@
 package main
 
 import (
+	"time"
+
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/geodisaster/engine/runtime/htmlreport/releasepage"
 	"os"
 	"path/filepath"
 
@@ -137,6 +140,9 @@ func conformanceMain(ctx context.Context, cio cmdIO, args []string) (int, error)
 		}
 		if err := writeFileAtomic(filepath.Join(*out, "report.json"), append(b, '\n')); err != nil {
 			return exitFailure, fmt.Errorf("conformance: %w", err)
+		}
+		if err := releasepage.Write(ctx, releasepage.Input{Report: rep, OutDir: *out, Workers: *nworkers, Generated: time.Now()}); err != nil {
+			return exitFailure, fmt.Errorf("conformance: report.html: %w", err)
 		}
 		f, err := os.Create(filepath.Join(*out, "report.txt"))
 		if err != nil {
