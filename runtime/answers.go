@@ -37,23 +37,11 @@ func newAnswerContracts() (*answerContracts, error) {
 			ac.projectors[t] = p
 		}
 	}
-	c := jsonschema.NewCompiler()
-	for _, t := range schemas.Types() {
-		doc, _ := schemas.Get(t)
-		v, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
-		if err != nil {
-			return nil, fmt.Errorf("answer schema %s: %w", t, err)
-		}
-		url := "mem:///" + t + ".json"
-		if err := c.AddResource(url, v); err != nil {
-			return nil, fmt.Errorf("answer schema %s: %w", t, err)
-		}
-		sch, err := c.Compile(url)
-		if err != nil {
-			return nil, fmt.Errorf("answer schema %s: %w", t, err)
-		}
-		ac.schemas[t] = sch
+	compiled, err := schemas.Compile()
+	if err != nil {
+		return nil, err
 	}
+	ac.schemas = compiled
 	return ac, nil
 }
 

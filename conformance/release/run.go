@@ -343,7 +343,7 @@ func replayAndScore(ctx context.Context, root string, opts Options, log *slog.Lo
 			t.addMismatch(Mismatch{ID: e.ID, Stage: "adapt", Reason: e.Err})
 		}
 	}
-	sch, err := compileSchemas()
+	sch, err := schemas.Compile()
 	if err != nil {
 		return err
 	}
@@ -554,32 +554,6 @@ func (r *Report) summarizeFacts() {
 	for _, f := range r.Facts {
 		r.FactSummary[f.Status]++
 	}
-}
-
-// compileSchemas compiles every answer schema.
-func compileSchemas() (map[string]*jsonschema.Schema, error) {
-	c := jsonschema.NewCompiler()
-	out := map[string]*jsonschema.Schema{}
-	for _, t := range schemas.Types() {
-		doc, err := schemas.Get(t)
-		if err != nil {
-			return nil, err
-		}
-		v, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
-		if err != nil {
-			return nil, fmt.Errorf("answer schema %s: %w", t, err)
-		}
-		url := "mem:///" + t + ".json"
-		if err := c.AddResource(url, v); err != nil {
-			return nil, fmt.Errorf("answer schema %s: %w", t, err)
-		}
-		s, err := c.Compile(url)
-		if err != nil {
-			return nil, fmt.Errorf("answer schema %s: %w", t, err)
-		}
-		out[t] = s
-	}
-	return out, nil
 }
 
 func validates(s *jsonschema.Schema, doc []byte) bool {

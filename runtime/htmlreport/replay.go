@@ -127,31 +127,18 @@ func rowOf(name string, t *runtime.Tally, valid int) Row {
 // the type's answer schema; noSchema names types without one.
 func countValid(results []runtime.RecordResult) (map[string]int, map[string]bool, error) {
 	valid, noSchema := map[string]int{}, map[string]bool{}
-	compiled := map[string]*jsonschema.Schema{}
-	c := jsonschema.NewCompiler()
+	compiled, err := schemas.Compile()
+	if err != nil {
+		return nil, nil, fmt.Errorf("htmlreport: %w", err)
+	}
 	for _, r := range results {
-		if r.Status != "ok" || noSchema[r.QuestionType] {
+		if r.Status != "ok" {
 			continue
 		}
 		s, ok := compiled[r.QuestionType]
 		if !ok {
-			doc, err := schemas.Get(r.QuestionType)
-			if err != nil {
-				noSchema[r.QuestionType] = true
-				continue
-			}
-			v, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
-			if err != nil {
-				return nil, nil, fmt.Errorf("htmlreport: answer schema %s: %w", r.QuestionType, err)
-			}
-			url := "mem:///" + r.QuestionType + ".json"
-			if err := c.AddResource(url, v); err != nil {
-				return nil, nil, fmt.Errorf("htmlreport: answer schema %s: %w", r.QuestionType, err)
-			}
-			if s, err = c.Compile(url); err != nil {
-				return nil, nil, fmt.Errorf("htmlreport: answer schema %s: %w", r.QuestionType, err)
-			}
-			compiled[r.QuestionType] = s
+			noSchema[r.QuestionType] = true
+			continue
 		}
 		inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(r.Answer))
 		if err == nil && s.Validate(inst) == nil {

@@ -1,0 +1,36 @@
+package schemas
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// Compile compiles every embedded answer schema, keyed by question type.
+// Callers that validate answers (the runtime's publication gate, reports,
+// REAL-mode checks) share this one compilation path.
+func Compile() (map[string]*jsonschema.Schema, error) {
+	c := jsonschema.NewCompiler()
+	out := map[string]*jsonschema.Schema{}
+	for _, t := range Types() {
+		doc, err := Get(t)
+		if err != nil {
+			return nil, err
+		}
+		v, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
+		if err != nil {
+			return nil, fmt.Errorf("answer schema %s: %w", t, err)
+		}
+		url := "mem:///" + t + ".json"
+		if err := c.AddResource(url, v); err != nil {
+			return nil, fmt.Errorf("answer schema %s: %w", t, err)
+		}
+		s, err := c.Compile(url)
+		if err != nil {
+			return nil, fmt.Errorf("answer schema %s: %w", t, err)
+		}
+		out[t] = s
+	}
+	return out, nil
+}
