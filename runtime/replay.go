@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"math"
 	"sort"
 	"sync"
 	"time"
@@ -190,17 +191,23 @@ type Tally struct {
 // Report summarizes a replay per type and per family, with denominators
 // and the conformance status of each; it invents no overall score.
 type Report struct {
-	Engine        string            `json:"engine"`
-	Corpus        CorpusInfo        `json:"corpus"`
-	Workers       int               `json:"workers"`
-	WallSeconds   float64           `json:"wall_seconds"`
-	Records       int               `json:"records"`
-	ReadPolicy    string            `json:"read_policy"`
-	ReadDenials   int               `json:"read_denials"`
-	ToolCalls     int               `json:"tool_calls"`
-	ByFamily      map[string]*Tally `json:"by_family"`
-	ByType        map[string]*Tally `json:"by_type"`
-	FailedRecords []FailedRecord    `json:"failed_records"`
+	Engine      string            `json:"engine"`
+	Corpus      CorpusInfo        `json:"corpus"`
+	Workers     int               `json:"workers"`
+	WallSeconds float64           `json:"wall_seconds"`
+	Records     int               `json:"records"`
+	ReadPolicy  string            `json:"read_policy"`
+	ReadDenials int               `json:"read_denials"`
+	ToolCalls   int               `json:"tool_calls"`
+	ByFamily    map[string]*Tally `json:"by_family"`
+	ByType      map[string]*Tally `json:"by_type"`
+	// RecordSeconds is, per family, the sum of its records' wall-clock
+	// replay times (each from session start to score). With N workers the
+	// sums over all families add up to about N times WallSeconds; they show
+	// where the time goes, not an elapsed time. Families without records
+	// are absent.
+	RecordSeconds map[string]float64 `json:"record_seconds_by_family"`
+	FailedRecords []FailedRecord     `json:"failed_records"`
 }
 
 // FailedRecord names a record that errored or was scored incorrect.
@@ -224,7 +231,7 @@ type CorpusInfo struct {
 // failed or incorrect record is FAILED; otherwise it carries the corpus
 // status.
 func NewReport(results []RecordResult, corpus CorpusInfo) *Report {
-	r := &Report{Corpus: corpus, ReadPolicy: ReadPolicy, ByFamily: map[string]*Tally{}, ByType: map[string]*Tally{}, FailedRecords: []FailedRecord{}}
+	r := &Report{Corpus: corpus, ReadPolicy: ReadPolicy, ByFamily: map[string]*Tally{}, ByType: map[string]*Tally{}, RecordSeconds: map[string]float64{}, FailedRecords: []FailedRecord{}}
 	for _, q := range workers.QuestionTypes() {
 		r.ByType[q.ID] = &Tally{}
 	}
@@ -235,6 +242,7 @@ func NewReport(results []RecordResult, corpus CorpusInfo) *Report {
 		r.Records++
 		r.ReadDenials += len(res.Denials)
 		r.ToolCalls += len(res.Calls)
+		r.RecordSeconds[res.Family] += res.WallMS / 1000
 		for _, t := range []*Tally{r.ByType[res.QuestionType], r.ByFamily[res.Family]} {
 			if t == nil {
 				continue
@@ -256,6 +264,9 @@ func NewReport(results []RecordResult, corpus CorpusInfo) *Report {
 			}
 			r.FailedRecords = append(r.FailedRecords, fr)
 		}
+	}
+	for f, sec := range r.RecordSeconds {
+		r.RecordSeconds[f] = math.Round(sec*1000) / 1000
 	}
 	for _, m := range []map[string]*Tally{r.ByType, r.ByFamily} {
 		for _, t := range m {

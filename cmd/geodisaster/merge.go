@@ -91,13 +91,16 @@ func runMerge(ctx context.Context, cio cmdIO, args []string) error {
 		}
 	}
 	sort.Slice(results, func(i, j int) bool { return results[i].ID < results[j].ID })
-	// The scorer's reasons live in the per-record traces.
+	// The scorer's reasons and the records' replay times live in the
+	// per-record traces.
 	for i := range results {
 		var tr struct {
-			Reason string `json:"reason"`
+			Reason string  `json:"reason"`
+			WallMS float64 `json:"wall_ms"`
 		}
 		if b, err := os.ReadFile(filepath.Join(*out, "traces", traceName(results[i].ID)+".json")); err == nil && json.Unmarshal(b, &tr) == nil {
 			results[i].Reason = tr.Reason
+			results[i].WallMS = tr.WallMS
 		}
 	}
 	rep := runtime.NewReport(results, corpus)

@@ -265,10 +265,10 @@ func printReport(w io.Writer, rep *runtime.Report, out string) {
 	fmt.Fprintf(w, "corpus %s  status %s  sha256 %s\n", rep.Corpus.Path, rep.Corpus.Status, rep.Corpus.SHA256)
 	fmt.Fprintf(w, "records %d  tool calls %d  read denials %d  workers %d  wall %.2fs\n\n", rep.Records, rep.ToolCalls, rep.ReadDenials, rep.Workers, rep.WallSeconds)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "family\trecords\texecuted\tcorrect\tstatus")
+	fmt.Fprintln(tw, "family\trecords\texecuted\tcorrect\tstatus\trecord-seconds")
 	for _, f := range workers.Families() {
 		t := rep.ByFamily[string(f)]
-		fmt.Fprintf(tw, "%s\t%d\t%d/%d\t%d/%d\t%s\n", f, t.Records, t.Executed, t.Records, t.Correct, t.Records, t.Status)
+		fmt.Fprintf(tw, "%s\t%d\t%d/%d\t%d/%d\t%s\t%.2f\n", f, t.Records, t.Executed, t.Records, t.Correct, t.Records, t.Status, rep.RecordSeconds[string(f)])
 	}
 	tw.Flush()
 	fmt.Fprintln(w)
