@@ -453,7 +453,7 @@ func (d *Dataset) parseGeo(f *ifd) error {
 	switch {
 	case len(scale) >= 2 && scale[0] != 0 && scale[1] != 0 && len(tie) >= 6:
 		a, e := scale[0], -scale[1]
-		d.transform = crs.Affine{a, 0, tie[3] - tie[0]*a, 0, e, tie[4] - tie[1]*e}
+		d.transform = crs.Affine{a, 0, tie[3] - float64(tie[0]*a), 0, e, tie[4] - float64(tie[1]*e)} // float64(): no fused multiply-add (arm64)
 		d.hasTransform = true
 	case len(mt) == 16:
 		d.transform = crs.Affine{mt[0], mt[1], mt[3], mt[4], mt[5], mt[7]}
@@ -461,8 +461,9 @@ func (d *Dataset) parseGeo(f *ifd) error {
 	}
 	if d.hasTransform && d.geoKeys.PixelIsPoint() {
 		t := &d.transform
-		t[2] -= t[0]*0.5 + t[1]*0.5
-		t[5] -= t[3]*0.5 + t[4]*0.5
+		// float64() keeps each product rounded (no fused multiply-add on arm64).
+		t[2] -= float64(t[0]*0.5) + float64(t[1]*0.5)
+		t[5] -= float64(t[3]*0.5) + float64(t[4]*0.5)
 	}
 	if f.has(tagGDALNoData) {
 		s := strings.TrimSpace(f.ascii(tagGDALNoData))

@@ -383,7 +383,7 @@ func welfordF32(a *statAcc, row []float32, nodata *float64) {
 		n++
 		delta := v - mean
 		mean += delta / float64(n)
-		m2 += delta * (v - mean)
+		m2 += float64(delta * (v - mean)) // no fused multiply-add (arm64)
 	}
 	a.n, a.mean, a.m2, a.min, a.max = n, mean, m2, mn, mx
 }
@@ -413,7 +413,7 @@ func welfordGeneric[T int8 | int16 | uint32 | int32 | float64](a *statAcc, row [
 		n++
 		delta := v - mean
 		mean += delta / float64(n)
-		m2 += delta * (v - mean)
+		m2 += float64(delta * (v - mean)) // no fused multiply-add (arm64)
 	}
 	a.n, a.mean, a.m2, a.min, a.max = n, mean, m2, mn, mx
 }

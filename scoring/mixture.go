@@ -119,7 +119,7 @@ func AuditMixture(dev, test, profile []float64) (*MixtureAudit, error) {
 func dot(a, b []float64) float64 {
 	s := 0.0
 	for i := range a {
-		s += a[i] * b[i]
+		s += float64(a[i] * b[i]) // no fused multiply-add (arm64)
 	}
 	return s
 }
@@ -310,5 +310,5 @@ func Quantile(sorted []float64, q float64) float64 {
 	if i < 0 {
 		return sorted[0]
 	}
-	return sorted[i] + (h-float64(i))*(sorted[i+1]-sorted[i])
+	return sorted[i] + float64((h-float64(i))*(sorted[i+1]-sorted[i])) // no fused multiply-add (arm64)
 }
