@@ -8,12 +8,14 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"time"
 
 	"github.com/geodisaster/engine/runtime"
+	"github.com/geodisaster/engine/runtime/htmlreport"
 )
 
 func init() {
-	register(command{name: "merge", summary: "merge sharded replay outputs into one results.jsonl and report.json", run: runMerge})
+	register(command{name: "merge", summary: "merge sharded replay outputs into one results.jsonl, report.json and report.html", run: runMerge})
 }
 
 // shardReport is the part of a shard's report.json that merging keeps.
@@ -29,6 +31,7 @@ type shardReport struct {
 func runMerge(ctx context.Context, cio cmdIO, args []string) error {
 	fs := newFlagSet("merge", "--output-dir OUT SHARD_DIR...", cio.stderr)
 	out := fs.String("output-dir", "", "merged output directory (required)")
+	input := fs.String("input", "", "the replayed records JSONL (optional): report.html then shows expected values of failed fields")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -95,12 +98,14 @@ func runMerge(ctx context.Context, cio cmdIO, args []string) error {
 	// per-record traces.
 	for i := range results {
 		var tr struct {
-			Reason string  `json:"reason"`
-			WallMS float64 `json:"wall_ms"`
+			Reason  string              `json:"reason"`
+			WallMS  float64             `json:"wall_ms"`
+			Calls   []runtime.CallTrace `json:"calls"`
+			Denials []runtime.Denial    `json:"denials"`
 		}
 		if b, err := os.ReadFile(filepath.Join(*out, "traces", traceName(results[i].ID)+".json")); err == nil && json.Unmarshal(b, &tr) == nil {
-			results[i].Reason = tr.Reason
-			results[i].WallMS = tr.WallMS
+			results[i].Reason, results[i].WallMS = tr.Reason, tr.WallMS
+			results[i].Calls, results[i].Denials = tr.Calls, tr.Denials
 		}
 	}
 	rep := runtime.NewReport(results, corpus)
@@ -114,6 +119,26 @@ func runMerge(ctx context.Context, cio cmdIO, args []string) error {
 	}
 	if err := writeReplayOutputs(*out, results, rep, false); err != nil {
 		return err
+	}
+	var recs []runtime.Record
+	if *input != "" {
+		all, err := runtime.ReadRecordsFile(*input, true)
+		if err != nil {
+			return fmt.Errorf("merge: %w", err)
+		}
+		if id, err := identifyCorpus(*input); err != nil {
+			return fmt.Errorf("merge: %w", err)
+		} else if id.SHA256 != corpus.SHA256 {
+			return fmt.Errorf("merge: --input %s has SHA-256 %s, the shards replayed %s", *input, id.SHA256, corpus.SHA256)
+		}
+		for _, r := range all {
+			if _, ok := seen[r.ID]; ok {
+				recs = append(recs, r)
+			}
+		}
+	}
+	if err := htmlreport.WriteReplay(ctx, htmlreport.ReplayInput{Report: rep, Results: results, Records: recs, OutDir: *out, Generated: time.Now()}); err != nil {
+		return fmt.Errorf("merge: %w", err)
 	}
 	fmt.Fprintf(cio.stdout, "merged %d records from %d shards into %s\n", len(results), fs.NArg(), *out)
 	return nil

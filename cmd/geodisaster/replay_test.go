@@ -93,8 +93,19 @@ func TestShardsMergeToUnsharded(t *testing.T) {
 		}
 	}
 	merged := t.TempDir()
-	if code, _, e := cli(t, append([]string{"merge", "--output-dir", merged}, shards...)...); code != exitOK {
+	if code, _, e := cli(t, append([]string{"merge", "--output-dir", merged, "--input", in}, shards...)...); code != exitOK {
 		t.Fatalf("merge: %s", e)
+	}
+	if html := readFile(t, filepath.Join(merged, "report.html")); !strings.Contains(html, "sen1_flood_e") || !strings.Contains(html, "<html") {
+		t.Fatalf("merged report.html lacks the type rows (%d bytes)", len(html))
+	}
+	// --input must be the corpus the shards replayed.
+	other := filepath.Join(t.TempDir(), "records.jsonl")
+	if err := os.WriteFile(other, []byte(readFile(t, in)+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, e := cli(t, append([]string{"merge", "--output-dir", t.TempDir(), "--input", other}, shards...)...); code == exitOK || !strings.Contains(e, "SHA-256") {
+		t.Fatalf("merge with another corpus as --input: exit %d, %s", code, e)
 	}
 	if a, b := readFile(t, filepath.Join(whole, "results.jsonl")), readFile(t, filepath.Join(merged, "results.jsonl")); a != b {
 		t.Fatalf("merged results differ from the unsharded run:\n%s\nvs\n%s", a, b)
