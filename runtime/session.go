@@ -125,7 +125,9 @@ type Session struct {
 	terminal     json.RawMessage
 	artifactDir  string
 	tempArtifact bool
-	files        map[string]*fileEntry // decoded-file cache by path
+	// artifactDirMade is set once artifactDir is known to exist.
+	artifactDirMade bool
+	files           map[string]*fileEntry // decoded-file cache by path
 }
 
 type fileEntry struct {
@@ -533,6 +535,42 @@ func (e *callEnv) Band(path string, band int) (*raster.Band, workers.RasterInfo,
 }
 
 func (e *callEnv) WriteArtifact(name string, data []byte) (workers.Artifact, error) {
+	// The digest of a large artifact is computed on another core while
+	// the file is written.
+	var sum [32]byte
+	if len(data) < 64<<10 {
+		sum = sha256.Sum256(data)
+		return e.writeArtifact(name, data, func() [32]byte { return sum })
+	}
+	done := make(chan struct{})
+	go func() {
+		sum = sha256.Sum256(data)
+		close(done)
+	}()
+	return e.writeArtifact(name, data, func() [32]byte { <-done; return sum })
+}
+
+var _ workers.ArtifactSumWriter = (*callEnv)(nil)
+
+// WriteArtifactSum implements workers.ArtifactSumWriter: WriteArtifact for
+// a caller that has already computed the data's SHA-256 (to name the file
+// after it), so the bytes are not hashed twice.
+func (e *callEnv) WriteArtifactSum(name string, data []byte, sum [32]byte) (workers.Artifact, error) {
+	return e.writeArtifact(name, data, func() [32]byte { return sum })
+}
+
+// writeArtifact writes data to a temporary file and renames it into place
+// (an existing artifact of that name, from an earlier run into the same
+// directory, is removed first: renaming over it makes ext4 flush the new
+// file synchronously). sum returns the data's SHA-256 and is always called
+// before writeArtifact returns.
+func (e *callEnv) writeArtifact(name string, data []byte, sum func() [32]byte) (workers.Artifact, error) {
+	digest := sum
+	defer func() {
+		if digest != nil {
+			digest()
+		}
+	}()
 	if err := CheckRelativePath(name); err != nil || strings.Contains(name, "/") {
 		return workers.Artifact{}, fmt.Errorf("artifact name %q must be a plain file name", name)
 	}
@@ -544,8 +582,11 @@ func (e *callEnv) WriteArtifact(name string, data []byte) (workers.Artifact, err
 		}
 		s.artifactDir, s.tempArtifact = dir, true
 	}
-	if err := os.MkdirAll(s.artifactDir, 0o755); err != nil {
-		return workers.Artifact{}, fmt.Errorf("artifact directory: %w", err)
+	if !s.artifactDirMade {
+		if err := os.MkdirAll(s.artifactDir, 0o755); err != nil {
+			return workers.Artifact{}, fmt.Errorf("artifact directory: %w", err)
+		}
+		s.artifactDirMade = true
 	}
 	final := filepath.Join(s.artifactDir, name)
 	tmp, err := os.CreateTemp(s.artifactDir, "."+name+".tmp-*")
@@ -558,13 +599,18 @@ func (e *callEnv) WriteArtifact(name string, data []byte) (workers.Artifact, err
 		os.Remove(tmp.Name())
 		return workers.Artifact{}, fmt.Errorf("writing artifact %s: %v", name, errors.Join(werr, cerr))
 	}
+	if err := os.Remove(final); err != nil && !errors.Is(err, os.ErrNotExist) {
+		os.Remove(tmp.Name())
+		return workers.Artifact{}, err
+	}
 	if err := os.Rename(tmp.Name(), final); err != nil {
 		os.Remove(tmp.Name())
 		return workers.Artifact{}, err
 	}
-	sum := sha256.Sum256(data)
+	d := digest()
+	digest = nil
 	return workers.Artifact{
 		Locator: "generated-artifact://" + safeName(s.rec.ID) + "/" + name,
-		Name:    name, SHA256: hex.EncodeToString(sum[:]), Size: int64(len(data)),
+		Name:    name, SHA256: hex.EncodeToString(d[:]), Size: int64(len(data)),
 	}, nil
 }

@@ -1,8 +1,8 @@
 package workers
 
 import (
-	"bytes"
 	"fmt"
+	"sort"
 	"strconv"
 	"sync"
 
@@ -57,11 +57,16 @@ func (o *FloodObjects) Largest() *FloodComponent {
 // in row-major order, as NumPy sums areas[labels == k]), bounding box over
 // outer pixel edges and the mean of pixel-centre coordinates.
 func LabelFlood(m *FloodMask) ([]int32, []FloodComponent, error) {
-	w, h := m.Info.Width, m.Info.Height
-	labels, n, err := raster.LabelValue(m.Mask, MaskFlood, w, h, raster.Connect8)
+	labels, n, err := raster.LabelValue(m.Mask, MaskFlood, m.Info.Width, m.Info.Height, raster.Connect8)
 	if err != nil {
 		return nil, nil, err
 	}
+	return labels, sen1Components(m, labels, n), nil
+}
+
+// sen1Components measures the n components of LabelFlood's labels.
+func sen1Components(m *FloodMask, labels []int32, n int) []FloodComponent {
+	w, h := m.Info.Width, m.Info.Height
 	// Row-major pixel lists per component via a counting sort, kept as
 	// (row, col) pairs.
 	sc := sen1LabelPool.Get().(*sen1LabelScratch)
@@ -136,7 +141,7 @@ func LabelFlood(m *FloodMask) ([]int32, []FloodComponent, error) {
 		c.Centroid = [2]float64{cx, cy}
 		comps[k-1] = c
 	}
-	return labels, comps, nil
+	return comps
 }
 
 // sen1LabelScratch holds LabelFlood's work arrays (every element is
@@ -174,24 +179,43 @@ func extractFloodObjects(env Env, a Args) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	labels, comps, err := LabelFlood(m)
+	w, h := m.Info.Width, m.Info.Height
+	labels, n, err := raster.LabelValue(m.Mask, MaskFlood, w, h, raster.Connect8)
 	if err != nil {
 		return nil, fmt.Errorf("ExtractObjects: %w", err)
 	}
-	o := &FloodObjects{Target: a.String("target"), Mask: m, Labels: labels, Components: comps}
+	target := a.String("target")
+	// The polygons are traced on another core while the components are
+	// measured; both only read the labels.
+	var polys []raster.PixelPolygon
+	var polyErr error
+	done := make(chan struct{})
+	if target == "flood_polygons" {
+		go func() {
+			defer close(done)
+			polys, polyErr = raster.Polygonize(labels, w, h, n)
+		}()
+	} else {
+		close(done)
+	}
+	comps := sen1Components(m, labels, n)
+	<-done
+	o := &FloodObjects{Target: target, Mask: m, Labels: labels, Components: comps}
 	ev := map[string]any{
 		"target": o.Target, "connectivity": 8, "component_count": len(comps),
 		"source_mask": m.Artifact.Locator, "mask_sha256": m.MaskSHA256,
 	}
 	if o.Target == "flood_polygons" {
-		polys, err := raster.Polygonize(labels, m.Info.Width, m.Info.Height, len(comps))
-		if err != nil {
-			return nil, fmt.Errorf("ExtractObjects: polygonizing %s: %w", m.Source, err)
+		if polyErr != nil {
+			return nil, fmt.Errorf("ExtractObjects: polygonizing %s: %w", m.Source, polyErr)
 		}
 		if len(polys) != len(comps) {
 			return nil, fmt.Errorf("ExtractObjects: %d polygons for %d components", len(polys), len(comps))
 		}
-		doc := FloodPolygonsGeoJSON(polys, comps, m.Info)
+		bp := sen1GeoJSONPool.Get().(*[]byte)
+		defer sen1GeoJSONPool.Put(bp)
+		doc := sen1AppendGeoJSON((*bp)[:0], polys, comps, m.Info)
+		*bp = doc[:0]
 		art, err := env.WriteArtifact("flood_polygons_"+m.MaskSHA256[:12]+".geojson", doc)
 		if err != nil {
 			return nil, err
@@ -212,6 +236,10 @@ func extractFloodObjects(env Env, a Args) (*Result, error) {
 	return res, nil
 }
 
+// sen1GeoJSONPool recycles the polygon document's buffer (written as an
+// artifact, never retained).
+var sen1GeoJSONPool = sync.Pool{New: func() any { return new([]byte) }}
+
 // FloodPolygonsGeoJSON encodes component polygons as a GeoJSON
 // FeatureCollection in the grid's CRS: one Polygon feature per component
 // with properties component_id and pixel_count. Exterior rings are
@@ -219,67 +247,174 @@ func extractFloodObjects(env Env, a Args) (*Result, error) {
 // rings are closed, and coordinates are pixel corners mapped through the
 // affine transform and printed with the shortest exact representation.
 func FloodPolygonsGeoJSON(polys []raster.PixelPolygon, comps []FloodComponent, info RasterInfo) []byte {
+	return sen1AppendGeoJSON(nil, polys, comps, info)
+}
+
+const (
+	sen1GeoJSONHead    = `{"type":"FeatureCollection","features":[`
+	sen1GeoJSONTail    = "]}\n"
+	sen1FeatureHead    = `{"type":"Feature","properties":{"component_id":`
+	sen1FeaturePixels  = `,"pixel_count":`
+	sen1FeatureGeomTag = `},"geometry":{"type":"Polygon","coordinates":[`
+	sen1FeatureTail    = `]}}`
+)
+
+// sen1GeoJSONWriter formats the features of FloodPolygonsGeoJSON. Corners
+// lie on the grid lines, so each distinct coordinate is formatted once.
+type sen1GeoJSONWriter struct {
+	polys      []raster.PixelPolygon
+	comps      []FloodComponent
+	xs, ys     [][]byte
+	flip       bool
+	featureEnd []int // byte offset after feature i (from the document start)
+}
+
+// sen1AppendGeoJSON appends FloodPolygonsGeoJSON's document to buf. The
+// document's exact size is computed first and its two halves of features
+// are written concurrently into their own byte ranges.
+func sen1AppendGeoJSON(buf []byte, polys []raster.PixelPolygon, comps []FloodComponent, info RasterInfo) []byte {
 	t := info.Transform
-	var b bytes.Buffer
-	b.WriteString(`{"type":"FeatureCollection","features":[`)
-	// Corners lie on the grid lines, so each distinct coordinate is
-	// formatted once.
-	xs := make([][]byte, info.Width+1)
-	for c := range xs {
-		xs[c] = strconv.AppendFloat(nil, t[2]+float64(float64(c)*t[0]), 'g', -1, 64)
+	g := &sen1GeoJSONWriter{polys: polys, comps: comps, flip: t[0]*t[4] < 0}
+	coords := make([]byte, 0, 24*(info.Width+info.Height+2))
+	g.xs = make([][]byte, info.Width+1)
+	for c := range g.xs {
+		s := len(coords)
+		coords = strconv.AppendFloat(coords, t[2]+float64(float64(c)*t[0]), 'g', -1, 64)
+		g.xs[c] = coords[s:len(coords):len(coords)]
 	}
-	ys := make([][]byte, info.Height+1)
-	for r := range ys {
-		ys[r] = strconv.AppendFloat(nil, t[5]+float64(float64(r)*t[4]), 'g', -1, 64)
+	g.ys = make([][]byte, info.Height+1)
+	for r := range g.ys {
+		s := len(coords)
+		coords = strconv.AppendFloat(coords, t[5]+float64(float64(r)*t[4]), 'g', -1, 64)
+		g.ys[r] = coords[s:len(coords):len(coords)]
 	}
-	flip := t[0]*t[4] < 0
-	nv := 0
-	for _, p := range polys {
-		nv += len(p.Exterior) + 1
-		for _, h := range p.Holes {
-			nv += len(h) + 1
-		}
+	g.featureEnd = make([]int, len(polys))
+	size := len(sen1GeoJSONHead)
+	for i := range polys {
+		size += g.featureSize(i)
+		g.featureEnd[i] = size
 	}
-	b.Grow(nv*(len(xs[0])+len(ys[0])+4) + 128*len(polys) + 64)
-	ring := func(r raster.PixelRing) {
-		b.WriteByte('[')
-		for k := 0; k <= len(r); k++ {
-			// Pixel rings run clockwise on screen (rows down), which is
-			// clockwise on the map too once rows become decreasing
-			// latitudes; reverse them so exteriors are counter-clockwise.
-			j := k % len(r)
-			if flip {
-				j = (len(r) - k) % len(r)
-			}
-			p := r[j]
-			if k > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteByte('[')
-			b.Write(xs[p.X])
-			b.WriteByte(',')
-			b.Write(ys[p.Y])
-			b.WriteByte(']')
-		}
-		b.WriteByte(']')
+	size += len(sen1GeoJSONTail)
+	base := len(buf)
+	if cap(buf)-base < size {
+		nb := make([]byte, base, base+size)
+		copy(nb, buf)
+		buf = nb
 	}
-	var num [20]byte
-	for i, p := range polys {
+	doc := buf[base : base+size]
+	copy(doc, sen1GeoJSONHead)
+	copy(doc[size-len(sen1GeoJSONTail):], sen1GeoJSONTail)
+	// Split at the feature where the first half of the bytes ends.
+	half := sort.SearchInts(g.featureEnd, size/2)
+	var wg sync.WaitGroup
+	if half > 0 && half < len(polys) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			g.write(doc, 0, half)
+		}()
+		g.write(doc, half, len(polys))
+	} else {
+		g.write(doc, 0, len(polys))
+	}
+	wg.Wait()
+	return buf[:base+size]
+}
+
+// featureSize returns the bytes of feature i including its leading comma.
+func (g *sen1GeoJSONWriter) featureSize(i int) int {
+	p := &g.polys[i]
+	n := len(sen1FeatureHead) + sen1Digits(int64(p.Label)) + len(sen1FeaturePixels) +
+		sen1Digits(int64(g.comps[p.Label-1].Pixels)) + len(sen1FeatureGeomTag) + len(sen1FeatureTail)
+	if i > 0 {
+		n++
+	}
+	n += g.ringSize(p.Exterior)
+	for _, h := range p.Holes {
+		n += 1 + g.ringSize(h)
+	}
+	return n
+}
+
+// ringSize returns the bytes of a closed ring: [[x,y],...,[x0,y0]].
+func (g *sen1GeoJSONWriter) ringSize(r raster.PixelRing) int {
+	n := 2 + len(r) + 3*(len(r)+1) // brackets, commas between points, each point's [,]
+	for _, p := range r {
+		n += len(g.xs[p.X]) + len(g.ys[p.Y])
+	}
+	return n + len(g.xs[r[0].X]) + len(g.ys[r[0].Y])
+}
+
+// write formats features [i0, i1) into their byte range of doc.
+func (g *sen1GeoJSONWriter) write(doc []byte, i0, i1 int) {
+	off := len(sen1GeoJSONHead)
+	if i0 > 0 {
+		off = g.featureEnd[i0-1]
+	}
+	end := off
+	if i1 > i0 {
+		end = g.featureEnd[i1-1]
+	}
+	b := doc[off:off:end]
+	for i := i0; i < i1; i++ {
+		p := &g.polys[i]
 		if i > 0 {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
-		b.WriteString(`{"type":"Feature","properties":{"component_id":`)
-		b.Write(strconv.AppendInt(num[:0], int64(p.Label), 10))
-		b.WriteString(`,"pixel_count":`)
-		b.Write(strconv.AppendInt(num[:0], int64(comps[p.Label-1].Pixels), 10))
-		b.WriteString(`},"geometry":{"type":"Polygon","coordinates":[`)
-		ring(p.Exterior)
+		b = append(b, sen1FeatureHead...)
+		b = strconv.AppendInt(b, int64(p.Label), 10)
+		b = append(b, sen1FeaturePixels...)
+		b = strconv.AppendInt(b, int64(g.comps[p.Label-1].Pixels), 10)
+		b = append(b, sen1FeatureGeomTag...)
+		b = g.ring(b, p.Exterior)
 		for _, hole := range p.Holes {
-			b.WriteByte(',')
-			ring(hole)
+			b = append(b, ',')
+			b = g.ring(b, hole)
 		}
-		b.WriteString(`]}}`)
+		b = append(b, sen1FeatureTail...)
 	}
-	b.WriteString("]}\n")
-	return b.Bytes()
+	if len(b) != end-off || (len(b) > 0 && &b[0] != &doc[off]) {
+		panic(fmt.Sprintf("workers: GeoJSON features %d..%d took %d bytes, %d computed", i0, i1, len(b), end-off))
+	}
+}
+
+// ring appends a closed ring. Pixel rings run clockwise on screen (rows
+// down), which is clockwise on the map too once rows become decreasing
+// latitudes; they are reversed then so exteriors are counter-clockwise.
+func (g *sen1GeoJSONWriter) ring(b []byte, r raster.PixelRing) []byte {
+	b = append(b, '[')
+	n := len(r)
+	for k := 0; k <= n; k++ {
+		j := k
+		if g.flip {
+			j = n - k
+		}
+		if j == n {
+			j = 0
+		}
+		p := r[j]
+		if k > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '[')
+		b = append(b, g.xs[p.X]...)
+		b = append(b, ',')
+		b = append(b, g.ys[p.Y]...)
+		b = append(b, ']')
+	}
+	return append(b, ']')
+}
+
+// sen1Digits returns the length of v in decimal.
+func sen1Digits(v int64) int {
+	n := 1
+	if v < 0 {
+		n++
+		v = -v
+	}
+	for v >= 10 {
+		v /= 10
+		n++
+	}
+	return n
 }

@@ -1,8 +1,11 @@
 package workers
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"hash/adler32"
 	"sort"
 	"sync"
 
@@ -68,9 +71,6 @@ func renderFloodDiagnostic(env Env, a Args) (*Result, error) {
 		return nil, a.Errorf("layers", "no layer is enabled")
 	}
 	m := cmp.Mask
-	if got := sha256Hex(m.Mask); got != m.MaskSHA256 {
-		return nil, fmt.Errorf("RenderMap: the prediction mask changed since MapFlood (%s != %s)", got, m.MaskSHA256)
-	}
 	w, hgt := m.Info.Width, m.Info.Height
 	vvBand, _, err := env.Band(m.Source, 1)
 	if err != nil {
@@ -108,65 +108,38 @@ func renderFloodDiagnostic(env Env, a Args) (*Result, error) {
 			}
 		}
 	}
-	// The image is drawn straight into PNG scanlines (filter byte 0, then
-	// RGB); a pixel counts as changed when it differs from the SAR base.
+	// The image is drawn straight into the PNG's stored blocks, the top
+	// and bottom halves on two goroutines; each half counts its own
+	// pixels and checksums its own scanlines, combined in a fixed order.
+	// The prediction's hash is checked meanwhile.
 	S := sen1RenderSize
-	stride := 1 + 3*S
-	rp := sen1RawPool.Get().(*[]uint8)
-	defer sen1RawPool.Put(rp)
-	if cap(*rp) < S*stride {
-		*rp = make([]uint8, S*stride)
+	job := &sen1RenderJob{S: S, w: w, h: hgt, vv: vv, mask: m.Mask, labels: labels, water: water,
+		sar: layers["sar"], pred: layers["prediction"], grid: layers["grid"]}
+	bp := sen1PNGPool.Get().(*[]byte)
+	defer sen1PNGPool.Put(bp)
+	png := newSen1PNG(*bp, S, S)
+	*bp = png.out[:0]
+	var top sen1RenderPart
+	var maskSum [32]byte
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		top = job.draw(png, 0, S/2)
+		maskSum = sha256.Sum256(m.Mask)
+	}()
+	bottom := job.draw(png, S/2, S)
+	wg.Wait()
+	if got := hex.EncodeToString(maskSum[:]); got != m.MaskSHA256 {
+		return nil, fmt.Errorf("RenderMap: the prediction mask changed since MapFlood (%s != %s)", got, m.MaskSHA256)
 	}
-	raw := (*rp)[:S*stride]
-	colOf := make([]int, S)
-	for x := range colOf {
-		colOf[x] = x * w / S
-	}
-	drawSAR, drawPred, drawGrid := layers["sar"], layers["prediction"], layers["grid"]
-	var didSAR, didWater, didPred, didBoundary, didGrid bool
-	boundary, changed := 0, 0
-	mask := m.Mask
-	for y := 0; y < S; y++ {
-		row := y * hgt / S
-		raw[y*stride] = 0 // filter: none
-		line := raw[y*stride+1 : (y+1)*stride]
-		gridRow := drawGrid && y%(S/4) == 0 && y > 0
-		for x, col := range colOf {
-			i := row*w + col
-			var px [3]uint8
-			if drawSAR {
-				g := sen1Grey(vv[i], mask[i] == MaskNoData)
-				px = [3]uint8{g, g, g}
-				didSAR = true
-			}
-			base := px
-			if water != nil && water[i] {
-				px = sen1Blend(px, sen1WaterRGB, sen1Alpha)
-				didWater = true
-			}
-			if drawPred && mask[i] == MaskFlood {
-				px = sen1Blend(px, sen1PredictionRGB, sen1Alpha)
-				didPred = true
-			}
-			if labels != nil && labels[i] != 0 && sen1IsBoundary(labels, w, hgt, col, row) {
-				px = sen1BoundaryRGB
-				boundary++
-				didBoundary = true
-			}
-			if gridRow || drawGrid && x%(S/4) == 0 && x > 0 {
-				px = sen1GridRGB
-				didGrid = true
-			}
-			if px != base {
-				changed++
-			}
-			line[3*x], line[3*x+1], line[3*x+2] = px[0], px[1], px[2]
-		}
-	}
-	rendered := map[string]bool{"sar": didSAR, "known_water": didWater, "prediction": didPred,
-		"component_boundaries": didBoundary, "grid": didGrid}
-	pngBytes := sen1EncodePNG(raw, S, S)
-	pngName := "flood_diagnostic_" + sha256Hex(pngBytes)[:12]
+	boundary, changed := top.boundary+bottom.boundary, top.changed+bottom.changed
+	rendered := map[string]bool{"sar": top.sar || bottom.sar, "known_water": top.water || bottom.water,
+		"prediction": top.pred || bottom.pred, "component_boundaries": top.boundary+bottom.boundary > 0,
+		"grid": top.grid || bottom.grid}
+	pngBytes := png.finish(adler32Combine(top.adler, bottom.adler, (S-S/2)*(1+3*S)))
+	pngSum := sha256.Sum256(pngBytes)
+	pngName := "flood_diagnostic_" + hex.EncodeToString(pngSum[:6])
 	var renderedList []string
 	for k, on := range rendered {
 		if on {
@@ -174,7 +147,7 @@ func renderFloodDiagnostic(env Env, a Args) (*Result, error) {
 		}
 	}
 	sort.Strings(renderedList)
-	pngArt, err := env.WriteArtifact(pngName+".png", pngBytes)
+	pngArt, err := writeArtifactSum(env, pngName+".png", pngBytes, pngSum)
 	if err != nil {
 		return nil, err
 	}
@@ -206,9 +179,108 @@ func renderFloodDiagnostic(env Env, a Args) (*Result, error) {
 	}, nil
 }
 
-// sen1RawPool recycles the render's scanline buffer (copied into the PNG,
+// sen1PNGPool recycles the render's PNG buffer (written as an artifact,
 // never retained).
-var sen1RawPool = sync.Pool{New: func() any { return new([]uint8) }}
+var sen1PNGPool = sync.Pool{New: func() any { return new([]byte) }}
+
+// sen1RenderJob draws the flood_diagnostic layers into an S x S image of a
+// w x h chip (nearest sample: image pixel (x, y) shows chip pixel
+// (x*w/S, y*h/S)).
+type sen1RenderJob struct {
+	S, w, h         int
+	vv              []float32
+	mask            []uint8
+	labels          []int32 // nil: no component boundaries
+	water           []bool  // nil: no known water
+	sar, pred, grid bool
+}
+
+// sen1RenderPart is what one band of image rows drew.
+type sen1RenderPart struct {
+	boundary, changed      int
+	sar, water, pred, grid bool
+	adler                  uint32 // of the band's scanlines
+}
+
+// sen1PredTab and sen1WaterTab are sen1Blend's channels: tab[k][v] is
+// channel k of the colour blended over value v.
+var sen1PredTab, sen1WaterTab = sen1BlendTable(sen1PredictionRGB), sen1BlendTable(sen1WaterRGB)
+
+func sen1BlendTable(c [3]uint8) *[3][256]uint8 {
+	var t [3][256]uint8
+	for v := range 256 {
+		p := sen1Blend([3]uint8{uint8(v), uint8(v), uint8(v)}, c, sen1Alpha)
+		for k := range 3 {
+			t[k][v] = p[k]
+		}
+	}
+	return &t
+}
+
+// draw renders image rows [y0, y1) into png.
+func (j *sen1RenderJob) draw(png *sen1PNG, y0, y1 int) sen1RenderPart {
+	S, w, h := j.S, j.w, j.h
+	stride := 1 + 3*S
+	line := make([]byte, stride)
+	colOf := make([]int, S)
+	for x := range colOf {
+		colOf[x] = x * w / S
+	}
+	var p sen1RenderPart
+	ad := adler32.New()
+	mask, vv, labels, water := j.mask, j.vv, j.labels, j.water
+	for y := y0; y < y1; y++ {
+		row := y * h / S
+		line[0] = 0 // filter: none
+		px := line[1:]
+		gridRow := j.grid && y%(S/4) == 0 && y > 0
+		mrow := mask[row*w : (row+1)*w]
+		var lrow, lup, ldown []int32
+		if labels != nil {
+			lrow = labels[row*w : (row+1)*w]
+			if row > 0 && row < h-1 {
+				lup, ldown = labels[(row-1)*w:row*w], labels[(row+1)*w:(row+2)*w]
+			}
+		}
+		for x, col := range colOf {
+			mv := mrow[col]
+			var r, g, b uint8
+			if j.sar {
+				v := sen1Grey(vv[row*w+col], mv == MaskNoData)
+				r, g, b = v, v, v
+			}
+			br, bg, bb := r, g, b
+			if water != nil && water[row*w+col] {
+				r, g, b = sen1WaterTab[0][r], sen1WaterTab[1][g], sen1WaterTab[2][b]
+				p.water = true
+			}
+			if j.pred && mv == MaskFlood {
+				r, g, b = sen1PredTab[0][r], sen1PredTab[1][g], sen1PredTab[2][b]
+				p.pred = true
+			}
+			if lrow != nil {
+				if l := lrow[col]; l != 0 && (lup == nil || col == 0 || col == w-1 ||
+					lrow[col-1] != l || lrow[col+1] != l || lup[col] != l || ldown[col] != l) {
+					r, g, b = sen1BoundaryRGB[0], sen1BoundaryRGB[1], sen1BoundaryRGB[2]
+					p.boundary++
+				}
+			}
+			if gridRow || j.grid && x%(S/4) == 0 && x > 0 {
+				r, g, b = sen1GridRGB[0], sen1GridRGB[1], sen1GridRGB[2]
+				p.grid = true
+			}
+			if r != br || g != bg || b != bb {
+				p.changed++
+			}
+			px[3*x], px[3*x+1], px[3*x+2] = r, g, b
+		}
+		ad.Write(line)
+		png.put(y*stride, line)
+	}
+	p.sar = j.sar && y1 > y0
+	p.adler = ad.Sum32()
+	return p
+}
 
 // sen1Grey maps VV dB linearly from [-25, 0] to 0..255 (nodata black):
 // round-half-away-from-zero of (v+25)/25*255 in float64, clamped. For
