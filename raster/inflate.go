@@ -3,7 +3,7 @@ package raster
 import (
 	"encoding/binary"
 	"fmt"
-	"hash/adler32"
+	"math/bits"
 )
 
 // A whole-buffer DEFLATE (RFC 1951) decoder. TIFF blocks have a known
@@ -12,25 +12,37 @@ import (
 // as soon as dst is full (as libtiff stops calling inflate), so trailing
 // or hostile extra data costs nothing.
 
-// Huffman table entry layout (uint32):
+// Huffman table entry layout (uint32), one lookup per code:
 //
-//	bits 0-3   code length to consume (primary width for subtable links)
-//	bits 4-7   extra bits to read after the code (subtable width for links)
-//	bits 8-9   kind: literal, base+extra (length or distance), end of block, link
-//	bit  10    invalid code
-//	bits 16-31 literal, base value or subtable offset
+//	bits 0-5   bits to consume: code length plus the extra bits of a
+//	           length or distance (the primary width for subtable links;
+//	           both codes' lengths for a literal pair)
+//	bit  6     literal pair: a second literal follows in bits 24-31
+//	bits 8-11  code length (subtable width for links); extra bits start here
+//	bit  12    literal (the byte in bits 16-23)
+//	bit  13    link to a subtable (with entExc)
+//	bit  14    end of block (with entExc)
+//	bit  15    exceptional: link, end of block or invalid code
+//	bits 16-30 length or distance base, or subtable offset
+//
+// A length or distance entry has neither flag, so the hot loop decodes it
+// as base + (bits >> codeLen) & mask(consume - codeLen) after one lookup.
+// Primary litlen entries whose code is followed, within the primary width,
+// by a complete code for another literal decode both (common with skewed
+// literal statistics: a 2-bit code next to 7-9-bit codes).
 const (
-	kindLiteral = 0 << 8
-	kindBase    = 1 << 8
-	kindEOB     = 2 << 8
-	kindLink    = 3 << 8
-	kindMask    = 3 << 8
-	entInvalid  = 1 << 10
+	entPair    = 1 << 6
+	entLiteral = 1 << 12
+	entExc     = 1 << 15
+	entEOB     = 1 << 14
+	entLink    = 1 << 13
 
-	litlenBits = 10
+	litlenBits = 11
 	distBits   = 8
 	// Worst-case table sizes (primary table plus subtables), from zlib's
-	// enough program for 286/30 symbols with these primary widths, rounded up.
+	// enough program for 286/30 symbols with these primary widths (2342
+	// and 402), rounded up to powers of two (with room to spare for
+	// incomplete codes) so masked indexes need no bounds checks.
 	litlenTableSize = 1 << 12
 	distTableSize   = 1 << 10
 )
@@ -74,7 +86,7 @@ func (f *inflater) inflateZlib(src, dst []byte) error {
 	if done {
 		p := 2 + end
 		if p+4 <= len(src) {
-			if binary.BigEndian.Uint32(src[p:]) != adler32.Checksum(dst) {
+			if binary.BigEndian.Uint32(src[p:]) != adler32Sum(dst) {
 				return FormatError("DEFLATE: Adler-32 checksum mismatch")
 			}
 		}
@@ -257,12 +269,12 @@ func (f *inflater) readDynamic(r *bitReader) error {
 			r.refill()
 		}
 		e := f.codelen[r.buf&(1<<7-1)]
-		if e&entInvalid != 0 {
+		if e&entExc != 0 {
 			return FormatError("DEFLATE: bad code length")
 		}
-		r.buf >>= e & 15
-		r.n -= uint(e & 15)
-		sym := e >> 16
+		r.buf >>= e & 63
+		r.n -= uint(e & 63)
+		sym := (e >> 16) & 31
 		switch {
 		case sym < 16:
 			lens[i] = uint8(sym)
@@ -316,7 +328,7 @@ func (f *inflater) readDynamic(r *bitReader) error {
 func buildCodeLenTable(t []uint32, lens []uint8) bool {
 	var syms [19]uint32
 	for i := range syms {
-		syms[i] = uint32(i)<<16 | kindLiteral
+		syms[i] = uint32(i) << 16
 	}
 	return fillTable(t, lens, 7, syms[:])
 }
@@ -327,30 +339,56 @@ func buildTable(t []uint32, lens []uint8, primary uint, lit bool) bool {
 	for i := range lens {
 		switch {
 		case lit && i < 256:
-			syms[i] = uint32(i)<<16 | kindLiteral
+			syms[i] = entLiteral | uint32(i)<<16
 		case lit && i == 256:
-			syms[i] = kindEOB
+			syms[i] = entExc | entEOB
 		case lit && i-257 < 29:
-			syms[i] = uint32(lengthBase[i-257])<<16 | kindBase | uint32(lengthExtra[i-257])<<4
+			syms[i] = uint32(lengthBase[i-257])<<16 | uint32(lengthExtra[i-257])
 		case !lit && i < 30:
-			syms[i] = uint32(distBase[i])<<16 | kindBase | uint32(distExtra[i])<<4
+			syms[i] = uint32(distBase[i])<<16 | uint32(distExtra[i])
 		default:
-			syms[i] = entInvalid
+			syms[i] = entExc
 		}
 	}
-	return fillTable(t, lens, primary, syms[:len(lens)])
+	if !fillTable(t, lens, primary, syms[:len(lens)]) {
+		return false
+	}
+	if lit {
+		pairLiterals(t[:1<<primary])
+	}
+	return true
+}
+
+// pairLiterals merges primary entries of a literal followed by another
+// literal whose code fits in the remaining bits of the index into one
+// entry for both. Entries are visited from the top down so that i>>l (the
+// index of the second code, < i for i > 0) still holds a single symbol.
+func pairLiterals(t []uint32) {
+	for i := len(t) - 1; i >= 0; i-- {
+		e := t[i]
+		if e&entLiteral == 0 {
+			continue
+		}
+		l1 := e & 63
+		e2 := t[(i>>l1)&(len(t)-1)]
+		if e2&entLiteral == 0 || e2&entPair != 0 || l1+e2&63 > uint32(bits.Len(uint(len(t)-1))) {
+			continue
+		}
+		t[i] = e + e2&63 | entPair | (e2>>16&0xff)<<24
+	}
 }
 
 // fillTable builds a canonical Huffman decoding table from code lengths:
 // codes up to primary bits resolve in one lookup, longer ones through a
-// link to a subtable. Unused entries are marked invalid. It returns false
-// for over-subscribed codes or tables that do not fit t. Incomplete codes
-// are accepted (zlib accepts a single distance code); the missing codes
-// decode as invalid.
+// link to a subtable. syms holds each symbol's flags and value with its
+// extra-bit count in bits 0-5; the code length is added here. Unused
+// entries are marked invalid. It returns false for over-subscribed codes
+// or tables that do not fit t. Incomplete codes are accepted (zlib accepts
+// a single distance code); the missing codes decode as invalid.
 func fillTable(t []uint32, lens []uint8, primary uint, syms []uint32) bool {
 	var count [16]int
 	for _, l := range lens {
-		count[l]++
+		count[l&15]++
 	}
 	count[0] = 0
 	left := 1
@@ -380,8 +418,9 @@ func fillTable(t []uint32, lens []uint8, primary uint, syms []uint32) bool {
 		}
 	}
 	size := 1 << primary
-	for i := 0; i < size; i++ {
-		t[i] = entInvalid | uint32(primary)
+	inv := uint32(entExc) | uint32(primary)
+	for i := range t[:size] {
+		t[i] = inv
 	}
 	end := size     // next free subtable slot
 	code := 0       // current canonical code
@@ -393,11 +432,11 @@ func fillTable(t []uint32, lens []uint8, primary uint, syms []uint32) bool {
 		for c := 0; c < count[l]; c++ {
 			s := sorted[k]
 			k++
-			rev := reverseBits(uint32(code), l)
+			rev := bits.Reverse32(uint32(code)) >> (32 - l)
 			code++
 			remaining[l]--
 			if l <= primary {
-				e := syms[s] | uint32(l)
+				e := syms[s] + uint32(l)<<8 + uint32(l)
 				for i := int(rev); i < size; i += 1 << l {
 					t[i] = e
 				}
@@ -422,16 +461,16 @@ func fillTable(t []uint32, lens []uint8, primary uint, syms []uint32) bool {
 					return false
 				}
 				for i := 0; i < 1<<sub; i++ {
-					t[base+i] = entInvalid | uint32(sub)
+					t[base+i] = entExc | uint32(sub)
 				}
 				end += 1 << sub
-				t[pi] = uint32(base)<<16 | kindLink | uint32(sub)<<4 | uint32(primary)
+				t[pi] = uint32(base)<<16 | entExc | entLink | uint32(sub)<<8 | uint32(primary)
 				curPrefix = pi
 			}
 			if l-primary > sub {
 				return false
 			}
-			e := syms[s] | uint32(l-primary)
+			e := syms[s] + uint32(l-primary)<<8 + uint32(l-primary)
 			for i := int(rev >> primary); i < 1<<sub; i += 1 << (l - primary) {
 				t[base+i] = e
 			}
@@ -441,109 +480,224 @@ func fillTable(t []uint32, lens []uint8, primary uint, syms []uint32) bool {
 	return true
 }
 
-// reverseBits reverses the low n bits of v.
-func reverseBits(v uint32, n uint) uint32 {
-	var r uint32
-	for i := uint(0); i < n; i++ {
-		r = r<<1 | v&1
-		v >>= 1
-	}
-	return r
-}
+// Fast-loop margins. Each iteration of the fast loop starts with at least
+// inMargin input bytes left (two unconditional 8-byte refills, each
+// advancing at most 7 bytes) and outMargin bytes of room in dst (four
+// literal pairs or three and a 258-byte match, plus the up to 15 bytes a
+// word-wise match copy writes past its end).
+const (
+	inMargin  = 16
+	outMargin = 8 + 258 + 16
+)
 
 // decodeBlock decodes one Huffman-coded block into dst starting at o,
 // returning the new output position and whether it stopped because dst is
 // full and more output was coming (rather than at the end of the block).
+//
+// The fast loop runs while there are at least inMargin bytes of input and
+// outMargin bytes of output left: it refills the 64-bit bit buffer with one
+// unaligned load (at least 56 valid bits: bits above n are the next input
+// bytes, so topping up again ORs identical bits) and decodes up to four
+// literals, or a length and distance, per refill without any end checks.
+// The careful loop finishes the block one symbol at a time, padding the
+// input with zeros and reporting truncation and a full dst.
 func (f *inflater) decodeBlock(r *bitReader, dst []byte, o int, lt *[litlenTableSize]uint32, dt *[distTableSize]uint32) (int, bool, error) {
 	src := r.src
 	pos, buf, n := r.pos, r.buf, r.n
-	for {
-		// Refill to at least 56 bits: enough for a length code with its
-		// extra bits and a distance code with its extra bits (15+5+15+13).
-		if n < 48 {
-			if pos+8 <= len(src) {
-				buf |= binary.LittleEndian.Uint64(src[pos:]) << n
-				k := (63 - n) >> 3
-				pos += int(k)
-				n += k * 8
-			} else {
-				r.pos, r.buf, r.n = pos, buf, n
-				r.refill()
-				pos, buf, n = r.pos, r.buf, r.n
-				if r.overrun() {
-					return o, false, FormatError("DEFLATE: truncated stream")
+	const lmask = 1<<litlenBits - 1
+	const dmask = 1<<distBits - 1
+	inEnd := len(src) - inMargin
+	outEnd := len(dst) - outMargin
+	for pos <= inEnd && o <= outEnd {
+		buf |= binary.LittleEndian.Uint64(src[pos:]) << (n & 63)
+		pos += int((63 - n) >> 3)
+		n |= 56
+		e := lt[buf&lmask]
+		if e&entLiteral != 0 {
+			// Up to four primary literal entries (one or two literals,
+			// at most litlenBits bits each): 4*11 bits <= 56. Both bytes
+			// of an entry are stored; a single's second byte is
+			// overwritten by what follows.
+			buf >>= e & 63
+			n -= uint(e & 63)
+			binary.LittleEndian.PutUint16(dst[o:], uint16(e>>16))
+			o += 1 + int(e>>6&1)
+			e = lt[buf&lmask]
+			if e&entLiteral == 0 {
+				goto refill
+			}
+			buf >>= e & 63
+			n -= uint(e & 63)
+			binary.LittleEndian.PutUint16(dst[o:], uint16(e>>16))
+			o += 1 + int(e>>6&1)
+			e = lt[buf&lmask]
+			if e&entLiteral == 0 {
+				goto refill
+			}
+			buf >>= e & 63
+			n -= uint(e & 63)
+			binary.LittleEndian.PutUint16(dst[o:], uint16(e>>16))
+			o += 1 + int(e>>6&1)
+			e = lt[buf&lmask]
+			if e&entLiteral == 0 {
+				goto refill
+			}
+			buf >>= e & 63
+			n -= uint(e & 63)
+			binary.LittleEndian.PutUint16(dst[o:], uint16(e>>16))
+			o += 1 + int(e>>6&1)
+			continue
+		refill:
+			// A length and distance need up to 48 bits; e stays valid as
+			// the refill only adds bits above n.
+			buf |= binary.LittleEndian.Uint64(src[pos:]) << (n & 63)
+			pos += int((63 - n) >> 3)
+			n |= 56
+		}
+		if e&entExc != 0 {
+			if e&entLink != 0 {
+				buf >>= litlenBits
+				n -= litlenBits
+				e = lt[(e>>16+uint32(buf)&(1<<((e>>8)&15)-1))&(litlenTableSize-1)]
+				if e&entLiteral != 0 {
+					buf >>= e & 63
+					n -= uint(e & 63)
+					dst[o] = byte(e >> 16)
+					o++
+					continue
 				}
 			}
-		}
-		e := lt[buf&(1<<litlenBits-1)]
-		if e&(kindMask|entInvalid) == kindLiteral {
-			// Literal fast path; after a refill there are bits for two.
-			if o >= len(dst) {
+			if e&entExc != 0 {
+				if e&entEOB != 0 {
+					buf >>= e & 63
+					n -= uint(e & 63)
+					r.pos, r.buf, r.n = pos, buf, n
+					return o, false, nil
+				}
 				r.pos, r.buf, r.n = pos, buf, n
-				return o, true, nil
+				return o, false, FormatError("DEFLATE: invalid literal/length code")
 			}
-			dst[o] = byte(e >> 16)
-			o++
-			buf >>= e & 15
-			n -= uint(e & 15)
-			e = lt[buf&(1<<litlenBits-1)]
-			if e&(kindMask|entInvalid) != kindLiteral || n < 15 {
-				continue
-			}
-			if o >= len(dst) {
-				r.pos, r.buf, r.n = pos, buf, n
-				return o, true, nil
-			}
-			dst[o] = byte(e >> 16)
-			o++
-			buf >>= e & 15
-			n -= uint(e & 15)
-			continue
 		}
-		if e&kindMask == kindLink {
+		saved := buf
+		buf >>= e & 63
+		n -= uint(e & 63)
+		length := int(e>>16) + int((saved&(1<<(e&63)-1))>>((e>>8)&15))
+		d := dt[buf&dmask]
+		if d&entExc != 0 {
+			if d&entLink != 0 {
+				buf >>= distBits
+				n -= distBits
+				d = dt[(d>>16+uint32(buf)&(1<<((d>>8)&15)-1))&(distTableSize-1)]
+			}
+			if d&entExc != 0 {
+				r.pos, r.buf, r.n = pos, buf, n
+				return o, false, FormatError("DEFLATE: invalid distance code")
+			}
+		}
+		saved = buf
+		buf >>= d & 63
+		n -= uint(d & 63)
+		dist := int(d>>16) + int((saved&(1<<(d&63)-1))>>((d>>8)&15))
+		if dist > o {
+			r.pos, r.buf, r.n = pos, buf, n
+			return o, false, FormatError("DEFLATE: distance too far back")
+		}
+		from := o - dist
+		switch {
+		case dist >= 8:
+			// Each word read lies at least 8 bytes behind the write, so
+			// it only sees finished output. Most matches are short: two
+			// words before the loop.
+			binary.LittleEndian.PutUint64(dst[o:], binary.LittleEndian.Uint64(dst[from:]))
+			binary.LittleEndian.PutUint64(dst[o+8:], binary.LittleEndian.Uint64(dst[from+8:]))
+			for k := 16; k < length; k += 8 {
+				binary.LittleEndian.PutUint64(dst[o+k:], binary.LittleEndian.Uint64(dst[from+k:]))
+			}
+		case dist == 1:
+			v := uint64(dst[from]) * 0x0101010101010101
+			binary.LittleEndian.PutUint64(dst[o:], v)
+			binary.LittleEndian.PutUint64(dst[o+8:], v)
+			for k := 16; k < length; k += 8 {
+				binary.LittleEndian.PutUint64(dst[o+k:], v)
+			}
+		default:
+			// Short periods: each 8-byte store gets its first dist bytes
+			// right; the next one, dist bytes on, overwrites the rest.
+			for k := 0; k < length; k += dist {
+				binary.LittleEndian.PutUint64(dst[o+k:], binary.LittleEndian.Uint64(dst[from+k:]))
+			}
+		}
+		o += length
+	}
+	r.pos, r.buf, r.n = pos, buf, n
+	return f.decodeBlockSlow(r, dst, o, lt, dt)
+}
+
+// decodeBlockSlow is decodeBlock's careful loop for the last bytes of
+// input or output: one symbol per iteration, every end checked.
+func (f *inflater) decodeBlockSlow(r *bitReader, dst []byte, o int, lt *[litlenTableSize]uint32, dt *[distTableSize]uint32) (int, bool, error) {
+	const lmask = 1<<litlenBits - 1
+	const dmask = 1<<distBits - 1
+	for {
+		// At least 56 bits: enough for a length code with its extra bits
+		// and a distance code with its extra bits (15+5+15+13).
+		if r.n < 48 {
+			r.refill()
+		}
+		buf, n := r.buf, r.n
+		e := lt[buf&lmask]
+		if e&entLink != 0 {
 			buf >>= litlenBits
 			n -= litlenBits
-			e = lt[int(e>>16)+int(buf&(1<<((e>>4)&15)-1))]
+			e = lt[(e>>16+uint32(buf)&(1<<((e>>8)&15)-1))&(litlenTableSize-1)]
 		}
-		if e&entInvalid != 0 {
-			return o, false, FormatError("DEFLATE: invalid literal/length code")
-		}
-		if e&kindMask == kindEOB {
-			buf >>= e & 15
-			n -= uint(e & 15)
-			r.pos, r.buf, r.n = pos, buf, n
-			return o, false, nil
-		}
-		if o == len(dst) {
-			r.pos, r.buf, r.n = pos, buf, n
-			return o, true, nil
-		}
-		buf >>= e & 15
-		n -= uint(e & 15)
-		if e&kindMask == kindLiteral {
+		if e&entLiteral != 0 {
+			if o >= len(dst) {
+				return o, true, nil
+			}
+			// One literal at a time, even from a pair entry.
+			l := (e >> 8) & 15
+			buf >>= l
+			n -= uint(l)
+			r.buf, r.n = buf, n
+			if r.overrun() {
+				return o, false, FormatError("DEFLATE: truncated stream")
+			}
 			dst[o] = byte(e >> 16)
 			o++
 			continue
 		}
-		xb := uint(e>>4) & 15
-		length := int(e>>16) + int(buf&(1<<xb-1))
-		buf >>= xb
-		n -= xb
-		d := dt[buf&(1<<distBits-1)]
-		if d&kindMask == kindLink {
+		if e&entExc != 0 {
+			if e&entEOB != 0 {
+				r.buf, r.n = buf>>(e&63), n-uint(e&63)
+				return o, false, nil
+			}
+			return o, false, FormatError("DEFLATE: invalid literal/length code")
+		}
+		if o == len(dst) {
+			return o, true, nil
+		}
+		saved := buf
+		buf >>= e & 63
+		n -= uint(e & 63)
+		length := int(e>>16) + int((saved&(1<<(e&63)-1))>>((e>>8)&15))
+		d := dt[buf&dmask]
+		if d&entLink != 0 {
 			buf >>= distBits
 			n -= distBits
-			d = dt[int(d>>16)+int(buf&(1<<((d>>4)&15)-1))]
+			d = dt[(d>>16+uint32(buf)&(1<<((d>>8)&15)-1))&(distTableSize-1)]
 		}
-		if d&entInvalid != 0 {
+		if d&entExc != 0 {
 			return o, false, FormatError("DEFLATE: invalid distance code")
 		}
-		buf >>= d & 15
-		n -= uint(d & 15)
-		xb = uint(d>>4) & 15
-		dist := int(d>>16) + int(buf&(1<<xb-1))
-		buf >>= xb
-		n -= xb
+		saved = buf
+		buf >>= d & 63
+		n -= uint(d & 63)
+		dist := int(d>>16) + int((saved&(1<<(d&63)-1))>>((d>>8)&15))
+		r.buf, r.n = buf, n
+		if r.overrun() {
+			return o, false, FormatError("DEFLATE: truncated stream")
+		}
 		if dist > o {
 			return o, false, FormatError("DEFLATE: distance too far back")
 		}
@@ -554,20 +708,14 @@ func (f *inflater) decodeBlock(r *bitReader, dst []byte, o int, lt *[litlenTable
 		from := o - dist
 		if dist >= length {
 			copy(dst[o:o+length], dst[from:from+length])
-		} else if dist == 1 {
-			b := dst[from]
+		} else {
 			s := dst[o : o+length]
 			for i := range s {
-				s[i] = b
-			}
-		} else {
-			for i := 0; i < length; i++ {
-				dst[o+i] = dst[from+i]
+				s[i] = dst[from+i]
 			}
 		}
 		o += length
 		if full {
-			r.pos, r.buf, r.n = pos, buf, n
 			return o, true, nil
 		}
 	}

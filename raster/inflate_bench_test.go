@@ -1,0 +1,179 @@
+package raster
+
+import (
+	"bytes"
+	"compress/zlib"
+	"context"
+	"io"
+	"math"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+)
+
+// benchTile is one compressed TIFF block and its decoded size.
+type benchTile struct {
+	raw []byte
+	n   int
+}
+
+// s1Tiles returns the DEFLATE/predictor-3 tiles of the real Sentinel-1
+// chip as the portable S1 input stores them (256x256 float32 tiles, NaN
+// replaced by -9999), or nil when the shared data is absent.
+var s1Tiles = sync.OnceValue(func() []benchTile {
+	b, err := os.ReadFile(filepath.Join(sharedData, "sen1floods11", "Spain_7370579", "S1Hand.tif"))
+	if err != nil {
+		return nil
+	}
+	ds, err := OpenReaderAt(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		return nil
+	}
+	var bands []*Band
+	for i := 1; i <= ds.Count(); i++ {
+		band, err := ds.ReadBand(context.Background(), i)
+		if err != nil {
+			return nil
+		}
+		s := band.Data.([]float32)
+		for k, v := range s {
+			if math.IsNaN(float64(v)) {
+				s[k] = -9999
+			}
+		}
+		bands = append(bands, band)
+	}
+	return tilesOf(bands, 3)
+})
+
+// tilesOf writes bands as a DEFLATE GeoTIFF with 256x256 tiles and the
+// given predictor and returns its raw tiles.
+func tilesOf(bands []*Band, pred int) []benchTile {
+	nd := -9999.0
+	var buf bytes.Buffer
+	if err := Write(&buf, bands, WriteOptions{Compression: "deflate", Predictor: pred, TileSize: 256, NoData: &nd}); err != nil {
+		return nil
+	}
+	d, err := OpenReaderAt(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil {
+		return nil
+	}
+	n := d.rowBytes(d.blockW) * d.blockH
+	var out []benchTile
+	for i := range d.offsets {
+		out = append(out, benchTile{raw: buf.Bytes()[d.offsets[i] : d.offsets[i]+d.counts[i]], n: n})
+	}
+	return out
+}
+
+// synthFloatTiles returns predictor-3 tiles of smooth float32 data with
+// noise, a stand-in for radar backscatter when the real chip is absent.
+func synthFloatTiles() []benchTile {
+	r := rand.New(rand.NewSource(7))
+	band, _ := NewBand(512, 512, Float32)
+	s := band.Data.([]float32)
+	for i := range s {
+		x, y := float64(i%512), float64(i/512)
+		s[i] = float32(0.05 + 0.02*math.Sin(x/40)*math.Cos(y/30) + 0.01*r.NormFloat64())
+	}
+	return tilesOf([]*Band{band}, 3)
+}
+
+// synthIntTiles returns predictor-2 tiles of uint16 data (a DEM-like
+// surface).
+func synthIntTiles() []benchTile {
+	r := rand.New(rand.NewSource(8))
+	band, _ := NewBand(512, 512, Uint16)
+	s := band.Data.([]uint16)
+	for i := range s {
+		x, y := float64(i%512), float64(i/512)
+		s[i] = uint16(1000 + 300*math.Sin(x/50)*math.Cos(y/70) + float64(r.Intn(4)))
+	}
+	return tilesOf([]*Band{band}, 2)
+}
+
+func benchInflate(b *testing.B, tiles []benchTile, std bool) {
+	if len(tiles) == 0 {
+		b.Skip("no tiles (shared data absent)")
+	}
+	total := 0
+	maxN := 0
+	for _, t := range tiles {
+		total += t.n
+		maxN = max(maxN, t.n)
+	}
+	dst := make([]byte, maxN)
+	b.SetBytes(int64(total))
+	b.ReportAllocs()
+	var f inflater
+	var zr io.ReadCloser
+	var br bytes.Reader
+	b.ResetTimer()
+	start := cpuTime()
+	defer func() { reportCPU(b, start) }()
+	for i := 0; i < b.N; i++ {
+		for _, t := range tiles {
+			if !std {
+				if err := f.inflateZlib(t.raw, dst[:t.n]); err != nil {
+					b.Fatal(err)
+				}
+				continue
+			}
+			br.Reset(t.raw)
+			var err error
+			if zr == nil {
+				zr, err = zlib.NewReader(&br)
+			} else {
+				err = zr.(zlib.Resetter).Reset(&br, nil)
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := io.ReadFull(zr, dst[:t.n]); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// BenchmarkInflateS1 decodes every tile of the real S1 chip with our
+// inflater; BenchmarkInflateS1Stdlib does the same with compress/zlib.
+func BenchmarkInflateS1(b *testing.B)          { benchInflate(b, s1Tiles(), false) }
+func BenchmarkInflateS1Stdlib(b *testing.B)    { benchInflate(b, s1Tiles(), true) }
+func BenchmarkInflateFloat(b *testing.B)       { benchInflate(b, synthFloatTiles(), false) }
+func BenchmarkInflateFloatStdlib(b *testing.B) { benchInflate(b, synthFloatTiles(), true) }
+func BenchmarkInflateInt(b *testing.B)         { benchInflate(b, synthIntTiles(), false) }
+func BenchmarkInflateIntStdlib(b *testing.B)   { benchInflate(b, synthIntTiles(), true) }
+
+// BenchmarkInflateS1Tile decodes and un-predicts the S1 tiles as a read
+// does (inflate, then predictor 3 row by row).
+func BenchmarkInflateS1Tile(b *testing.B) {
+	tiles := s1Tiles()
+	if len(tiles) == 0 {
+		b.Skip("shared data absent")
+	}
+	total := 0
+	for _, t := range tiles {
+		total += t.n
+	}
+	dst := make([]byte, tiles[0].n)
+	out := make([]byte, tiles[0].n)
+	b.SetBytes(int64(total))
+	var f inflater
+	rowLen := 256 * 4
+	b.ResetTimer()
+	start := cpuTime()
+	defer func() { reportCPU(b, start) }()
+	for i := 0; i < b.N; i++ {
+		for _, t := range tiles {
+			if err := f.inflateZlib(t.raw, dst[:t.n]); err != nil {
+				b.Fatal(err)
+			}
+			for r := 0; r+rowLen <= t.n; r += rowLen {
+				undoFloatRow(dst[r:r+rowLen], out[r:r+rowLen], 0, 4)
+			}
+		}
+	}
+}
