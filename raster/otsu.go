@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 )
 
 // ErrEmptyInput reports that an algorithm was given no values to work on.
@@ -54,13 +55,68 @@ func OtsuFloat32(x []float32, nbins int) (float32, error) {
 		return x[0], nil
 	}
 	edges := histogramEdges32(mn, mx, nbins)
-	counts := histogram32(x, mn, mx, edges)
+	counts := make([]int64, nbins)
+	histogram32(counts, x, mn, mx, edges)
+	return otsuThreshold(counts, edges), nil
+}
+
+// OtsuFloat32Parts is OtsuFloat32 over the concatenation of parts for a
+// caller that already knows the values' range: mn and mx must be the
+// minimum and maximum of the values, which must all be finite (not
+// checked). The parts' histograms are counted concurrently, one goroutine
+// per part, and added; the result equals OtsuFloat32's bit for bit
+// (counts do not depend on order). nbins must be at least 1.
+func OtsuFloat32Parts(parts [][]float32, mn, mx float32, nbins int) (float32, error) {
+	if nbins < 1 {
+		return 0, fmt.Errorf("raster: Otsu needs at least one bin, got %d", nbins)
+	}
+	first := -1
+	for i, p := range parts {
+		if len(p) > 0 {
+			first = i
+			break
+		}
+	}
+	if first < 0 {
+		return 0, ErrEmptyInput
+	}
+	if mn == mx {
+		return parts[first][0], nil
+	}
+	edges := histogramEdges32(mn, mx, nbins)
+	counts := make([][]int64, len(parts))
+	var wg sync.WaitGroup
+	for i := range parts {
+		counts[i] = make([]int64, nbins)
+		if i == len(parts)-1 {
+			histogram32(counts[i], parts[i], mn, mx, edges)
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			histogram32(counts[i], parts[i], mn, mx, edges)
+		}()
+	}
+	wg.Wait()
+	for _, c := range counts[1:] {
+		for k, v := range c {
+			counts[0][k] += v
+		}
+	}
+	return otsuThreshold(counts[0], edges), nil
+}
+
+// otsuThreshold returns the bin centre that maximizes the between-class
+// variance of the histogram counts over edges.
+func otsuThreshold(counts []int64, edges []float32) float32 {
+	nbins := len(counts)
 	centers := make([]float32, nbins)
 	for i := range centers {
 		s := edges[i] + edges[i+1]
 		centers[i] = s / 2
 	}
-	return centers[otsuIndex(counts, centers)], nil
+	return centers[otsuIndex(counts, centers)]
 }
 
 // histogramEdges32 returns np.linspace(mn, mx, n+1, dtype=float32) as NumPy
@@ -84,12 +140,11 @@ func histogramEdges32(mn, mx float32, n int) []float32 {
 	return edges
 }
 
-// histogram32 counts x into the bins of edges as np.histogram's uniform-bin
-// path does for float32 data.
-func histogram32(x []float32, mn, mx float32, edges []float32) []int64 {
+// histogram32 adds the counts of x in the bins of edges to counts, as
+// np.histogram's uniform-bin path counts float32 data.
+func histogram32(counts []int64, x []float32, mn, mx float32, edges []float32) {
 	n := len(edges) - 1
 	norm := float32(float64(n) / float64(mx-mn))
-	counts := make([]int64, n)
 	for _, v := range x {
 		d := v - mn
 		f := d * norm
@@ -105,7 +160,6 @@ func histogram32(x []float32, mn, mx float32, edges []float32) []int64 {
 		}
 		counts[idx]++
 	}
-	return counts
 }
 
 // otsuIndex returns the bin index that maximizes the between-class

@@ -1,6 +1,7 @@
 package raster
 
 import (
+	"encoding/binary"
 	"fmt"
 	"sync"
 )
@@ -77,9 +78,11 @@ func Polygonize(labels []int32, width, height, n int) ([]PixelPolygon, error) {
 	sc := polyScratchPool.Get().(*polyScratch)
 	defer polyScratchPool.Put(sc)
 	nv := vw * (height + 1)
-	sc.out = reuse(sc.out, nv)
-	sc.orig = reuse(sc.orig, nv)
-	sc.owner = reuse(sc.owner, nv)
+	// Every element of out and orig is written below; owner only where
+	// out is non-zero, which is the only place it is read.
+	sc.out = resize(sc.out, nv)
+	sc.orig = resize(sc.orig, nv)
+	sc.owner = resize(sc.owner, nv)
 	sc.zero = reuse(sc.zero, width)
 	out, orig, owner, zero := sc.out, sc.orig, sc.owner, sc.zero
 	for y := 0; y <= height; y++ {
@@ -98,7 +101,9 @@ func Polygonize(labels []int32, width, height, n int) ([]PixelPolygon, error) {
 			if x < width {
 				ne, se = above[x], below[x]
 			}
+			v := y*vw + x
 			if nw|ne|sw|se == 0 || nw == ne && ne == sw && sw == se {
+				out[v], orig[v] = 0, 0
 				nw, sw = ne, se
 				continue
 			}
@@ -125,8 +130,7 @@ func Polygonize(labels []int32, width, height, n int) ([]PixelPolygon, error) {
 				}
 				bits, lab = bits|dirN, ne
 			}
-			v := y*vw + x
-			out[v], owner[v] = bits, lab
+			out[v], orig[v], owner[v] = bits, bits, lab
 			nw, sw = ne, se
 		}
 	}
@@ -134,13 +138,21 @@ func Polygonize(labels []int32, width, height, n int) ([]PixelPolygon, error) {
 	for i := range polys {
 		polys[i].Label = int32(i + 1)
 	}
-	copy(orig, out)
 	// Rings are slices of one growing arena (capacity-limited, so an
 	// append to a ring never writes into the next).
 	arena := make([]PixelPoint, 0, 4096)
 	// Every ring contains a horizontal edge; start at the first unwalked
 	// east- or west-bound edge in corner raster order.
-	for v := range out {
+	const horizontal8 = (dirE | dirW) * 0x0101010101010101
+	for v := 0; v < len(out); v++ {
+		// Skip eight corners at a time while none has a horizontal edge
+		// left (walks only clear bits, so a skipped corner stays clear).
+		for v+8 <= len(out) && binary.LittleEndian.Uint64(out[v:])&horizontal8 == 0 {
+			v += 8
+		}
+		if v == len(out) {
+			break
+		}
 		for out[v]&(dirE|dirW) != 0 {
 			d0 := uint8(dirE)
 			if out[v]&dirE == 0 {
@@ -227,6 +239,15 @@ type polyScratch struct {
 }
 
 var polyScratchPool = sync.Pool{New: func() any { return new(polyScratch) }}
+
+// resize returns s with length n, keeping its contents, reallocating
+// only when its capacity is short.
+func resize[T uint8 | int32](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
 
 // reuse returns s resized to n zeroed elements, reallocating only when its
 // capacity is short.

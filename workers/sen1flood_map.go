@@ -101,10 +101,13 @@ func mapFloodOtsu(env Env, a Args) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("MapFlood %s: %w", f.Path, err)
 	}
-	tif, err := EncodeFloodMask(m.Mask, info)
+	bp := sen1MaskTIFPool.Get().(*[]byte)
+	defer sen1MaskTIFPool.Put(bp)
+	tif, err := sen1AppendFloodMask((*bp)[:0], m.Mask, info)
 	if err != nil {
 		return nil, fmt.Errorf("MapFlood: encoding the mask: %w", err)
 	}
+	*bp = tif[:0]
 	m.Artifact, err = env.WriteArtifact("flood_mask_"+m.MaskSHA256[:12]+".tif", tif)
 	if err != nil {
 		return nil, err
@@ -132,7 +135,10 @@ func PredictFlood(vv, vh []float32, info RasterInfo) (*FloodMask, error) {
 		return nil, fmt.Errorf("bands have %d and %d samples, the grid %dx%d", len(vv), len(vh), info.Width, info.Height)
 	}
 	// Valid: both samples finite (exponent bits not all ones) and, when a
-	// non-NaN nodata is declared, neither equal to it.
+	// non-NaN nodata is declared, neither equal to it. The chip is cut in
+	// two halves of pixels, classified and thresholded on two goroutines;
+	// each half compacts its scores at the start of its own range of the
+	// score buffer, and the Otsu histogram adds the halves' counts.
 	checkND := info.HasNoData && !math.IsNaN(info.NoData)
 	nd := float32(info.NoData)
 	mask := make([]uint8, n)
@@ -142,40 +148,97 @@ func PredictFlood(vv, vh []float32, info RasterInfo) (*FloodMask, error) {
 		*sp = make([]float32, n)
 	}
 	score := (*sp)[:n]
-	k := 0
-	for i, a := range vv[:n] {
-		b := vh[i]
-		if math.Float32bits(a)&0x7f800000 == 0x7f800000 || math.Float32bits(b)&0x7f800000 == 0x7f800000 ||
-			checkND && (a == nd || b == nd) {
-			mask[i] = MaskNoData
-			continue
-		}
-		score[k] = min(a, b)
-		k++
+	type half struct {
+		lo, hi, valid, flood int
+		mn, mx               float32
 	}
-	score = score[:k]
-	if len(score) == 0 {
+	halves := [2]half{{lo: 0, hi: n / 2}, {lo: n / 2, hi: n}}
+	classify := func(h *half) {
+		k := h.lo
+		mn, mx := float32(math.Inf(1)), float32(math.Inf(-1))
+		for i, a := range vv[h.lo:h.hi] {
+			b := vh[h.lo+i]
+			if math.Float32bits(a)&0x7f800000 == 0x7f800000 || math.Float32bits(b)&0x7f800000 == 0x7f800000 ||
+				checkND && (a == nd || b == nd) {
+				mask[h.lo+i] = MaskNoData
+				continue
+			}
+			s := min(a, b)
+			// Strict comparisons keep the first of equal values
+			// (-0 and 0), as OtsuFloat32's scan does.
+			if s < mn {
+				mn = s
+			}
+			if s > mx {
+				mx = s
+			}
+			score[k] = s
+			k++
+		}
+		h.valid, h.mn, h.mx = k-h.lo, mn, mx
+	}
+	sen1Both(func() { classify(&halves[0]) }, func() { classify(&halves[1]) })
+	valid := halves[0].valid + halves[1].valid
+	if valid == 0 {
 		return nil, fmt.Errorf("no pixel is finite and non-nodata in both VV and VH (all-nodata chip)")
 	}
-	t, err := raster.OtsuFloat32(score, sen1OtsuBins)
+	var parts [][]float32
+	var mn, mx float32
+	for i := range halves {
+		h := &halves[i]
+		if h.valid == 0 {
+			continue
+		}
+		if len(parts) == 0 {
+			mn, mx = h.mn, h.mx
+		} else {
+			if h.mn < mn {
+				mn = h.mn
+			}
+			if h.mx > mx {
+				mx = h.mx
+			}
+		}
+		parts = append(parts, score[h.lo:h.lo+h.valid])
+	}
+	t, err := raster.OtsuFloat32Parts(parts, mn, mx, sen1OtsuBins)
 	if err != nil {
 		return nil, err
 	}
-	m := &FloodMask{Info: info, Method: Sen1FloodMethod, Threshold: t, Mask: mask, Valid: len(score)}
-	k = 0
-	for i, v := range mask {
-		if v == MaskNoData {
-			continue
+	threshold := func(h *half) {
+		k, flood := h.lo, 0
+		for i, v := range mask[h.lo:h.hi] {
+			if v == MaskNoData {
+				continue
+			}
+			var f uint8 // MaskDry or MaskFlood, without a branch
+			if score[k] <= t {
+				f = MaskFlood
+			}
+			mask[h.lo+i] = f
+			flood += int(f)
+			k++
 		}
-		if score[k] <= t {
-			mask[i] = MaskFlood
-			m.Flood++
-		}
-		k++
+		h.flood = flood
 	}
+	sen1Both(func() { threshold(&halves[0]) }, func() { threshold(&halves[1]) })
+	m := &FloodMask{Info: info, Method: Sen1FloodMethod, Threshold: t, Mask: mask, Valid: valid,
+		Flood: halves[0].flood + halves[1].flood}
 	sum := sha256.Sum256(mask)
 	m.MaskSHA256 = hex.EncodeToString(sum[:])
 	return m, nil
+}
+
+// sen1Both runs f on a new goroutine and g on the caller's, and returns
+// when both have.
+func sen1Both(f, g func()) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	g()
+	<-done
 }
 
 // sen1ScorePool recycles PredictFlood's score buffer (one float32 per
@@ -188,22 +251,32 @@ var sen1ScorePool = sync.Pool{New: func() any { return new([]float32) }}
 // a 512x512 mask is only 256 KiB stored, and level-6 DEFLATE was
 // about a tenth of the type-E chain's CPU time.
 func EncodeFloodMask(mask []uint8, info RasterInfo) ([]byte, error) {
-	b, err := raster.NewBand(info.Width, info.Height, raster.Uint8)
-	if err != nil {
-		return nil, err
+	return sen1AppendFloodMask(nil, mask, info)
+}
+
+// sen1AppendFloodMask appends EncodeFloodMask's GeoTIFF to buf; the mask
+// is encoded in place (raster.Write only reads band data).
+func sen1AppendFloodMask(buf []byte, mask []uint8, info RasterInfo) ([]byte, error) {
+	if info.Width < 0 || info.Height < 0 || len(mask) != info.Width*info.Height {
+		return nil, fmt.Errorf("mask has %d values for a %dx%d grid", len(mask), info.Width, info.Height)
 	}
-	copy(b.Data.([]uint8), mask)
+	b := &raster.Band{Width: info.Width, Height: info.Height, Type: raster.Uint8, Data: mask}
 	nd := float64(MaskNoData)
-	var buf bytes.Buffer
-	err = raster.Write(&buf, []*raster.Band{b}, raster.WriteOptions{
+	w := bytes.NewBuffer(buf)
+	w.Grow(len(mask) + 4096)
+	err := raster.Write(w, []*raster.Band{b}, raster.WriteOptions{
 		Compression: "none", TileSize: 256, NoData: &nd,
 		EPSG: info.EPSG, Transform: info.Transform, BandDescriptions: []string{"flood_prediction"},
 	})
 	if err != nil {
 		return nil, err
 	}
-	return buf.Bytes(), nil
+	return w.Bytes(), nil
 }
+
+// sen1MaskTIFPool recycles the mask GeoTIFF's buffer (written as an
+// artifact, never retained).
+var sen1MaskTIFPool = sync.Pool{New: func() any { return new([]byte) }}
 
 // sen1Percent is 100*flood/valid (0 when valid is 0), computed as the
 // reference does: (100.0*flood)/valid.
