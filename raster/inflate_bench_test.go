@@ -9,6 +9,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"testing"
 )
@@ -175,5 +176,46 @@ func BenchmarkInflateS1Tile(b *testing.B) {
 				undoFloatRow(dst[r:r+rowLen], out[r:r+rowLen], 0, 4)
 			}
 		}
+	}
+}
+
+// BenchmarkUndoFloatRow undoes predictor 3 on the S1 chip's rows (or
+// synthetic ones): the floating-point predictor's share of a tile read.
+func BenchmarkUndoFloatRow(b *testing.B) {
+	tiles := s1Tiles()
+	if len(tiles) == 0 {
+		tiles = synthFloatTiles()
+	}
+	var f inflater
+	raw := make([]byte, tiles[0].n)
+	if err := f.inflateZlib(tiles[0].raw, raw); err != nil {
+		b.Fatal(err)
+	}
+	rowLen := 256 * 4
+	row := make([]byte, len(raw))
+	out := make([]byte, len(raw))
+	b.SetBytes(int64(len(raw)))
+	start := cpuTime()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		copy(row, raw)
+		for r := 0; r+rowLen <= len(row); r += rowLen {
+			undoFloatRow(row[r:r+rowLen], out[r:r+rowLen], 0, 4)
+		}
+	}
+	reportCPU(b, start)
+}
+
+// BenchmarkUndoHorizontal undoes predictor 2 on uint8 and uint16 rows.
+func BenchmarkUndoHorizontal(b *testing.B) {
+	for _, size := range []int{1, 2} {
+		b.Run(strconv.Itoa(8*size)+"bit", func(b *testing.B) {
+			buf := make([]byte, 256*256*size)
+			rand.New(rand.NewSource(1)).Read(buf)
+			b.SetBytes(int64(len(buf)))
+			for i := 0; i < b.N; i++ {
+				undoHorizontal(buf, 256*size, 256, 1, size)
+			}
+		})
 	}
 }
