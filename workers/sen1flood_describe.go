@@ -209,14 +209,29 @@ func describeFlood(env Env, a Args) (*Result, error) {
 		r.Components = comps
 	}
 	r.FloodPercentage = sen1Percent(m.Flood, m.Valid)
-	if r.Has(MetricFloodArea) {
-		r.FloodAreaM2 = sen1FloodArea(m)
-	}
 	if r.Has(MetricGrid) {
 		if err := sen1CheckGridSize(m.Info.Width, m.Info.Height); err != nil {
 			return nil, fmt.Errorf("DescribeFlood: %w", err)
 		}
-		r.Grid = FloodGrid(m.Mask, m.Info.Width, m.Info.Height, m.Flood)
+	}
+	// The area and the 4x4 grid are independent passes over the mask.
+	area := func() {
+		if r.Has(MetricFloodArea) {
+			r.FloodAreaM2 = sen1FloodArea(m)
+		}
+	}
+	grid := func() {
+		if r.Has(MetricGrid) {
+			r.Grid = FloodGrid(m.Mask, m.Info.Width, m.Info.Height, m.Flood)
+		}
+	}
+	if r.Has(MetricFloodArea) && r.Has(MetricGrid) {
+		sen1Both(area, grid)
+	} else {
+		area()
+		grid()
+	}
+	if r.Has(MetricGrid) {
 		maxFlood := 0
 		for _, c := range r.Grid {
 			maxFlood = max(maxFlood, c.Flood)

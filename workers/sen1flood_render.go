@@ -223,8 +223,10 @@ func (j *sen1RenderJob) draw(png *sen1PNG, y0, y1 int) sen1RenderPart {
 	stride := 1 + 3*S
 	line := make([]byte, stride)
 	colOf := make([]int, S)
+	gridCol := make([]bool, S)
 	for x := range colOf {
 		colOf[x] = x * w / S
+		gridCol[x] = j.grid && x%(S/4) == 0 && x > 0
 	}
 	var p sen1RenderPart
 	ad := adler32.New()
@@ -242,11 +244,13 @@ func (j *sen1RenderJob) draw(png *sen1PNG, y0, y1 int) sen1RenderPart {
 				lup, ldown = labels[(row-1)*w:row*w], labels[(row+1)*w:(row+2)*w]
 			}
 		}
+		vrow := vv[row*w : (row+1)*w]
+		px = px[:3*len(colOf)]
 		for x, col := range colOf {
 			mv := mrow[col]
 			var r, g, b uint8
 			if j.sar {
-				v := sen1Grey(vv[row*w+col], mv == MaskNoData)
+				v := sen1Grey(vrow[col], mv == MaskNoData)
 				r, g, b = v, v, v
 			}
 			br, bg, bb := r, g, b
@@ -265,7 +269,7 @@ func (j *sen1RenderJob) draw(png *sen1PNG, y0, y1 int) sen1RenderPart {
 					p.boundary++
 				}
 			}
-			if gridRow || j.grid && x%(S/4) == 0 && x > 0 {
+			if gridRow || gridCol[x] {
 				r, g, b = sen1GridRGB[0], sen1GridRGB[1], sen1GridRGB[2]
 				p.grid = true
 			}
