@@ -331,7 +331,9 @@ func histStats(a *statAcc, cnt []int64, nodata *float64) {
 
 // areRealEqual64 is GDAL's ARE_REAL_EQUAL for doubles.
 func areRealEqual64(a, b float64) bool {
-	return a == b || math.Abs(a-b) < epsilon32*math.Abs(a+b)*2
+	// float64(): the compiler turns x*2 into x+x, which arm64 would fuse
+	// with the product.
+	return a == b || math.Abs(a-b) < float64(epsilon32*math.Abs(a+b))*2
 }
 
 // epsilon32 is FLT_EPSILON.
@@ -351,7 +353,7 @@ func areRealEqual32(a, b float32) bool {
 	if s < 0 {
 		s = -s
 	}
-	t := float32(epsilon32) * s
+	t := float32(float32(epsilon32) * s) // float32(): t*2 below is t+t, which arm64 would fuse with this product
 	t *= 2
 	return d < t
 }

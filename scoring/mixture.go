@@ -302,7 +302,7 @@ func Quantile(sorted []float64, q float64) float64 {
 	if len(sorted) == 0 {
 		return math.NaN()
 	}
-	h := q * float64(len(sorted)-1)
+	h := float64(q * float64(len(sorted)-1)) // float64(): h-float64(i) below must not fuse with this product (arm64)
 	i := int(math.Floor(h))
 	if i >= len(sorted)-1 {
 		return sorted[len(sorted)-1]

@@ -139,7 +139,7 @@ func rasterArea(ctx context.Context, path string, value *float64, method string)
 			}
 		}
 		pixels += int64(n)
-		total += float64(n) * rowArea[r]
+		total += float64(float64(n) * rowArea[r]) // float64(): no fused multiply-add (arm64)
 	}
 	return &areaResult{
 		File: path, CRS: c.String(), Method: method, Value: value,

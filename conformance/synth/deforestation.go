@@ -71,9 +71,9 @@ func genBaselineCanopy(g *gen, i int) (runtime.Record, error) {
 					v = 70
 				}
 			case 5: // float32 just above 60
-				v = float64(float32(60.0001 + 0.01*g.rng.Float64()))
+				v = float64(float32(60.0001 + float64(0.01*g.rng.Float64())))
 			case 6: // float32 just below 30
-				v = float64(float32(29.99 + 0.0099*g.rng.Float64()))
+				v = float64(float32(29.99 + float64(0.0099*g.rng.Float64())))
 			default: // float32 spread
 				v = float64(float32(100 * g.rng.Float64()))
 			}

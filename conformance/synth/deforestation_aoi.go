@@ -112,8 +112,8 @@ func (g *gen) buildForestAOI(sample string, sp forestSpec, groups ...string) (*f
 		a.w, a.h = 220+g.rng.IntN(60), 200+g.rng.IntN(50)
 	}
 	if sp.projected {
-		x0 := 300000 + 10*float64(g.rng.IntN(20000))
-		y0 := 8600000 + 10*float64(g.rng.IntN(20000))
+		x0 := 300000 + float64(10*float64(g.rng.IntN(20000)))
+		y0 := 8600000 + float64(10*float64(g.rng.IntN(20000)))
 		a.t, a.epsg = crs.Affine{10, 0, x0, 0, -10, y0}, 32721
 	} else {
 		gr := g.aoiGrid(a.w, a.h, 0.00025, -66, -50, -14, -2)
@@ -130,8 +130,8 @@ func (g *gen) buildForestAOI(sample string, sp forestSpec, groups ...string) (*f
 			loss[(r0+k/bw)*a.w+c0+k%bw] = true
 		}
 	case sp.lossBlob:
-		cx, cy := float64(a.w)*(0.3+0.4*g.rng.Float64()), float64(a.h)*(0.3+0.4*g.rng.Float64())
-		rx, ry := 3+float64(a.w)*0.15*g.rng.Float64(), 3+float64(a.h)*0.15*g.rng.Float64()
+		cx, cy := float64(float64(a.w)*(0.3+float64(0.4*g.rng.Float64()))), float64(float64(a.h)*(0.3+float64(0.4*g.rng.Float64())))
+		rx, ry := 3+float64(float64(a.w)*0.15*g.rng.Float64()), 3+float64(float64(a.h)*0.15*g.rng.Float64())
 		for r := 0; r < a.h; r++ {
 			for c := 0; c < a.w; c++ {
 				loss[r*a.w+c] = blob(c, r, cx, cy, rx, ry)
@@ -146,8 +146,8 @@ func (g *gen) buildForestAOI(sample string, sp forestSpec, groups ...string) (*f
 	a.treecover = make([]float32, n)
 	other := make([]float32, n)
 	for _, y := range sp.otherYears {
-		cx, cy := float64(a.w)*g.rng.Float64(), float64(a.h)*g.rng.Float64()
-		rx, ry := 2+float64(a.w)*0.12*g.rng.Float64(), 2+float64(a.h)*0.12*g.rng.Float64()
+		cx, cy := float64(float64(a.w)*g.rng.Float64()), float64(float64(a.h)*g.rng.Float64())
+		rx, ry := 2+float64(float64(a.w)*0.12*g.rng.Float64()), 2+float64(float64(a.h)*0.12*g.rng.Float64())
 		for r := 0; r < a.h; r++ {
 			for c := 0; c < a.w; c++ {
 				if blob(c, r, cx, cy, rx, ry) {
@@ -188,7 +188,7 @@ func (g *gen) buildForestAOI(sample string, sp forestSpec, groups ...string) (*f
 		case sp.canopy50:
 			a.treecover[i] = float32(40 + 20*(i%2))
 		default:
-			v := math.Round(sp.canopy + 25*(g.rng.Float64()-0.5))
+			v := math.Round(sp.canopy + float64(25*(float64(g.rng.Float64())-0.5)))
 			a.treecover[i] = float32(math.Max(0, math.Min(100, v)))
 		}
 	}
@@ -297,9 +297,9 @@ func (g *gen) reflect(ndvi, nbr float64, exact bool) (b8, b4, b12 float64) {
 		}
 		return b8, b4, b12
 	}
-	nir := 0.2 + 0.2*g.rng.Float64()
-	ndvi += 0.02 * (g.rng.Float64() - 0.5)
-	nbr += 0.02 * (g.rng.Float64() - 0.5)
+	nir := 0.2 + float64(0.2*g.rng.Float64())
+	ndvi += float64(0.02 * (float64(g.rng.Float64()) - 0.5))
+	nbr += float64(0.02 * (float64(g.rng.Float64()) - 0.5))
 	b4 = nir * (1 - ndvi) / (1 + ndvi)
 	b12 = nir * (1 - nbr) / (1 + nbr)
 	return nir, b4, b12
@@ -399,7 +399,7 @@ func (g *gen) s1Values(n int, target, offset float64, exact bool) []float32 {
 		case i%53 == 7:
 			out[i] = float32(math.NaN())
 		default:
-			out[i] = float32(target + offset + 1.2*(g.rng.Float64()-0.5))
+			out[i] = float32(target + offset + float64(1.2*(float64(g.rng.Float64())-0.5)))
 		}
 	}
 	if exact {
@@ -494,7 +494,7 @@ func (a *forestAOI) areaHa(mark func(i int) bool) (float64, error) {
 			}
 		}
 	}
-	m2 := float64(count) * math.Abs(a.t[0]*a.t[4]-a.t[1]*a.t[3])
+	m2 := float64(count) * math.Abs(float64(a.t[0]*a.t[4])-float64(a.t[1]*a.t[3]))
 	if rows != nil {
 		m2 = raster.SumFloat64(cells)
 	}

@@ -352,7 +352,7 @@ func genChangeWindow(g *gen, i int) (runtime.Record, error) {
 		var bnd, bnb float64
 		for k := 0; k+1 < len(el); k++ {
 			dn, db := float64(el[k].ndvi)-float64(el[k+1].ndvi), float64(el[k].nb)-float64(el[k+1].nb)
-			s := dn + 0.5*db
+			s := dn + float64(0.5*db)
 			if best < 0 || s > bs {
 				best, bs, bnd, bnb = k, s, dn, db
 			}

@@ -61,8 +61,8 @@ func genWildfireA(g *gen, i int) (runtime.Record, error) {
 	if variant != 2 { // variant 2: valid mask with no burned pixel
 		for k := 0; k < 1+g.rng.IntN(3); k++ {
 			blobs = append(blobs, ell{
-				cx: float64(w) * (0.2 + 0.6*g.rng.Float64()), cy: float64(h) * (0.2 + 0.6*g.rng.Float64()),
-				rx: 2 + float64(w)*0.25*g.rng.Float64(), ry: 2 + float64(h)*0.25*g.rng.Float64(),
+				cx: float64(float64(w) * (0.2 + float64(0.6*g.rng.Float64()))), cy: float64(float64(h) * (0.2 + float64(0.6*g.rng.Float64()))),
+				rx: 2 + float64(float64(w)*0.25*g.rng.Float64()), ry: 2 + float64(float64(h)*0.25*g.rng.Float64()),
 			})
 		}
 	}

@@ -97,14 +97,14 @@ func genDroughtA(g *gen, i int) (runtime.Record, error) {
 	case 2:
 		nd, ndv = r.stripe(3), f64(math.NaN())
 	}
-	level := 0.15 + 0.6*g.rng.Float64()
+	level := 0.15 + float64(0.6*g.rng.Float64())
 	var valid []int
 	for k := 0; k < r.n(); k++ {
 		if nd != nil && nd[k] {
 			setAt(b, k, *ndv)
 			continue
 		}
-		v := math.Max(-1, math.Min(1, level+0.25*(g.rng.Float64()-0.5)))
+		v := math.Max(-1, math.Min(1, level+float64(0.25*(float64(g.rng.Float64())-0.5))))
 		if k == 0 {
 			v = 1 // the inclusive upper NDVI bound
 		}
@@ -116,7 +116,7 @@ func genDroughtA(g *gen, i int) (runtime.Record, error) {
 	var sb strings.Builder
 	sb.WriteString("date,role,mean_ndvi\n")
 	for y := 2015; y < 2021; y++ {
-		v := round(level+(0.3*g.rng.Float64()-0.15)+0.05*float64(i%4), 6)
+		v := round(level+(float64(0.3*g.rng.Float64())-0.15)+float64(0.05*float64(i%4)), 6)
 		base = append(base, v)
 		fmt.Fprintf(&sb, "%d-07-15,baseline,%s\n", y, fmtF(v))
 	}
@@ -167,13 +167,13 @@ func genAirA(g *gen, i int) (runtime.Record, error) {
 		return runtime.Record{}, err
 	}
 	var vals []float64
-	peak := 110 + 300*g.rng.Float64()
+	peak := 110 + float64(300*g.rng.Float64())
 	for k := 0; k < r.n(); k++ {
 		if i%2 == 1 && g.rng.IntN(9) == 0 {
 			setAt(b, k, math.NaN())
 			continue
 		}
-		v := float64(float32(peak * (0.2 + 0.8*g.rng.Float64()*g.rng.Float64())))
+		v := float64(float32(peak * (0.2 + float64(0.8*g.rng.Float64()*g.rng.Float64()))))
 		if i%3 == 2 && k%97 == 0 {
 			v = float64(float32(peak)) // repeated maximum
 		}

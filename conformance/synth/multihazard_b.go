@@ -57,13 +57,13 @@ func (r *mhRec) normFileEach(name string, sources []string, ranges [][2]float64,
 	means := map[string][]float64{}
 	for k, s := range sources {
 		lo, span := ranges[k][0], ranges[k][1]-ranges[k][0]
-		a := lo + span*(0.2+0.15*r.g.rng.Float64())
-		b := a + span*(0.1+0.15*r.g.rng.Float64())
-		c := b + span*(0.1+0.15*r.g.rng.Float64())
+		a := lo + float64(span*(0.2+float64(0.15*r.g.rng.Float64())))
+		b := a + float64(span*(0.1+float64(0.15*r.g.rng.Float64())))
+		c := b + float64(span*(0.1+float64(0.15*r.g.rng.Float64())))
 		q := [3]float64{float64(float32(a)), float64(float32(b)), float64(float32(c))}
 		m := make([]float64, 18)
 		for j := range m {
-			m[j] = round(q[0]+(q[2]-q[0])*r.g.rng.Float64(), 6)
+			m[j] = round(q[0]+float64((q[2]-q[0])*r.g.rng.Float64()), 6)
 		}
 		entry := map[string]any{"finite_pixel_count": 294912, "q25": q[0], "q50": q[1], "q75": q[2], "train_aoi_means": m}
 		if labels != nil {
@@ -141,10 +141,10 @@ func genClassB(t classTypeB) func(g *gen, i int) (runtime.Record, error) {
 		if err != nil {
 			return runtime.Record{}, err
 		}
-		skew := 0.3 + 2.5*g.rng.Float64()
+		skew := 0.3 + float64(2.5*g.rng.Float64())
 		hiCap := t.hi
 		if i%5 == 3 { // leave the top class empty
-			hiCap = bins[3].lo - (bins[3].lo-bins[2].lo)*0.3
+			hiCap = bins[3].lo - float64((bins[3].lo-bins[2].lo)*0.3)
 			if bins[3].lo > t.hi {
 				hiCap = t.hi
 			}
@@ -155,7 +155,7 @@ func genClassB(t classTypeB) func(g *gen, i int) (runtime.Record, error) {
 				continue
 			}
 			u := math.Pow(g.rng.Float64(), skew)
-			setAt(b, k, t.lo+(hiCap-t.lo)*u)
+			setAt(b, k, t.lo+float64((hiCap-t.lo)*u))
 		}
 		var scope []int
 		for k := 0; k < n; k++ {
@@ -173,7 +173,7 @@ func genClassB(t classTypeB) func(g *gen, i int) (runtime.Record, error) {
 			for j, k := range scope {
 				bn := bins[j%4]
 				lo, hi := math.Max(bn.lo, t.lo), math.Min(bn.hi, t.hi)
-				setAt(b, k, lo+(hi-lo)*(0.1+0.8*g.rng.Float64()))
+				setAt(b, k, lo+float64((hi-lo)*(0.1+float64(0.8*g.rng.Float64()))))
 			}
 		} else {
 			// Boundary probes at and just below every interior boundary.

@@ -59,7 +59,7 @@ func support(aSet, aOK, bSet, bOK []bool) (float64, float64, any) {
 	}
 	po := float64(n11+n00) / n
 	pa, pb := float64(n11+n10)/n, float64(n11+n01)/n
-	pe := pa*pb + (1-pa)*(1-pb)
+	pe := float64(pa*pb) + float64((1-pa)*(1-pb))
 	var kappa any
 	if pe != 1 {
 		kappa = round((po-pe)/(1-pe), 6)
@@ -91,12 +91,12 @@ func genAreaC(t areaTypeC) func(g *gen, i int) (runtime.Record, error) {
 		type ell struct{ cx, cy, rx, ry float64 }
 		var es []ell
 		for k := 0; k < 2+g.rng.IntN(2); k++ {
-			es = append(es, ell{float64(w) * (0.2 + 0.6*g.rng.Float64()), float64(h) * (0.2 + 0.6*g.rng.Float64()),
-				2 + float64(w)*0.15*g.rng.Float64(), 2 + float64(h)*0.15*g.rng.Float64()})
+			es = append(es, ell{float64(float64(w) * (0.2 + float64(0.6*g.rng.Float64()))), float64(float64(h) * (0.2 + float64(0.6*g.rng.Float64()))),
+				2 + float64(float64(w)*0.15*g.rng.Float64()), 2 + float64(float64(h)*0.15*g.rng.Float64())})
 		}
-		spread := 0.02 + 0.05*g.rng.Float64()
+		spread := 0.02 + float64(0.05*g.rng.Float64())
 		if i%2 == 1 {
-			spread = 0.3 + 0.4*g.rng.Float64()
+			spread = 0.3 + float64(0.4*g.rng.Float64())
 		}
 		var cards []workersCard
 		sets := make([][]bool, 3)
@@ -104,7 +104,7 @@ func genAreaC(t areaTypeC) func(g *gen, i int) (runtime.Record, error) {
 		areas := make([]float64, 3)
 		areaJ := map[string]any{}
 		for k, src := range t.sources {
-			scale := 1 + spread*(2*g.rng.Float64()-1)
+			scale := 1 + float64(spread*(float64(2*float64(g.rng.Float64()))-1))
 			zero := (t.maxCode[k] == 2 && i%3 == 2) || (i%6 == 5 && k >= 1)
 			set := make([]bool, w*h)
 			ok := make([]bool, w*h)
@@ -214,12 +214,12 @@ var genUrbanC = genAreaC(areaTypeC{qt: "urban_expansion_c", role: "urban_expansi
 // smoothField returns a smooth random pattern in [0, 1] over the grid.
 func (r *mhRec) smoothField() []float64 {
 	w, h := r.grid.W, r.grid.H
-	fx, fy := 1+3*r.g.rng.Float64(), 1+3*r.g.rng.Float64()
-	px, py := 2*math.Pi*r.g.rng.Float64(), 2*math.Pi*r.g.rng.Float64()
+	fx, fy := 1+float64(3*r.g.rng.Float64()), 1+float64(3*r.g.rng.Float64())
+	px, py := float64(2*math.Pi*r.g.rng.Float64()), float64(2*math.Pi*r.g.rng.Float64())
 	out := make([]float64, w*h)
 	for row := 0; row < h; row++ {
 		for col := 0; col < w; col++ {
-			v := math.Sin(fx*float64(col)/float64(w)*math.Pi+px) * math.Cos(fy*float64(row)/float64(h)*math.Pi+py)
+			v := float64(math.Sin(float64(fx*float64(col)/float64(w)*math.Pi)+px) * math.Cos(float64(fy*float64(row)/float64(h)*math.Pi)+py))
 			out[row*w+col] = (v + 1) / 2
 		}
 	}
@@ -243,7 +243,7 @@ func genDroughtC(g *gen, i int) (runtime.Record, error) {
 		return runtime.Record{}, err
 	}
 	shared := r.smoothField()
-	weight := 0.3 + 0.7*g.rng.Float64()
+	weight := 0.3 + float64(0.7*g.rng.Float64())
 	var cards []workersCard
 	sets := make([][]bool, 3)
 	oks := make([][]bool, 3)
@@ -269,8 +269,8 @@ func genDroughtC(g *gen, i int) (runtime.Record, error) {
 				setAt(b, p, math.NaN())
 				continue
 			}
-			u := weight*shared[p] + (1-weight)*own[p]
-			v := lo + (hi-lo)*u
+			u := float64(weight*shared[p]) + float64((1-weight)*own[p])
+			v := lo + float64((hi-lo)*u)
 			if empty && p%53 == 0 {
 				v = q // exactly q25: not below it
 			}
@@ -345,7 +345,7 @@ func genAirC(g *gen, i int) (runtime.Record, error) {
 			sq[j] = (v - mu) * (v - mu)
 		}
 		sd := math.Sqrt(raster.SumFloat64(sq) / float64(len(m)))
-		level := mu + targets[k]*sd
+		level := mu + float64(targets[k]*sd)
 		b, err := r.band(raster.Float32)
 		if err != nil {
 			return runtime.Record{}, err
@@ -356,7 +356,7 @@ func genAirC(g *gen, i int) (runtime.Record, error) {
 				setAt(b, p, math.NaN())
 				continue
 			}
-			setAt(b, p, level*(1+0.2*(2*g.rng.Float64()-1)))
+			setAt(b, p, level*(1+float64(0.2*(float64(2*float64(g.rng.Float64()))-1))))
 			valid = append(valid, p)
 		}
 		am := meanF32(b, valid)

@@ -40,7 +40,7 @@ const mhSize = 128
 func newMH(g *gen, qt string, i int) (*mhRec, error) {
 	w, h := mhSize, mhSize
 	band := mhLatBands[i%len(mhLatBands)]
-	grid := g.aoiGrid(w, h, 0.0045, -120+float64(i%7)*35, -110+float64(i%7)*35, band[0], band[1])
+	grid := g.aoiGrid(w, h, 0.0045, -120+float64(float64(i%7)*35), -110+float64(float64(i%7)*35), band[0], band[1])
 	rows, err := geodesy.CellAreas(grid.T, h)
 	if err != nil {
 		return nil, err
@@ -138,8 +138,8 @@ func (r *mhRec) blobs(k int, scale float64) []bool {
 	var es []ell
 	for j := 0; j < k; j++ {
 		es = append(es, ell{
-			cx: float64(w) * (0.15 + 0.7*r.g.rng.Float64()), cy: float64(h) * (0.15 + 0.7*r.g.rng.Float64()),
-			rx: 1.5 + float64(w)*scale*r.g.rng.Float64(), ry: 1.5 + float64(h)*scale*r.g.rng.Float64(),
+			cx: float64(float64(w) * (0.15 + float64(0.7*r.g.rng.Float64()))), cy: float64(float64(h) * (0.15 + float64(0.7*r.g.rng.Float64()))),
+			rx: 1.5 + float64(float64(w)*scale*r.g.rng.Float64()), ry: 1.5 + float64(float64(h)*scale*r.g.rng.Float64()),
 		})
 	}
 	out := make([]bool, w*h)
@@ -206,7 +206,7 @@ func meanF32(b *raster.Band, idx []int) float64 {
 func numpyPercentile(x []float64, q float64) float64 {
 	s := append([]float64(nil), x...)
 	sort.Float64s(s)
-	pos := float64(len(s)-1) * (q / 100)
+	pos := float64(float64(len(s)-1) * (q / 100))
 	lo := math.Floor(pos)
 	t := pos - lo
 	i := int(lo)
@@ -215,9 +215,9 @@ func numpyPercentile(x []float64, q float64) float64 {
 	}
 	a, b := s[i], s[i+1]
 	if t >= 0.5 {
-		return b - (b-a)*(1-t)
+		return b - float64((b-a)*(1-t))
 	}
-	return a + (b-a)*t
+	return a + float64((b-a)*t)
 }
 
 // workersCard is a declared file card.

@@ -110,7 +110,7 @@ func genExposureD(t exposureTypeD) func(g *gen, i int) (runtime.Record, error) {
 			feats = append(feats, f)
 		}
 		west, north := T[2], T[5]
-		east, south := west+T[0]*float64(w), north+T[4]*float64(h)
+		east, south := west+float64(T[0]*float64(w)), north+float64(T[4]*float64(h))
 		noHighway := t.exposure == "nearest_highway" && i%4 == 3
 		for _, cat := range append(append([]string{}, t.cats...), "fuel") {
 			if cat == "highway" && noHighway {
@@ -118,16 +118,16 @@ func genExposureD(t exposureTypeD) func(g *gen, i int) (runtime.Record, error) {
 			}
 			for k := 0; k < 2+g.rng.IntN(3) && len(ones) > 0; k++ { // in positive cells
 				c := ones[g.rng.IntN(len(ones))]
-				lon, lat := T.Apply(float64(c%w)+0.15+0.7*g.rng.Float64(), float64(c/w)+0.15+0.7*g.rng.Float64())
+				lon, lat := T.Apply(float64(c%w)+0.15+float64(0.7*g.rng.Float64()), float64(c/w)+0.15+float64(0.7*g.rng.Float64()))
 				add(cat, lon, lat)
 			}
 			for k := 0; k < 3+g.rng.IntN(5); k++ { // anywhere in the AOI
-				add(cat, west+(east-west)*g.rng.Float64(), south+(north-south)*g.rng.Float64())
+				add(cat, west+float64((east-west)*g.rng.Float64()), south+float64((north-south)*g.rng.Float64()))
 			}
 			for k := 0; k < 2+g.rng.IntN(3); k++ { // just outside the AOI (east), some within 5 km
-				add(cat, east+0.002+0.05*g.rng.Float64(), south+(north-south)*g.rng.Float64())
+				add(cat, east+0.002+float64(0.05*g.rng.Float64()), south+float64((north-south)*g.rng.Float64()))
 			}
-			add(cat, west-0.2-0.1*g.rng.Float64(), north+0.1) // far outside
+			add(cat, west-0.2-float64(0.1*g.rng.Float64()), north+0.1) // far outside
 		}
 		if len(feats) > 2 {
 			dup := feats[1]
@@ -180,7 +180,7 @@ func genExposureD(t exposureTypeD) func(g *gen, i int) (runtime.Record, error) {
 			}
 			d := math.Inf(1)
 			for k := range cx {
-				d = math.Min(d, math.Sqrt((px-cx[k])*(px-cx[k])+(py-cy[k])*(py-cy[k])))
+				d = math.Min(d, math.Sqrt(float64((px-cx[k])*(px-cx[k]))+float64((py-cy[k])*(py-cy[k]))))
 			}
 			if d <= 5000 {
 				st.within++

@@ -228,20 +228,20 @@ func (g *gen) sen1Chip(variant string) (*S1Chip, error) {
 	// and -28..-25 on water, so Otsu separates exactly the water pixels
 	// even when they are a few percent of the chip.
 	land := func(i int) {
-		c.VV[i] = float32(-9 + 2*g.rng.Float64())
-		c.VH[i] = float32(-15.5 + g.rng.Float64())
+		c.VV[i] = float32(-9 + float64(2*float64(g.rng.Float64())))
+		c.VH[i] = float32(-15.5 + float64(g.rng.Float64()))
 	}
 	wet := func(i int) {
-		c.VV[i] = float32(-24 + 4*g.rng.Float64())
-		c.VH[i] = float32(-28 + 3*g.rng.Float64())
+		c.VV[i] = float32(-24 + float64(4*g.rng.Float64()))
+		c.VH[i] = float32(-28 + float64(3*g.rng.Float64()))
 	}
 	gauss := func(i int, isWater bool) {
 		if isWater {
-			c.VV[i] = float32(-20 + 2.5*g.rng.NormFloat64())
-			c.VH[i] = float32(-25 + 2.5*g.rng.NormFloat64())
+			c.VV[i] = float32(-20 + float64(2.5*g.rng.NormFloat64()))
+			c.VH[i] = float32(-25 + float64(2.5*g.rng.NormFloat64()))
 		} else {
-			c.VV[i] = float32(-9 + 2.5*g.rng.NormFloat64())
-			c.VH[i] = float32(-16 + 2.5*g.rng.NormFloat64())
+			c.VV[i] = float32(-9 + float64(2.5*g.rng.NormFloat64()))
+			c.VH[i] = float32(-16 + float64(2.5*g.rng.NormFloat64()))
 		}
 	}
 	fw, fh := float64(w), float64(h)
@@ -249,8 +249,8 @@ func (g *gen) sen1Chip(variant string) (*S1Chip, error) {
 	case "blobs", "odd_size":
 		nb := 3 + g.rng.IntN(4)
 		for b := 0; b < nb; b++ {
-			cx, cy := g.rng.Float64()*fw, g.rng.Float64()*fh
-			rx, ry := 2+g.rng.Float64()*fw/6, 2+g.rng.Float64()*fh/6
+			cx, cy := float64(g.rng.Float64()*fw), float64(g.rng.Float64()*fh)
+			rx, ry := 2+float64(g.rng.Float64()*fw/6), 2+float64(g.rng.Float64()*fh/6)
 			for r := 0; r < h; r++ {
 				for col := 0; col < w; col++ {
 					if blob(col, r, cx, cy, rx, ry) {
@@ -263,7 +263,7 @@ func (g *gen) sen1Chip(variant string) (*S1Chip, error) {
 		// One blob inside a single cell holds most of the flood.
 		cellW, cellH := fw/4, fh/4
 		cr, cc := g.rng.IntN(4), g.rng.IntN(4)
-		cx, cy := (float64(cc)+0.5)*cellW, (float64(cr)+0.5)*cellH
+		cx, cy := float64((float64(cc)+0.5)*cellW), float64((float64(cr)+0.5)*cellH)
 		for r := 0; r < h; r++ {
 			for col := 0; col < w; col++ {
 				if blob(col, r, cx, cy, cellW*0.45, cellH*0.4) {

@@ -6,6 +6,12 @@
 // Gold answers are computed by the generator directly from the arrays it
 // creates (never by running the workers); the native-stack oracle in
 // conformance/oracle recomputes them independently from the written files.
+//
+// Determinism across architectures: every product that meets an addition
+// or subtraction is rounded explicitly (float64(x*y), also around
+// rng.Float64(), which is an inlined multiplication by 2^-53) so arm64
+// cannot fuse it into a multiply-add; amd64 arithmetic is unchanged.
+// conformance/crossarch's TestNoFusedMultiplyAdd keeps it so.
 package synth
 
 import (

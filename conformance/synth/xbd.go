@@ -52,7 +52,7 @@ func (s *xbdScene) gold() xbdGold {
 	g2 := s.gsd * s.gsd
 	for _, b := range s.bs {
 		o.counts[b.class]++
-		a := vector.PolygonArea(b.poly) * g2
+		a := float64(vector.PolygonArea(b.poly) * g2)
 		o.areaBy[b.class] += a
 		o.totalArea += a
 		if b.class == xMajor {

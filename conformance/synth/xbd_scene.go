@@ -77,20 +77,20 @@ func xbdRotRect(cx, cy, w, h, theta float64) orb.Polygon {
 	c, s := math.Cos(theta), math.Sin(theta)
 	var r orb.Ring
 	for _, d := range [][2]float64{{-w / 2, -h / 2}, {w / 2, -h / 2}, {w / 2, h / 2}, {-w / 2, h / 2}} {
-		r = append(r, orb.Point{xbdRound4(cx + d[0]*c - d[1]*s), xbdRound4(cy + d[0]*s + d[1]*c)})
+		r = append(r, orb.Point{xbdRound4(cx + float64(d[0]*c) - float64(d[1]*s)), xbdRound4(cy + float64(d[0]*s) + float64(d[1]*c))})
 	}
 	return orb.Polygon{append(r, r[0])}
 }
 
 // lShape is an axis-aligned non-convex L.
 func xbdLShape(x, y, w, h float64) orb.Polygon {
-	return orb.Polygon{orb.Ring{{x, y}, {x + w, y}, {x + w, y + h/2}, {x + w/2, y + h/2}, {x + w/2, y + h}, {x, y + h}, {x, y}}}
+	return orb.Polygon{orb.Ring{{x, y}, {x + w, y}, {x + w, y + float64(h/2)}, {x + float64(w/2), y + float64(h/2)}, {x + float64(w/2), y + h}, {x, y + h}, {x, y}}}
 }
 
 // holed is a rectangle with a rectangular courtyard.
 func xbdHoled(x, y, w, h float64) orb.Polygon {
 	p := xbdRect(x, y, x+w, y+h)
-	hole := orb.Ring{{x + w/4, y + h/4}, {x + w/4, y + 3*h/4}, {x + 3*w/4, y + 3*h/4}, {x + 3*w/4, y + h/4}, {x + w/4, y + h/4}}
+	hole := orb.Ring{{x + float64(w/4), y + float64(h/4)}, {x + float64(w/4), y + float64(3*h/4)}, {x + float64(3*w/4), y + float64(3*h/4)}, {x + float64(3*w/4), y + float64(h/4)}, {x + float64(w/4), y + float64(h/4)}}
 	return append(p, hole)
 }
 
@@ -180,11 +180,11 @@ func (g *gen) xbdScene(id string, ev int, variant int) *xbdScene {
 		// whose area spills into Q1; Q2 gets several small major
 		// buildings (the count winner); Q3 one large destroyed building
 		// (the area winner).
-		s.place(g, xDestroyed, xbdRotRect(480+g.rng.Float64()*20, 150, 120, 40, 0.05), &boxes)
+		s.place(g, xDestroyed, xbdRotRect(480+float64(g.rng.Float64()*20), 150, 120, 40, 0.05), &boxes)
 		for j := 0; j < 3+g.rng.IntN(3); j++ {
 			s.place(g, xMajor, xbdRotRect(float64(60+70*j), 700, 12, 10, g.rng.Float64()), &boxes)
 		}
-		s.place(g, xDestroyed, xbdRotRect(800, 800, 90+g.rng.Float64()*30, 70, 0.3), &boxes)
+		s.place(g, xDestroyed, xbdRotRect(800, 800, 90+float64(g.rng.Float64()*30), 70, 0.3), &boxes)
 		// A rectangle whose centroid is exactly x = 512: the right quadrant.
 		s.place(g, xMajor, xbdRect(500, 600, 524, 620), &boxes)
 		// y = 512 exactly: the lower quadrant.
@@ -194,13 +194,13 @@ func (g *gen) xbdScene(id string, ev int, variant int) *xbdScene {
 	case xbdUnclassAndEdges:
 		// The upper-left 256-pixel cell holds only unclassified buildings.
 		for j := 0; j < 3; j++ {
-			s.place(g, xUnclassified, xbdRotRect(float64(40+70*j), 60+g.rng.Float64()*100, 20, 16, g.rng.Float64()), &boxes)
+			s.place(g, xUnclassified, xbdRotRect(float64(40+70*j), 60+float64(g.rng.Float64()*100), 20, 16, g.rng.Float64()), &boxes)
 		}
 		s.place(g, xDestroyed, xbdLShape(600, 300, 40, 30), &boxes)
 		s.place(g, xMajor, xbdHoled(700, 420, 48, 40), &boxes)
 		// Frame-crossing polygons: full area at scene level, clipped in
 		// quadrants.
-		s.place(g, xMajor, xbdRotRect(1020, 400+g.rng.Float64()*100, 30, 20, 0.2), &boxes)
+		s.place(g, xMajor, xbdRotRect(1020, 400+float64(g.rng.Float64()*100), 30, 20, 0.2), &boxes)
 		s.place(g, xDestroyed, xbdRotRect(700, 1018, 26, 24, 0.4), &boxes)
 		edge = true
 	case xbdNoClassified:
@@ -215,23 +215,23 @@ func (g *gen) xbdScene(id string, ev int, variant int) *xbdScene {
 	// dispersed to highly concentrated.
 	hot, radius := orb.Point{}, 0.0
 	if variant == xbdMixed {
-		hot = orb.Point{100 + 824*g.rng.Float64(), 100 + 824*g.rng.Float64()}
-		radius = 60 + 340*g.rng.Float64()
+		hot = orb.Point{100 + float64(824*g.rng.Float64()), 100 + float64(824*g.rng.Float64())}
+		radius = 60 + float64(340*g.rng.Float64())
 	}
 	outside := [5]int{150, 24, 1, 1, 18}
 	if g.rng.IntN(2) == 0 {
 		outside = [5]int{150, 24, 0, 0, 18} // every severe building in the hotspot
 	}
 	for tries := 0; len(s.bs) < n && tries < 20*n+100; tries++ {
-		w, h := 8+g.rng.Float64()*34, 8+g.rng.Float64()*30
+		w, h := 8+float64(g.rng.Float64()*34), 8+float64(g.rng.Float64()*30)
 		lo, hi := 10.0, 1014.0
 		if edge {
 			lo, hi = 0, 1024
 		}
-		cx, cy := lo+g.rng.Float64()*(hi-lo), lo+g.rng.Float64()*(hi-lo)
+		cx, cy := lo+float64(g.rng.Float64()*(hi-lo)), lo+float64(g.rng.Float64()*(hi-lo))
 		class := g.xbdPickClass(weights)
 		if radius > 0 {
-			if (cx-hot[0])*(cx-hot[0])+(cy-hot[1])*(cy-hot[1]) < radius*radius {
+			if float64((cx-hot[0])*(cx-hot[0]))+float64((cy-hot[1])*(cy-hot[1])) < radius*radius {
 				class = g.xbdPickClass([5]int{25, 20, 25, 25, 5})
 			} else {
 				class = g.xbdPickClass(outside)
@@ -347,7 +347,7 @@ func (s *xbdScene) cells(n int) []xbdCell {
 		for r := 0; r < n; r++ {
 			for c := 0; c < n; c++ {
 				box := orb.Bound{Min: orb.Point{float64(c) * step, float64(r) * step}, Max: orb.Point{float64(c+1) * step, float64(r+1) * step}}
-				out[r*n+c].severeArea += vector.ClippedArea(orb.MultiPolygon{b.poly}, box) * g2
+				out[r*n+c].severeArea += float64(vector.ClippedArea(orb.MultiPolygon{b.poly}, box) * g2)
 			}
 		}
 	}
