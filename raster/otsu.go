@@ -130,7 +130,7 @@ func histogramEdges32(mn, mx float32, n int) []float32 {
 	for i := 0; i <= n; i++ {
 		var y float64
 		if step == 0 {
-			y = float64(float64(i)/float64(n))*delta + start
+			y = float64(float64(float64(i)/float64(n))*delta) + start // no fused multiply-add (arm64)
 		} else {
 			y = float64(float64(i)*step) + start
 		}

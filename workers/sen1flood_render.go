@@ -296,7 +296,7 @@ func sen1Grey(v float32, nodata bool) uint8 {
 	if nodata || f != f {
 		return 0
 	}
-	x := (f - sen1MinDB) / (sen1MaxDB - sen1MinDB) * 255
+	x := float64((f - sen1MinDB) / (sen1MaxDB - sen1MinDB) * 255) // rounded: not fused with x + 0.5 (arm64)
 	switch {
 	case x < 0.5:
 		return 0

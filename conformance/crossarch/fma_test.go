@@ -28,12 +28,6 @@ var fmaAllowed = []struct{ file, line, why string }{
 	// 2200000+(lat-43)*1000000 with an integer lat, an exact product, so
 	// fusing it changes nothing.
 	{"github.com/wroge/wgs84@v1.1.7/reference.go", "2200000+(lat-43)*1000000", "third-party, exact product"},
-	// Files owned by others at the time of writing; to be fixed there.
-	// Otsu's histogram bin edges: float64(i/n)*delta + start.
-	{"raster/otsu.go", "y = float64(float64(i)/float64(n))*delta + start", "not yet fixed"},
-	// Diagnostic render grey level: x := (f-min)/(max-min)*255 (line
-	// above), then x + 0.5.
-	{"workers/sen1flood_render.go", "return uint8(int(x + 0.5))", "not yet fixed"},
 }
 
 // fmaInstr matches a fused multiply-add in a `go build -gcflags=-S`
