@@ -103,6 +103,7 @@ type Env interface {
 	// RasterInfo returns a declared GeoTIFF's description without decoding
 	// pixels.
 	RasterInfo(path string) (RasterInfo, error)
-	// WriteArtifact writes a run-scoped generated file.
+	// WriteArtifact writes a run-scoped generated file. It must not keep
+	// data after it returns: workers write from pooled buffers they reuse.
 	WriteArtifact(name string, data []byte) (Artifact, error)
 }
