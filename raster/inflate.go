@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/bits"
+	"unsafe"
 )
 
 // A whole-buffer DEFLATE (RFC 1951) decoder. TIFF blocks have a known
@@ -482,12 +483,12 @@ func fillTable(t []uint32, lens []uint8, primary uint, syms []uint32) bool {
 
 // Fast-loop margins. Each iteration of the fast loop starts with at least
 // inMargin input bytes left (two unconditional 8-byte refills, each
-// advancing at most 7 bytes) and outMargin bytes of room in dst (four
-// literal pairs or three and a 258-byte match, plus the up to 15 bytes a
+// advancing at most 7 bytes) and outMargin bytes of room in dst (five
+// literal pairs or four and a 258-byte match, plus the up to 15 bytes a
 // word-wise match copy writes past its end).
 const (
 	inMargin  = 16
-	outMargin = 8 + 258 + 16
+	outMargin = 10 + 258 + 16
 )
 
 // decodeBlock decodes one Huffman-coded block into dst starting at o,
@@ -497,7 +498,7 @@ const (
 // The fast loop runs while there are at least inMargin bytes of input and
 // outMargin bytes of output left: it refills the 64-bit bit buffer with one
 // unaligned load (at least 56 valid bits: bits above n are the next input
-// bytes, so topping up again ORs identical bits) and decodes up to four
+// bytes, so topping up again ORs identical bits) and decodes up to five
 // literals, or a length and distance, per refill without any end checks.
 // The careful loop finishes the block one symbol at a time, padding the
 // input with zeros and reporting truncation and a full dst.
@@ -508,19 +509,26 @@ func (f *inflater) decodeBlock(r *bitReader, dst []byte, o int, lt *[litlenTable
 	const dmask = 1<<distBits - 1
 	inEnd := len(src) - inMargin
 	outEnd := len(dst) - outMargin
+	// The fast loop stores through out without bounds checks: every store
+	// lies below o+outMargin <= len(dst) (o <= outEnd at the top of each
+	// iteration) and every load at or above o-dist >= 0 (checked).
+	var out unsafe.Pointer
+	if outEnd >= 0 {
+		out = unsafe.Pointer(unsafe.SliceData(dst))
+	}
 	for pos <= inEnd && o <= outEnd {
 		buf |= binary.LittleEndian.Uint64(src[pos:]) << (n & 63)
 		pos += int((63 - n) >> 3)
 		n |= 56
 		e := lt[buf&lmask]
 		if e&entLiteral != 0 {
-			// Up to four primary literal entries (one or two literals,
-			// at most litlenBits bits each): 4*11 bits <= 56. Both bytes
+			// Up to five primary literal entries (one or two literals,
+			// at most litlenBits bits each): 5*11 bits <= 56. Both bytes
 			// of an entry are stored; a single's second byte is
 			// overwritten by what follows.
 			buf >>= e & 63
 			n -= uint(e & 63)
-			binary.LittleEndian.PutUint16(dst[o:], uint16(e>>16))
+			binary.LittleEndian.PutUint16(at2(out, o), uint16(e>>16))
 			o += 1 + int(e>>6&1)
 			e = lt[buf&lmask]
 			if e&entLiteral == 0 {
@@ -528,7 +536,7 @@ func (f *inflater) decodeBlock(r *bitReader, dst []byte, o int, lt *[litlenTable
 			}
 			buf >>= e & 63
 			n -= uint(e & 63)
-			binary.LittleEndian.PutUint16(dst[o:], uint16(e>>16))
+			binary.LittleEndian.PutUint16(at2(out, o), uint16(e>>16))
 			o += 1 + int(e>>6&1)
 			e = lt[buf&lmask]
 			if e&entLiteral == 0 {
@@ -536,7 +544,7 @@ func (f *inflater) decodeBlock(r *bitReader, dst []byte, o int, lt *[litlenTable
 			}
 			buf >>= e & 63
 			n -= uint(e & 63)
-			binary.LittleEndian.PutUint16(dst[o:], uint16(e>>16))
+			binary.LittleEndian.PutUint16(at2(out, o), uint16(e>>16))
 			o += 1 + int(e>>6&1)
 			e = lt[buf&lmask]
 			if e&entLiteral == 0 {
@@ -544,7 +552,15 @@ func (f *inflater) decodeBlock(r *bitReader, dst []byte, o int, lt *[litlenTable
 			}
 			buf >>= e & 63
 			n -= uint(e & 63)
-			binary.LittleEndian.PutUint16(dst[o:], uint16(e>>16))
+			binary.LittleEndian.PutUint16(at2(out, o), uint16(e>>16))
+			o += 1 + int(e>>6&1)
+			e = lt[buf&lmask]
+			if e&entLiteral == 0 {
+				goto refill
+			}
+			buf >>= e & 63
+			n -= uint(e & 63)
+			binary.LittleEndian.PutUint16(at2(out, o), uint16(e>>16))
 			o += 1 + int(e>>6&1)
 			continue
 		refill:
@@ -562,7 +578,7 @@ func (f *inflater) decodeBlock(r *bitReader, dst []byte, o int, lt *[litlenTable
 				if e&entLiteral != 0 {
 					buf >>= e & 63
 					n -= uint(e & 63)
-					dst[o] = byte(e >> 16)
+					at2(out, o)[0] = byte(e >> 16)
 					o++
 					continue
 				}
@@ -608,23 +624,23 @@ func (f *inflater) decodeBlock(r *bitReader, dst []byte, o int, lt *[litlenTable
 			// Each word read lies at least 8 bytes behind the write, so
 			// it only sees finished output. Most matches are short: two
 			// words before the loop.
-			binary.LittleEndian.PutUint64(dst[o:], binary.LittleEndian.Uint64(dst[from:]))
-			binary.LittleEndian.PutUint64(dst[o+8:], binary.LittleEndian.Uint64(dst[from+8:]))
+			binary.LittleEndian.PutUint64(at8(out, o), binary.LittleEndian.Uint64(at8(out, from)))
+			binary.LittleEndian.PutUint64(at8(out, o+8), binary.LittleEndian.Uint64(at8(out, from+8)))
 			for k := 16; k < length; k += 8 {
-				binary.LittleEndian.PutUint64(dst[o+k:], binary.LittleEndian.Uint64(dst[from+k:]))
+				binary.LittleEndian.PutUint64(at8(out, o+k), binary.LittleEndian.Uint64(at8(out, from+k)))
 			}
 		case dist == 1:
-			v := uint64(dst[from]) * 0x0101010101010101
-			binary.LittleEndian.PutUint64(dst[o:], v)
-			binary.LittleEndian.PutUint64(dst[o+8:], v)
+			v := uint64(at2(out, from)[0]) * 0x0101010101010101
+			binary.LittleEndian.PutUint64(at8(out, o), v)
+			binary.LittleEndian.PutUint64(at8(out, o+8), v)
 			for k := 16; k < length; k += 8 {
-				binary.LittleEndian.PutUint64(dst[o+k:], v)
+				binary.LittleEndian.PutUint64(at8(out, o+k), v)
 			}
 		default:
 			// Short periods: each 8-byte store gets its first dist bytes
 			// right; the next one, dist bytes on, overwrites the rest.
 			for k := 0; k < length; k += dist {
-				binary.LittleEndian.PutUint64(dst[o+k:], binary.LittleEndian.Uint64(dst[from+k:]))
+				binary.LittleEndian.PutUint64(at8(out, o+k), binary.LittleEndian.Uint64(at8(out, from+k)))
 			}
 		}
 		o += length
@@ -720,6 +736,12 @@ func (f *inflater) decodeBlockSlow(r *bitReader, dst []byte, o int, lt *[litlenT
 		}
 	}
 }
+
+// at2 and at8 view the 2 or 8 bytes at p+i, which the caller guarantees
+// lie within the buffer p points into.
+func at2(p unsafe.Pointer, i int) []byte { return (*[2]byte)(unsafe.Add(p, i))[:] }
+
+func at8(p unsafe.Pointer, i int) []byte { return (*[8]byte)(unsafe.Add(p, i))[:] }
 
 func b2i(b bool) int {
 	if b {

@@ -6,8 +6,10 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"math/rand"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -138,12 +140,16 @@ func stdInflate(src []byte, limit int) ([]byte, error) {
 // level with our inflater and compares with compress/flate: whole streams,
 // prefixes ending at each block boundary, streams truncated at every
 // block boundary and at random points, and corrupted streams.
-func TestInflateDifferential(t *testing.T) {
-	r := rand.New(rand.NewSource(12))
+func TestInflateDifferential(t *testing.T) { testInflateDifferential(t, 12) }
+
+func testInflateDifferential(t *testing.T, seed int64) {
+	r := rand.New(rand.NewSource(seed))
 	var f inflater
 	levels := []int{-2, -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9}
 	short := testing.Short()
-	for name, in := range diffInputs() {
+	inputs := diffInputs()
+	for _, name := range slices.Sorted(maps.Keys(inputs)) {
+		in := inputs[name]
 		for _, klaus := range []bool{false, true} {
 			for _, level := range levels {
 				if short && level != 1 && level != 6 && level != -2 {
@@ -206,7 +212,10 @@ func TestInflateDifferential(t *testing.T) {
 						}
 						continue
 					}
-					if err == nil {
+					// compress/flate may hold back output it decoded
+					// before the cut; ours may fill dst from the bits
+					// before it, but must never make up data.
+					if err == nil && (done || !bytes.Equal(got, in)) {
 						t.Fatalf("%s: truncated at %d/%d accepted (done %v)", what(), c, len(z), done)
 					}
 				}
