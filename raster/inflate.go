@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/bits"
-	"unsafe"
 )
 
 // A whole-buffer DEFLATE (RFC 1951) decoder. TIFF blocks have a known
@@ -509,13 +508,12 @@ func (f *inflater) decodeBlock(r *bitReader, dst []byte, o int, lt *[litlenTable
 	const dmask = 1<<distBits - 1
 	inEnd := len(src) - inMargin
 	outEnd := len(dst) - outMargin
-	// The fast loop stores through out without bounds checks: every store
-	// lies below o+outMargin <= len(dst) (o <= outEnd at the top of each
-	// iteration) and every load at or above o-dist >= 0 (checked).
-	var out unsafe.Pointer
-	if outEnd >= 0 {
-		out = unsafe.Pointer(unsafe.SliceData(dst))
-	}
+	// Every fast-loop store lies below o+outMargin <= len(dst) (o <= outEnd
+	// at the top of each iteration) and every load at or above
+	// o-dist >= 0 (checked); the slices keep their bounds checks anyway,
+	// so a mistake here is a panic the reader recovers, never a write
+	// outside dst.
+	out := dst
 	for pos <= inEnd && o <= outEnd {
 		buf |= binary.LittleEndian.Uint64(src[pos:]) << (n & 63)
 		pos += int((63 - n) >> 3)
@@ -737,11 +735,10 @@ func (f *inflater) decodeBlockSlow(r *bitReader, dst []byte, o int, lt *[litlenT
 	}
 }
 
-// at2 and at8 view the 2 or 8 bytes at p+i, which the caller guarantees
-// lie within the buffer p points into.
-func at2(p unsafe.Pointer, i int) []byte { return (*[2]byte)(unsafe.Add(p, i))[:] }
+// at2 and at8 are the 2 or 8 bytes of b at i (bounds-checked).
+func at2(b []byte, i int) []byte { return b[i : i+2 : i+2] }
 
-func at8(p unsafe.Pointer, i int) []byte { return (*[8]byte)(unsafe.Add(p, i))[:] }
+func at8(b []byte, i int) []byte { return b[i : i+8 : i+8] }
 
 func b2i(b bool) int {
 	if b {
