@@ -1,6 +1,9 @@
 package raster
 
-import "fmt"
+import (
+	"encoding/binary"
+	"fmt"
+)
 
 // Connectivity selects which neighbours join pixels into one component.
 type Connectivity int
@@ -69,6 +72,13 @@ func labelEqual[T comparable](mask []T, on T, width, height int, conn Connectivi
 		return rb
 	}
 	eight := conn == Connect8
+	// A byte mask is scanned eight pixels at a time while none of them
+	// is on (their labels stay 0).
+	bytesMask, isBytes := any(mask).([]uint8)
+	var onBytes uint64
+	if isBytes {
+		onBytes = uint64(any(on).(uint8)) * 0x0101010101010101
+	}
 	for r := 0; r < height; r++ {
 		row := mask[r*width : (r+1)*width]
 		lab := labels[r*width : (r+1)*width]
@@ -76,8 +86,16 @@ func labelEqual[T comparable](mask []T, on T, width, height int, conn Connectivi
 		if r > 0 {
 			up = labels[(r-1)*width : r*width]
 		}
-		for c, v := range row {
-			if v != on {
+		var rowBytes []uint8
+		if isBytes {
+			rowBytes = bytesMask[r*width : (r+1)*width]
+		}
+		for c := 0; c < len(row); c++ {
+			if c+8 <= len(rowBytes) && !hasZeroByte(binary.LittleEndian.Uint64(rowBytes[c:])^onBytes) {
+				c += 7
+				continue
+			}
+			if row[c] != on {
 				continue
 			}
 			var cur, w int32
@@ -139,9 +157,12 @@ func labelEqual[T comparable](mask []T, on T, width, height int, conn Connectivi
 		}
 	}
 	for i, l := range labels {
-		if l != 0 {
-			labels[i] = final[l]
-		}
+		labels[i] = final[l] // final[0] is 0
 	}
 	return labels, int(n), nil
+}
+
+// hasZeroByte reports whether any byte of x is zero.
+func hasZeroByte(x uint64) bool {
+	return (x-0x0101010101010101)&^x&0x8080808080808080 != 0
 }

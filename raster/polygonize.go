@@ -85,6 +85,7 @@ func Polygonize(labels []int32, width, height, n int) ([]PixelPolygon, error) {
 	sc.owner = resize(sc.owner, nv)
 	sc.zero = reuse(sc.zero, width)
 	out, orig, owner, zero := sc.out, sc.orig, sc.owner, sc.zero
+	edges := 0 // boundary edges, at least the number of ring points
 	for y := 0; y <= height; y++ {
 		above, below := zero, zero
 		if y > 0 {
@@ -94,43 +95,44 @@ func Polygonize(labels []int32, width, height, n int) ([]PixelPolygon, error) {
 			below = labels[y*width : (y+1)*width]
 		}
 		// The corner's four pixels; the west pair slides from the
-		// previous corner's east pair.
+		// previous corner's east pair. In a valid labelling a corner's
+		// labelled pixels share one label (they touch), so its edges
+		// depend only on which pixels are labelled (cornerBits); the
+		// loop is branch-free but for corners where the labels differ,
+		// which cornerSlow handles as the edge checks always did.
 		var nw, sw int32
-		for x := 0; x <= width; x++ {
+		row := out[y*vw : y*vw+vw]
+		rowOrig := orig[y*vw : y*vw+vw]
+		rowOwner := owner[y*vw : y*vw+vw]
+		for x := 0; x < len(row); x++ {
+			// Skip eight background corners at a time.
+			if x+8 <= width && nw|sw == 0 {
+				a, b := above[x:x+8], below[x:x+8]
+				if a[0]|a[1]|a[2]|a[3]|a[4]|a[5]|a[6]|a[7]|b[0]|b[1]|b[2]|b[3]|b[4]|b[5]|b[6]|b[7] == 0 {
+					clear(row[x : x+8])
+					clear(rowOrig[x : x+8])
+					x += 7
+					continue
+				}
+			}
 			var ne, se int32
 			if x < width {
 				ne, se = above[x], below[x]
 			}
-			v := y*vw + x
-			if nw|ne|sw|se == 0 || nw == ne && ne == sw && sw == se {
-				out[v], orig[v] = 0, 0
-				nw, sw = ne, se
-				continue
-			}
-			var bits uint8
-			var lab int32
-			if se != 0 && se != ne {
-				bits, lab = dirE, se
-			}
-			if sw != 0 && sw != se {
-				if lab != 0 && lab != sw {
-					return nil, touchError(lab, sw, x, y)
+			lab := nw | ne | sw | se
+			mnw, mne, msw, mse := nonzero(nw), nonzero(ne), nonzero(sw), nonzero(se)
+			bad := (nw^lab)&mnw | (ne^lab)&mne | (sw^lab)&msw | (se^lab)&mse
+			k := cornerBits[mnw&8|mne&4|msw&2|mse&1]
+			bits := k & 0xf
+			if bad != 0 {
+				var err error
+				if bits, lab, err = cornerSlow(nw, ne, sw, se, x, y); err != nil {
+					return nil, err
 				}
-				bits, lab = bits|dirS, sw
+				k = 4 << 4
 			}
-			if nw != 0 && nw != sw {
-				if lab != 0 && lab != nw {
-					return nil, touchError(lab, nw, x, y)
-				}
-				bits, lab = bits|dirW, nw
-			}
-			if ne != 0 && ne != nw {
-				if lab != 0 && lab != ne {
-					return nil, touchError(lab, ne, x, y)
-				}
-				bits, lab = bits|dirN, ne
-			}
-			out[v], orig[v], owner[v] = bits, bits, lab
+			row[x], rowOrig[x], rowOwner[x] = bits, bits, lab
+			edges += int(k >> 4)
 			nw, sw = ne, se
 		}
 	}
@@ -140,7 +142,7 @@ func Polygonize(labels []int32, width, height, n int) ([]PixelPolygon, error) {
 	}
 	// Rings are slices of one growing arena (capacity-limited, so an
 	// append to a ring never writes into the next).
-	arena := make([]PixelPoint, 0, 4096)
+	arena := make([]PixelPoint, 0, edges)
 	// Every ring contains a horizontal edge; start at the first unwalked
 	// east- or west-bound edge in corner raster order.
 	const horizontal8 = (dirE | dirW) * 0x0101010101010101
@@ -258,6 +260,71 @@ func reuse[T uint8 | int32](s []T, n int) []T {
 	s = s[:n]
 	clear(s)
 	return s
+}
+
+// nonzero returns -1 (all bits set) for a non-zero v and 0 for zero,
+// without a branch.
+func nonzero(v int32) int32 { return (v | -v) >> 31 }
+
+// cornerBits[k], for the corner whose labelled pixels are the bits of k
+// (8 nw, 4 ne, 2 sw, 1 se) and share one label, holds in its low four
+// bits the boundary edges leaving the corner (east when se is labelled
+// and ne is not, south when sw is and se is not, west when nw is and sw
+// is not, north when ne is and nw is not), and in its high bits their
+// count.
+var cornerBits = func() (t [16]uint8) {
+	for k := range t {
+		nw, ne, sw, se := k&8 != 0, k&4 != 0, k&2 != 0, k&1 != 0
+		var bits uint8
+		if se && !ne {
+			bits |= dirE
+		}
+		if sw && !se {
+			bits |= dirS
+		}
+		if nw && !sw {
+			bits |= dirW
+		}
+		if ne && !nw {
+			bits |= dirN
+		}
+		c := uint8(0)
+		for b := bits; b != 0; b &= b - 1 {
+			c++
+		}
+		t[k] = bits | c<<4
+	}
+	return t
+}()
+
+// cornerSlow returns the edges and the label of a corner whose labelled
+// pixels do not all share one label (never the case in an 8-connected
+// labelling), or the error of the touching components.
+func cornerSlow(nw, ne, sw, se int32, x, y int) (uint8, int32, error) {
+	var bits uint8
+	var lab int32
+	if se != 0 && se != ne {
+		bits, lab = dirE, se
+	}
+	if sw != 0 && sw != se {
+		if lab != 0 && lab != sw {
+			return 0, 0, touchError(lab, sw, x, y)
+		}
+		bits, lab = bits|dirS, sw
+	}
+	if nw != 0 && nw != sw {
+		if lab != 0 && lab != nw {
+			return 0, 0, touchError(lab, nw, x, y)
+		}
+		bits, lab = bits|dirW, nw
+	}
+	if ne != 0 && ne != nw {
+		if lab != 0 && lab != ne {
+			return 0, 0, touchError(lab, ne, x, y)
+		}
+		bits, lab = bits|dirN, ne
+	}
+	return bits, lab, nil
 }
 
 func touchError(a, b int32, x, y int) error {
