@@ -441,11 +441,10 @@ func (e *callEnv) entry(path string) (*fileEntry, error) {
 		}
 		return nil, err
 	}
-	data, err := os.ReadFile(real)
+	data, sum, err := readHashed(real)
 	if err != nil {
 		return nil, fmt.Errorf("reading declared file %s: %w", path, err)
 	}
-	sum := sha256.Sum256(data)
 	hexsum := hex.EncodeToString(sum[:])
 	if card.SHA256 != "" && card.SHA256 != hexsum {
 		return nil, fmt.Errorf("declared file %s: SHA-256 %s does not match its file card (%s)", path, hexsum, card.SHA256)
@@ -660,3 +659,87 @@ func sameFileContent(path string, data []byte) bool {
 
 // compareBufPool recycles sameFileContent's read buffer.
 var compareBufPool = sync.Pool{New: func() any { b := make([]byte, 256<<10); return &b }}
+
+// readHashed is os.ReadFile(name) with the SHA-256 of the bytes read. A
+// large file is read in chunks while another goroutine hashes the chunks
+// already read.
+func readHashed(name string) ([]byte, [32]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, [32]byte{}, err
+	}
+	defer f.Close()
+	size := 0
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && int64(int(fi.Size())) == fi.Size() {
+		size = int(fi.Size())
+	}
+	const chunk = 256 << 10
+	if size < 2*chunk {
+		// os.ReadFile's loop.
+		data := make([]byte, 0, max(size+1, 512))
+		for {
+			n, err := f.Read(data[len(data):cap(data)])
+			data = data[:len(data)+n]
+			if err != nil {
+				if err != io.EOF {
+					return nil, [32]byte{}, err
+				}
+				return data, sha256.Sum256(data), nil
+			}
+			if len(data) >= cap(data) {
+				d := append(data[:cap(data)], 0)
+				data = d[:len(data)]
+			}
+		}
+	}
+	// As os.ReadFile: one byte more than the size, so reaching EOF does
+	// not grow the buffer. The hasher receives the end offset of each
+	// chunk read; the reader keeps appending beyond it.
+	data := make([]byte, 0, size+1)
+	ends := make(chan int, size/chunk+2)
+	hashed := make(chan [32]byte, 1)
+	buf := data[:cap(data)]
+	go func() {
+		h := sha256.New()
+		done := 0
+		for end := range ends {
+			h.Write(buf[done:end])
+			done = end
+		}
+		var sum [32]byte
+		h.Sum(sum[:0])
+		hashed <- sum
+	}()
+	var rerr error
+	for {
+		if len(data) == cap(data) {
+			// The file grew since Stat: read the rest and hash it all
+			// once the hasher has stopped reading data.
+			close(ends)
+			<-hashed
+			rest, err := io.ReadAll(f)
+			if err != nil {
+				return nil, [32]byte{}, err
+			}
+			data = append(data, rest...)
+			return data, sha256.Sum256(data), nil
+		}
+		n, err := f.Read(data[len(data):min(cap(data), len(data)+chunk)])
+		data = data[:len(data)+n]
+		if n > 0 {
+			ends <- len(data)
+		}
+		if err != nil {
+			if err != io.EOF {
+				rerr = err
+			}
+			break
+		}
+	}
+	close(ends)
+	sum := <-hashed
+	if rerr != nil {
+		return nil, [32]byte{}, rerr
+	}
+	return data, sum, nil
+}
