@@ -8,6 +8,9 @@ BenchmarkSen1FloodTypeE on the same chip:
     /usr/bin/python3 conformance/oracle/bench_sen1flood.py --corpus /tmp/c_sen1_real --runs 20
     go test ./conformance/ -run '^$' -bench Sen1FloodTypeE -benchtime 20x
 
+conformance/bench/sen1flood_vs_python.py runs both sides in one invocation,
+rounds interleaved, and prints the ratios.
+
 Each run does what the Go chain does: read S1Portable and JRC, Otsu mask
 (written as a DEFLATE GeoTIFF), 8-connected labels, polygons (written as
 GeoJSON through Shapely), component areas/bbox/centroid, the 4x4 grid and
