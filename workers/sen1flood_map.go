@@ -92,20 +92,34 @@ func mapFloodOtsu(env Env, a Args) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := PredictFlood(vv, vh, info)
+	m, err := predictFlood(vv, vh, info)
 	if err != nil {
 		return nil, fmt.Errorf("MapFlood %s: %w", f.Path, err)
 	}
+	// The mask is hashed on another core while the cell areas are
+	// computed and the GeoTIFF is encoded (both only read the mask).
+	var maskSum [32]byte
+	hashed := make(chan struct{})
+	go func() {
+		defer close(hashed)
+		maskSum = sha256.Sum256(m.Mask)
+	}()
 	m.Work, m.Source = w, f.Path
 	m.Areas, err = NewGridAreas(info)
+	var tif []byte
+	bp := sen1MaskTIFPool.Get().(*[]byte)
+	defer sen1MaskTIFPool.Put(bp)
+	var terr error
+	if err == nil {
+		tif, terr = sen1AppendFloodMask((*bp)[:0], m.Mask, info)
+	}
+	<-hashed
+	m.MaskSHA256 = hex.EncodeToString(maskSum[:])
 	if err != nil {
 		return nil, fmt.Errorf("MapFlood %s: %w", f.Path, err)
 	}
-	bp := sen1MaskTIFPool.Get().(*[]byte)
-	defer sen1MaskTIFPool.Put(bp)
-	tif, err := sen1AppendFloodMask((*bp)[:0], m.Mask, info)
-	if err != nil {
-		return nil, fmt.Errorf("MapFlood: encoding the mask: %w", err)
+	if terr != nil {
+		return nil, fmt.Errorf("MapFlood: encoding the mask: %w", terr)
 	}
 	*bp = tif[:0]
 	m.Artifact, err = env.WriteArtifact("flood_mask_"+m.MaskSHA256[:12]+".tif", tif)
@@ -130,6 +144,17 @@ func mapFloodOtsu(env Env, a Args) (*Result, error) {
 // bands of a chip described by info (its nodata, if any, applies to both).
 // The returned mask has no Work, Source, Areas or Artifact.
 func PredictFlood(vv, vh []float32, info RasterInfo) (*FloodMask, error) {
+	m, err := predictFlood(vv, vh, info)
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(m.Mask)
+	m.MaskSHA256 = hex.EncodeToString(sum[:])
+	return m, nil
+}
+
+// predictFlood is PredictFlood without the mask's SHA-256.
+func predictFlood(vv, vh []float32, info RasterInfo) (*FloodMask, error) {
 	n := info.Width * info.Height
 	if len(vv) != n || len(vh) != n {
 		return nil, fmt.Errorf("bands have %d and %d samples, the grid %dx%d", len(vv), len(vh), info.Width, info.Height)
@@ -224,8 +249,6 @@ func PredictFlood(vv, vh []float32, info RasterInfo) (*FloodMask, error) {
 	sen1Both(func() { threshold(&halves[0]) }, func() { threshold(&halves[1]) })
 	m := &FloodMask{Info: info, Method: Sen1FloodMethod, Threshold: t, Mask: mask, Valid: valid,
 		Flood: halves[0].flood + halves[1].flood}
-	sum := sha256.Sum256(mask)
-	m.MaskSHA256 = hex.EncodeToString(sum[:])
 	return m, nil
 }
 

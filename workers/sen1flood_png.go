@@ -59,6 +59,13 @@ func newSen1PNG(buf []byte, w, h int) *sen1PNG {
 	return p
 }
 
+// fileOffset returns the offset in the file of raw scanline offset off
+// (0 <= off <= rawLen): the bytes before it are final once the scanlines
+// before off are put.
+func (p *sen1PNG) fileOffset(off int) int {
+	return p.data + 5*(min(off, max(p.rawLen-1, 0))/sen1MaxStored+1) + off
+}
+
 // put copies scanline bytes b to raw offset off.
 func (p *sen1PNG) put(off int, b []byte) {
 	for len(b) > 0 {

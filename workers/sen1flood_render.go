@@ -119,16 +119,22 @@ func renderFloodDiagnostic(env Env, a Args) (*Result, error) {
 	defer sen1PNGPool.Put(bp)
 	png := newSen1PNG(*bp, S, S)
 	*bp = png.out[:0]
+	// The top half's goroutine then hashes the file's bytes up to the
+	// end of its scanlines (block headers are laid out already), the
+	// caller's the mask; the rest of the file is hashed once finished.
 	var top sen1RenderPart
 	var maskSum [32]byte
+	pngHash := sha256.New()
+	prefix := png.fileOffset(S / 2 * (1 + 3*S))
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
 		top = job.draw(png, 0, S/2)
-		maskSum = sha256.Sum256(m.Mask)
+		pngHash.Write(png.out[:prefix])
 	}()
 	bottom := job.draw(png, S/2, S)
+	maskSum = sha256.Sum256(m.Mask)
 	wg.Wait()
 	if got := hex.EncodeToString(maskSum[:]); got != m.MaskSHA256 {
 		return nil, fmt.Errorf("RenderMap: the prediction mask changed since MapFlood (%s != %s)", got, m.MaskSHA256)
@@ -138,7 +144,9 @@ func renderFloodDiagnostic(env Env, a Args) (*Result, error) {
 		"prediction": top.pred || bottom.pred, "component_boundaries": top.boundary+bottom.boundary > 0,
 		"grid": top.grid || bottom.grid}
 	pngBytes := png.finish(adler32Combine(top.adler, bottom.adler, (S-S/2)*(1+3*S)))
-	pngSum := sha256.Sum256(pngBytes)
+	pngHash.Write(pngBytes[prefix:])
+	var pngSum [32]byte
+	pngHash.Sum(pngSum[:0])
 	pngName := "flood_diagnostic_" + hex.EncodeToString(pngSum[:6])
 	var renderedList []string
 	for k, on := range rendered {
