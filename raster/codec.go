@@ -30,6 +30,10 @@ func (c *codecState) close() {
 // len(dst) bytes. It never produces more than len(dst) bytes, so a
 // decompression bomb costs no memory; data that ends early is a FormatError.
 func (c *codecState) decompress(comp int, src, dst []byte) error {
+	// Nothing may be written past len(dst), whatever its capacity: dst
+	// may be a pooled buffer or a part of a band (ZSTD's DecodeAll fills
+	// capacity).
+	dst = dst[:len(dst):len(dst)]
 	switch comp {
 	case CompressionNone:
 		if len(src) < len(dst) {
@@ -68,7 +72,11 @@ func (c *codecState) decompress(comp int, src, dst []byte) error {
 			if err := c.zstd.Reset(bytes.NewReader(src)); err != nil {
 				return FormatError("ZSTD: " + err.Error())
 			}
-			return readBlock(c.zstd, dst, "ZSTD")
+			err := readBlock(c.zstd, dst, "ZSTD")
+			// Release the stream: a decoder left in the middle of one
+			// blocks the next DecodeAll forever.
+			_ = c.zstd.Reset(nil)
+			return err
 		}
 		if err != nil {
 			return FormatError("ZSTD: " + err.Error())

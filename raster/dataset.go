@@ -9,7 +9,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/geodisaster/engine/crs"
 )
@@ -87,7 +86,6 @@ type Dataset struct {
 	bandMeta     []map[string]string
 	descriptions []string
 	overviews    int
-	statePool    sync.Pool
 }
 
 // Open opens a GeoTIFF from a local path or, for "http://" and "https://"

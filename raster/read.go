@@ -197,16 +197,22 @@ type blockState struct {
 	exp   []byte
 }
 
-// getState returns a scratch state from the dataset's pool.
+// blockStates holds decoding scratch states for every dataset: reads of
+// many small files (one chip per record) reuse the decompressors' tables
+// and the compressed and decoded block buffers instead of allocating and
+// zeroing them per file. The pool drops them at garbage collections.
+var blockStates sync.Pool
+
+// getState returns a scratch state from the package's pool.
 func (d *Dataset) getState() *blockState {
-	if s, ok := d.statePool.Get().(*blockState); ok {
+	if s, ok := blockStates.Get().(*blockState); ok {
 		return s
 	}
 	return &blockState{}
 }
 
 // putState returns a scratch state to the pool.
-func (d *Dataset) putState(s *blockState) { d.statePool.Put(s) }
+func (d *Dataset) putState(s *blockState) { blockStates.Put(s) }
 
 // grow returns b resized to n bytes, reallocating when its capacity is
 // insufficient.
@@ -254,6 +260,14 @@ func (d *Dataset) readBlock(st *blockState, plane, bx, by int, bands []int, w Wi
 	if err := readFull(d.r, d.size, st.raw, off, fmt.Sprintf("block %d", idx)); err != nil {
 		return err
 	}
+	stride := d.blockW * bs * size
+	if dst, ok := d.directOutput(bx, by, rows, bands, w, outs, c0, r0, c1, r1); ok {
+		// The block is a contiguous part of the output: decode it there.
+		if _, err := d.decodeInto(st, st.raw, dst, rows, false); err != nil {
+			return fmt.Errorf("block %d: %w", idx, err)
+		}
+		return nil
+	}
 	// Floating-point predictor on single-sample blocks: undo it row by row
 	// straight into the output, skipping rows outside the window.
 	fused := d.predictor == 3 && bs == 1 && (d.bps == 32 || d.bps == 64) && len(bands) == 1
@@ -261,7 +275,6 @@ func (d *Dataset) readBlock(st *blockState, plane, bx, by int, bands []int, w Wi
 	if err != nil {
 		return fmt.Errorf("block %d: %w", idx, err)
 	}
-	stride := d.blockW * bs * size
 	n := (c1 - c0) * size
 	if fused {
 		dst := outs[0]
@@ -292,6 +305,24 @@ func (d *Dataset) readBlock(st *blockState, plane, bx, by int, bands []int, w Wi
 		}
 	}
 	return nil
+}
+
+// directOutput returns the part of the output that block (bx, by), of
+// rows encoded rows, decodes to when its decoded bytes are exactly that
+// contiguous part: one band of one sample per pixel, whole rows as wide as
+// the window, every encoded row inside the window, and samples that are
+// decoded at their final size (no bit unpacking or half-float widening).
+// Strips and single-tile rasters read whole are decoded in place this way,
+// without a scratch buffer and a copy.
+func (d *Dataset) directOutput(bx, by, rows int, bands []int, w Window, outs [][]byte, c0, r0, c1, r1 int) ([]byte, bool) {
+	if len(bands) != 1 || d.blockSamples() != 1 || w.Width != d.blockW ||
+		c0 != bx*d.blockW || c1 != c0+d.blockW || r0 != by*d.blockH || r1 != r0+rows ||
+		d.compression == CompressionJPEG || d.compression == CompressionWebP ||
+		d.bps != d.dtype.Size()*8 || (d.bps == 16 && d.sampleFormat == 3) {
+		return nil, false
+	}
+	o := (r0 - w.Row) * w.Width * d.dtype.Size()
+	return outs[0][o : o+d.rowBytes(d.blockW)*rows], true
 }
 
 // gather copies every stride-th sample of size bytes from src into dst.
@@ -379,11 +410,16 @@ func (d *Dataset) decodeBlock(st *blockState, raw []byte, rows int, rawFloat boo
 	if d.compression == CompressionJPEG || d.compression == CompressionWebP {
 		return d.decodeImageBlock(st, raw, rows)
 	}
+	st.buf = grow(st.buf, d.rowBytes(d.blockW)*rows)
+	return d.decodeInto(st, raw, st.buf, rows, rawFloat)
+}
+
+// decodeInto is decodeBlock decoding into buf (rows rows of the block, no
+// JPEG or WebP): the result is buf itself unless samples are unpacked or
+// widened.
+func (d *Dataset) decodeInto(st *blockState, raw, buf []byte, rows int, rawFloat bool) ([]byte, error) {
 	bs := d.blockSamples()
 	rowLen := d.rowBytes(d.blockW)
-	n := rowLen * rows
-	st.buf = grow(st.buf, n)
-	buf := st.buf
 	if err := st.codec.decompress(d.compression, raw, buf); err != nil {
 		return nil, err
 	}

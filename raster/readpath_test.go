@@ -1,0 +1,145 @@
+package raster
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// sameSamples compares two bands sample by sample (NaNs by their bits).
+func sameSamples(t *testing.T, what string, got, want *Band) {
+	t.Helper()
+	if got.Width != want.Width || got.Height != want.Height || got.Type != want.Type {
+		t.Fatalf("%s: %dx%d %v, want %dx%d %v", what, got.Width, got.Height, got.Type, want.Width, want.Height, want.Type)
+	}
+	if !bytes.Equal(got.Bytes(), want.Bytes()) {
+		t.Fatalf("%s: samples differ", what)
+	}
+}
+
+// subBand returns the window w of b.
+func subBand(t *testing.T, b *Band, w Window) *Band {
+	t.Helper()
+	out, err := NewBand(w.Width, w.Height, b.Type)
+	if err != nil {
+		t.Fatal(err)
+	}
+	size := b.Type.Size()
+	src, dst := b.Bytes(), out.Bytes()
+	for r := 0; r < w.Height; r++ {
+		o := ((w.Row+r)*b.Width + w.Col) * size
+		copy(dst[r*w.Width*size:(r+1)*w.Width*size], src[o:o+w.Width*size])
+	}
+	return out
+}
+
+// TestReadDirectBlocks reads rasters whose blocks are decoded straight
+// into the band (a single tile, full-width tiles) and windows of them that
+// go through the scratch buffer, for every compression, predictor and
+// sample size the writer offers, one and two bands.
+func TestReadDirectBlocks(t *testing.T) {
+	ctx := context.Background()
+	for _, typ := range []DataType{Uint8, Int16, Uint16, Int32, Float32, Float64} {
+		for _, size := range [][2]int{{32, 32}, {32, 80}, {16, 16}, {48, 20}} {
+			for _, comp := range []string{"none", "deflate", "zstd"} {
+				for _, pred := range []int{1, 2, 3} {
+					if pred == 3 && typ != Float32 && typ != Float64 {
+						continue
+					}
+					for nb := 1; nb <= 2; nb++ {
+						name := fmt.Sprintf("%v_%dx%d_%s_p%d_%db", typ, size[0], size[1], comp, pred, nb)
+						var bands []*Band
+						for k := 0; k < nb; k++ {
+							bands = append(bands, testBand(t, size[0], size[1], typ, 3+k))
+						}
+						var buf bytes.Buffer
+						tile := 16
+						if size[0] == 32 {
+							tile = 32
+						}
+						if err := Write(&buf, bands, WriteOptions{Compression: comp, Predictor: pred, TileSize: tile}); err != nil {
+							t.Fatalf("%s: %v", name, err)
+						}
+						d, err := OpenReaderAt(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+						if err != nil {
+							t.Fatalf("%s: %v", name, err)
+						}
+						for k := 1; k <= nb; k++ {
+							got, err := d.ReadBand(ctx, k)
+							if err != nil {
+								t.Fatalf("%s band %d: %v", name, k, err)
+							}
+							sameSamples(t, name, got, bands[k-1])
+							for _, w := range []Window{{1, 0, size[0] - 1, size[1]}, {0, 3, size[0], size[1] - 5}, {0, 0, size[0], 7}} {
+								got, err := d.ReadWindow(ctx, k, w)
+								if err != nil {
+									t.Fatalf("%s band %d window %+v: %v", name, k, w, err)
+								}
+								sameSamples(t, fmt.Sprint(name, w), got, subBand(t, bands[k-1], w))
+							}
+						}
+						all, err := d.ReadAll(ctx)
+						if err != nil {
+							t.Fatalf("%s: %v", name, err)
+						}
+						for k := range all {
+							sameSamples(t, name+" ReadAll", all[k], bands[k])
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestZstdOversizedThenDecodeAll decodes a ZSTD block holding more data
+// than the block needs (the streaming path) and then a normal one with the
+// same codec state: the stream must not be left open (DecodeAll would wait
+// for it forever).
+func TestZstdOversizedThenDecodeAll(t *testing.T) {
+	big := make([]byte, 5000)
+	for i := range big {
+		big[i] = byte(i * 7 / 3)
+	}
+	enc, _ := zstd.NewWriter(nil)
+	zbig := enc.EncodeAll(big, nil)
+	zsmall := enc.EncodeAll(big[:1000], nil)
+	enc.Close()
+	done := make(chan error, 1)
+	go func() {
+		var c codecState
+		dst := make([]byte, 1000)
+		for i := 0; i < 3; i++ {
+			if err := c.decompress(CompressionZSTD, zbig, dst); err != nil {
+				done <- err
+				return
+			}
+			if !bytes.Equal(dst, big[:1000]) {
+				done <- fmt.Errorf("oversized block: wrong bytes")
+				return
+			}
+			clear(dst)
+			if err := c.decompress(CompressionZSTD, zsmall, dst); err != nil {
+				done <- err
+				return
+			}
+			if !bytes.Equal(dst, big[:1000]) {
+				done <- fmt.Errorf("normal block: wrong bytes")
+				return
+			}
+		}
+		done <- nil
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("ZSTD decoding hangs after an oversized block")
+	}
+}
