@@ -261,7 +261,7 @@ func (d *Dataset) readBlock(st *blockState, plane, bx, by int, bands []int, w Wi
 		return err
 	}
 	stride := d.blockW * bs * size
-	if dst, ok := d.directOutput(bx, by, rows, bands, w, outs, c0, r0, c1, r1); ok {
+	if dst, ok := d.directOutput(plane, bx, by, rows, bands, w, outs, c0, r0, c1, r1); ok {
 		// The block is a contiguous part of the output: decode it there.
 		if _, err := d.decodeInto(st, st.raw, dst, rows, false); err != nil {
 			return fmt.Errorf("block %d: %w", idx, err)
@@ -307,22 +307,35 @@ func (d *Dataset) readBlock(st *blockState, plane, bx, by int, bands []int, w Wi
 	return nil
 }
 
-// directOutput returns the part of the output that block (bx, by), of
-// rows encoded rows, decodes to when its decoded bytes are exactly that
-// contiguous part: one band of one sample per pixel, whole rows as wide as
-// the window, every encoded row inside the window, and samples that are
-// decoded at their final size (no bit unpacking or half-float widening).
-// Strips and single-tile rasters read whole are decoded in place this way,
-// without a scratch buffer and a copy.
-func (d *Dataset) directOutput(bx, by, rows int, bands []int, w Window, outs [][]byte, c0, r0, c1, r1 int) ([]byte, bool) {
-	if len(bands) != 1 || d.blockSamples() != 1 || w.Width != d.blockW ||
+// directOutput returns the part of the output that block (plane, bx, by),
+// of rows encoded rows, decodes to when its decoded bytes are exactly that
+// contiguous part: the block's one sample per pixel goes to one requested
+// band (a planar file's plane, or a single-band file), whole rows as wide
+// as the window, every encoded row inside the window, and samples that
+// are decoded at their final size (no bit unpacking or half-float
+// widening). Strips and single-tile rasters read whole are decoded in
+// place this way, without a scratch buffer and a copy.
+func (d *Dataset) directOutput(plane, bx, by, rows int, bands []int, w Window, outs [][]byte, c0, r0, c1, r1 int) ([]byte, bool) {
+	if d.blockSamples() != 1 || w.Width != d.blockW ||
 		c0 != bx*d.blockW || c1 != c0+d.blockW || r0 != by*d.blockH || r1 != r0+rows ||
 		d.compression == CompressionJPEG || d.compression == CompressionWebP ||
 		d.bps != d.dtype.Size()*8 || (d.bps == 16 && d.sampleFormat == 3) {
 		return nil, false
 	}
+	k := -1
+	for i, b := range bands {
+		if b-1 == plane {
+			if k >= 0 {
+				return nil, false // the same band twice
+			}
+			k = i
+		}
+	}
+	if k < 0 {
+		return nil, false
+	}
 	o := (r0 - w.Row) * w.Width * d.dtype.Size()
-	return outs[0][o : o+d.rowBytes(d.blockW)*rows], true
+	return outs[k][o : o+d.rowBytes(d.blockW)*rows], true
 }
 
 // gather copies every stride-th sample of size bytes from src into dst.

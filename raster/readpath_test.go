@@ -89,6 +89,14 @@ func TestReadDirectBlocks(t *testing.T) {
 						for k := range all {
 							sameSamples(t, name+" ReadAll", all[k], bands[k])
 						}
+						// The same band twice: two outputs of one block.
+						twice, err := d.ReadBands(ctx, []int{nb, 1, nb}, Window{0, 0, size[0], size[1]})
+						if err != nil {
+							t.Fatalf("%s: %v", name, err)
+						}
+						sameSamples(t, name+" twice", twice[0], bands[nb-1])
+						sameSamples(t, name+" twice", twice[1], bands[0])
+						sameSamples(t, name+" twice", twice[2], bands[nb-1])
 					}
 				}
 			}
