@@ -594,13 +594,16 @@ func (e *callEnv) writeArtifact(name string, data []byte, sum func() [32]byte) (
 		s.artifactDirMade = true
 	}
 	final := filepath.Join(s.artifactDir, name)
-	if sameFileContent(final, data) {
+	written := func() workers.Artifact {
 		d := digest()
 		digest = nil
 		return workers.Artifact{
 			Locator: "generated-artifact://" + safeName(s.rec.ID) + "/" + name,
 			Name:    name, SHA256: hex.EncodeToString(d[:]), Size: int64(len(data)),
-		}, nil
+		}
+	}
+	if sameFileContent(final, data) {
+		return written(), nil
 	}
 	tmp, err := os.CreateTemp(s.artifactDir, "."+name+".tmp-*")
 	if err != nil {
@@ -620,12 +623,7 @@ func (e *callEnv) writeArtifact(name string, data []byte, sum func() [32]byte) (
 		os.Remove(tmp.Name())
 		return workers.Artifact{}, err
 	}
-	d := digest()
-	digest = nil
-	return workers.Artifact{
-		Locator: "generated-artifact://" + safeName(s.rec.ID) + "/" + name,
-		Name:    name, SHA256: hex.EncodeToString(d[:]), Size: int64(len(data)),
-	}, nil
+	return written(), nil
 }
 
 // sameFileContent reports whether path is a regular file (not a symbolic
