@@ -833,6 +833,13 @@ func estimateBlockedRoads(env Env, a Args) (*Result, error) {
 		}
 		polys = append(polys, op)
 	}
+	// Bounds once per polygon; a road is tested only against polygons its
+	// own bound meets (LineIntersectsPolygon makes the same check first).
+	bounds := make([]orb.Bound, len(polys))
+	for i, p := range polys {
+		bounds[i] = p.Bound()
+	}
+	var line orb.LineString
 	br := &BlockedRoads{scene: rs, Blocked: blocked, Edges: len(rs.network.Edges), BlockedCount: len(blocked)}
 	for i := range rs.network.Edges {
 		e := &rs.network.Edges[i]
@@ -842,12 +849,16 @@ func estimateBlockedRoads(env Env, a Args) (*Result, error) {
 		if e.FloodRisk > 0 {
 			br.RiskyCount++
 		}
-		line := make(orb.LineString, len(e.Coords))
-		for j, pt := range e.Coords {
-			line[j] = orb.Point(pt)
+		line = line[:0]
+		for _, pt := range e.Coords {
+			line = append(line, orb.Point(pt))
 		}
+		lb := line.Bound()
 		meets := false
-		for _, p := range polys {
+		for k, p := range polys {
+			if len(line) > 0 && !lb.Intersects(bounds[k]) {
+				continue
+			}
 			if vector.LineIntersectsPolygon(line, p) {
 				meets = true
 				break
