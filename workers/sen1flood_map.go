@@ -99,21 +99,16 @@ func mapFloodOtsu(env Env, a Args) (*Result, error) {
 	// The mask is hashed on another core while the cell areas are
 	// computed and the GeoTIFF is encoded (both only read the mask).
 	var maskSum [32]byte
-	hashed := make(chan struct{})
-	go func() {
-		defer close(hashed)
-		maskSum = sha256.Sum256(m.Mask)
-	}()
-	m.Work, m.Source = w, f.Path
-	m.Areas, err = NewGridAreas(info)
 	var tif []byte
+	var terr error
 	bp := sen1MaskTIFPool.Get().(*[]byte)
 	defer sen1MaskTIFPool.Put(bp)
-	var terr error
-	if err == nil {
-		tif, terr = sen1AppendFloodMask((*bp)[:0], m.Mask, info)
-	}
-	<-hashed
+	m.Work, m.Source = w, f.Path
+	sen1Both(func() { maskSum = sha256.Sum256(m.Mask) }, func() {
+		if m.Areas, err = NewGridAreas(info); err == nil {
+			tif, terr = sen1AppendFloodMask((*bp)[:0], m.Mask, info)
+		}
+	})
 	m.MaskSHA256 = hex.EncodeToString(maskSum[:])
 	if err != nil {
 		return nil, fmt.Errorf("MapFlood %s: %w", f.Path, err)

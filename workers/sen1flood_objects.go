@@ -189,17 +189,13 @@ func extractFloodObjects(env Env, a Args) (*Result, error) {
 	// measured; both only read the labels.
 	var polys []raster.PixelPolygon
 	var polyErr error
-	done := make(chan struct{})
+	var comps []FloodComponent
+	measure := func() { comps = sen1Components(m, labels, n) }
 	if target == "flood_polygons" {
-		go func() {
-			defer close(done)
-			polys, polyErr = raster.Polygonize(labels, w, h, n)
-		}()
+		sen1Both(func() { polys, polyErr = raster.Polygonize(labels, w, h, n) }, measure)
 	} else {
-		close(done)
+		measure()
 	}
-	comps := sen1Components(m, labels, n)
-	<-done
 	o := &FloodObjects{Target: target, Mask: m, Labels: labels, Components: comps}
 	ev := map[string]any{
 		"target": o.Target, "connectivity": 8, "component_count": len(comps),
@@ -306,18 +302,11 @@ func sen1AppendGeoJSON(buf []byte, polys []raster.PixelPolygon, comps []FloodCom
 	copy(doc[size-len(sen1GeoJSONTail):], sen1GeoJSONTail)
 	// Split at the feature where the first half of the bytes ends.
 	half := sort.SearchInts(g.featureEnd, size/2)
-	var wg sync.WaitGroup
 	if half > 0 && half < len(polys) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			g.write(doc, 0, half)
-		}()
-		g.write(doc, half, len(polys))
+		sen1Both(func() { g.write(doc, 0, half) }, func() { g.write(doc, half, len(polys)) })
 	} else {
 		g.write(doc, 0, len(polys))
 	}
-	wg.Wait()
 	return buf[:base+size]
 }
 

@@ -126,16 +126,14 @@ func renderFloodDiagnostic(env Env, a Args) (*Result, error) {
 	var maskSum [32]byte
 	pngHash := sha256.New()
 	prefix := png.fileOffset(S / 2 * (1 + 3*S))
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
+	var bottom sen1RenderPart
+	sen1Both(func() {
 		top = job.draw(png, 0, S/2)
 		pngHash.Write(png.out[:prefix])
-	}()
-	bottom := job.draw(png, S/2, S)
-	maskSum = sha256.Sum256(m.Mask)
-	wg.Wait()
+	}, func() {
+		bottom = job.draw(png, S/2, S)
+		maskSum = sha256.Sum256(m.Mask)
+	})
 	if got := hex.EncodeToString(maskSum[:]); got != m.MaskSHA256 {
 		return nil, fmt.Errorf("RenderMap: the prediction mask changed since MapFlood (%s != %s)", got, m.MaskSHA256)
 	}
