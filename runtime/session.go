@@ -673,22 +673,12 @@ func readHashed(name string) ([]byte, [32]byte, error) {
 	}
 	const chunk = 256 << 10
 	if size < 2*chunk {
-		// os.ReadFile's loop.
-		data := make([]byte, 0, max(size+1, 512))
-		for {
-			n, err := f.Read(data[len(data):cap(data)])
-			data = data[:len(data)+n]
-			if err != nil {
-				if err != io.EOF {
-					return nil, [32]byte{}, err
-				}
-				return data, sha256.Sum256(data), nil
-			}
-			if len(data) >= cap(data) {
-				d := append(data[:cap(data)], 0)
-				data = d[:len(data)]
-			}
+		b := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
+		if _, err := b.ReadFrom(f); err != nil {
+			return nil, [32]byte{}, err
 		}
+		data := b.Bytes()
+		return data, sha256.Sum256(data), nil
 	}
 	// As os.ReadFile: one byte more than the size, so reaching EOF does
 	// not grow the buffer. The hasher receives the end offset of each
