@@ -2,6 +2,7 @@ package raster
 
 import (
 	"fmt"
+	"math"
 	"unsafe"
 )
 
@@ -49,6 +50,46 @@ func NewBand(width, height int, t DataType) (*Band, error) {
 		return nil, fmt.Errorf("raster: cannot allocate band of type %v", t)
 	}
 	adviseHugePages(b.Bytes())
+	return b, nil
+}
+
+// newBandAlloc is NewBand with the samples stored in memory from alloc
+// (NewBand's own when alloc is nil or returns an unusable slice).
+func newBandAlloc(width, height int, t DataType, alloc Allocator) (*Band, error) {
+	if alloc == nil || width <= 0 || height <= 0 {
+		return NewBand(width, height, t)
+	}
+	n := width * height
+	size := t.Size()
+	if n/height != width || size <= 0 || n > math.MaxInt/size {
+		return NewBand(width, height, t)
+	}
+	buf := alloc(n * size)
+	if len(buf) < n*size || uintptr(unsafe.Pointer(unsafe.SliceData(buf)))%8 != 0 {
+		return NewBand(width, height, t)
+	}
+	p := unsafe.Pointer(unsafe.SliceData(buf))
+	b := &Band{Width: width, Height: height, Type: t}
+	switch t {
+	case Uint8:
+		b.Data = buf[:n:n]
+	case Int8:
+		b.Data = unsafe.Slice((*int8)(p), n)
+	case Uint16:
+		b.Data = unsafe.Slice((*uint16)(p), n)
+	case Int16:
+		b.Data = unsafe.Slice((*int16)(p), n)
+	case Uint32:
+		b.Data = unsafe.Slice((*uint32)(p), n)
+	case Int32:
+		b.Data = unsafe.Slice((*int32)(p), n)
+	case Float32:
+		b.Data = unsafe.Slice((*float32)(p), n)
+	case Float64:
+		b.Data = unsafe.Slice((*float64)(p), n)
+	default:
+		return NewBand(width, height, t)
+	}
 	return b, nil
 }
 

@@ -42,7 +42,19 @@ func (d *Dataset) ReadAll(ctx context.Context) ([]*Band, error) {
 // pixel-interleaved blocks are decoded only once. Blocks are decoded
 // concurrently by up to GOMAXPROCS goroutines.
 func (d *Dataset) ReadBands(ctx context.Context, bands []int, w Window) ([]*Band, error) {
-	op, err := d.startRead(ctx, bands, w)
+	return d.ReadBandsAlloc(ctx, bands, w, nil)
+}
+
+// An Allocator supplies sample storage: it returns a zero-filled byte
+// slice of length n whose first byte is 8-byte aligned (as make returns).
+// A slice that is too short or misaligned is not used.
+type Allocator func(n int) []byte
+
+// ReadBandsAlloc is ReadBands with the bands' sample storage taken from
+// alloc when it is not nil, so a caller can recycle the memory of bands it
+// no longer uses (fresh memory costs page faults and zeroing).
+func (d *Dataset) ReadBandsAlloc(ctx context.Context, bands []int, w Window, alloc Allocator) ([]*Band, error) {
+	op, err := d.startRead(ctx, bands, w, alloc)
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +102,7 @@ func (op *readOp) wait() error {
 
 // startRead validates a read, allocates its outputs and starts decoding
 // its blocks in the background.
-func (d *Dataset) startRead(ctx context.Context, bands []int, w Window) (*readOp, error) {
+func (d *Dataset) startRead(ctx context.Context, bands []int, w Window, alloc Allocator) (*readOp, error) {
 	if len(bands) == 0 {
 		return nil, fmt.Errorf("raster: no bands requested")
 	}
@@ -109,7 +121,7 @@ func (d *Dataset) startRead(ctx context.Context, bands []int, w Window) (*readOp
 	op := &readOp{out: make([]*Band, len(bands)), finished: make(chan struct{})}
 	outBytes := make([][]byte, len(bands))
 	for i := range bands {
-		b, err := NewBand(w.Width, w.Height, d.dtype)
+		b, err := newBandAlloc(w.Width, w.Height, d.dtype, alloc)
 		if err != nil {
 			return nil, err
 		}

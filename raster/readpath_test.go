@@ -151,3 +151,47 @@ func TestZstdOversizedThenDecodeAll(t *testing.T) {
 		t.Fatal("ZSTD decoding hangs after an oversized block")
 	}
 }
+
+// TestReadBandsAllocStorage checks that ReadBandsAlloc decodes into the
+// allocator's memory for every sample type and falls back to its own for
+// a slice that is short or misaligned.
+func TestReadBandsAllocStorage(t *testing.T) {
+	for _, typ := range []DataType{Uint8, Int8, Uint16, Int16, Uint32, Int32, Float32, Float64} {
+		b, _ := NewBand(37, 29, typ)
+		raw := b.Bytes()
+		for i := range raw {
+			raw[i] = byte(i*31 + 7)
+		}
+		var buf bytes.Buffer
+		if err := Write(&buf, []*Band{b}, WriteOptions{Compression: "deflate", TileSize: 16}); err != nil {
+			t.Fatal(err)
+		}
+		ds, err := OpenReaderAt(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := Window{Width: 37, Height: 29}
+		var given []byte
+		got, err := ds.ReadBandsAlloc(context.Background(), []int{1}, w, func(n int) []byte {
+			given = make([]byte, n)
+			return given
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameSamples(t, typ.String(), got[0], b)
+		if &got[0].Bytes()[0] != &given[0] {
+			t.Errorf("%v: band not stored in the allocator's memory", typ)
+		}
+		for name, alloc := range map[string]Allocator{
+			"short":      func(n int) []byte { return make([]byte, n-1) },
+			"misaligned": func(n int) []byte { return make([]byte, n+8)[1 : n+1] },
+		} {
+			got, err := ds.ReadBandsAlloc(context.Background(), []int{1}, w, alloc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameSamples(t, typ.String()+" "+name, got[0], b)
+		}
+	}
+}

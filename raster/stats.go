@@ -127,7 +127,7 @@ func (d *Dataset) ReadBandStatistics(ctx context.Context, band int) (*Band, Stat
 	}
 	c := newStatsCollector(d.dtype, nd)
 	// Blocks finish roughly in order; the collector waits for each in turn.
-	op, err := d.startRead(ctx, []int{band}, w)
+	op, err := d.startRead(ctx, []int{band}, w, nil)
 	if err != nil {
 		return nil, Statistics{}, err
 	}

@@ -17,12 +17,12 @@ func TestReadHashedMatchesReadFile(t *testing.T) {
 		}
 		p := filepath.Join(dir, "f")
 		os.WriteFile(p, b, 0o644)
-		got, sum, err := readHashed(p)
+		got, sum, err := readHashed(p, nil, nil)
 		if err != nil || !bytes.Equal(got, b) || sum != sha256.Sum256(b) {
 			t.Fatalf("%d: %v", n, err)
 		}
 	}
-	if _, _, err := readHashed(filepath.Join(dir, "nope")); err == nil {
+	if _, _, err := readHashed(filepath.Join(dir, "nope"), nil, nil); err == nil {
 		t.Fatal("no error")
 	} else {
 		_, e2 := os.ReadFile(filepath.Join(dir, "nope"))
@@ -30,7 +30,7 @@ func TestReadHashedMatchesReadFile(t *testing.T) {
 			t.Fatal(err, e2)
 		}
 	}
-	if _, _, err := readHashed(dir); err == nil {
+	if _, _, err := readHashed(dir, nil, nil); err == nil {
 		t.Fatal("dir")
 	} else {
 		_, e2 := os.ReadFile(dir)

@@ -66,6 +66,9 @@ func (e *Engine) ReplayRecord(ctx context.Context, rec Record) (res RecordResult
 	if err != nil {
 		return fail(err)
 	}
+	// The session's buffers go back to the engine's pool once nothing of
+	// it is used any more: after Close and after the trace is taken.
+	defer s.recycle()
 	defer s.Close()
 	defer func() {
 		res.Calls = s.Trace()

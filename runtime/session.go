@@ -52,6 +52,7 @@ type Engine struct {
 	root     dataRoot
 	registry *workers.Registry
 	answers  *answerContracts
+	bufs     *bufferPool
 }
 
 // NewEngine prepares an engine for a dataset root.
@@ -71,7 +72,7 @@ func NewEngine(cfg Config) (*Engine, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Engine{cfg: cfg, root: root, registry: reg, answers: ac}, nil
+	return &Engine{cfg: cfg, root: root, registry: reg, answers: ac, bufs: newBufferPool(poolLimit)}, nil
 }
 
 // Registry returns the engine's worker registry.
@@ -129,6 +130,10 @@ type Session struct {
 	// artifactDirMade is set once artifactDir is known to exist.
 	artifactDirMade bool
 	files           map[string]*fileEntry // decoded-file cache by path
+	// prefetchHints are the bands workers.BandPrefetcher declared for
+	// files not read yet.
+	prefetchHints map[string][]int
+	bufs          sessionBuffers
 }
 
 type fileEntry struct {
@@ -138,6 +143,8 @@ type fileEntry struct {
 	info  *workers.RasterInfo
 	mu    sync.Mutex
 	bands map[int]*raster.Band
+	// prefetch, when set, is decoding some bands since the file was read.
+	prefetch *bandPrefetch
 }
 
 // NewSession opens a session on the gold-free projection of rec.
@@ -189,8 +196,10 @@ func (s *Session) Handle(name string) (*workers.Handle, bool) {
 	return h, ok
 }
 
-// Close removes a temporary artifact directory.
+// Close stops band prefetches still running and removes a temporary
+// artifact directory.
 func (s *Session) Close() error {
+	s.stopPrefetches()
 	if s.tempArtifact && s.artifactDir != "" {
 		return os.RemoveAll(s.artifactDir)
 	}
@@ -441,15 +450,30 @@ func (e *callEnv) entry(path string) (*fileEntry, error) {
 		}
 		return nil, err
 	}
-	data, sum, err := readHashed(real)
-	if err != nil {
-		return nil, fmt.Errorf("reading declared file %s: %w", path, err)
+	var pf *bandPrefetch
+	var read func([]byte)
+	if bands, ok := e.s.prefetchHints[path]; ok {
+		delete(e.s.prefetchHints, path)
+		read = func(data []byte) { pf = startPrefetch(data, bands, e.s.allocZeroed) }
 	}
+	data, sum, err := readHashed(real, e.s.alloc, read)
 	hexsum := hex.EncodeToString(sum[:])
-	if card.SHA256 != "" && card.SHA256 != hexsum {
-		return nil, fmt.Errorf("declared file %s: SHA-256 %s does not match its file card (%s)", path, hexsum, card.SHA256)
+	if err == nil && card.SHA256 != "" && card.SHA256 != hexsum {
+		err = fmt.Errorf("declared file %s: SHA-256 %s does not match its file card (%s)", path, hexsum, card.SHA256)
+	} else if err != nil {
+		err = fmt.Errorf("reading declared file %s: %w", path, err)
 	}
-	fe := &fileEntry{data: data, sum: hexsum, bands: map[int]*raster.Band{}}
+	if err != nil {
+		if pf != nil {
+			pf.cancel()
+			<-pf.done
+		}
+		return nil, err
+	}
+	fe := &fileEntry{data: data, sum: hexsum, bands: map[int]*raster.Band{}, prefetch: pf}
+	if pf != nil {
+		fe.ds, fe.info = pf.ds, pf.info
+	}
 	e.s.files[path] = fe
 	e.tr.Reads = append(e.tr.Reads, ReadTrace{Path: path, SHA256: hexsum, Size: int64(len(data))})
 	return fe, nil
@@ -491,15 +515,7 @@ func (e *callEnv) open(path string) (*fileEntry, error) {
 		if err != nil {
 			return nil, fmt.Errorf("declared raster %s: %w", path, err)
 		}
-		info := workers.RasterInfo{
-			Width: ds.Width(), Height: ds.Height(), Count: ds.Count(),
-			DataType: ds.DataType(), EPSG: ds.EPSG(),
-		}
-		info.Transform, info.HasTransform = ds.Transform()
-		info.NoData, info.HasNoData = ds.NoData()
-		for b := 1; b <= info.Count; b++ {
-			info.Descriptions = append(info.Descriptions, ds.BandDescription(b))
-		}
+		info := rasterInfo(ds)
 		fe.ds, fe.info = ds, &info
 	}
 	return fe, nil
@@ -526,12 +542,22 @@ func (e *callEnv) Band(path string, band int) (*raster.Band, workers.RasterInfo,
 	if b, ok := fe.bands[band]; ok {
 		return b, *fe.info, nil
 	}
-	b, err := fe.ds.ReadBand(e.ctx, band)
+	if fe.prefetch != nil {
+		b, ok, err := fe.prefetch.band(e.ctx, band)
+		if err != nil {
+			return nil, workers.RasterInfo{}, fmt.Errorf("declared raster %s band %d: %w", path, band, err)
+		}
+		if ok {
+			fe.bands[band] = b
+			return b, *fe.info, nil
+		}
+	}
+	bs, err := fe.ds.ReadBandsAlloc(e.ctx, []int{band}, raster.Window{Width: fe.info.Width, Height: fe.info.Height}, e.s.allocZeroed)
 	if err != nil {
 		return nil, workers.RasterInfo{}, fmt.Errorf("declared raster %s band %d: %w", path, band, err)
 	}
-	fe.bands[band] = b
-	return b, *fe.info, nil
+	fe.bands[band] = bs[0]
+	return bs[0], *fe.info, nil
 }
 
 func (e *callEnv) WriteArtifact(name string, data []byte) (workers.Artifact, error) {
@@ -660,8 +686,10 @@ var compareBufPool = sync.Pool{New: func() any { b := make([]byte, 256<<10); ret
 
 // readHashed is os.ReadFile(name) with the SHA-256 of the bytes read. A
 // large file is read in chunks while another goroutine hashes the chunks
-// already read.
-func readHashed(name string) ([]byte, [32]byte, error) {
+// already read, into a buffer from alloc (make when nil). When read is not nil it is called with the file's bytes
+// once they are all read and before their digest is complete; it must not
+// modify them.
+func readHashed(name string, alloc func(int) []byte, read func([]byte)) ([]byte, [32]byte, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, [32]byte{}, err
@@ -678,12 +706,20 @@ func readHashed(name string) ([]byte, [32]byte, error) {
 			return nil, [32]byte{}, err
 		}
 		data := b.Bytes()
+		if read != nil {
+			read(data)
+		}
 		return data, sha256.Sum256(data), nil
 	}
 	// As os.ReadFile: one byte more than the size, so reaching EOF does
 	// not grow the buffer. The hasher receives the end offset of each
 	// chunk read; the reader keeps appending beyond it.
-	data := make([]byte, 0, size+1)
+	var data []byte
+	if alloc != nil {
+		data = alloc(size + 1)[:0]
+	} else {
+		data = make([]byte, 0, size+1)
+	}
 	ends := make(chan int, size/chunk+2)
 	hashed := make(chan [32]byte, 1)
 	buf := data[:cap(data)]
@@ -710,6 +746,9 @@ func readHashed(name string) ([]byte, [32]byte, error) {
 				return nil, [32]byte{}, err
 			}
 			data = append(data, rest...)
+			if read != nil {
+				read(data)
+			}
 			return data, sha256.Sum256(data), nil
 		}
 		n, err := f.Read(data[len(data):min(cap(data), len(data)+chunk)])
@@ -725,6 +764,9 @@ func readHashed(name string) ([]byte, [32]byte, error) {
 		}
 	}
 	close(ends)
+	if rerr == nil && read != nil {
+		read(data)
+	}
 	sum := <-hashed
 	if rerr != nil {
 		return nil, [32]byte{}, rerr

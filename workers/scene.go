@@ -138,6 +138,22 @@ type ReadSpec struct {
 	// .json/.geojson file that is not valid JSON, but leaves SceneFile.JSON
 	// nil instead of decoding it into generic values nobody reads.
 	TypedJSON bool
+	// Bands are the bands (1-based) of each declared GeoTIFF that the
+	// role's later workers decode. ReadData names them to an environment
+	// that implements BandPrefetcher before it reads the file, so decoding
+	// can start as soon as the bytes are in memory, while they are still
+	// being hashed. Naming a band the chain does not use costs CPU only.
+	Bands []int
+}
+
+// BandPrefetcher is implemented by environments that can decode the bands
+// of a declared GeoTIFF ahead of the Band calls that will ask for them.
+type BandPrefetcher interface {
+	// PrefetchBands declares that bands (1-based) of the GeoTIFF at path
+	// will be read through Band. It does not read the file and never
+	// fails: a later ReadFile, RasterInfo or Band call of path performs
+	// the read (through the read gate) and reports any error.
+	PrefetchBands(path string, bands []int)
 }
 
 // ReadDataVariant builds the ReadData variant for one role. It opens the
@@ -190,6 +206,13 @@ func ReadDataVariant(spec ReadSpec) Variant {
 					return nil, fmt.Errorf("question sidecar %s: %w", f.Path, err)
 				}
 				sc.Question = m
+			}
+			if pf, ok := env.(BandPrefetcher); ok && len(spec.Bands) > 0 {
+				for _, card := range h.Files {
+					if ext := strings.ToLower(path.Ext(card.Path)); ext == ".tif" || ext == ".tiff" {
+						pf.PrefetchBands(card.Path, spec.Bands)
+					}
+				}
 			}
 			for _, card := range h.Files {
 				sf, err := describeSceneFile(env, card, spec.TypedJSON)

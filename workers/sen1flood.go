@@ -70,8 +70,8 @@ var sen1RenderLayers = []string{"sar", "prediction", "component_boundaries", "gr
 
 func sen1FloodVariants() []Variant {
 	vs := []Variant{
-		ReadDataVariant(ReadSpec{Role: "sar", HandleStems: []string{"s1_image", "s1_portable", "sar_image"}, Check: sen1CheckSARScene}),
-		ReadDataVariant(ReadSpec{Role: "known_water", HandleStems: []string{"jrc_water", "known_water", "jrc_reference"}, Check: sen1CheckKnownWater}),
+		ReadDataVariant(ReadSpec{Role: "sar", HandleStems: []string{"s1_image", "s1_portable", "sar_image"}, Check: sen1CheckSARScene, Bands: []int{1, 2}}),
+		ReadDataVariant(ReadSpec{Role: "known_water", HandleStems: []string{"jrc_water", "known_water", "jrc_reference"}, Check: sen1CheckKnownWater, Bands: []int{1}}),
 		sen1PrepareVariant(PrepareSpec{
 			Mode: "sar_flood", Slots: map[string][]string{"sar": {"sar"}}, Required: []string{"sar"},
 		}, false),
