@@ -140,8 +140,50 @@ func Polygonize(labels []int32, width, height, n int) ([]PixelPolygon, error) {
 	for i := range polys {
 		polys[i].Label = int32(i + 1)
 	}
-	// Rings are slices of one growing arena (capacity-limited, so an
-	// append to a ring never writes into the next).
+	err := walkRings(out, orig, vw, edges, func(v int, _ uint8, ring PixelRing) error {
+		return addRing(polys, owner[v], ring)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return checkExteriors(polys)
+}
+
+// addRing files a traced ring under component lab of polys: the exterior
+// when it runs clockwise on screen, else a hole.
+func addRing(polys []PixelPolygon, lab int32, ring PixelRing) error {
+	if lab < 1 || int(lab) > len(polys) {
+		return fmt.Errorf("raster: label %d outside 1..%d", lab, len(polys))
+	}
+	p := &polys[lab-1]
+	if ring.SignedArea2() > 0 {
+		if p.Exterior != nil {
+			return fmt.Errorf("raster: component %d has two exterior rings", lab)
+		}
+		p.Exterior = ring
+	} else {
+		p.Holes = append(p.Holes, ring)
+	}
+	return nil
+}
+
+// checkExteriors requires an exterior ring for every polygon.
+func checkExteriors(polys []PixelPolygon) ([]PixelPolygon, error) {
+	for i := range polys {
+		if polys[i].Exterior == nil {
+			return nil, fmt.Errorf("raster: component %d has no pixels", i+1)
+		}
+	}
+	return polys, nil
+}
+
+// walkRings walks every boundary ring of the corner edge arrays out (the
+// unwalked edges leaving each corner, cleared as they are walked) and orig
+// (all of them), vw corners per row, and passes each to emit with its
+// start corner and first direction (east or west). Rings are slices of
+// one arena of capacity edges, the number of boundary edges; each is
+// capacity-limited, so an append to one never writes into the next.
+func walkRings(out, orig []uint8, vw, edges int, emit func(v int, d0 uint8, ring PixelRing) error) error {
 	arena := make([]PixelPoint, 0, edges)
 	// Every ring contains a horizontal edge; start at the first unwalked
 	// east- or west-bound edge in corner raster order.
@@ -160,10 +202,6 @@ func Polygonize(labels []int32, width, height, n int) ([]PixelPolygon, error) {
 			if out[v]&dirE == 0 {
 				d0 = dirW
 			}
-			lab := owner[v]
-			if lab < 1 || int(lab) > n {
-				return nil, fmt.Errorf("raster: label %d outside 1..%d", lab, n)
-			}
 			// Walk the ring, keeping the corners where the direction
 			// changes; the start corner is kept unless the last step
 			// runs in the first step's direction.
@@ -172,7 +210,7 @@ func Polygonize(labels []int32, width, height, n int) ([]PixelPolygon, error) {
 			x, y := int32(v%vw), int32(v/vw)
 			for {
 				if out[cur]&d == 0 {
-					return nil, fmt.Errorf("raster: boundary walk reused an edge at corner (%d,%d)", x, y)
+					return fmt.Errorf("raster: boundary walk reused an edge at corner (%d,%d)", x, y)
 				}
 				out[cur] &^= d
 				if d != prev {
@@ -196,7 +234,7 @@ func Polygonize(labels []int32, width, height, n int) ([]PixelPolygon, error) {
 				o := orig[cur]
 				switch {
 				case o == 0:
-					return nil, fmt.Errorf("raster: open boundary at corner (%d,%d)", x, y)
+					return fmt.Errorf("raster: open boundary at corner (%d,%d)", x, y)
 				case o&(o-1) != 0:
 					// A diagonal touch: turn left, which keeps the
 					// component's two pixels connected through the
@@ -212,24 +250,122 @@ func Polygonize(labels []int32, width, height, n int) ([]PixelPolygon, error) {
 			if prev == d0 {
 				s++
 			}
-			ring := PixelRing(arena[s:len(arena):len(arena)])
-			p := &polys[lab-1]
-			if ring.SignedArea2() > 0 {
-				if p.Exterior != nil {
-					return nil, fmt.Errorf("raster: component %d has two exterior rings", lab)
-				}
-				p.Exterior = ring
-			} else {
-				p.Holes = append(p.Holes, ring)
+			if err := emit(v, d0, PixelRing(arena[s:len(arena):len(arena)])); err != nil {
+				return err
 			}
 		}
 	}
-	for i := range polys {
-		if polys[i].Exterior == nil {
-			return nil, fmt.Errorf("raster: component %d has no pixels", i+1)
+	return nil
+}
+
+// Outlines are the boundary rings of the 8-connected regions of a mask's
+// pixels equal to one value, traced before the regions are labelled (see
+// TraceOutlines); Polygons groups them by component.
+type Outlines struct {
+	rings  []outlineRing
+	pixels int // width*height of the traced mask
+}
+
+// outlineRing is a traced ring and the row-major index of a mask pixel on
+// its inner side (which carries the component's label).
+type outlineRing struct {
+	ring  PixelRing
+	pixel int
+}
+
+// TraceOutlines traces the outlines of the 8-connected regions of the
+// pixels of mask (row-major, width x height) equal to value, as Polygonize
+// traces them from those regions' labels: the same rings, walked from the
+// same corners, in the same order. It needs no labelling, so it can run
+// while the mask is being labelled; Outlines.Polygons then groups the
+// rings by label.
+func TraceOutlines(mask []uint8, value uint8, width, height int) (*Outlines, error) {
+	if width < 0 || height < 0 || len(mask) != width*height {
+		return nil, fmt.Errorf("raster: mask has %d values, want %dx%d", len(mask), width, height)
+	}
+	vw := width + 1
+	sc := outlineScratchPool.Get().(*polyScratch)
+	defer outlineScratchPool.Put(sc)
+	nv := vw * (height + 1)
+	sc.out = resize(sc.out, nv)
+	sc.orig = resize(sc.orig, nv)
+	out, orig := sc.out, sc.orig
+	// lanes holds value in every byte: eight pixels include value
+	// exactly when their word XOR lanes has a zero byte.
+	lanes := uint64(value) * 0x0101010101010101
+	edges := 0
+	for y := 0; y <= height; y++ {
+		var above, below []uint8
+		if y > 0 {
+			above = mask[(y-1)*width : y*width]
+		}
+		if y < height {
+			below = mask[y*width : (y+1)*width]
+		}
+		row := out[y*vw : y*vw+vw]
+		rowOrig := orig[y*vw : y*vw+vw]
+		var k uint8 // bits of the corner's pixels: 8 nw, 4 ne, 2 sw, 1 se
+		for x := 0; x < len(row); x++ {
+			// Skip eight corners at a time while neither row has the
+			// value there and the west pair is background.
+			if x+8 <= width && k&5 == 0 &&
+				(above == nil || !hasZeroByte(binary.LittleEndian.Uint64(above[x:])^lanes)) &&
+				(below == nil || !hasZeroByte(binary.LittleEndian.Uint64(below[x:])^lanes)) {
+				clear(row[x : x+8])
+				clear(rowOrig[x : x+8])
+				x += 7
+				continue
+			}
+			k = k & 5 << 1 // the east pair becomes the west pair
+			if x < width {
+				if above != nil && above[x] == value {
+					k |= 4
+				}
+				if below != nil && below[x] == value {
+					k |= 1
+				}
+			}
+			c := cornerBits[k]
+			row[x], rowOrig[x] = c&0xf, c&0xf
+			edges += int(c >> 4)
 		}
 	}
-	return polys, nil
+	o := &Outlines{pixels: len(mask)}
+	err := walkRings(out, orig, vw, edges, func(v int, d0 uint8, ring PixelRing) error {
+		// An east edge leaving corner (x, y) runs along the top of
+		// pixel (x, y); a west edge along the bottom of (x-1, y-1).
+		x, y := v%vw, v/vw
+		p := y*width + x
+		if d0 == dirW {
+			p = (y-1)*width + x - 1
+		}
+		o.rings = append(o.rings, outlineRing{ring: ring, pixel: p})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// Polygons groups the outlines by component: labels must be the n-component
+// 8-connected labelling of the mask the outlines were traced from (Label or
+// LabelValue with Connect8). The result equals Polygonize(labels, width,
+// height, n).
+func (o *Outlines) Polygons(labels []int32, n int) ([]PixelPolygon, error) {
+	if len(labels) != o.pixels {
+		return nil, fmt.Errorf("raster: labels have %d values, the outlines' mask %d", len(labels), o.pixels)
+	}
+	polys := make([]PixelPolygon, n)
+	for i := range polys {
+		polys[i].Label = int32(i + 1)
+	}
+	for _, r := range o.rings {
+		if err := addRing(polys, labels[r.pixel], r.ring); err != nil {
+			return nil, err
+		}
+	}
+	return checkExteriors(polys)
 }
 
 // polyScratch holds Polygonize's per-corner work arrays, reused across
@@ -241,6 +377,10 @@ type polyScratch struct {
 }
 
 var polyScratchPool = sync.Pool{New: func() any { return new(polyScratch) }}
+
+// outlineScratchPool recycles TraceOutlines' corner arrays (a pool of its
+// own, as TraceOutlines and Polygonize may run at once).
+var outlineScratchPool = sync.Pool{New: func() any { return new(polyScratch) }}
 
 // resize returns s with length n, keeping its contents, reallocating
 // only when its capacity is short.

@@ -180,21 +180,31 @@ func extractFloodObjects(env Env, a Args) (*Result, error) {
 		return nil, err
 	}
 	w, h := m.Info.Width, m.Info.Height
-	labels, n, err := raster.LabelValue(m.Mask, MaskFlood, w, h, raster.Connect8)
-	if err != nil {
-		return nil, fmt.Errorf("ExtractObjects: %w", err)
-	}
 	target := a.String("target")
-	// The polygons are traced on another core while the components are
-	// measured; both only read the labels.
+	// For polygons, the outlines are traced from the mask on another core
+	// while the mask is labelled and the components measured; the rings
+	// are then grouped by label.
+	var labels []int32
+	var n int
+	var comps []FloodComponent
+	label := func() {
+		if labels, n, err = raster.LabelValue(m.Mask, MaskFlood, w, h, raster.Connect8); err == nil {
+			comps = sen1Components(m, labels, n)
+		}
+	}
 	var polys []raster.PixelPolygon
 	var polyErr error
-	var comps []FloodComponent
-	measure := func() { comps = sen1Components(m, labels, n) }
 	if target == "flood_polygons" {
-		sen1Both(func() { polys, polyErr = raster.Polygonize(labels, w, h, n) }, measure)
+		var outlines *raster.Outlines
+		sen1Both(func() { outlines, polyErr = raster.TraceOutlines(m.Mask, MaskFlood, w, h) }, label)
+		if err == nil && polyErr == nil {
+			polys, polyErr = outlines.Polygons(labels, n)
+		}
 	} else {
-		measure()
+		label()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("ExtractObjects: %w", err)
 	}
 	o := &FloodObjects{Target: target, Mask: m, Labels: labels, Components: comps}
 	ev := map[string]any{
