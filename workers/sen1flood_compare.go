@@ -1,8 +1,10 @@
 package workers
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 )
 
 // FloodComparison is CompareSources(criterion=overlap_vs_outside_reference)'s
@@ -83,36 +85,22 @@ func compareKnownWater(env Env, a Args) (*Result, error) {
 	}
 	if d, ok := band.Data.([]uint8); ok && len(d) == n {
 		// uint8 (the JRC rasters): classify the 256 values once.
-		const dry, water, nodata, bad = 0, 1, 2, 3
 		var class [256]uint8
 		for v := range class {
 			f := float64(v)
 			switch {
 			case isNoData(f):
-				class[v] = nodata
+				class[v] = sen1JRCNoData
 			case f == 0:
-				class[v] = dry
+				class[v] = sen1JRCDry
 			case f == 1:
-				class[v] = water
+				class[v] = sen1JRCWater
 			default:
-				class[v] = bad
+				class[v] = sen1JRCBad
 			}
 		}
-		for i, v := range d {
-			c := class[v]
-			if c == bad {
-				return nil, badValue(i, float64(v))
-			}
-			if c == water {
-				cmp.KnownWater++
-			}
-			if m.Mask[i] == MaskFlood {
-				if c == water {
-					cmp.Overlap++
-				} else {
-					cmp.Outside++
-				}
-			}
+		if i, ok := sen1CountKnownWater(cmp, d, m.Mask[:n], &class); !ok {
+			return nil, badValue(i, float64(d[i]))
 		}
 	} else {
 		for i := 0; i < n; i++ {
@@ -149,4 +137,61 @@ func compareKnownWater(env Env, a Args) (*Result, error) {
 		},
 		Payload: cmp,
 	}, nil
+}
+
+// Classes of JRC values (CompareSources).
+const (
+	sen1JRCDry = iota
+	sen1JRCWater
+	sen1JRCNoData
+	sen1JRCBad
+)
+
+// sen1CountKnownWater adds to cmp the known-water pixels of the uint8
+// reference d (its values classified by class) and the partition of the
+// predicted-flood pixels of mask into overlap and outside. It stops at the
+// first value of class sen1JRCBad and returns its index and false.
+//
+// Eight pixels go at a time when their reference values are all 0 and 1
+// and those classify as dry and water: the water bytes are then the word
+// itself, the flood bytes come from the mask, and the counts are bit
+// counts. Other words go pixel by pixel.
+func sen1CountKnownWater(cmp *FloodComparison, d, mask []uint8, class *[256]uint8) (int, bool) {
+	mask = mask[:len(d)]
+	slow := func(i, j int) (int, bool) {
+		for ; i < j; i++ {
+			c := class[d[i]]
+			if c == sen1JRCBad {
+				return i, false
+			}
+			if c == sen1JRCWater {
+				cmp.KnownWater++
+			}
+			if mask[i] == MaskFlood {
+				if c == sen1JRCWater {
+					cmp.Overlap++
+				} else {
+					cmp.Outside++
+				}
+			}
+		}
+		return 0, true
+	}
+	fast := class[0] == sen1JRCDry && class[1] == sen1JRCWater
+	i := 0
+	for ; i+8 <= len(d); i += 8 {
+		x := binary.LittleEndian.Uint64(d[i:])
+		if !fast || x&^sen1Lanes != 0 {
+			if at, ok := slow(i, i+8); !ok {
+				return at, false
+			}
+			continue
+		}
+		flood := sen1ZeroBytes(binary.LittleEndian.Uint64(mask[i:])^sen1Lanes*uint64(MaskFlood)) >> 7
+		ov := bits.OnesCount64(flood & x)
+		cmp.KnownWater += bits.OnesCount64(x)
+		cmp.Overlap += ov
+		cmp.Outside += bits.OnesCount64(flood) - ov
+	}
+	return slow(i, len(d))
 }

@@ -1,7 +1,9 @@
 package workers
 
 import (
+	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"sort"
 	"strings"
 
@@ -36,17 +38,9 @@ func FloodGrid(mask []uint8, w, h, totalFlood int) []FloodCell {
 		for gc := 0; gc < 4; gc++ {
 			// Columns [gc*w/4, (gc+1)*w/4) are exactly those with
 			// sen1CellIndex(c, w) == gc.
-			valid, flood := 0, 0
-			for _, v := range row[gc*w/4 : (gc+1)*w/4] {
-				if v != MaskNoData {
-					valid++
-				}
-				if v == MaskFlood {
-					flood++
-				}
-			}
+			nodata, flood := sen1CountMask(row[gc*w/4 : (gc+1)*w/4])
 			cell := &cells[gr*4+gc]
-			cell.Valid += valid
+			cell.Valid += (gc+1)*w/4 - gc*w/4 - nodata
 			cell.Flood += flood
 		}
 	}
@@ -61,6 +55,36 @@ func FloodGrid(mask []uint8, w, h, totalFlood int) []FloodCell {
 	return cells
 }
 
+// sen1CountMask returns the numbers of MaskNoData and MaskFlood values in
+// seg, eight at a time.
+func sen1CountMask(seg []uint8) (nodata, flood int) {
+	i := 0
+	for ; i+8 <= len(seg); i += 8 {
+		x := binary.LittleEndian.Uint64(seg[i:])
+		nodata += bits.OnesCount64(sen1ZeroBytes(x ^ sen1Lanes*uint64(MaskNoData)))
+		flood += bits.OnesCount64(sen1ZeroBytes(x ^ sen1Lanes*uint64(MaskFlood)))
+	}
+	for _, v := range seg[i:] {
+		if v == MaskNoData {
+			nodata++
+		}
+		if v == MaskFlood {
+			flood++
+		}
+	}
+	return nodata, flood
+}
+
+// sen1Lanes has 1 in every byte.
+const sen1Lanes = 0x0101010101010101
+
+// sen1ZeroBytes returns 0x80 in every byte of x that is zero and 0 in the
+// others (exactly: no carry crosses a byte).
+func sen1ZeroBytes(x uint64) uint64 {
+	const low7 = 0x7f7f7f7f7f7f7f7f
+	return ^((x&low7 + low7) | x) & 0x8080808080808080
+}
+
 // sen1FloodArea is m.Areas.Sum(m.FloodIndices()) without the index list:
 // the flood pixels' cell areas in row-major order, summed as NumPy sums
 // areas[flood] (pairwise) on geographic grids, count times the pixel area
@@ -73,13 +97,14 @@ func sen1FloodArea(m *FloodMask) float64 {
 	w := m.Info.Width
 	sc := sen1LabelPool.Get().(*sen1LabelScratch)
 	defer sen1LabelPool.Put(sc)
+	// Every flood pixel of a row has the row's area, so each row adds its
+	// flood count (counted eight pixels at a time) copies of it.
 	vals := sen1Floats(&sc.vals, m.Flood)[:0]
 	for r := 0; r < m.Info.Height; r++ {
+		_, f := sen1CountMask(m.Mask[r*w : (r+1)*w])
 		a := ra[r]
-		for _, v := range m.Mask[r*w : (r+1)*w] {
-			if v == MaskFlood {
-				vals = append(vals, a)
-			}
+		for range f {
+			vals = append(vals, a)
 		}
 	}
 	return raster.SumFloat64(vals)
