@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/bits"
+
+	"github.com/geodisaster/engine/internal/adler32"
 )
 
 // A whole-buffer DEFLATE (RFC 1951) decoder. TIFF blocks have a known
@@ -86,7 +88,7 @@ func (f *inflater) inflateZlib(src, dst []byte) error {
 	if done {
 		p := 2 + end
 		if p+4 <= len(src) {
-			if binary.BigEndian.Uint32(src[p:]) != adler32Sum(dst) {
+			if binary.BigEndian.Uint32(src[p:]) != adler32.Checksum(dst) {
 				return FormatError("DEFLATE: Adler-32 checksum mismatch")
 			}
 		}

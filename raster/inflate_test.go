@@ -3,7 +3,6 @@ package raster
 import (
 	"bytes"
 	"compress/zlib"
-	"hash/adler32"
 	"math/rand"
 	"testing"
 )
@@ -171,47 +170,4 @@ func lzwCompressTIFF(in []byte) []byte {
 		out = append(out, byte(acc<<(8-nacc)))
 	}
 	return out
-}
-
-func TestAdler32MatchesStdlib(t *testing.T) {
-	r := rand.New(rand.NewSource(3))
-	buf := make([]byte, 200000)
-	r.Read(buf)
-	check := func(p []byte) {
-		t.Helper()
-		if got, want := adler32Sum(p), adler32.Checksum(p); got != want {
-			t.Fatalf("%d bytes: adler32Sum %08x, hash/adler32 %08x", len(p), got, want)
-		}
-	}
-	for n := 0; n <= 70000; n++ {
-		off := r.Intn(16)
-		check(buf[off : off+n])
-		if n > 300 {
-			n += r.Intn(97)
-		}
-	}
-	// Worst cases for the sums: all 0xff, long enough for many blocks.
-	ff := bytes.Repeat([]byte{0xff}, 1<<20+13)
-	for _, n := range []int{adlerBlock - 1, adlerBlock, adlerBlock + 1, 5552, 5553, 1 << 20, len(ff)} {
-		check(ff[:n])
-		check(buf[:min(n, len(buf))])
-	}
-}
-
-func BenchmarkAdler32(b *testing.B) {
-	p := make([]byte, 256<<10)
-	rand.New(rand.NewSource(1)).Read(p)
-	b.SetBytes(int64(len(p)))
-	for i := 0; i < b.N; i++ {
-		adler32Sum(p)
-	}
-}
-
-func BenchmarkAdler32Stdlib(b *testing.B) {
-	p := make([]byte, 256<<10)
-	rand.New(rand.NewSource(1)).Read(p)
-	b.SetBytes(int64(len(p)))
-	for i := 0; i < b.N; i++ {
-		adler32.Checksum(p)
-	}
 }

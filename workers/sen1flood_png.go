@@ -2,8 +2,9 @@ package workers
 
 import (
 	"encoding/binary"
-	"hash/adler32"
 	"hash/crc32"
+
+	"github.com/geodisaster/engine/internal/adler32"
 )
 
 // sen1PNG lays out a PNG of h scanlines of w 8-bit RGB pixels (each a

@@ -2,14 +2,14 @@ package workers
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"hash/adler32"
 	"sort"
 	"sync"
 
-	"github.com/geodisaster/engine/raster"
+	"github.com/geodisaster/engine/internal/adler32"
 )
 
 // Render geometry and palette of RenderMap(style=flood_diagnostic).
@@ -80,17 +80,6 @@ func renderFloodDiagnostic(env Env, a Args) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	var labels []int32
-	if layers["component_boundaries"] {
-		if cmp.Ranking != nil && cmp.Ranking.Report.Objects != nil {
-			labels = cmp.Ranking.Report.Objects.Labels
-		} else {
-			labels, _, err = raster.LabelValue(m.Mask, MaskFlood, w, hgt, raster.Connect8)
-			if err != nil {
-				return nil, err
-			}
-		}
-	}
 	var water []bool
 	if layers["known_water"] {
 		band, _, err := env.Band(cmp.Reference, 1)
@@ -113,8 +102,8 @@ func renderFloodDiagnostic(env Env, a Args) (*Result, error) {
 	// pixels and checksums its own scanlines, combined in a fixed order.
 	// The prediction's hash is checked meanwhile.
 	S := sen1RenderSize
-	job := &sen1RenderJob{S: S, w: w, h: hgt, vv: vv, mask: m.Mask, labels: labels, water: water,
-		sar: layers["sar"], pred: layers["prediction"], grid: layers["grid"]}
+	job := &sen1RenderJob{S: S, w: w, h: hgt, vv: vv, mask: m.Mask, water: water,
+		sar: layers["sar"], pred: layers["prediction"], bound: layers["component_boundaries"], grid: layers["grid"]}
 	bp := sen1PNGPool.Get().(*[]byte)
 	defer sen1PNGPool.Put(bp)
 	png := newSen1PNG(*bp, S, S)
@@ -193,12 +182,11 @@ var sen1PNGPool = sync.Pool{New: func() any { return new([]byte) }}
 // w x h chip (nearest sample: image pixel (x, y) shows chip pixel
 // (x*w/S, y*h/S)).
 type sen1RenderJob struct {
-	S, w, h         int
-	vv              []float32
-	mask            []uint8
-	labels          []int32 // nil: no component boundaries
-	water           []bool  // nil: no known water
-	sar, pred, grid bool
+	S, w, h                int
+	vv                     []float32
+	mask                   []uint8
+	water                  []bool // nil: no known water
+	sar, pred, bound, grid bool
 }
 
 // sen1RenderPart is what one band of image rows drew.
@@ -207,6 +195,48 @@ type sen1RenderPart struct {
 	sar, water, pred, grid bool
 	adler                  uint32 // of the band's scanlines
 }
+
+// The layers covering an image pixel, as bits of its index into
+// sen1Paint.
+const (
+	sen1PaintPred   = 1 << iota // predicted flood (prediction layer)
+	sen1PaintBound              // component boundary
+	sen1PaintGrid               // 4x4 grid line
+	sen1PaintWater              // JRC known water
+	sen1PaintLayers = 1 << iota
+)
+
+// sen1Paint[f][v] is the colour of a pixel of grey v under the layers f
+// (bits sen1Paint*) as the little-endian bytes r, g, b and, in the fourth
+// byte, 1 when that differs from the grey. Known water tints first, the prediction tints over it, and a
+// boundary, then a grid line, replace the colour: the drawing order of
+// the layers.
+var sen1Paint = func() *[sen1PaintLayers][256]uint32 {
+	var t [sen1PaintLayers][256]uint32
+	for f := range t {
+		for v := range 256 {
+			r, g, b := uint8(v), uint8(v), uint8(v)
+			if f&sen1PaintWater != 0 {
+				r, g, b = sen1WaterTab[0][r], sen1WaterTab[1][g], sen1WaterTab[2][b]
+			}
+			if f&sen1PaintPred != 0 {
+				r, g, b = sen1PredTab[0][r], sen1PredTab[1][g], sen1PredTab[2][b]
+			}
+			if f&sen1PaintBound != 0 {
+				r, g, b = sen1BoundaryRGB[0], sen1BoundaryRGB[1], sen1BoundaryRGB[2]
+			}
+			if f&sen1PaintGrid != 0 {
+				r, g, b = sen1GridRGB[0], sen1GridRGB[1], sen1GridRGB[2]
+			}
+			var changed uint8
+			if r != uint8(v) || g != uint8(v) || b != uint8(v) {
+				changed = 1
+			}
+			t[f][v] = uint32(r) | uint32(g)<<8 | uint32(b)<<16 | uint32(changed)<<24
+		}
+	}
+	return &t
+}()
 
 // sen1PredTab and sen1WaterTab are sen1Blend's channels: tab[k][v] is
 // channel k of the colour blended over value v.
@@ -223,77 +253,131 @@ func sen1BlendTable(c [3]uint8) *[3][256]uint8 {
 	return &t
 }
 
+// rowLayers sets layers[c] to the sen1Paint bits of chip pixel (c, row)
+// for the prediction, boundary and known-water layers. A boundary pixel
+// is a predicted-flood pixel on the chip's edge or with a 4-neighbour
+// outside the prediction: in an 8-connected labelling, exactly a labelled
+// pixel with a 4-neighbour of another label (a 4-neighbour in the
+// prediction belongs to the same component).
+func (j *sen1RenderJob) rowLayers(layers []uint8, row int) {
+	w, h, mask := j.w, j.h, j.mask
+	mrow := mask[row*w : (row+1)*w]
+	var pred, bound uint8
+	if j.pred {
+		pred = sen1PaintPred
+	}
+	if j.bound {
+		bound = sen1PaintBound
+	}
+	edgeRow := row == 0 || row == h-1
+	c := 0
+	if !edgeRow && w >= 10 {
+		// Eight interior pixels at a time: flood bytes are 1 where the
+		// mask byte is MaskFlood, and a flood pixel is a boundary when
+		// any of its four neighbours' bytes is not.
+		up, down := mask[(row-1)*w:row*w], mask[(row+1)*w:(row+2)*w]
+		flood := func(b []uint8, i int) uint64 {
+			return sen1ZeroBytes(binary.LittleEndian.Uint64(b[i:])^sen1Lanes*uint64(MaskFlood)) >> 7
+		}
+		layers[0] = sen1EdgeLayers(mrow[0], pred, bound)
+		for c = 1; c+9 <= w; c += 8 {
+			f := flood(mrow, c)
+			all := flood(mrow, c-1) & flood(mrow, c+1) & flood(up, c) & flood(down, c)
+			binary.LittleEndian.PutUint64(layers[c:], f*uint64(pred)|(f&^all)*uint64(bound))
+		}
+	}
+	for ; c < w; c++ {
+		v := mrow[c]
+		switch {
+		case v != MaskFlood:
+			layers[c] = 0
+		case edgeRow || c == 0 || c == w-1:
+			layers[c] = sen1EdgeLayers(v, pred, bound)
+		case (mrow[c-1]^MaskFlood)|(mrow[c+1]^MaskFlood)|(mask[(row-1)*w+c]^MaskFlood)|(mask[(row+1)*w+c]^MaskFlood) != 0:
+			layers[c] = pred | bound
+		default:
+			layers[c] = pred
+		}
+	}
+	if j.water != nil {
+		for c, wet := range j.water[row*w : (row+1)*w] {
+			if wet {
+				layers[c] |= sen1PaintWater
+			}
+		}
+	}
+}
+
+// sen1EdgeLayers returns the layers of a chip pixel of mask value v on
+// the chip's edge, where every predicted-flood pixel is a boundary.
+func sen1EdgeLayers(v, pred, bound uint8) uint8 {
+	if v == MaskFlood {
+		return pred | bound
+	}
+	return 0
+}
+
 // draw renders image rows [y0, y1) into png.
 func (j *sen1RenderJob) draw(png *sen1PNG, y0, y1 int) sen1RenderPart {
 	S, w, h := j.S, j.w, j.h
 	stride := 1 + 3*S
-	line := make([]byte, stride)
+	// One spare byte: each pixel is stored as a 4-byte word whose last
+	// byte the next pixel overwrites.
+	line := make([]byte, stride+1)
 	colOf := make([]int, S)
-	gridCol := make([]bool, S)
+	gridCol := make([]uint8, S)
 	for x := range colOf {
 		colOf[x] = x * w / S
-		gridCol[x] = j.grid && x%(S/4) == 0 && x > 0
+		if j.grid && x%(S/4) == 0 && x > 0 {
+			gridCol[x] = sen1PaintGrid
+		}
 	}
+	layers := make([]uint8, w)
 	var p sen1RenderPart
-	ad := adler32.New()
-	mask, vv, labels, water := j.mask, j.vv, j.labels, j.water
+	var seen uint8  // the layers of all pixels drawn
+	ad := uint32(1) // Adler-32 of nothing
+	mask, vv := j.mask, j.vv
+	paint := sen1Paint
 	for y := y0; y < y1; y++ {
 		row := y * h / S
 		line[0] = 0 // filter: none
 		px := line[1:]
-		gridRow := j.grid && y%(S/4) == 0 && y > 0
+		var gridRow uint8
+		if j.grid && y%(S/4) == 0 && y > 0 {
+			gridRow = sen1PaintGrid
+		}
+		j.rowLayers(layers, row)
 		mrow := mask[row*w : (row+1)*w]
-		var lrow, lup, ldown []int32
-		if labels != nil {
-			lrow = labels[row*w : (row+1)*w]
-			if row > 0 && row < h-1 {
-				lup, ldown = labels[(row-1)*w:row*w], labels[(row+1)*w:(row+2)*w]
-			}
-		}
 		vrow := vv[row*w : (row+1)*w]
-		px = px[:3*len(colOf)]
+		px = px[:3*len(colOf)+1]
+		changed, boundary := 0, 0
 		for x, col := range colOf {
-			mv := mrow[col]
-			var r, g, b uint8
+			var v uint8
 			if j.sar {
-				v := sen1Grey(vrow[col], mv == MaskNoData)
-				r, g, b = v, v, v
+				v = sen1Grey(vrow[col], mrow[col] == MaskNoData)
 			}
-			br, bg, bb := r, g, b
-			if water != nil && water[row*w+col] {
-				r, g, b = sen1WaterTab[0][r], sen1WaterTab[1][g], sen1WaterTab[2][b]
-				p.water = true
-			}
-			if j.pred && mv == MaskFlood {
-				r, g, b = sen1PredTab[0][r], sen1PredTab[1][g], sen1PredTab[2][b]
-				p.pred = true
-			}
-			if lrow != nil {
-				if l := lrow[col]; l != 0 && (lup == nil || col == 0 || col == w-1 ||
-					lrow[col-1] != l || lrow[col+1] != l || lup[col] != l || ldown[col] != l) {
-					r, g, b = sen1BoundaryRGB[0], sen1BoundaryRGB[1], sen1BoundaryRGB[2]
-					p.boundary++
-				}
-			}
-			if gridRow || gridCol[x] {
-				r, g, b = sen1GridRGB[0], sen1GridRGB[1], sen1GridRGB[2]
-				p.grid = true
-			}
-			if r != br || g != bg || b != bb {
-				p.changed++
-			}
-			px[3*x], px[3*x+1], px[3*x+2] = r, g, b
+			f := layers[col] | gridCol[x] | gridRow
+			seen |= f
+			c := paint[f][v]
+			binary.LittleEndian.PutUint32(px[3*x:], c)
+			changed += int(c >> 24)
+			boundary += int(f >> 1 & 1)
 		}
-		ad.Write(line)
-		png.put(y*stride, line)
+		p.changed += changed
+		p.boundary += boundary
+		ad = adler32.Update(ad, line[:stride])
+		png.put(y*stride, line[:stride])
 	}
 	p.sar = j.sar && y1 > y0
-	p.adler = ad.Sum32()
+	p.pred = seen&sen1PaintPred != 0
+	p.grid = seen&sen1PaintGrid != 0
+	p.water = seen&sen1PaintWater != 0
+	p.adler = ad
 	return p
 }
 
 // sen1Grey maps VV dB linearly from [-25, 0] to 0..255 (nodata black):
-// round-half-away-from-zero of (v+25)/25*255 in float64, clamped. For
+// round-half-away-from-zero of x = (v+25)/25*255 in float64, clamped. For
 // 0.5 <= x < 254.5, x+0.5 is exact or rounds within the same integer, so
 // truncating it equals math.Round; x < 0.5 (including values just below
 // 0.5, where x+0.5 would round up to 1) is 0.
@@ -303,13 +387,14 @@ func sen1Grey(v float32, nodata bool) uint8 {
 		return 0
 	}
 	x := float64((f - sen1MinDB) / (sen1MaxDB - sen1MinDB) * 255) // rounded: not fused with x + 0.5 (arm64)
-	switch {
-	case x < 0.5:
-		return 0
-	case x >= 254.5:
-		return 255
+	// Without branches (dark flood water falls below the range at random):
+	// x clamped to [0, 255] rounds as above, 254.5 and up to 255, and
+	// x < 0.5 selects 0.
+	g := int(min(max(x, 0), 255) + 0.5)
+	if x < 0.5 {
+		g = 0
 	}
-	return uint8(int(x + 0.5))
+	return uint8(g)
 }
 
 // blend mixes c over p with alpha/255 opacity in integer arithmetic.
@@ -319,12 +404,4 @@ func sen1Blend(p, c [3]uint8, alpha int) [3]uint8 {
 		out[k] = uint8((int(p[k])*(255-alpha) + int(c[k])*alpha + 127) / 255)
 	}
 	return out
-}
-
-// sen1IsBoundary reports whether a labelled pixel has a 4-neighbour outside
-// its component (or lies on the chip edge).
-func sen1IsBoundary(labels []int32, w, h, c, r int) bool {
-	l := labels[r*w+c]
-	return c == 0 || r == 0 || c == w-1 || r == h-1 ||
-		labels[r*w+c-1] != l || labels[r*w+c+1] != l || labels[(r-1)*w+c] != l || labels[(r+1)*w+c] != l
 }

@@ -138,3 +138,39 @@ func TestKnownWaterCountsEqualScan(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderRowLayersEqualScan checks the render's word-at-a-time
+// prediction and boundary layers against the boundary definition on
+// labels (a labelled pixel on the chip edge or with a 4-neighbour of
+// another label).
+func TestRenderRowLayersEqualScan(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for trial := 0; trial < 300; trial++ {
+		w, h := 1+rng.IntN(40), 1+rng.IntN(12)
+		mask, _ := randomFloodMask(rng, w, h, false)
+		labels, _, err := raster.LabelValue(mask, MaskFlood, w, h, raster.Connect8)
+		if err != nil {
+			t.Fatal(err)
+		}
+		j := &sen1RenderJob{w: w, h: h, mask: mask, pred: trial%3 != 0, bound: trial%4 != 1}
+		layers := make([]uint8, w)
+		for r := 0; r < h; r++ {
+			j.rowLayers(layers, r)
+			for c := 0; c < w; c++ {
+				var want uint8
+				if l := labels[r*w+c]; l != 0 {
+					if j.pred {
+						want |= sen1PaintPred
+					}
+					if j.bound && (r == 0 || r == h-1 || c == 0 || c == w-1 ||
+						labels[r*w+c-1] != l || labels[r*w+c+1] != l || labels[(r-1)*w+c] != l || labels[(r+1)*w+c] != l) {
+						want |= sen1PaintBound
+					}
+				}
+				if layers[c] != want {
+					t.Fatalf("%dx%d pixel (%d,%d): layers %b, want %b", w, h, c, r, layers[c], want)
+				}
+			}
+		}
+	}
+}
