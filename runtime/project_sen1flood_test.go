@@ -272,3 +272,28 @@ func TestSen1FloodArtifactsDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// TestResolveRevalidatesChangedAnswer checks that Resolve returns the
+// published answer and refuses one whose bytes changed since publication
+// into something its schema rejects.
+func TestResolveRevalidatesChangedAnswer(t *testing.T) {
+	dir, byType := sen1Corpus(t)
+	eng, _ := runtime.NewEngine(runtime.Config{DatasetRoot: dir})
+	s, fail, err := runSen1(t, eng, byType["sen1_flood_e"][0])
+	if fail >= 0 {
+		t.Fatalf("step %d: %v", fail, err)
+	}
+	ans, err := s.Resolve(runtime.AnswerRef)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := s.PublishedAnswer("answer_1")
+	i := bytes.Index(stored, []byte(`"pattern":"`))
+	if i < 0 {
+		t.Fatalf("no pattern field in %s", ans)
+	}
+	copy(stored[i+len(`"pattern":"`):], "zzzzz") // not an allowed pattern
+	if _, err := s.Resolve(runtime.AnswerRef); err == nil || !strings.Contains(err.Error(), "fails revalidation") {
+		t.Errorf("changed answer resolved: %v", err)
+	}
+}
