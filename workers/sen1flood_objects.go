@@ -1,6 +1,7 @@
 package workers
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"sort"
 	"strconv"
@@ -61,11 +62,14 @@ func LabelFlood(m *FloodMask) ([]int32, []FloodComponent, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return labels, sen1Components(m, labels, n), nil
+	return labels, sen1Components(m, labels, n, nil), nil
 }
 
-// sen1Components measures the n components of LabelFlood's labels.
-func sen1Components(m *FloodMask, labels []int32, n int) []FloodComponent {
+// sen1Components measures the n components of LabelFlood's labels. When
+// counted is not nil it receives the components' pixel counts (by label-1)
+// as soon as they are known, before the rest is measured; the slice is
+// not modified afterwards.
+func sen1Components(m *FloodMask, labels []int32, n int, counted func(pixels []int32)) []FloodComponent {
 	w, h := m.Info.Width, m.Info.Height
 	// Row-major pixel lists per component via a counting sort, kept as
 	// (row, col) pairs.
@@ -77,6 +81,9 @@ func sen1Components(m *FloodMask, labels []int32, n int) []FloodComponent {
 		start[l+1]++
 	}
 	start[1] = 0 // background
+	if counted != nil {
+		counted(append([]int32(nil), start[2:n+2]...))
+	}
 	largest := int32(0)
 	for k := 1; k <= n+1; k++ {
 		if k <= n {
@@ -181,57 +188,29 @@ func extractFloodObjects(env Env, a Args) (*Result, error) {
 	}
 	w, h := m.Info.Width, m.Info.Height
 	target := a.String("target")
-	// For polygons, the outlines are traced from the mask on another core
-	// while the mask is labelled and the components measured; the rings
-	// are then grouped by label.
-	var labels []int32
-	var n int
-	var comps []FloodComponent
-	label := func() {
-		if labels, n, err = raster.LabelValue(m.Mask, MaskFlood, w, h, raster.Connect8); err == nil {
-			comps = sen1Components(m, labels, n)
-		}
-	}
-	var polys []raster.PixelPolygon
-	var polyErr error
-	if target == "flood_polygons" {
-		var outlines *raster.Outlines
-		sen1Both(func() { outlines, polyErr = raster.TraceOutlines(m.Mask, MaskFlood, w, h) }, label)
-		if err == nil && polyErr == nil {
-			polys, polyErr = outlines.Polygons(labels, n)
-		}
-	} else {
-		label()
-	}
-	if err != nil {
-		return nil, fmt.Errorf("ExtractObjects: %w", err)
-	}
-	o := &FloodObjects{Target: target, Mask: m, Labels: labels, Components: comps}
+	o := &FloodObjects{Target: target, Mask: m}
 	ev := map[string]any{
-		"target": o.Target, "connectivity": 8, "component_count": len(comps),
+		"target": o.Target, "connectivity": 8,
 		"source_mask": m.Artifact.Locator, "mask_sha256": m.MaskSHA256,
 	}
-	if o.Target == "flood_polygons" {
-		if polyErr != nil {
-			return nil, fmt.Errorf("ExtractObjects: polygonizing %s: %w", m.Source, polyErr)
-		}
-		if len(polys) != len(comps) {
-			return nil, fmt.Errorf("ExtractObjects: %d polygons for %d components", len(polys), len(comps))
-		}
-		bp := sen1GeoJSONPool.Get().(*[]byte)
-		defer sen1GeoJSONPool.Put(bp)
-		doc := sen1AppendGeoJSON((*bp)[:0], polys, comps, m.Info)
-		*bp = doc[:0]
-		art, err := env.WriteArtifact("flood_polygons_"+m.MaskSHA256[:12]+".geojson", doc)
+	if target == "flood_polygons" {
+		art, polys, err := sen1ExtractPolygons(env, o)
 		if err != nil {
 			return nil, err
 		}
-		o.PolygonCount, o.GeoJSON = len(polys), &art
-		ev["polygon_count"] = len(polys)
+		o.PolygonCount, o.GeoJSON = polys, &art
+		ev["polygon_count"] = polys
 		ev["geojson"] = art.Locator
 		ev["geojson_sha256"] = art.SHA256
 		ev["feature_count_check"] = "features == components"
+	} else {
+		labels, n, err := raster.LabelValue(m.Mask, MaskFlood, w, h, raster.Connect8)
+		if err != nil {
+			return nil, fmt.Errorf("ExtractObjects: %w", err)
+		}
+		o.Labels, o.Components = labels, sen1Components(m, labels, n, nil)
 	}
+	ev["component_count"] = len(o.Components)
 	if l := o.Largest(); l != nil {
 		ev["largest_component"] = map[string]any{"id": l.ID, "pixels": l.Pixels, "area_m2": RoundHalfEven(l.AreaM2, 3)}
 	}
@@ -240,6 +219,97 @@ func extractFloodObjects(env Env, a Args) (*Result, error) {
 		res.Artifacts = []Artifact{*o.GeoJSON}
 	}
 	return res, nil
+}
+
+// sen1ExtractPolygons labels o.Mask into o.Labels and o.Components and
+// writes the components' polygons as a GeoJSON artifact; it returns the
+// artifact and the feature count. Three things overlap on two cores:
+//
+//   - the caller's goroutine labels the mask, counts each component's
+//     pixels and measures the components, then hashes the GeoJSON document
+//     as it is being written;
+//   - another goroutine traces the outlines from the mask meanwhile,
+//     groups them by label once the labels exist, and writes the document
+//     once the pixel counts (its feature properties) exist, announcing
+//     each written stretch to the hasher.
+func sen1ExtractPolygons(env Env, o *FloodObjects) (Artifact, int, error) {
+	m := o.Mask
+	w, h := m.Info.Width, m.Info.Height
+	var (
+		labels      []int32
+		n           int
+		labelErr    error
+		labelled    = make(chan struct{}) // labels, n and labelErr are set
+		pixels      []int32
+		countedCh   = make(chan struct{}) // pixels is set (or labelling failed)
+		polys       []raster.PixelPolygon
+		polyErr     error
+		docCh       = make(chan []byte, 1) // the document, before it is written
+		progress    = make(chan int, 64)   // end offsets of written stretches
+		traceDone   = make(chan struct{})
+		countedOnce sync.Once
+	)
+	bp := sen1GeoJSONPool.Get().(*[]byte)
+	defer sen1GeoJSONPool.Put(bp)
+	go func() {
+		defer close(traceDone)
+		defer close(progress)
+		defer close(docCh)
+		outlines, err := raster.TraceOutlines(m.Mask, MaskFlood, w, h)
+		<-labelled
+		if err != nil || labelErr != nil {
+			polyErr = err
+			return
+		}
+		if polys, polyErr = outlines.Polygons(labels, n); polyErr != nil {
+			return
+		}
+		<-countedCh
+		if len(polys) != n || len(pixels) != n {
+			polyErr = fmt.Errorf("%d polygons for %d components", len(polys), n)
+			return
+		}
+		g := newSen1GeoJSONWriter(polys, pixels, m.Info)
+		doc := g.alloc((*bp)[:0])
+		*bp = doc[:0]
+		docCh <- doc
+		g.writeStreaming(doc, progress)
+	}()
+	labels, n, labelErr = raster.LabelValue(m.Mask, MaskFlood, w, h, raster.Connect8)
+	close(labelled)
+	if labelErr == nil {
+		o.Labels = labels
+		o.Components = sen1Components(m, labels, n, func(p []int32) {
+			pixels = p
+			countedOnce.Do(func() { close(countedCh) })
+		})
+	}
+	countedOnce.Do(func() { close(countedCh) })
+	// Hash the document as it is written.
+	hash := sha256.New()
+	doc, ok := <-docCh
+	done := 0
+	for end := range progress {
+		hash.Write(doc[done:end])
+		done = end
+	}
+	<-traceDone
+	if labelErr != nil {
+		return Artifact{}, 0, fmt.Errorf("ExtractObjects: %w", labelErr)
+	}
+	if polyErr != nil || !ok {
+		return Artifact{}, 0, fmt.Errorf("ExtractObjects: polygonizing %s: %w", m.Source, polyErr)
+	}
+	if done != len(doc) {
+		return Artifact{}, 0, fmt.Errorf("ExtractObjects: GeoJSON writer stopped at byte %d of %d", done, len(doc))
+	}
+	var sum [32]byte
+	hash.Sum(sum[:0])
+	art, err := writeArtifactSum(env, "flood_polygons_"+m.MaskSHA256[:12]+".geojson", doc, sum)
+	if err != nil {
+		return Artifact{}, 0, err
+	}
+	return art, len(polys), nil
 }
 
 // sen1GeoJSONPool recycles the polygon document's buffer (written as an
@@ -253,7 +323,11 @@ var sen1GeoJSONPool = sync.Pool{New: func() any { return new([]byte) }}
 // rings are closed, and coordinates are pixel corners mapped through the
 // affine transform and printed with the shortest exact representation.
 func FloodPolygonsGeoJSON(polys []raster.PixelPolygon, comps []FloodComponent, info RasterInfo) []byte {
-	return sen1AppendGeoJSON(nil, polys, comps, info)
+	pixels := make([]int32, len(comps))
+	for i, c := range comps {
+		pixels[i] = int32(c.Pixels)
+	}
+	return sen1AppendGeoJSON(nil, polys, pixels, info)
 }
 
 const (
@@ -269,18 +343,18 @@ const (
 // lie on the grid lines, so each distinct coordinate is formatted once.
 type sen1GeoJSONWriter struct {
 	polys      []raster.PixelPolygon
-	comps      []FloodComponent
+	pixels     []int32 // pixel count by label-1
 	xs, ys     [][]byte
 	flip       bool
 	featureEnd []int // byte offset after feature i (from the document start)
+	size       int   // of the whole document
 }
 
-// sen1AppendGeoJSON appends FloodPolygonsGeoJSON's document to buf. The
-// document's exact size is computed first and its two halves of features
-// are written concurrently into their own byte ranges.
-func sen1AppendGeoJSON(buf []byte, polys []raster.PixelPolygon, comps []FloodComponent, info RasterInfo) []byte {
+// newSen1GeoJSONWriter formats the grid's coordinates and lays out the
+// document of polys: every feature's exact byte range.
+func newSen1GeoJSONWriter(polys []raster.PixelPolygon, pixels []int32, info RasterInfo) *sen1GeoJSONWriter {
 	t := info.Transform
-	g := &sen1GeoJSONWriter{polys: polys, comps: comps, flip: t[0]*t[4] < 0}
+	g := &sen1GeoJSONWriter{polys: polys, pixels: pixels, flip: t[0]*t[4] < 0}
 	coords := make([]byte, 0, 24*(info.Width+info.Height+2))
 	g.xs = make([][]byte, info.Width+1)
 	for c := range g.xs {
@@ -300,31 +374,65 @@ func sen1AppendGeoJSON(buf []byte, polys []raster.PixelPolygon, comps []FloodCom
 		size += g.featureSize(i)
 		g.featureEnd[i] = size
 	}
-	size += len(sen1GeoJSONTail)
+	g.size = size + len(sen1GeoJSONTail)
+	return g
+}
+
+// alloc returns the document's bytes, reusing buf's memory when it is
+// large enough, with the head and tail written and the features not.
+func (g *sen1GeoJSONWriter) alloc(buf []byte) []byte {
+	if cap(buf) < g.size {
+		buf = make([]byte, g.size)
+	}
+	doc := buf[:g.size]
+	copy(doc, sen1GeoJSONHead)
+	copy(doc[g.size-len(sen1GeoJSONTail):], sen1GeoJSONTail)
+	return doc
+}
+
+// writeStreaming writes the features of doc (from alloc) in order and
+// sends the end offset of each written stretch of about 64 KiB, the last
+// being len(doc), on progress; the bytes before an offset are final.
+func (g *sen1GeoJSONWriter) writeStreaming(doc []byte, progress chan<- int) {
+	const stretch = 64 << 10
+	i0, from := 0, len(sen1GeoJSONHead)
+	for i := range g.polys {
+		if g.featureEnd[i]-from >= stretch || i == len(g.polys)-1 {
+			g.write(doc, i0, i+1)
+			progress <- g.featureEnd[i]
+			i0, from = i+1, g.featureEnd[i]
+		}
+	}
+	progress <- len(doc)
+}
+
+// sen1AppendGeoJSON appends FloodPolygonsGeoJSON's document to buf. The
+// document's exact size is computed first and its two halves of features
+// are written concurrently into their own byte ranges.
+func sen1AppendGeoJSON(buf []byte, polys []raster.PixelPolygon, pixels []int32, info RasterInfo) []byte {
+	g := newSen1GeoJSONWriter(polys, pixels, info)
 	base := len(buf)
-	if cap(buf)-base < size {
-		nb := make([]byte, base, base+size)
+	if cap(buf)-base < g.size {
+		nb := make([]byte, base, base+g.size)
 		copy(nb, buf)
 		buf = nb
 	}
-	doc := buf[base : base+size]
-	copy(doc, sen1GeoJSONHead)
-	copy(doc[size-len(sen1GeoJSONTail):], sen1GeoJSONTail)
+	doc := g.alloc(buf[base:base])
 	// Split at the feature where the first half of the bytes ends.
-	half := sort.SearchInts(g.featureEnd, size/2)
+	half := sort.SearchInts(g.featureEnd, g.size/2)
 	if half > 0 && half < len(polys) {
 		sen1Both(func() { g.write(doc, 0, half) }, func() { g.write(doc, half, len(polys)) })
 	} else {
 		g.write(doc, 0, len(polys))
 	}
-	return buf[:base+size]
+	return buf[:base+g.size]
 }
 
 // featureSize returns the bytes of feature i including its leading comma.
 func (g *sen1GeoJSONWriter) featureSize(i int) int {
 	p := &g.polys[i]
 	n := len(sen1FeatureHead) + sen1Digits(int64(p.Label)) + len(sen1FeaturePixels) +
-		sen1Digits(int64(g.comps[p.Label-1].Pixels)) + len(sen1FeatureGeomTag) + len(sen1FeatureTail)
+		sen1Digits(int64(g.pixels[p.Label-1])) + len(sen1FeatureGeomTag) + len(sen1FeatureTail)
 	if i > 0 {
 		n++
 	}
@@ -363,7 +471,7 @@ func (g *sen1GeoJSONWriter) write(doc []byte, i0, i1 int) {
 		b = append(b, sen1FeatureHead...)
 		b = strconv.AppendInt(b, int64(p.Label), 10)
 		b = append(b, sen1FeaturePixels...)
-		b = strconv.AppendInt(b, int64(g.comps[p.Label-1].Pixels), 10)
+		b = strconv.AppendInt(b, int64(g.pixels[p.Label-1]), 10)
 		b = append(b, sen1FeatureGeomTag...)
 		b = g.ring(b, p.Exterior)
 		for _, hole := range p.Holes {
