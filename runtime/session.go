@@ -640,7 +640,8 @@ func (e *callEnv) writeArtifact(name string, data []byte, sum func() [32]byte) (
 			Name:    name, SHA256: hex.EncodeToString(d[:]), Size: int64(len(data)),
 		}
 	}
-	if sameFileContent(final, data) {
+	same, exists := sameFileContent(final, data)
+	if same {
 		return written(), nil
 	}
 	tmp, err := os.CreateTemp(s.artifactDir, "."+name+".tmp-*")
@@ -653,9 +654,12 @@ func (e *callEnv) writeArtifact(name string, data []byte, sum func() [32]byte) (
 		os.Remove(tmp.Name())
 		return workers.Artifact{}, fmt.Errorf("writing artifact %s: %v", name, errors.Join(werr, cerr))
 	}
-	if err := os.Remove(final); err != nil && !errors.Is(err, os.ErrNotExist) {
-		os.Remove(tmp.Name())
-		return workers.Artifact{}, err
+	// An artifact new to the directory has nothing to remove first.
+	if exists {
+		if err := os.Remove(final); err != nil && !errors.Is(err, os.ErrNotExist) {
+			os.Remove(tmp.Name())
+			return workers.Artifact{}, err
+		}
 	}
 	if err := os.Rename(tmp.Name(), final); err != nil {
 		os.Remove(tmp.Name())
@@ -665,9 +669,17 @@ func (e *callEnv) writeArtifact(name string, data []byte, sum func() [32]byte) (
 }
 
 // sameFileContent reports whether path is a regular file (not a symbolic
-// link) whose bytes equal data. Any error reads as false.
-func sameFileContent(path string, data []byte) bool {
+// link) whose bytes equal data, and whether anything exists at path. Any
+// error reads as not the same (and as existing unless path is absent).
+func sameFileContent(path string, data []byte) (same, exists bool) {
 	li, err := os.Lstat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return false, false
+	}
+	return sameRegularFile(path, li, err, data), true
+}
+
+func sameRegularFile(path string, li os.FileInfo, err error, data []byte) bool {
 	if err != nil || !li.Mode().IsRegular() || li.Size() != int64(len(data)) {
 		return false
 	}
