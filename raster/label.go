@@ -24,14 +24,36 @@ const (
 // numbered in the raster order of their first pixel (scipy's numbering).
 // It returns the labels and n.
 func Label(mask []bool, width, height int, conn Connectivity) ([]int32, int, error) {
-	return labelEqual(mask, true, width, height, conn)
+	return labelEqual(mask, true, width, height, conn, nil)
 }
 
 // LabelValue is Label over the pixels of a row-major uint8 mask that equal
 // value (e.g. the flood class of a 0/1/255 prediction), without building a
 // boolean mask.
 func LabelValue(mask []uint8, value uint8, width, height int, conn Connectivity) ([]int32, int, error) {
-	return labelEqual(mask, value, width, height, conn)
+	return labelEqual(mask, value, width, height, conn, nil)
+}
+
+// A Grouping lists the pixels of each component of a labelling, grouped by
+// label and in raster order within a component: the pixels of component k
+// (1-based) are (Rows[i], Cols[i]) for Start[k-1] <= i < Start[k].
+type Grouping struct {
+	Start      []int32
+	Rows, Cols []int32
+}
+
+// Pixels returns the number of pixels of component k (1-based).
+func (g *Grouping) Pixels(k int) int { return int(g.Start[k] - g.Start[k-1]) }
+
+// LabelValueGrouped is LabelValue that also fills g with every
+// component's pixels, reusing g's slices when they are large enough. The
+// grouping costs no pass of its own: pixels are counted per provisional
+// label while labelling and placed while the final labels are written.
+func LabelValueGrouped(mask []uint8, value uint8, width, height int, conn Connectivity, g *Grouping) ([]int32, int, error) {
+	if g == nil {
+		return nil, 0, fmt.Errorf("raster: nil grouping")
+	}
+	return labelEqual(mask, value, width, height, conn, g)
 }
 
 // labelEqual is a two-pass union-find labelling over flat arrays. The
@@ -41,7 +63,7 @@ func LabelValue(mask []uint8, value uint8, width, height int, conn Connectivity)
 // only the remaining cases need unions. A set's root is always its
 // smallest provisional label, created at the set's first pixel in raster
 // order, so numbering roots in increasing order gives scipy's numbering.
-func labelEqual[T comparable](mask []T, on T, width, height int, conn Connectivity) ([]int32, int, error) {
+func labelEqual[T comparable](mask []T, on T, width, height int, conn Connectivity, g *Grouping) ([]int32, int, error) {
 	if width < 0 || height < 0 || len(mask) != width*height {
 		return nil, 0, fmt.Errorf("raster: mask has %d values, want %dx%d", len(mask), width, height)
 	}
@@ -50,10 +72,19 @@ func labelEqual[T comparable](mask []T, on T, width, height int, conn Connectivi
 	}
 	labels := make([]int32, len(mask))
 	if len(mask) == 0 {
+		if g != nil {
+			g.Start, g.Rows, g.Cols = append(g.Start[:0], 0), g.Rows[:0], g.Cols[:0]
+		}
 		return labels, 0, nil
 	}
 	// parent[0] is unused; parent[l] <= l for every provisional label l.
 	parent := make([]int32, 1, 1024)
+	// count[l] is the number of pixels given provisional label l (only
+	// with a grouping).
+	var count []int32
+	if g != nil {
+		count = make([]int32, 1, 1024)
+	}
 	find := func(a int32) int32 {
 		for parent[a] != a {
 			parent[a] = parent[parent[a]]
@@ -108,6 +139,9 @@ func labelEqual[T comparable](mask []T, on T, width, height int, conn Connectivi
 					if n != 0 {
 						// West, north-west and north-east all touch north.
 						lab[c] = n
+						if count != nil {
+							count[n]++
+						}
 						continue
 					}
 					if c > 0 && w == 0 {
@@ -141,8 +175,14 @@ func labelEqual[T comparable](mask []T, on T, width, height int, conn Connectivi
 			if cur == 0 {
 				cur = int32(len(parent))
 				parent = append(parent, cur)
+				if count != nil {
+					count = append(count, 0)
+				}
 			}
 			lab[c] = cur
+			if count != nil {
+				count[cur]++
+			}
 		}
 	}
 	// Final numbering: resolve every provisional label to its root's rank.
@@ -156,10 +196,56 @@ func labelEqual[T comparable](mask []T, on T, width, height int, conn Connectivi
 			final[l] = final[root]
 		}
 	}
+	if g != nil {
+		groupPixels(labels, width, final, count, int(n), g)
+		return labels, int(n), nil
+	}
 	for i, l := range labels {
 		labels[i] = final[l] // final[0] is 0
 	}
 	return labels, int(n), nil
+}
+
+// groupPixels writes the final labels (final[provisional]) and fills g: a
+// component's size is the sum of its provisional labels' counts, and each
+// pixel goes to the next place of its component in raster order.
+func groupPixels(labels []int32, width int, final, count []int32, n int, g *Grouping) {
+	start := grow32(g.Start, n+1)
+	clear(start)
+	for l := 1; l < len(final); l++ {
+		start[final[l]] += count[l]
+	}
+	for k := 1; k <= n; k++ {
+		start[k] += start[k-1]
+	}
+	total := start[n]
+	// pos[k] is the next free place of component k (start[k-1] at first).
+	pos := make([]int32, n+1)
+	copy(pos[1:], start[:n])
+	rows, cols := grow32(g.Rows, int(total)), grow32(g.Cols, int(total))
+	for r := 0; r < len(labels)/width; r++ {
+		row := labels[r*width : (r+1)*width]
+		for c, l := range row {
+			if l == 0 {
+				continue
+			}
+			f := final[l]
+			row[c] = f
+			p := pos[f]
+			rows[p], cols[p] = int32(r), int32(c)
+			pos[f] = p + 1
+		}
+	}
+	g.Start, g.Rows, g.Cols = start, rows, cols
+}
+
+// grow32 returns s with length n, reallocating only when its capacity is
+// short (contents unspecified).
+func grow32(s []int32, n int) []int32 {
+	if cap(s) < n {
+		return make([]int32, n)
+	}
+	return s[:n]
 }
 
 // hasZeroByte reports whether any byte of x is zero.

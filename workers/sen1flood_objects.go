@@ -58,51 +58,34 @@ func (o *FloodObjects) Largest() *FloodComponent {
 // in row-major order, as NumPy sums areas[labels == k]), bounding box over
 // outer pixel edges and the mean of pixel-centre coordinates.
 func LabelFlood(m *FloodMask) ([]int32, []FloodComponent, error) {
-	labels, n, err := raster.LabelValue(m.Mask, MaskFlood, m.Info.Width, m.Info.Height, raster.Connect8)
+	return sen1LabelComponents(m, nil)
+}
+
+// sen1LabelComponents labels the flood pixels of m (8-connectivity) and
+// measures the components. When labelled is not nil it receives the
+// labels, the component count and each component's pixel count (by
+// label-1) as soon as they exist, before the components are measured;
+// none of them is modified afterwards.
+func sen1LabelComponents(m *FloodMask, labelled func(labels []int32, n int, pixels []int32)) ([]int32, []FloodComponent, error) {
+	w, h := m.Info.Width, m.Info.Height
+	sc := sen1LabelPool.Get().(*sen1LabelScratch)
+	defer sen1LabelPool.Put(sc)
+	// Each component's pixels in raster order, as (row, col) pairs.
+	labels, n, err := raster.LabelValueGrouped(m.Mask, MaskFlood, w, h, raster.Connect8, &sc.group)
 	if err != nil {
 		return nil, nil, err
 	}
-	return labels, sen1Components(m, labels, n, nil), nil
-}
-
-// sen1Components measures the n components of LabelFlood's labels. When
-// counted is not nil it receives the components' pixel counts (by label-1)
-// as soon as they are known, before the rest is measured; the slice is
-// not modified afterwards.
-func sen1Components(m *FloodMask, labels []int32, n int, counted func(pixels []int32)) []FloodComponent {
-	w, h := m.Info.Width, m.Info.Height
-	// Row-major pixel lists per component via a counting sort, kept as
-	// (row, col) pairs.
-	sc := sen1LabelPool.Get().(*sen1LabelScratch)
-	defer sen1LabelPool.Put(sc)
-	start := sen1Ints(&sc.start, n+2)
-	clear(start)
-	for _, l := range labels {
-		start[l+1]++
-	}
-	start[1] = 0 // background
-	if counted != nil {
-		counted(append([]int32(nil), start[2:n+2]...))
+	g := &sc.group
+	if labelled != nil {
+		pixels := make([]int32, n)
+		for k := range pixels {
+			pixels[k] = g.Start[k+1] - g.Start[k]
+		}
+		labelled(labels, n, pixels)
 	}
 	largest := int32(0)
-	for k := 1; k <= n+1; k++ {
-		if k <= n {
-			largest = max(largest, start[k+1])
-		}
-		start[k] += start[k-1]
-	}
-	pos := sen1Ints(&sc.pos, n+1)
-	copy(pos, start[:n+1])
-	rows := sen1Ints(&sc.rows, int(start[n+1]))
-	cols := sen1Ints(&sc.cols, int(start[n+1]))
-	for r := 0; r < h; r++ {
-		for c, l := range labels[r*w : (r+1)*w] {
-			if l != 0 {
-				p := pos[l]
-				rows[p], cols[p] = int32(r), int32(c)
-				pos[l] = p + 1
-			}
-		}
+	for k := 1; k <= n; k++ {
+		largest = max(largest, g.Start[k]-g.Start[k-1])
 	}
 	// Pixel-centre coordinates per column and row, as the reference
 	// computes them (t.c + (col + 0.5) * t.a, t.f + (row + 0.5) * t.e).
@@ -118,7 +101,7 @@ func sen1Components(m *FloodMask, labels []int32, n int, counted func(pixels []i
 	comps := make([]FloodComponent, n)
 	vals := sen1Floats(&sc.vals, int(largest))
 	for k := 1; k <= n; k++ {
-		pr, pc := rows[start[k]:start[k+1]], cols[start[k]:start[k+1]]
+		pr, pc := g.Rows[g.Start[k-1]:g.Start[k]], g.Cols[g.Start[k-1]:g.Start[k]]
 		c := FloodComponent{ID: k, Pixels: len(pr)}
 		v := vals[:len(pr)]
 		if ra := m.Areas.RowArea; ra != nil {
@@ -148,25 +131,18 @@ func sen1Components(m *FloodMask, labels []int32, n int, counted func(pixels []i
 		c.Centroid = [2]float64{cx, cy}
 		comps[k-1] = c
 	}
-	return comps
+	return labels, comps, nil
 }
 
 // sen1LabelScratch holds LabelFlood's work arrays (every element is
 // written before it is read, except start, which is cleared), reused
 // across calls; none is retained.
 type sen1LabelScratch struct {
-	start, pos, rows, cols []int32
-	vals                   []float64
+	group raster.Grouping
+	vals  []float64
 }
 
 var sen1LabelPool = sync.Pool{New: func() any { return new(sen1LabelScratch) }}
-
-func sen1Ints(s *[]int32, n int) []int32 {
-	if cap(*s) < n {
-		*s = make([]int32, n)
-	}
-	return (*s)[:n]
-}
 
 func sen1Floats(s *[]float64, n int) []float64 {
 	if cap(*s) < n {
@@ -186,7 +162,6 @@ func extractFloodObjects(env Env, a Args) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	w, h := m.Info.Width, m.Info.Height
 	target := a.String("target")
 	o := &FloodObjects{Target: target, Mask: m}
 	ev := map[string]any{
@@ -204,11 +179,11 @@ func extractFloodObjects(env Env, a Args) (*Result, error) {
 		ev["geojson_sha256"] = art.SHA256
 		ev["feature_count_check"] = "features == components"
 	} else {
-		labels, n, err := raster.LabelValue(m.Mask, MaskFlood, w, h, raster.Connect8)
+		labels, comps, err := sen1LabelComponents(m, nil)
 		if err != nil {
 			return nil, fmt.Errorf("ExtractObjects: %w", err)
 		}
-		o.Labels, o.Components = labels, sen1Components(m, labels, n, nil)
+		o.Labels, o.Components = labels, comps
 	}
 	ev["component_count"] = len(o.Components)
 	if l := o.Largest(); l != nil {
@@ -225,29 +200,28 @@ func extractFloodObjects(env Env, a Args) (*Result, error) {
 // writes the components' polygons as a GeoJSON artifact; it returns the
 // artifact and the feature count. Three things overlap on two cores:
 //
-//   - the caller's goroutine labels the mask, counts each component's
-//     pixels and measures the components, then hashes the GeoJSON document
-//     as it is being written;
+//   - the caller's goroutine labels the mask (grouping each component's
+//     pixels) and measures the components, then hashes the GeoJSON
+//     document as it is being written;
 //   - another goroutine traces the outlines from the mask meanwhile,
 //     groups them by label once the labels exist, and writes the document
-//     once the pixel counts (its feature properties) exist, announcing
-//     each written stretch to the hasher.
+//     (whose feature properties are the pixel counts, known with the
+//     labels), announcing each written stretch to the hasher.
 func sen1ExtractPolygons(env Env, o *FloodObjects) (Artifact, int, error) {
 	m := o.Mask
 	w, h := m.Info.Width, m.Info.Height
 	var (
-		labels      []int32
-		n           int
-		labelErr    error
-		labelled    = make(chan struct{}) // labels, n and labelErr are set
-		pixels      []int32
-		countedCh   = make(chan struct{}) // pixels is set (or labelling failed)
-		polys       []raster.PixelPolygon
-		polyErr     error
-		docCh       = make(chan []byte, 1) // the document, before it is written
-		progress    = make(chan int, 64)   // end offsets of written stretches
-		traceDone   = make(chan struct{})
-		countedOnce sync.Once
+		labels       []int32
+		n            int
+		pixels       []int32
+		labelErr     error
+		labelled     = make(chan struct{}) // labels, n, pixels and labelErr are set
+		labelledOnce sync.Once
+		polys        []raster.PixelPolygon
+		polyErr      error
+		docCh        = make(chan []byte, 1) // the document, before it is written
+		progress     = make(chan int, 64)   // end offsets of written stretches
+		traceDone    = make(chan struct{})
 	)
 	bp := sen1GeoJSONPool.Get().(*[]byte)
 	defer sen1GeoJSONPool.Put(bp)
@@ -264,7 +238,6 @@ func sen1ExtractPolygons(env Env, o *FloodObjects) (Artifact, int, error) {
 		if polys, polyErr = outlines.Polygons(labels, n); polyErr != nil {
 			return
 		}
-		<-countedCh
 		if len(polys) != n || len(pixels) != n {
 			polyErr = fmt.Errorf("%d polygons for %d components", len(polys), n)
 			return
@@ -275,16 +248,11 @@ func sen1ExtractPolygons(env Env, o *FloodObjects) (Artifact, int, error) {
 		docCh <- doc
 		g.writeStreaming(doc, progress)
 	}()
-	labels, n, labelErr = raster.LabelValue(m.Mask, MaskFlood, w, h, raster.Connect8)
-	close(labelled)
-	if labelErr == nil {
-		o.Labels = labels
-		o.Components = sen1Components(m, labels, n, func(p []int32) {
-			pixels = p
-			countedOnce.Do(func() { close(countedCh) })
-		})
-	}
-	countedOnce.Do(func() { close(countedCh) })
+	o.Labels, o.Components, labelErr = sen1LabelComponents(m, func(l []int32, k int, p []int32) {
+		labels, n, pixels = l, k, p
+		labelledOnce.Do(func() { close(labelled) })
+	})
+	labelledOnce.Do(func() { close(labelled) })
 	// Hash the document as it is written.
 	hash := sha256.New()
 	doc, ok := <-docCh
