@@ -67,6 +67,25 @@ func OtsuFloat32(x []float32, nbins int) (float32, error) {
 // per part, and added; the result equals OtsuFloat32's bit for bit
 // (counts do not depend on order). nbins must be at least 1.
 func OtsuFloat32Parts(parts [][]float32, mn, mx float32, nbins int) (float32, error) {
+	return OtsuFloat32PartsRun(parts, mn, mx, nbins, func(fs []func()) {
+		var wg sync.WaitGroup
+		for _, f := range fs[:len(fs)-1] {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				f()
+			}()
+		}
+		fs[len(fs)-1]()
+		wg.Wait()
+	})
+}
+
+// OtsuFloat32PartsRun is OtsuFloat32Parts with the parts' histograms
+// counted by run, which receives one function per part and must call
+// each once (concurrently or not) before it returns; callers with their
+// own workers use it to avoid starting goroutines.
+func OtsuFloat32PartsRun(parts [][]float32, mn, mx float32, nbins int, run func(fs []func())) (float32, error) {
 	if nbins < 1 {
 		return 0, fmt.Errorf("raster: Otsu needs at least one bin, got %d", nbins)
 	}
@@ -85,20 +104,12 @@ func OtsuFloat32Parts(parts [][]float32, mn, mx float32, nbins int) (float32, er
 	}
 	edges := histogramEdges32(mn, mx, nbins)
 	counts := make([][]int64, len(parts))
-	var wg sync.WaitGroup
+	fs := make([]func(), len(parts))
 	for i := range parts {
 		counts[i] = make([]int64, nbins)
-		if i == len(parts)-1 {
-			histogram32(counts[i], parts[i], mn, mx, edges)
-			break
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			histogram32(counts[i], parts[i], mn, mx, edges)
-		}()
+		fs[i] = func() { histogram32(counts[i], parts[i], mn, mx, edges) }
 	}
-	wg.Wait()
+	run(fs)
 	for _, c := range counts[1:] {
 		for k, v := range c {
 			counts[0][k] += v

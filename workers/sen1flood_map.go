@@ -76,6 +76,10 @@ func mapFloodOtsu(env Env, a Args) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The team's helper starts now, to be awake once the bands are
+	// decoded: the steps after that are a few tenths of a millisecond.
+	tm := newTeam()
+	defer tm.close()
 	vvBand, info, err := env.Band(f.Path, 1)
 	if err != nil {
 		return nil, err
@@ -92,7 +96,7 @@ func mapFloodOtsu(env Env, a Args) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := predictFlood(vv, vh, info)
+	m, err := predictFlood(vv, vh, info, tm.both)
 	if err != nil {
 		return nil, fmt.Errorf("MapFlood %s: %w", f.Path, err)
 	}
@@ -104,7 +108,7 @@ func mapFloodOtsu(env Env, a Args) (*Result, error) {
 	bp := sen1MaskTIFPool.Get().(*[]byte)
 	defer sen1MaskTIFPool.Put(bp)
 	m.Work, m.Source = w, f.Path
-	sen1Both(func() { maskSum = sha256.Sum256(m.Mask) }, func() {
+	tm.both(func() { maskSum = sha256.Sum256(m.Mask) }, func() {
 		if m.Areas, err = NewGridAreas(info); err == nil {
 			tif, terr = sen1AppendFloodMask((*bp)[:0], m.Mask, info)
 		}
@@ -139,7 +143,7 @@ func mapFloodOtsu(env Env, a Args) (*Result, error) {
 // bands of a chip described by info (its nodata, if any, applies to both).
 // The returned mask has no Work, Source, Areas or Artifact.
 func PredictFlood(vv, vh []float32, info RasterInfo) (*FloodMask, error) {
-	m, err := predictFlood(vv, vh, info)
+	m, err := predictFlood(vv, vh, info, sen1Both)
 	if err != nil {
 		return nil, err
 	}
@@ -148,8 +152,9 @@ func PredictFlood(vv, vh []float32, info RasterInfo) (*FloodMask, error) {
 	return m, nil
 }
 
-// predictFlood is PredictFlood without the mask's SHA-256.
-func predictFlood(vv, vh []float32, info RasterInfo) (*FloodMask, error) {
+// predictFlood is PredictFlood without the mask's SHA-256; both runs two
+// functions concurrently (sen1Both or a team's both).
+func predictFlood(vv, vh []float32, info RasterInfo, both func(f, g func())) (*FloodMask, error) {
 	n := info.Width * info.Height
 	if len(vv) != n || len(vh) != n {
 		return nil, fmt.Errorf("bands have %d and %d samples, the grid %dx%d", len(vv), len(vh), info.Width, info.Height)
@@ -197,7 +202,7 @@ func predictFlood(vv, vh []float32, info RasterInfo) (*FloodMask, error) {
 		}
 		h.valid, h.mn, h.mx = k-h.lo, mn, mx
 	}
-	sen1Both(func() { classify(&halves[0]) }, func() { classify(&halves[1]) })
+	both(func() { classify(&halves[0]) }, func() { classify(&halves[1]) })
 	valid := halves[0].valid + halves[1].valid
 	if valid == 0 {
 		return nil, fmt.Errorf("no pixel is finite and non-nodata in both VV and VH (all-nodata chip)")
@@ -221,7 +226,15 @@ func predictFlood(vv, vh []float32, info RasterInfo) (*FloodMask, error) {
 		}
 		parts = append(parts, score[h.lo:h.lo+h.valid])
 	}
-	t, err := raster.OtsuFloat32Parts(parts, mn, mx, sen1OtsuBins)
+	t, err := raster.OtsuFloat32PartsRun(parts, mn, mx, sen1OtsuBins, func(fs []func()) {
+		for len(fs) >= 2 {
+			both(fs[0], fs[1])
+			fs = fs[2:]
+		}
+		for _, f := range fs {
+			f()
+		}
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -241,7 +254,7 @@ func predictFlood(vv, vh []float32, info RasterInfo) (*FloodMask, error) {
 		}
 		h.flood = flood
 	}
-	sen1Both(func() { threshold(&halves[0]) }, func() { threshold(&halves[1]) })
+	both(func() { threshold(&halves[0]) }, func() { threshold(&halves[1]) })
 	m := &FloodMask{Info: info, Method: Sen1FloodMethod, Threshold: t, Mask: mask, Valid: valid,
 		Flood: halves[0].flood + halves[1].flood}
 	return m, nil
