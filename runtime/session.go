@@ -137,6 +137,9 @@ type Session struct {
 	// files not read yet.
 	prefetchHints map[string][]int
 	bufs          sessionBuffers
+	// team is the workers' helper for short parallel steps, shared by the
+	// session's calls (created at first use, closed by Close).
+	team *workers.Team
 }
 
 type fileEntry struct {
@@ -199,10 +202,14 @@ func (s *Session) Handle(name string) (*workers.Handle, bool) {
 	return h, ok
 }
 
-// Close stops band prefetches still running and removes a temporary
-// artifact directory.
+// Close stops band prefetches still running and the workers' helper, and
+// removes a temporary artifact directory.
 func (s *Session) Close() error {
 	s.stopPrefetches()
+	if s.team != nil {
+		s.team.Close()
+		s.team = nil
+	}
 	if s.tempArtifact && s.artifactDir != "" {
 		return os.RemoveAll(s.artifactDir)
 	}
@@ -492,6 +499,17 @@ func (e *callEnv) entry(path string) (*fileEntry, error) {
 }
 
 var _ workers.FileHasher = (*callEnv)(nil)
+
+var _ workers.TeamEnv = (*callEnv)(nil)
+
+// Team implements workers.TeamEnv: one helper for all the session's calls,
+// so it is awake when a call's first parallel step comes.
+func (e *callEnv) Team() *workers.Team {
+	if e.s.team == nil {
+		e.s.team = workers.NewTeam()
+	}
+	return e.s.team
+}
 
 func (e *callEnv) ReadFile(path string) ([]byte, error) {
 	fe, err := e.entry(path)

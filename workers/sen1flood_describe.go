@@ -251,7 +251,9 @@ func describeFlood(env Env, a Args) (*Result, error) {
 		}
 	}
 	if r.Has(MetricFloodArea) && r.Has(MetricGrid) {
-		sen1Both(area, grid)
+		tm, release := teamFor(env)
+		tm.Both(area, grid)
+		release()
 	} else {
 		area()
 		grid()

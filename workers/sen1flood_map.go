@@ -78,8 +78,8 @@ func mapFloodOtsu(env Env, a Args) (*Result, error) {
 	}
 	// The team's helper starts now, to be awake once the bands are
 	// decoded: the steps after that are a few tenths of a millisecond.
-	tm := newTeam()
-	defer tm.close()
+	tm, done := teamFor(env)
+	defer done()
 	vvBand, info, err := env.Band(f.Path, 1)
 	if err != nil {
 		return nil, err
@@ -96,7 +96,7 @@ func mapFloodOtsu(env Env, a Args) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := predictFlood(vv, vh, info, tm.both)
+	m, err := predictFlood(vv, vh, info, tm.Both)
 	if err != nil {
 		return nil, fmt.Errorf("MapFlood %s: %w", f.Path, err)
 	}
@@ -108,7 +108,7 @@ func mapFloodOtsu(env Env, a Args) (*Result, error) {
 	bp := sen1MaskTIFPool.Get().(*[]byte)
 	defer sen1MaskTIFPool.Put(bp)
 	m.Work, m.Source = w, f.Path
-	tm.both(func() { maskSum = sha256.Sum256(m.Mask) }, func() {
+	tm.Both(func() { maskSum = sha256.Sum256(m.Mask) }, func() {
 		if m.Areas, err = NewGridAreas(info); err == nil {
 			tif, terr = sen1AppendFloodMask((*bp)[:0], m.Mask, info)
 		}

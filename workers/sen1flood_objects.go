@@ -3,9 +3,11 @@ package workers
 import (
 	"crypto/sha256"
 	"fmt"
+	"runtime"
 	"sort"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"github.com/geodisaster/engine/raster"
 )
@@ -210,28 +212,29 @@ func extractFloodObjects(env Env, a Args) (*Result, error) {
 func sen1ExtractPolygons(env Env, o *FloodObjects) (Artifact, int, error) {
 	m := o.Mask
 	w, h := m.Info.Width, m.Info.Height
+	tm, release := teamFor(env)
+	defer release()
 	var (
 		labels       []int32
 		n            int
 		pixels       []int32
-		labelErr     error
-		labelled     = make(chan struct{}) // labels, n, pixels and labelErr are set
+		labelledOK   bool                  // labels, n and pixels are set
+		labelErr     error                 // the caller's alone
+		labelled     = make(chan struct{}) // closed after labelledOK is set (or the labelling failed)
 		labelledOnce sync.Once
 		polys        []raster.PixelPolygon
 		polyErr      error
-		docCh        = make(chan []byte, 1) // the document, before it is written
-		progress     = make(chan int, 64)   // end offsets of written stretches
-		traceDone    = make(chan struct{})
+		doc          atomic.Pointer[[]byte] // the document, before it is written
+		written      atomic.Int64           // bytes of doc final so far
+		finished     atomic.Bool            // the writer has stopped
 	)
 	bp := sen1GeoJSONPool.Get().(*[]byte)
 	defer sen1GeoJSONPool.Put(bp)
-	go func() {
-		defer close(traceDone)
-		defer close(progress)
-		defer close(docCh)
+	wait := tm.Go(func() {
+		defer finished.Store(true)
 		outlines, err := raster.TraceOutlines(m.Mask, MaskFlood, w, h)
 		<-labelled
-		if err != nil || labelErr != nil {
+		if err != nil || !labelledOK {
 			polyErr = err
 			return
 		}
@@ -243,37 +246,47 @@ func sen1ExtractPolygons(env Env, o *FloodObjects) (Artifact, int, error) {
 			return
 		}
 		g := newSen1GeoJSONWriter(polys, pixels, m.Info)
-		doc := g.alloc((*bp)[:0])
-		*bp = doc[:0]
-		docCh <- doc
-		g.writeStreaming(doc, progress)
-	}()
+		d := g.alloc((*bp)[:0])
+		*bp = d[:0]
+		doc.Store(&d)
+		g.writeStreaming(d, &written)
+	})
 	o.Labels, o.Components, labelErr = sen1LabelComponents(m, func(l []int32, k int, p []int32) {
-		labels, n, pixels = l, k, p
+		labels, n, pixels, labelledOK = l, k, p, true
 		labelledOnce.Do(func() { close(labelled) })
 	})
 	labelledOnce.Do(func() { close(labelled) })
-	// Hash the document as it is written.
+	// Hash the document as it is written (polling, so that neither side
+	// sleeps between stretches).
 	hash := sha256.New()
-	doc, ok := <-docCh
-	done := 0
-	for end := range progress {
-		hash.Write(doc[done:end])
-		done = end
+	hashed := 0
+	for {
+		stopped := finished.Load()
+		if d := doc.Load(); d != nil {
+			if end := int(written.Load()); end > hashed {
+				hash.Write((*d)[hashed:end])
+				hashed = end
+			}
+		}
+		if stopped {
+			break
+		}
+		runtime.Gosched()
 	}
-	<-traceDone
+	wait()
 	if labelErr != nil {
 		return Artifact{}, 0, fmt.Errorf("ExtractObjects: %w", labelErr)
 	}
-	if polyErr != nil || !ok {
+	d := doc.Load()
+	if polyErr != nil || d == nil {
 		return Artifact{}, 0, fmt.Errorf("ExtractObjects: polygonizing %s: %w", m.Source, polyErr)
 	}
-	if done != len(doc) {
-		return Artifact{}, 0, fmt.Errorf("ExtractObjects: GeoJSON writer stopped at byte %d of %d", done, len(doc))
+	if hashed != len(*d) {
+		return Artifact{}, 0, fmt.Errorf("ExtractObjects: GeoJSON writer stopped at byte %d of %d", hashed, len(*d))
 	}
 	var sum [32]byte
 	hash.Sum(sum[:0])
-	art, err := writeArtifactSum(env, "flood_polygons_"+m.MaskSHA256[:12]+".geojson", doc, sum)
+	art, err := writeArtifactSum(env, "flood_polygons_"+m.MaskSHA256[:12]+".geojson", *d, sum)
 	if err != nil {
 		return Artifact{}, 0, err
 	}
@@ -359,19 +372,19 @@ func (g *sen1GeoJSONWriter) alloc(buf []byte) []byte {
 }
 
 // writeStreaming writes the features of doc (from alloc) in order and
-// sends the end offset of each written stretch of about 64 KiB, the last
-// being len(doc), on progress; the bytes before an offset are final.
-func (g *sen1GeoJSONWriter) writeStreaming(doc []byte, progress chan<- int) {
+// stores the end offset of each written stretch of about 64 KiB in
+// written, the last being len(doc); the bytes before it are final.
+func (g *sen1GeoJSONWriter) writeStreaming(doc []byte, written *atomic.Int64) {
 	const stretch = 64 << 10
 	i0, from := 0, len(sen1GeoJSONHead)
 	for i := range g.polys {
 		if g.featureEnd[i]-from >= stretch || i == len(g.polys)-1 {
 			g.write(doc, i0, i+1)
-			progress <- g.featureEnd[i]
+			written.Store(int64(g.featureEnd[i]))
 			i0, from = i+1, g.featureEnd[i]
 		}
 	}
-	progress <- len(doc)
+	written.Store(int64(len(doc)))
 }
 
 // sen1AppendGeoJSON appends FloodPolygonsGeoJSON's document to buf. The

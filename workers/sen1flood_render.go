@@ -116,7 +116,9 @@ func renderFloodDiagnostic(env Env, a Args) (*Result, error) {
 	pngHash := sha256.New()
 	prefix := png.fileOffset(S / 2 * (1 + 3*S))
 	var bottom sen1RenderPart
-	sen1Both(func() {
+	tm, release := teamFor(env)
+	defer release()
+	tm.Both(func() {
 		top = job.draw(png, 0, S/2)
 		pngHash.Write(png.out[:prefix])
 	}, func() {

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// A team runs one side of a worker's short parallel steps on a helper
+// A Team runs one side of a worker's short parallel steps on a helper
 // goroutine that keeps its core awake between them. A goroutine started
 // per step must wait for an idle core to be woken (measured here, in a
 // virtual machine: 80-110 µs median and over 1 ms at the 90th percentile
@@ -18,30 +18,30 @@ import (
 // goroutine) for at most teamSpin after its last step, then sleeps until
 // the next one; the caller runs a step itself whenever the helper has not
 // taken it by the time the caller's own half is done, so a team is never
-// slower than running both halves in turn. A team must be closed.
-type team struct {
-	pending  atomic.Pointer[func()] // a step not yet taken
-	finished atomic.Uint64          // steps the helper has completed
-	quit     atomic.Bool
-	wake     chan struct{} // a step arrived while the helper sleeps
+// slower than running both halves in turn. A Team is used by one
+// goroutine at a time and must be closed.
+type Team struct {
+	pending atomic.Pointer[func()] // a step not yet taken
+	quit    atomic.Bool
+	wake    chan struct{} // a step arrived while the helper sleeps
 }
 
-// teamSpin bounds how long an idle helper keeps its core busy.
-const teamSpin = 500 * time.Microsecond
+// teamSpin bounds how long an idle helper keeps its core busy (long
+// enough to bridge the serial gap between two calls of a chain).
+const teamSpin = time.Millisecond
 
-// newTeam starts a team's helper goroutine.
-func newTeam() *team {
-	t := &team{wake: make(chan struct{}, 1)}
+// NewTeam starts a team's helper goroutine.
+func NewTeam() *Team {
+	t := &Team{wake: make(chan struct{}, 1)}
 	go t.help()
 	return t
 }
 
-func (t *team) help() {
+func (t *Team) help() {
 	idleSince := time.Now()
 	for spins := 0; !t.quit.Load(); spins++ {
 		if f := t.pending.Swap(nil); f != nil {
 			(*f)()
-			t.finished.Add(1)
 			idleSince, spins = time.Now(), 0
 			continue
 		}
@@ -54,30 +54,78 @@ func (t *team) help() {
 	}
 }
 
-// both runs f and g concurrently (f on the helper when it is ready in
-// time) and returns when both have returned.
-func (t *team) both(f, g func()) {
-	done := t.finished.Load()
-	t.pending.Store(&f)
-	select {
-	case t.wake <- struct{}{}:
-	default:
+// Both runs f and g concurrently (f on the helper when it is ready in
+// time, else after g on the caller's goroutine) and returns when both
+// have returned. f and g must not wait for each other.
+func (t *Team) Both(f, g func()) {
+	var fin atomic.Bool
+	step := func() {
+		f()
+		fin.Store(true)
 	}
-	g()
-	if p := t.pending.Swap(nil); p != nil {
-		(*p)() // the helper did not take f: run it here
+	if !t.pending.CompareAndSwap(nil, &step) {
+		// The helper has a step of Go's waiting: run both here.
+		g()
+		f()
 		return
 	}
-	for t.finished.Load() == done {
+	t.nudge()
+	g()
+	if t.pending.CompareAndSwap(&step, nil) {
+		f() // the helper did not take f: run it here
+		return
+	}
+	for !fin.Load() {
 		runtime.Gosched()
 	}
 }
 
-// close stops the helper.
-func (t *team) close() {
-	t.quit.Store(true)
+// Go starts f on the helper, which may run it only after a step it is
+// running, and returns a function that waits for f to return. Unlike
+// Both, f always runs on the helper, so it may wait for the caller.
+func (t *Team) Go(f func()) (wait func()) {
+	done := make(chan struct{})
+	g := func() {
+		defer close(done)
+		f()
+	}
+	if !t.pending.CompareAndSwap(nil, &g) {
+		go g() // a step is pending already (not from this goroutine)
+	} else {
+		t.nudge()
+	}
+	return func() { <-done }
+}
+
+// nudge wakes a sleeping helper.
+func (t *Team) nudge() {
 	select {
 	case t.wake <- struct{}{}:
 	default:
 	}
+}
+
+// Close stops the helper (after a step it is running).
+func (t *Team) Close() {
+	t.quit.Store(true)
+	t.nudge()
+}
+
+// TeamEnv is implemented by environments that keep one Team for all the
+// calls of a session, so its helper is awake when a call begins.
+type TeamEnv interface {
+	// Team returns the session's team; the environment closes it.
+	Team() *Team
+}
+
+// teamFor returns env's team, or a new one when env has none, with the
+// function to call when the caller is done with it.
+func teamFor(env Env) (*Team, func()) {
+	if te, ok := env.(TeamEnv); ok {
+		if t := te.Team(); t != nil {
+			return t, func() {}
+		}
+	}
+	t := NewTeam()
+	return t, t.Close
 }

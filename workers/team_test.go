@@ -10,12 +10,12 @@ import (
 // its helper is asleep or not yet started, and requires every function to
 // run exactly once with its effects visible when both returns.
 func TestTeamRunsEachStepOnce(t *testing.T) {
-	tm := newTeam()
-	defer tm.close()
+	tm := NewTeam()
+	defer tm.Close()
 	var fs, gs atomic.Int64
 	for i := 0; i < 2000; i++ {
 		var a, b int
-		tm.both(func() { a = i; fs.Add(1) }, func() { b = i; gs.Add(1) })
+		tm.Both(func() { a = i; fs.Add(1) }, func() { b = i; gs.Add(1) })
 		if a != i || b != i {
 			t.Fatalf("step %d: effects %d %d not visible", i, a, b)
 		}
@@ -32,8 +32,8 @@ func TestTeamRunsEachStepOnce(t *testing.T) {
 // complete, which needs the helper to run one while the caller runs the
 // other.
 func TestTeamRunsConcurrently(t *testing.T) {
-	tm := newTeam()
-	defer tm.close()
+	tm := NewTeam()
+	defer tm.Close()
 	time.Sleep(time.Millisecond) // the helper is running and spinning
 	var met atomic.Int32
 	meet := func() bool {
@@ -47,8 +47,31 @@ func TestTeamRunsConcurrently(t *testing.T) {
 		return true
 	}
 	var okF, okG bool
-	tm.both(func() { okF = meet() }, func() { okG = meet() })
+	tm.Both(func() { okF = meet() }, func() { okG = meet() })
 	if !okF || !okG {
 		t.Fatal("the two halves did not run at the same time")
+	}
+}
+
+// TestTeamGoMayWaitForCaller checks that a function started with Go runs
+// on the helper even when the caller only signals it later, and that Both
+// still completes while the helper is busy with it.
+func TestTeamGoMayWaitForCaller(t *testing.T) {
+	tm := NewTeam()
+	defer tm.Close()
+	for i := 0; i < 200; i++ {
+		signal := make(chan struct{})
+		var got atomic.Bool
+		wait := tm.Go(func() {
+			<-signal
+			got.Store(true)
+		})
+		var a, b bool
+		tm.Both(func() { a = true }, func() { b = true })
+		close(signal)
+		wait()
+		if !got.Load() || !a || !b {
+			t.Fatalf("round %d: go %v both %v %v", i, got.Load(), a, b)
+		}
 	}
 }
