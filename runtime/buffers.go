@@ -30,7 +30,8 @@ const (
 
 func newBufferPool(limit int) *bufferPool { return &bufferPool{limit: limit} }
 
-// class returns the log2 of the smallest pooled capacity holding n bytes.
+// poolClass returns the log2 of the smallest pooled capacity holding n
+// bytes.
 func poolClass(n int) int { return bits.Len(uint(n - 1)) }
 
 // get returns a buffer of length n with unspecified contents, or nil when
@@ -65,7 +66,8 @@ func (p *bufferPool) put(b []byte) {
 		return
 	}
 	p.held += c
-	p.free[bits.Len(uint(c-1))] = append(p.free[bits.Len(uint(c-1))], b[:0])
+	k := poolClass(c)
+	p.free[k] = append(p.free[k], b[:0])
 }
 
 // sessionBuffers are the pooled buffers a session has taken; they return
@@ -76,29 +78,32 @@ type sessionBuffers struct {
 	taken [][]byte
 }
 
-// alloc returns a buffer of length n from the engine's pool (contents
-// unspecified), recorded for release, or from make when n is small.
+// alloc returns a buffer of length n (contents unspecified) from the
+// engine's pool, recorded for release, or from make when n is not pooled.
 func (s *Session) alloc(n int) []byte {
-	b := s.eng.bufs.get(n)
-	if b == nil {
-		return make([]byte, n)
+	if b := s.take(n); b != nil {
+		return b
 	}
-	s.bufs.mu.Lock()
-	s.bufs.taken = append(s.bufs.taken, b)
-	s.bufs.mu.Unlock()
-	return b
+	return make([]byte, n)
 }
 
 // allocZeroed is alloc with the buffer cleared (a raster.Allocator).
 func (s *Session) allocZeroed(n int) []byte {
-	b := s.eng.bufs.get(n)
-	if b == nil {
-		return make([]byte, n)
+	if b := s.take(n); b != nil {
+		clear(b)
+		return b
 	}
-	clear(b)
-	s.bufs.mu.Lock()
-	s.bufs.taken = append(s.bufs.taken, b)
-	s.bufs.mu.Unlock()
+	return make([]byte, n)
+}
+
+// take returns a pooled buffer of length n, recorded for release, or nil.
+func (s *Session) take(n int) []byte {
+	b := s.eng.bufs.get(n)
+	if b != nil {
+		s.bufs.mu.Lock()
+		s.bufs.taken = append(s.bufs.taken, b)
+		s.bufs.mu.Unlock()
+	}
 	return b
 }
 

@@ -153,7 +153,7 @@ func PredictFlood(vv, vh []float32, info RasterInfo) (*FloodMask, error) {
 }
 
 // predictFlood is PredictFlood without the mask's SHA-256; both runs two
-// functions concurrently (sen1Both or a team's both).
+// functions concurrently (sen1Both or Team.Both).
 func predictFlood(vv, vh []float32, info RasterInfo, both func(f, g func())) (*FloodMask, error) {
 	n := info.Width * info.Height
 	if len(vv) != n || len(vh) != n {
