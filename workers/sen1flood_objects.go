@@ -81,13 +81,13 @@ func sen1LabelComponents(m *FloodMask, labelled func(labels []int32, n int, pixe
 	if labelled != nil {
 		pixels := make([]int32, n)
 		for k := range pixels {
-			pixels[k] = g.Start[k+1] - g.Start[k]
+			pixels[k] = int32(g.Pixels(k + 1))
 		}
 		labelled(labels, n, pixels)
 	}
-	largest := int32(0)
+	largest := 0
 	for k := 1; k <= n; k++ {
-		largest = max(largest, g.Start[k]-g.Start[k-1])
+		largest = max(largest, g.Pixels(k))
 	}
 	// Pixel-centre coordinates per column and row, as the reference
 	// computes them (t.c + (col + 0.5) * t.a, t.f + (row + 0.5) * t.e).
@@ -101,7 +101,7 @@ func sen1LabelComponents(m *FloodMask, labelled func(labels []int32, n int, pixe
 		yc[r] = t[5] + float64((float64(r)+0.5)*t[4])
 	}
 	comps := make([]FloodComponent, n)
-	vals := sen1Floats(&sc.vals, int(largest))
+	vals := sen1Floats(&sc.vals, largest)
 	for k := 1; k <= n; k++ {
 		pr, pc := g.Rows[g.Start[k-1]:g.Start[k]], g.Cols[g.Start[k-1]:g.Start[k]]
 		c := FloodComponent{ID: k, Pixels: len(pr)}
