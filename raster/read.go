@@ -64,18 +64,86 @@ func (d *Dataset) ReadBandsAlloc(ctx context.Context, bands []int, w Window, all
 	return op.out, nil
 }
 
+// A BandRead is a read of bands in progress, started by StartReadBands.
+type BandRead struct{ op *readOp }
+
+// StartReadBands starts ReadBandsAlloc's read and returns without waiting
+// for it: blocks are decoded by up to GOMAXPROCS background goroutines
+// and by the goroutine that calls Wait, which takes the blocks no other
+// goroutine has started (a caller that waits would otherwise leave its
+// core idle while a background goroutine waits for one).
+func (d *Dataset) StartReadBands(ctx context.Context, bands []int, w Window, alloc Allocator) (*BandRead, error) {
+	op, err := d.startRead(ctx, bands, w, alloc)
+	if err != nil {
+		return nil, err
+	}
+	return &BandRead{op: op}, nil
+}
+
+// Wait decodes the blocks not taken yet on the calling goroutine, waits
+// for the others and returns the bands, or the read's first error
+// (ctx's error when ctx ends first).
+func (r *BandRead) Wait(ctx context.Context) ([]*Band, error) {
+	r.op.work()
+	select {
+	case <-r.op.finished:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	if r.op.err != nil {
+		return nil, r.op.err
+	}
+	return r.op.out, nil
+}
+
+// Done returns a channel closed once the read has finished or failed and
+// no goroutine decodes into its bands any longer.
+func (r *BandRead) Done() <-chan struct{} { return r.op.finished }
+
 // readJob is one block to decode: plane (band index for planar files, else
 // 0) and block column/row.
 type readJob struct{ plane, bx, by int }
 
 // readOp is a read in progress: its outputs, its jobs in block order, and
-// a channel per job closed when the job is done.
+// a channel per job closed when the job is done. Jobs are taken in order
+// by workers running work: background goroutines and waiting callers.
+// finished is closed by the last worker to leave once every job is taken
+// (or the read failed); a worker arriving after that leaves at once, so
+// nothing writes to the outputs once finished is closed.
 type readOp struct {
 	out      []*Band
 	jobs     []readJob
 	ready    []chan struct{}
 	finished chan struct{}
 	err      error
+	work     func() // decodes jobs until none is left or the read fails
+
+	mu     sync.Mutex
+	active int  // workers inside work
+	closed bool // finished is closed
+}
+
+// enter admits a worker unless finished is closed.
+func (op *readOp) enter() bool {
+	op.mu.Lock()
+	defer op.mu.Unlock()
+	if op.closed {
+		return false
+	}
+	op.active++
+	return true
+}
+
+// leave lets a worker go; the last one out closes finished when no job is
+// left to take (done reports that).
+func (op *readOp) leave(done bool) {
+	op.mu.Lock()
+	defer op.mu.Unlock()
+	op.active--
+	if op.active == 0 && done && !op.closed {
+		op.closed = true
+		close(op.finished)
+	}
 }
 
 // waitJob blocks until job i is decoded; it returns false if the read
@@ -94,8 +162,10 @@ func (op *readOp) waitJob(i int) bool {
 	}
 }
 
-// wait blocks until every job is done and returns the first error.
+// wait decodes jobs not taken yet, blocks until every job is done and
+// returns the first error.
 func (op *readOp) wait() error {
+	op.work()
 	<-op.finished
 	return op.err
 }
@@ -157,19 +227,26 @@ func (d *Dataset) startRead(ctx context.Context, bands []int, w Window, alloc Al
 		next    atomic.Int64
 		failed  atomic.Bool
 		errOnce sync.Once
-		wg      sync.WaitGroup
 	)
 	fail := func(e error) {
 		errOnce.Do(func() { op.err = e })
 		failed.Store(true)
 	}
-	run := func() {
-		defer wg.Done()
+	// taken reports whether no job is left to start.
+	taken := func() bool { return failed.Load() || next.Load() >= int64(len(op.jobs)) }
+	op.work = func() {
+		if !op.enter() {
+			return
+		}
 		defer func() {
 			if p := recover(); p != nil {
 				fail(FormatError(fmt.Sprintf("internal error while decoding: %v", p)))
 			}
+			op.leave(taken())
 		}()
+		if taken() {
+			return
+		}
 		st := d.getState()
 		defer d.putState(st)
 		for !failed.Load() {
@@ -189,14 +266,9 @@ func (d *Dataset) startRead(ctx context.Context, bands []int, w Window, alloc Al
 			close(op.ready[i])
 		}
 	}
-	wg.Add(workers)
 	for k := 0; k < workers; k++ {
-		go run()
+		go op.work()
 	}
-	go func() {
-		wg.Wait()
-		close(op.finished)
-	}()
 	return op, nil
 }
 

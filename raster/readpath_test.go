@@ -195,3 +195,60 @@ func TestReadBandsAllocStorage(t *testing.T) {
 		}
 	}
 }
+
+// TestStartReadBands checks the background read: Wait returns what
+// ReadBands returns (whether or not the caller finds blocks left to
+// decode), and a read cancelled before Wait reports the cancellation and
+// closes Done.
+func TestStartReadBands(t *testing.T) {
+	b1, _ := NewBand(300, 200, Float32)
+	b2, _ := NewBand(300, 200, Float32)
+	for i := range b1.Data.([]float32) {
+		b1.Data.([]float32)[i] = float32(i%977) * 0.25
+		b2.Data.([]float32)[i] = -float32(i%613) * 0.5
+	}
+	var buf bytes.Buffer
+	if err := Write(&buf, []*Band{b1, b2}, WriteOptions{Compression: "deflate", Predictor: 3, TileSize: 32}); err != nil {
+		t.Fatal(err)
+	}
+	ds, err := OpenReaderAt(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := Window{Width: 300, Height: 200}
+	for _, delay := range []time.Duration{0, 5 * time.Millisecond} {
+		r, err := ds.StartReadBands(context.Background(), []int{2, 1}, w, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(delay) // 0: the caller decodes too; 5 ms: mostly done already
+		got, err := r.Wait(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameSamples(t, "band 2", got[0], b2)
+		sameSamples(t, "band 1", got[1], b1)
+		select {
+		case <-r.Done():
+		default:
+			t.Fatal("Done still open after Wait returned")
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r, err := ds.StartReadBands(ctx, []int{1}, w, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Wait(context.Background()); err != context.Canceled {
+		t.Fatalf("cancelled read: Wait returned %v", err)
+	}
+	select {
+	case <-r.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("Done not closed after a cancelled read")
+	}
+	if _, err := ds.StartReadBands(context.Background(), []int{3}, w, nil); err == nil {
+		t.Fatal("band 3 of a 2-band file accepted")
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/geodisaster/engine/raster"
 	"github.com/geodisaster/engine/workers"
@@ -40,10 +39,8 @@ func (e *callEnv) PrefetchBands(path string, bands []int) {
 type bandPrefetch struct {
 	ds     *raster.Dataset
 	info   *workers.RasterInfo
-	bands  map[int]int // band number -> index in out
-	done   chan struct{}
-	out    []*raster.Band
-	err    error
+	bands  map[int]int // band number -> index in the read's bands
+	read   *raster.BandRead
 	cancel context.CancelFunc
 }
 
@@ -57,7 +54,7 @@ func startPrefetch(data []byte, bands []int, alloc raster.Allocator) *bandPrefet
 		return nil
 	}
 	info := rasterInfo(ds)
-	p := &bandPrefetch{ds: ds, info: &info, bands: map[int]int{}, done: make(chan struct{})}
+	p := &bandPrefetch{ds: ds, info: &info, bands: map[int]int{}}
 	var list []int
 	for _, b := range bands {
 		if _, dup := p.bands[b]; !dup && b >= 1 && b <= info.Count {
@@ -69,40 +66,40 @@ func startPrefetch(data []byte, bands []int, alloc raster.Allocator) *bandPrefet
 		return nil
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	p.cancel = cancel
-	go func() {
-		defer close(p.done)
-		defer func() {
-			if r := recover(); r != nil {
-				p.out, p.err = nil, fmt.Errorf("internal error while decoding: %v", r)
-			}
-		}()
-		p.out, p.err = ds.ReadBandsAlloc(ctx, list, raster.Window{Width: info.Width, Height: info.Height}, alloc)
-	}()
+	r, err := ds.StartReadBands(ctx, list, raster.Window{Width: info.Width, Height: info.Height}, alloc)
+	if err != nil {
+		cancel()
+		return nil
+	}
+	p.read, p.cancel = r, cancel
 	return p
 }
 
-// band waits for the prefetch and returns band b, whether the prefetch
-// covered it, and its decoding error. A prefetch stopped by Session.Close
-// or by ctx reports ctx's error.
+// band returns band b, whether the prefetch covered it, and its decoding
+// error; the caller decodes the blocks no goroutine has started yet
+// (raster.BandRead.Wait). A prefetch stopped by Session.Close or by ctx
+// reports ctx's error.
 func (p *bandPrefetch) band(ctx context.Context, b int) (*raster.Band, bool, error) {
 	i, ok := p.bands[b]
 	if !ok {
 		return nil, false, nil
 	}
-	select {
-	case <-p.done:
-	case <-ctx.Done():
-		return nil, true, ctx.Err()
-	}
-	if p.err != nil {
-		if errors.Is(p.err, context.Canceled) {
+	out, err := p.read.Wait(ctx)
+	if err != nil {
+		if errors.Is(err, context.Canceled) && ctx.Err() == nil {
 			// Stopped by Close; a caller still running decodes itself.
 			return nil, false, nil
 		}
-		return nil, true, p.err
+		return nil, true, err
 	}
-	return p.out[i], true, nil
+	return out[i], true, nil
+}
+
+// stop cancels the prefetch and waits until no goroutine decodes into
+// its bands.
+func (p *bandPrefetch) stop() {
+	p.cancel()
+	<-p.read.Done()
 }
 
 // stopPrefetches cancels the session's band prefetches and waits for
@@ -110,8 +107,7 @@ func (p *bandPrefetch) band(ctx context.Context, b int) (*raster.Band, bool, err
 func (s *Session) stopPrefetches() {
 	for _, fe := range s.files {
 		if p := fe.prefetch; p != nil {
-			p.cancel()
-			<-p.done
+			p.stop()
 		}
 	}
 }
