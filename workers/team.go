@@ -20,6 +20,14 @@ import (
 // taken it by the time the caller's own half is done, so a team is never
 // slower than running both halves in turn. A Team is used by one
 // goroutine at a time and must be closed.
+//
+// While the helper spins, a goroutine the caller starts waits in the
+// caller's run queue until the caller blocks: the helper's core keeps
+// finding the helper in the global queue after each yield and never gets
+// to stealing it (a trace showed a band decode goroutine waiting out the
+// whole 1 ms spin). Work that runs while a team is awake is therefore
+// handed to the team (Both, Go) or done by the goroutine that would
+// otherwise wait for it (raster.BandRead.Wait).
 type Team struct {
 	pending atomic.Pointer[func()] // a step not yet taken
 	quit    atomic.Bool
