@@ -40,7 +40,7 @@ func (d *Dataset) ReadAll(ctx context.Context) ([]*Band, error) {
 
 // ReadBands reads the window w of several bands (1-based) at once, so
 // pixel-interleaved blocks are decoded only once. Blocks are decoded
-// concurrently by up to GOMAXPROCS goroutines.
+// concurrently by up to GOMAXPROCS goroutines and by the calling one.
 func (d *Dataset) ReadBands(ctx context.Context, bands []int, w Window) ([]*Band, error) {
 	return d.ReadBandsAlloc(ctx, bands, w, nil)
 }
