@@ -278,10 +278,12 @@ func TestSen1FloodRealChip(t *testing.T) {
 // record id -> artifact extension -> SHA-256.
 const sen1ArtifactPins = "goldens/sen1flood_artifacts.json"
 
-// artifactHashes replays records and returns each one's artifact hashes.
+// artifactHashes replays records and returns each one's artifact hashes,
+// after checking that each artifact's file holds the bytes they hash.
 func artifactHashes(t *testing.T, dir string, recs []runtime.Record) map[string]map[string]string {
 	t.Helper()
-	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir, ArtifactDir: filepath.Join(t.TempDir(), "a")})
+	adir := filepath.Join(t.TempDir(), "a")
+	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir, ArtifactDir: adir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -294,6 +296,13 @@ func artifactHashes(t *testing.T, dir string, recs []runtime.Record) map[string]
 		for _, c := range r.Calls {
 			for _, a := range c.Artifacts {
 				m[filepath.Ext(a.Name)] = a.SHA256
+				b, err := os.ReadFile(filepath.Join(adir, r.ID, a.Name))
+				if err != nil {
+					t.Fatalf("%s: artifact %s: %v", r.ID, a.Name, err)
+				}
+				if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) != a.SHA256 || int64(len(b)) != a.Size {
+					t.Errorf("%s: artifact %s on disk (%d bytes) is not the one reported (%d bytes, sha256 %s)", r.ID, a.Name, len(b), a.Size, a.SHA256)
+				}
 			}
 		}
 		out[r.ID] = m

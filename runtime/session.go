@@ -626,6 +626,15 @@ func (e *callEnv) WriteArtifactSum(name string, data []byte, sum [32]byte) (work
 	return e.writeArtifact(name, data, func() [32]byte { return sum })
 }
 
+var _ workers.ArtifactFileWriter = (*callEnv)(nil)
+
+// WriteArtifactFile implements workers.ArtifactFileWriter: WriteArtifact
+// without the digest, for a caller that hashes the bytes on another core
+// meanwhile and sets the artifact's SHA256 itself.
+func (e *callEnv) WriteArtifactFile(name string, data []byte) (workers.Artifact, error) {
+	return e.writeArtifact(name, data, nil)
+}
+
 // writeArtifact writes data to a temporary file and renames it into place
 // (an existing artifact of that name, from an earlier run into the same
 // directory, is removed first: renaming over it makes ext4 flush the new

@@ -17,3 +17,13 @@ func writeArtifactSum(env Env, name string, data []byte, sum [32]byte) (Artifact
 	}
 	return env.WriteArtifact(name, data)
 }
+
+// ArtifactFileWriter is implemented by an Env that can write an
+// artifact's file before its SHA-256 is known, so that one core writes
+// the bytes while another hashes them.
+type ArtifactFileWriter interface {
+	// WriteArtifactFile writes data as WriteArtifact(name, data) does and
+	// returns the artifact without its SHA256, which the caller sets to
+	// the hex SHA-256 of data.
+	WriteArtifactFile(name string, data []byte) (Artifact, error)
+}

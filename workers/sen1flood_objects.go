@@ -2,6 +2,7 @@ package workers
 
 import (
 	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"runtime"
 	"sort"
@@ -208,7 +209,9 @@ func extractFloodObjects(env Env, a Args) (*Result, error) {
 //   - another goroutine traces the outlines from the mask meanwhile,
 //     groups them by label once the labels exist, and writes the document
 //     (whose feature properties are the pixel counts, known with the
-//     labels), announcing each written stretch to the hasher.
+//     labels), announcing each written stretch to the hasher; then it
+//     writes the artifact's file (when env is an ArtifactFileWriter)
+//     while the hasher finishes.
 func sen1ExtractPolygons(env Env, o *FloodObjects) (Artifact, int, error) {
 	m := o.Mask
 	w, h := m.Info.Width, m.Info.Height
@@ -230,6 +233,12 @@ func sen1ExtractPolygons(env Env, o *FloodObjects) (Artifact, int, error) {
 	)
 	bp := sen1GeoJSONPool.Get().(*[]byte)
 	defer sen1GeoJSONPool.Put(bp)
+	name := "flood_polygons_" + m.MaskSHA256[:12] + ".geojson"
+	fw, early := env.(ArtifactFileWriter)
+	var (
+		art    Artifact // written by the tracer (early) or after hashing
+		artErr error
+	)
 	wait := tm.Go(func() {
 		defer finished.Store(true)
 		outlines, err := raster.TraceOutlines(m.Mask, MaskFlood, w, h)
@@ -250,6 +259,9 @@ func sen1ExtractPolygons(env Env, o *FloodObjects) (Artifact, int, error) {
 		*bp = d[:0]
 		doc.Store(&d)
 		g.writeStreaming(d, &written)
+		if early {
+			art, artErr = fw.WriteArtifactFile(name, d)
+		}
 	})
 	o.Labels, o.Components, labelErr = sen1LabelComponents(m, func(l []int32, k int, p []int32) {
 		labels, n, pixels, labelledOK = l, k, p, true
@@ -286,7 +298,14 @@ func sen1ExtractPolygons(env Env, o *FloodObjects) (Artifact, int, error) {
 	}
 	var sum [32]byte
 	hash.Sum(sum[:0])
-	art, err := writeArtifactSum(env, "flood_polygons_"+m.MaskSHA256[:12]+".geojson", *d, sum)
+	if early {
+		if artErr != nil {
+			return Artifact{}, 0, artErr
+		}
+		art.SHA256 = hex.EncodeToString(sum[:])
+		return art, len(polys), nil
+	}
+	art, err := writeArtifactSum(env, name, *d, sum)
 	if err != nil {
 		return Artifact{}, 0, err
 	}
