@@ -3,6 +3,7 @@ package raster
 import (
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 )
 
 // Connectivity selects which neighbours join pixels into one component.
@@ -53,7 +54,140 @@ func LabelValueGrouped(mask []uint8, value uint8, width, height int, conn Connec
 	if g == nil {
 		return nil, 0, fmt.Errorf("raster: nil grouping")
 	}
+	if conn == Connect8 && width > 0 && height > 0 && len(mask) == width*height {
+		return labelRuns8(mask, value, width, height, g), g.count(), nil
+	}
 	return labelEqual(mask, value, width, height, conn, g)
+}
+
+// count returns the number of components of a filled grouping.
+func (g *Grouping) count() int { return len(g.Start) - 1 }
+
+// pixelRun is a run of equal pixels [a, b) of one row and its provisional
+// label.
+type pixelRun struct{ a, b, label int32 }
+
+// labelRuns8 is the 8-connected LabelValueGrouped over runs instead of
+// pixels: each row's runs of value are found 64 pixels at a time (from
+// the row's equalBits) and joined to the runs of the row above that they
+// touch (overlap or meet at a corner), with labelEqual's union-find and
+// numbering (a set's root is its first run in raster order, so roots
+// ranked in order are scipy's labels). A second pass over the runs writes
+// the labels and the grouping a run at a time.
+func labelRuns8(mask []uint8, value uint8, width, height int, g *Grouping) []int32 {
+	labels := make([]int32, len(mask))
+	rowBits := make([]uint64, (width+63)/64)
+	var runs []pixelRun
+	rowStart := make([]int, height+1) // runs of row y: runs[rowStart[y]:rowStart[y+1]]
+	parent := make([]int32, 1, 1024)
+	count := make([]int32, 1, 1024) // pixels per provisional label
+	find := func(a int32) int32 {
+		for parent[a] != a {
+			parent[a] = parent[parent[a]]
+			a = parent[a]
+		}
+		return a
+	}
+	for y := 0; y < height; y++ {
+		equalBits(rowBits, mask[y*width:(y+1)*width], value)
+		rowStart[y] = len(runs)
+		prev := runs[rowStartPrev(rowStart, y):rowStart[y]]
+		i := 0
+		for x := 0; x < width; {
+			// The next run: its first set bit, then its first clear one
+			// (bits past the row's end are clear).
+			wd := rowBits[x>>6] >> (x & 63)
+			if wd == 0 {
+				x = (x>>6 + 1) << 6
+				continue
+			}
+			x += bits.TrailingZeros64(wd)
+			a := x
+			for {
+				z := ^rowBits[x>>6] >> (x & 63)
+				if z != 0 {
+					x += bits.TrailingZeros64(z)
+					break
+				}
+				x = (x>>6 + 1) << 6
+				if x >= width {
+					break
+				}
+			}
+			b := min(x, width)
+			// Runs above that end before a-1 touch no later run either.
+			for i < len(prev) && int(prev[i].b) < a {
+				i++
+			}
+			lab := int32(0)
+			for k := i; k < len(prev) && int(prev[k].a) <= b; k++ {
+				l := prev[k].label
+				if lab == 0 {
+					lab = find(l)
+					continue
+				}
+				ra, rb := lab, find(l)
+				if ra < rb {
+					parent[rb] = ra
+				} else if rb < ra {
+					parent[ra] = rb
+					lab = rb
+				}
+			}
+			if lab == 0 {
+				lab = int32(len(parent))
+				parent = append(parent, lab)
+				count = append(count, 0)
+			}
+			count[lab] += int32(b - a)
+			runs = append(runs, pixelRun{int32(a), int32(b), lab})
+		}
+	}
+	rowStart[height] = len(runs)
+	final := make([]int32, len(parent))
+	n := int32(0)
+	for l := int32(1); l < int32(len(parent)); l++ {
+		if root := find(l); root == l {
+			n++
+			final[l] = n
+		} else {
+			final[l] = final[root]
+		}
+	}
+	start := grow32(g.Start, int(n)+1)
+	clear(start)
+	for l := 1; l < len(final); l++ {
+		start[final[l]] += count[l]
+	}
+	for k := 1; k <= int(n); k++ {
+		start[k] += start[k-1]
+	}
+	pos := make([]int32, n+1)
+	copy(pos[1:], start[:n])
+	rows, cols := grow32(g.Rows, int(start[n])), grow32(g.Cols, int(start[n]))
+	for y := 0; y < height; y++ {
+		lab := labels[y*width : (y+1)*width]
+		for _, r := range runs[rowStart[y]:rowStart[y+1]] {
+			f := final[r.label]
+			p := pos[f]
+			for x := r.a; x < r.b; x++ {
+				lab[x] = f
+				rows[p], cols[p] = int32(y), x
+				p++
+			}
+			pos[f] = p
+		}
+	}
+	g.Start, g.Rows, g.Cols = start, rows, cols
+	return labels
+}
+
+// rowStartPrev is the index of the first run of row y-1 (none for y = 0).
+func rowStartPrev(rowStart []int, y int) int {
+	if y == 0 {
+		return 0
+	}
+	return rowStart[y-1]
 }
 
 // labelEqual is a two-pass union-find labelling over flat arrays. The

@@ -151,12 +151,20 @@ func TestLabelRandomMatchesFloodFill(t *testing.T) {
 
 // TestLabelValueGroupedEqualsScan checks LabelValueGrouped's labels
 // against LabelValue and its grouping against a scan of those labels, on
-// random masks, reusing one Grouping throughout.
+// random masks (a third of them wider than one 64-pixel word, some a
+// multiple of it, as the 8-connected labelling works on 64-pixel words),
+// reusing one Grouping throughout.
 func TestLabelValueGroupedEqualsScan(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	var g Grouping
-	for trial := 0; trial < 300; trial++ {
+	for trial := 0; trial < 600; trial++ {
 		w, h := 1+rng.IntN(50), 1+rng.IntN(40)
+		switch trial % 6 {
+		case 1:
+			w = 60 + rng.IntN(150)
+		case 4:
+			w = 64 * (1 + rng.IntN(3))
+		}
 		p := rng.Float64()
 		mask := make([]uint8, w*h)
 		for i := range mask {

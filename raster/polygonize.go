@@ -3,6 +3,7 @@ package raster
 import (
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"sync"
 )
 
@@ -290,45 +291,54 @@ func TraceOutlines(mask []uint8, value uint8, width, height int) (*Outlines, err
 	sc.out = resize(sc.out, nv)
 	sc.orig = resize(sc.orig, nv)
 	out, orig := sc.out, sc.orig
-	// lanes holds value in every byte: eight pixels include value
-	// exactly when their word XOR lanes has a zero byte.
-	lanes := uint64(value) * 0x0101010101010101
+	// Corners are classified 64 at a time from bit rows of the pixels
+	// equal to value: for the corners of grid line y, above holds row y-1
+	// and below row y (bit x is pixel x; zero outside the grid), so the
+	// ne and se pixels of corner x are bit x and the nw and sw pixels bit
+	// x-1. The edge rules of cornerBits then apply to whole words.
+	nw := (vw + 63) / 64
+	sc.bits = resize(sc.bits, 2*nw)
+	above, below := sc.bits[:nw], sc.bits[nw:]
+	clear(above)
 	edges := 0
 	for y := 0; y <= height; y++ {
-		var above, below []uint8
-		if y > 0 {
-			above = mask[(y-1)*width : y*width]
-		}
 		if y < height {
-			below = mask[y*width : (y+1)*width]
+			equalBits(below, mask[y*width:(y+1)*width], value)
+		} else {
+			clear(below)
 		}
 		row := out[y*vw : y*vw+vw]
 		rowOrig := orig[y*vw : y*vw+vw]
-		var k uint8 // bits of the corner's pixels: 8 nw, 4 ne, 2 sw, 1 se
-		for x := 0; x < len(row); x++ {
-			// Skip eight corners at a time while neither row has the
-			// value there and the west pair is background.
-			if x+8 <= width && k&5 == 0 &&
-				(above == nil || !hasZeroByte(binary.LittleEndian.Uint64(above[x:])^lanes)) &&
-				(below == nil || !hasZeroByte(binary.LittleEndian.Uint64(below[x:])^lanes)) {
-				clear(row[x : x+8])
-				clear(rowOrig[x : x+8])
-				x += 7
+		var carryA, carryB uint64 // bit 63 of the previous words
+		for j := range nw {
+			ne, se := above[j], below[j]
+			nwPix, swPix := ne<<1|carryA, se<<1|carryB
+			carryA, carryB = ne>>63, se>>63
+			e, so, w, n := se&^ne, swPix&^se, nwPix&^swPix, ne&^nwPix
+			x0 := j * 64
+			if e|so|w|n == 0 {
+				end := min(x0+64, vw)
+				clear(row[x0:end])
+				clear(rowOrig[x0:end])
 				continue
 			}
-			k = k & 5 << 1 // the east pair becomes the west pair
-			if x < width {
-				if above != nil && above[x] == value {
-					k |= 4
+			edges += bits.OnesCount64(e) + bits.OnesCount64(so) + bits.OnesCount64(w) + bits.OnesCount64(n)
+			for g := uint(0); g < 64 && x0+int(g) < vw; g += 8 {
+				c := spreadBits[e>>g&0xff]*dirE | spreadBits[so>>g&0xff]*dirS |
+					spreadBits[w>>g&0xff]*dirW | spreadBits[n>>g&0xff]*dirN
+				x := x0 + int(g)
+				if x+8 <= vw {
+					binary.LittleEndian.PutUint64(row[x:], c)
+					binary.LittleEndian.PutUint64(rowOrig[x:], c)
+					continue
 				}
-				if below != nil && below[x] == value {
-					k |= 1
+				for ; x < vw; x++ {
+					row[x], rowOrig[x] = uint8(c), uint8(c)
+					c >>= 8
 				}
 			}
-			c := cornerBits[k]
-			row[x], rowOrig[x] = c&0xf, c&0xf
-			edges += int(c >> 4)
 		}
+		above, below = below, above
 	}
 	o := &Outlines{pixels: len(mask)}
 	err := walkRings(out, orig, vw, edges, func(v int, d0 uint8, ring PixelRing) error {
@@ -374,6 +384,7 @@ type polyScratch struct {
 	out, orig []uint8
 	owner     []int32
 	zero      []int32
+	bits      []uint64 // TraceOutlines' two bit rows
 }
 
 var polyScratchPool = sync.Pool{New: func() any { return new(polyScratch) }}
@@ -382,9 +393,40 @@ var polyScratchPool = sync.Pool{New: func() any { return new(polyScratch) }}
 // own, as TraceOutlines and Polygonize may run at once).
 var outlineScratchPool = sync.Pool{New: func() any { return new(polyScratch) }}
 
+// equalBits sets bit x of dst (64 pixels per word) when row[x] == value
+// and clears the bits past len(row).
+func equalBits(dst []uint64, row []uint8, value uint8) {
+	lanes := uint64(value) * 0x0101010101010101
+	clear(dst)
+	x := 0
+	for ; x+8 <= len(row); x += 8 {
+		d := binary.LittleEndian.Uint64(row[x:]) ^ lanes
+		// High bit of each byte set when the byte is zero (no carries
+		// leave a byte: each is at most 0x7f+0x7f), then gathered into
+		// eight bits in pixel order.
+		z := ^((d&0x7f7f7f7f7f7f7f7f + 0x7f7f7f7f7f7f7f7f) | d) & 0x8080808080808080
+		dst[x>>6] |= (z >> 7 * 0x0102040810204080 >> 56) << (x & 63)
+	}
+	for ; x < len(row); x++ {
+		if row[x] == value {
+			dst[x>>6] |= 1 << (x & 63)
+		}
+	}
+}
+
+// spreadBits[b] holds bit i of b in the low bit of byte i.
+var spreadBits = func() (t [256]uint64) {
+	for b := range t {
+		for i := range 8 {
+			t[b] |= uint64(b>>i&1) << (8 * i)
+		}
+	}
+	return t
+}()
+
 // resize returns s with length n, keeping its contents, reallocating
 // only when its capacity is short.
-func resize[T uint8 | int32](s []T, n int) []T {
+func resize[T uint8 | int32 | uint64](s []T, n int) []T {
 	if cap(s) < n {
 		return make([]T, n)
 	}

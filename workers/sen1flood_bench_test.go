@@ -129,6 +129,13 @@ func BenchmarkSen1FloodStages(b *testing.B) {
 			}
 		})
 	})
+	b.Run("trace", func(b *testing.B) {
+		sen1CPU(b, func() {
+			if _, err := raster.TraceOutlines(m.Mask, MaskFlood, info.Width, info.Height); err != nil {
+				b.Fatal(err)
+			}
+		})
+	})
 	b.Run("polygonize", func(b *testing.B) {
 		sen1CPU(b, func() {
 			if _, err := raster.Polygonize(labels, info.Width, info.Height, len(comps)); err != nil {
