@@ -218,18 +218,17 @@ func sen1ExtractPolygons(env Env, o *FloodObjects) (Artifact, int, error) {
 	tm, release := teamFor(env)
 	defer release()
 	var (
-		labels       []int32
-		n            int
-		pixels       []int32
-		labelledOK   bool                  // labels, n and pixels are set
-		labelErr     error                 // the caller's alone
-		labelled     = make(chan struct{}) // closed after labelledOK is set (or the labelling failed)
-		labelledOnce sync.Once
-		polys        []raster.PixelPolygon
-		polyErr      error
-		doc          atomic.Pointer[[]byte] // the document, before it is written
-		written      atomic.Int64           // bytes of doc final so far
-		finished     atomic.Bool            // the writer has stopped
+		labels     []int32
+		n          int
+		pixels     []int32
+		labelledOK bool        // labels, n and pixels are set
+		labelErr   error       // the caller's alone
+		labelled   atomic.Bool // set after labelledOK is set (or the labelling failed)
+		polys      []raster.PixelPolygon
+		polyErr    error
+		doc        atomic.Pointer[[]byte] // the document, before it is written
+		written    atomic.Int64           // bytes of doc final so far
+		finished   atomic.Bool            // the writer has stopped
 	)
 	bp := sen1GeoJSONPool.Get().(*[]byte)
 	defer sen1GeoJSONPool.Put(bp)
@@ -242,7 +241,11 @@ func sen1ExtractPolygons(env Env, o *FloodObjects) (Artifact, int, error) {
 	wait := tm.Go(func() {
 		defer finished.Store(true)
 		outlines, err := raster.TraceOutlines(m.Mask, MaskFlood, w, h)
-		<-labelled
+		// Tracing usually ends first; waiting awake (as the hasher
+		// does) saves waking this goroutine's core up again.
+		for !labelled.Load() {
+			runtime.Gosched()
+		}
 		if err != nil || !labelledOK {
 			polyErr = err
 			return
@@ -265,9 +268,9 @@ func sen1ExtractPolygons(env Env, o *FloodObjects) (Artifact, int, error) {
 	})
 	o.Labels, o.Components, labelErr = sen1LabelComponents(m, func(l []int32, k int, p []int32) {
 		labels, n, pixels, labelledOK = l, k, p, true
-		labelledOnce.Do(func() { close(labelled) })
+		labelled.Store(true)
 	})
-	labelledOnce.Do(func() { close(labelled) })
+	labelled.Store(true)
 	// Hash the document as it is written (polling, so that neither side
 	// sleeps between stretches).
 	hash := sha256.New()
