@@ -54,31 +54,46 @@ func LabelValueGrouped(mask []uint8, value uint8, width, height int, conn Connec
 	if g == nil {
 		return nil, 0, fmt.Errorf("raster: nil grouping")
 	}
-	if conn == Connect8 && width > 0 && height > 0 && len(mask) == width*height {
-		return labelRuns8(mask, value, width, height, g), g.count(), nil
+	if conn == Connect8 {
+		rl, err := LabelRuns(mask, value, width, height)
+		if err != nil {
+			return nil, 0, err
+		}
+		return rl.Fill(g), rl.Count(), nil
 	}
 	return labelEqual(mask, value, width, height, conn, g)
 }
 
-// count returns the number of components of a filled grouping.
-func (g *Grouping) count() int { return len(g.Start) - 1 }
-
-// pixelRun is a run of equal pixels [a, b) of one row and its provisional
-// label.
+// pixelRun is a run of equal pixels [a, b) of one row and its label
+// (provisional while the runs are joined, final afterwards).
 type pixelRun struct{ a, b, label int32 }
 
-// labelRuns8 is the 8-connected LabelValueGrouped over runs instead of
-// pixels: each row's runs of value are found 64 pixels at a time (from
-// the row's equalBits) and joined to the runs of the row above that they
-// touch (overlap or meet at a corner), with labelEqual's union-find and
-// numbering (a set's root is its first run in raster order, so roots
-// ranked in order are scipy's labels). A second pass over the runs writes
-// the labels and the grouping a run at a time.
-func labelRuns8(mask []uint8, value uint8, width, height int, g *Grouping) []int32 {
-	labels := make([]int32, len(mask))
+// RunLabels is the 8-connected labelling of the pixels of a row-major
+// uint8 mask equal to a value (LabelValue with Connect8), held as runs of
+// pixels: the components and their sizes are known as soon as LabelRuns
+// returns, and so is the label of any pixel; the label array and the
+// grouping of pixels by component are written by Fill. Its methods may be
+// called from several goroutines at once.
+type RunLabels struct {
+	width, height int
+	runs          []pixelRun // in raster order, with final labels
+	rowStart      []int      // runs of row y: runs[rowStart[y]:rowStart[y+1]]
+	start         []int32    // start[k] - start[k-1]: pixels of component k
+}
+
+// LabelRuns labels the 8-connected components of the pixels of mask
+// (row-major, width x height) equal to value, numbered as scipy numbers
+// them. Each row's runs of value are found 64 pixels at a time and joined
+// to the runs of the row above that they touch (overlap or meet at a
+// corner) with labelEqual's union-find: a set's root is its first run in
+// raster order, so roots ranked in order are scipy's labels.
+func LabelRuns(mask []uint8, value uint8, width, height int) (*RunLabels, error) {
+	if width < 0 || height < 0 || len(mask) != width*height {
+		return nil, fmt.Errorf("raster: mask has %d values, want %dx%d", len(mask), width, height)
+	}
+	rl := &RunLabels{width: width, height: height, rowStart: make([]int, height+1)}
 	rowBits := make([]uint64, (width+63)/64)
 	var runs []pixelRun
-	rowStart := make([]int, height+1) // runs of row y: runs[rowStart[y]:rowStart[y+1]]
 	parent := make([]int32, 1, 1024)
 	count := make([]int32, 1, 1024) // pixels per provisional label
 	find := func(a int32) int32 {
@@ -90,8 +105,11 @@ func labelRuns8(mask []uint8, value uint8, width, height int, g *Grouping) []int
 	}
 	for y := 0; y < height; y++ {
 		equalBits(rowBits, mask[y*width:(y+1)*width], value)
-		rowStart[y] = len(runs)
-		prev := runs[rowStartPrev(rowStart, y):rowStart[y]]
+		rl.rowStart[y] = len(runs)
+		var prev []pixelRun
+		if y > 0 {
+			prev = runs[rl.rowStart[y-1]:rl.rowStart[y]]
+		}
 		i := 0
 		for x := 0; x < width; {
 			// The next run: its first set bit, then its first clear one
@@ -143,7 +161,7 @@ func labelRuns8(mask []uint8, value uint8, width, height int, g *Grouping) []int
 			runs = append(runs, pixelRun{int32(a), int32(b), lab})
 		}
 	}
-	rowStart[height] = len(runs)
+	rl.rowStart[height] = len(runs)
 	final := make([]int32, len(parent))
 	n := int32(0)
 	for l := int32(1); l < int32(len(parent)); l++ {
@@ -154,21 +172,65 @@ func labelRuns8(mask []uint8, value uint8, width, height int, g *Grouping) []int
 			final[l] = final[root]
 		}
 	}
-	start := grow32(g.Start, int(n)+1)
-	clear(start)
+	for i := range runs {
+		runs[i].label = final[runs[i].label]
+	}
+	rl.start = make([]int32, n+1)
 	for l := 1; l < len(final); l++ {
-		start[final[l]] += count[l]
+		rl.start[final[l]] += count[l]
 	}
 	for k := 1; k <= int(n); k++ {
-		start[k] += start[k-1]
+		rl.start[k] += rl.start[k-1]
 	}
+	rl.runs = runs
+	return rl, nil
+}
+
+// Count returns the number of components.
+func (rl *RunLabels) Count() int { return len(rl.start) - 1 }
+
+// Pixels returns the number of pixels of component k (1-based).
+func (rl *RunLabels) Pixels(k int) int { return int(rl.start[k] - rl.start[k-1]) }
+
+// At returns the label of pixel i (row-major), 0 for a pixel not equal to
+// the value or outside the grid.
+func (rl *RunLabels) At(i int) int32 {
+	if i < 0 || i >= rl.width*rl.height {
+		return 0
+	}
+	y, x := i/rl.width, int32(i%rl.width)
+	runs := rl.runs[rl.rowStart[y]:rl.rowStart[y+1]]
+	// The first run ending after x.
+	lo, hi := 0, len(runs)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if runs[m].b <= x {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(runs) && runs[lo].a <= x {
+		return runs[lo].label
+	}
+	return 0
+}
+
+// Fill returns the label array (0 outside the components) and fills g
+// with every component's pixels (reusing g's slices when they are large
+// enough), a run at a time.
+func (rl *RunLabels) Fill(g *Grouping) []int32 {
+	width, n := rl.width, rl.Count()
+	labels := make([]int32, width*rl.height)
+	start := grow32(g.Start, n+1)
+	copy(start, rl.start)
 	pos := make([]int32, n+1)
 	copy(pos[1:], start[:n])
 	rows, cols := grow32(g.Rows, int(start[n])), grow32(g.Cols, int(start[n]))
-	for y := 0; y < height; y++ {
+	for y := 0; y < rl.height; y++ {
 		lab := labels[y*width : (y+1)*width]
-		for _, r := range runs[rowStart[y]:rowStart[y+1]] {
-			f := final[r.label]
+		for _, r := range rl.runs[rl.rowStart[y]:rl.rowStart[y+1]] {
+			f := r.label
 			p := pos[f]
 			for x := r.a; x < r.b; x++ {
 				lab[x] = f
@@ -180,14 +242,6 @@ func labelRuns8(mask []uint8, value uint8, width, height int, g *Grouping) []int
 	}
 	g.Start, g.Rows, g.Cols = start, rows, cols
 	return labels
-}
-
-// rowStartPrev is the index of the first run of row y-1 (none for y = 0).
-func rowStartPrev(rowStart []int, y int) int {
-	if y == 0 {
-		return 0
-	}
-	return rowStart[y-1]
 }
 
 // labelEqual is a two-pass union-find labelling over flat arrays. The

@@ -189,6 +189,26 @@ func TestLabelValueGroupedEqualsScan(t *testing.T) {
 		if n != wn || !slices.Equal(got, want) {
 			t.Fatalf("%dx%d: labels differ from LabelValue", w, h)
 		}
+		if conn == Connect8 {
+			// The run labelling's answers before Fill.
+			rl, err := LabelRuns(mask, 1, w, h)
+			if err != nil || rl.Count() != n {
+				t.Fatalf("%dx%d: LabelRuns: %v, %d components", w, h, err, rl.Count())
+			}
+			for i, l := range want {
+				if rl.At(i) != l {
+					t.Fatalf("%dx%d: At(%d) = %d, label %d", w, h, i, rl.At(i), l)
+				}
+			}
+			for k := 1; k <= n; k++ {
+				if rl.Pixels(k) != g.Pixels(k) {
+					t.Fatalf("%dx%d: component %d has %d pixels, grouping %d", w, h, k, rl.Pixels(k), g.Pixels(k))
+				}
+			}
+			if rl.At(-1) != 0 || rl.At(w*h) != 0 {
+				t.Fatalf("%dx%d: a label outside the grid", w, h)
+			}
+		}
 		if len(g.Start) != n+1 || g.Start[0] != 0 {
 			t.Fatalf("start %v for %d components", g.Start, n)
 		}

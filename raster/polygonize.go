@@ -366,12 +366,19 @@ func (o *Outlines) Polygons(labels []int32, n int) ([]PixelPolygon, error) {
 	if len(labels) != o.pixels {
 		return nil, fmt.Errorf("raster: labels have %d values, the outlines' mask %d", len(labels), o.pixels)
 	}
+	return o.PolygonsAt(func(i int) int32 { return labels[i] }, n)
+}
+
+// PolygonsAt is Polygons with the labelling given by the label of each
+// pixel (row-major index), e.g. RunLabels.At before its labels are
+// filled in.
+func (o *Outlines) PolygonsAt(label func(pixel int) int32, n int) ([]PixelPolygon, error) {
 	polys := make([]PixelPolygon, n)
 	for i := range polys {
 		polys[i].Label = int32(i + 1)
 	}
 	for _, r := range o.rings {
-		if err := addRing(polys, labels[r.pixel], r.ring); err != nil {
+		if err := addRing(polys, label(r.pixel), r.ring); err != nil {
 			return nil, err
 		}
 	}

@@ -351,6 +351,13 @@ func TestTraceOutlinesEqualsPolygonize(t *testing.T) {
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("%dx%d density %.2f: outlines differ from Polygonize", w, h, density)
 		}
+		rl, err := LabelRuns(mask, 1, w, h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := o.PolygonsAt(rl.At, rl.Count()); err != nil || !reflect.DeepEqual(got, want) {
+			t.Fatalf("%dx%d density %.2f: outlines grouped by RunLabels.At differ from Polygonize (%v)", w, h, density, err)
+		}
 	}
 	if _, err := TraceOutlines(make([]uint8, 5), 1, 2, 2); err == nil {
 		t.Error("wrong mask size accepted")

@@ -65,27 +65,30 @@ func LabelFlood(m *FloodMask) ([]int32, []FloodComponent, error) {
 }
 
 // sen1LabelComponents labels the flood pixels of m (8-connectivity) and
-// measures the components. When labelled is not nil it receives the
-// labels, the component count and each component's pixel count (by
-// label-1) as soon as they exist, before the components are measured;
-// none of them is modified afterwards.
-func sen1LabelComponents(m *FloodMask, labelled func(labels []int32, n int, pixels []int32)) ([]int32, []FloodComponent, error) {
+// measures the components. When labelled is not nil it receives the label
+// of each pixel (a lookup safe to call from another goroutine), the
+// component count and each component's pixel count (by label-1) as soon
+// as the components are known, before the label array is written and the
+// components are measured.
+func sen1LabelComponents(m *FloodMask, labelled func(at func(pixel int) int32, n int, pixels []int32)) ([]int32, []FloodComponent, error) {
 	w, h := m.Info.Width, m.Info.Height
 	sc := sen1LabelPool.Get().(*sen1LabelScratch)
 	defer sen1LabelPool.Put(sc)
-	// Each component's pixels in raster order, as (row, col) pairs.
-	labels, n, err := raster.LabelValueGrouped(m.Mask, MaskFlood, w, h, raster.Connect8, &sc.group)
+	rl, err := raster.LabelRuns(m.Mask, MaskFlood, w, h)
 	if err != nil {
 		return nil, nil, err
 	}
-	g := &sc.group
+	n := rl.Count()
 	if labelled != nil {
 		pixels := make([]int32, n)
 		for k := range pixels {
-			pixels[k] = int32(g.Pixels(k + 1))
+			pixels[k] = int32(rl.Pixels(k + 1))
 		}
-		labelled(labels, n, pixels)
+		labelled(rl.At, n, pixels)
 	}
+	// Each component's pixels in raster order, as (row, col) pairs.
+	labels := rl.Fill(&sc.group)
+	g := &sc.group
 	largest := 0
 	for k := 1; k <= n; k++ {
 		largest = max(largest, g.Pixels(k))
@@ -203,25 +206,26 @@ func extractFloodObjects(env Env, a Args) (*Result, error) {
 // writes the components' polygons as a GeoJSON artifact; it returns the
 // artifact and the feature count. Three things overlap on two cores:
 //
-//   - the caller's goroutine labels the mask (grouping each component's
-//     pixels) and measures the components, then hashes the GeoJSON
-//     document as it is being written;
+//   - the caller's goroutine labels the mask's runs, writes the label
+//     array and groups each component's pixels, and measures the
+//     components, then hashes the GeoJSON document as it is being
+//     written;
 //   - another goroutine traces the outlines from the mask meanwhile,
-//     groups them by label once the labels exist, and writes the document
-//     (whose feature properties are the pixel counts, known with the
-//     labels), announcing each written stretch to the hasher; then it
-//     writes the artifact's file (when env is an ArtifactFileWriter)
-//     while the hasher finishes.
+//     groups them by label once the runs are labelled, and writes the
+//     document (whose feature properties are the pixel counts, known with
+//     the runs' labels), announcing each written stretch to the hasher;
+//     then it writes the artifact's file (when env is an
+//     ArtifactFileWriter) while the hasher finishes.
 func sen1ExtractPolygons(env Env, o *FloodObjects) (Artifact, int, error) {
 	m := o.Mask
 	w, h := m.Info.Width, m.Info.Height
 	tm, release := teamFor(env)
 	defer release()
 	var (
-		labels     []int32
+		labelAt    func(pixel int) int32
 		n          int
 		pixels     []int32
-		labelledOK bool        // labels, n and pixels are set
+		labelledOK bool        // labelAt, n and pixels are set
 		labelErr   error       // the caller's alone
 		labelled   atomic.Bool // set after labelledOK is set (or the labelling failed)
 		polys      []raster.PixelPolygon
@@ -250,7 +254,7 @@ func sen1ExtractPolygons(env Env, o *FloodObjects) (Artifact, int, error) {
 			polyErr = err
 			return
 		}
-		if polys, polyErr = outlines.Polygons(labels, n); polyErr != nil {
+		if polys, polyErr = outlines.PolygonsAt(labelAt, n); polyErr != nil {
 			return
 		}
 		if len(polys) != n || len(pixels) != n {
@@ -266,8 +270,8 @@ func sen1ExtractPolygons(env Env, o *FloodObjects) (Artifact, int, error) {
 			art, artErr = fw.WriteArtifactFile(name, d)
 		}
 	})
-	o.Labels, o.Components, labelErr = sen1LabelComponents(m, func(l []int32, k int, p []int32) {
-		labels, n, pixels, labelledOK = l, k, p, true
+	o.Labels, o.Components, labelErr = sen1LabelComponents(m, func(at func(int) int32, k int, p []int32) {
+		labelAt, n, pixels, labelledOK = at, k, p, true
 		labelled.Store(true)
 	})
 	labelled.Store(true)
