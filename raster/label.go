@@ -162,16 +162,7 @@ func LabelRuns(mask []uint8, value uint8, width, height int) (*RunLabels, error)
 		}
 	}
 	rl.rowStart[height] = len(runs)
-	final := make([]int32, len(parent))
-	n := int32(0)
-	for l := int32(1); l < int32(len(parent)); l++ {
-		if root := find(l); root == l {
-			n++
-			final[l] = n
-		} else {
-			final[l] = final[root]
-		}
-	}
+	final, n := rootRanks(parent, find)
 	for i := range runs {
 		runs[i].label = final[runs[i].label]
 	}
@@ -373,7 +364,22 @@ func labelEqual[T comparable](mask []T, on T, width, height int, conn Connectivi
 			}
 		}
 	}
-	// Final numbering: resolve every provisional label to its root's rank.
+	final, n := rootRanks(parent, find)
+	if g != nil {
+		groupPixels(labels, width, final, count, int(n), g)
+		return labels, int(n), nil
+	}
+	for i, l := range labels {
+		labels[i] = final[l] // final[0] is 0
+	}
+	return labels, int(n), nil
+}
+
+// rootRanks is the final numbering of a union-find of provisional labels
+// whose roots are their sets' smallest labels: it returns each label's
+// final label (its root's rank in label order; index 0 stays 0) and the
+// number of sets.
+func rootRanks(parent []int32, find func(int32) int32) ([]int32, int32) {
 	final := make([]int32, len(parent))
 	n := int32(0)
 	for l := int32(1); l < int32(len(parent)); l++ {
@@ -384,14 +390,7 @@ func labelEqual[T comparable](mask []T, on T, width, height int, conn Connectivi
 			final[l] = final[root]
 		}
 	}
-	if g != nil {
-		groupPixels(labels, width, final, count, int(n), g)
-		return labels, int(n), nil
-	}
-	for i, l := range labels {
-		labels[i] = final[l] // final[0] is 0
-	}
-	return labels, int(n), nil
+	return final, n
 }
 
 // groupPixels writes the final labels (final[provisional]) and fills g: a
