@@ -270,6 +270,7 @@ func sen1ExtractPolygons(env Env, o *FloodObjects) (Artifact, int, error) {
 			art, artErr = fw.WriteArtifactFile(name, d)
 		}
 	})
+	defer labelled.Store(true) // also when the labelling panics, so that the tracer stops waiting
 	o.Labels, o.Components, labelErr = sen1LabelComponents(m, func(at func(int) int32, k int, p []int32) {
 		labelAt, n, pixels, labelledOK = at, k, p, true
 		labelled.Store(true)

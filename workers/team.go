@@ -64,12 +64,18 @@ func (t *Team) help() {
 
 // Both runs f and g concurrently (f on the helper when it is ready in
 // time, else after g on the caller's goroutine) and returns when both
-// have returned. f and g must not wait for each other.
+// have returned. f and g must not wait for each other. A panic in f is
+// raised again on the caller's goroutine; when g panics, f is taken back
+// or waited for first.
 func (t *Team) Both(f, g func()) {
 	var fin atomic.Bool
+	var fp any // f's panic on the helper
 	step := func() {
+		defer func() {
+			fp = recover()
+			fin.Store(true)
+		}()
 		f()
-		fin.Store(true)
 	}
 	if !t.pending.CompareAndSwap(nil, &step) {
 		// The helper has a step of Go's waiting: run both here.
@@ -78,7 +84,16 @@ func (t *Team) Both(f, g func()) {
 		return
 	}
 	t.nudge()
+	gDone := false
+	defer func() {
+		if !gDone && !t.pending.CompareAndSwap(&step, nil) {
+			for !fin.Load() {
+				runtime.Gosched()
+			}
+		}
+	}()
 	g()
+	gDone = true
 	if t.pending.CompareAndSwap(&step, nil) {
 		f() // the helper did not take f: run it here
 		return
@@ -86,15 +101,21 @@ func (t *Team) Both(f, g func()) {
 	for !fin.Load() {
 		runtime.Gosched()
 	}
+	if fp != nil {
+		panic(fp)
+	}
 }
 
 // Go starts f on the helper, which may run it only after a step it is
-// running, and returns a function that waits for f to return. Unlike
-// Both, f always runs on the helper, so it may wait for the caller.
+// running, and returns a function that waits for f to return (and raises
+// a panic of f again). Unlike Both, f always runs on the helper, so it
+// may wait for the caller.
 func (t *Team) Go(f func()) (wait func()) {
 	done := make(chan struct{})
+	var fp any
 	g := func() {
 		defer close(done)
+		defer func() { fp = recover() }()
 		f()
 	}
 	if !t.pending.CompareAndSwap(nil, &g) {
@@ -102,7 +123,12 @@ func (t *Team) Go(f func()) (wait func()) {
 	} else {
 		t.nudge()
 	}
-	return func() { <-done }
+	return func() {
+		<-done
+		if fp != nil {
+			panic(fp)
+		}
+	}
 }
 
 // nudge wakes a sleeping helper.

@@ -75,3 +75,45 @@ func TestTeamGoMayWaitForCaller(t *testing.T) {
 		}
 	}
 }
+
+// TestTeamPanicsReachTheCaller requires a panic of a step run on the
+// helper to be raised again on the caller's goroutine (where a worker's
+// recover turns it into an error), the helper to stay usable, and a
+// panicking g not to leave f running.
+func TestTeamPanicsReachTheCaller(t *testing.T) {
+	tm := NewTeam()
+	defer tm.Close()
+	caught := func(fn func()) (p any) {
+		defer func() { p = recover() }()
+		fn()
+		return nil
+	}
+	for i := 0; i < 200; i++ {
+		// f panics (on the helper or, if the helper is late, here).
+		if p := caught(func() { tm.Both(func() { panic("f") }, func() {}) }); p != "f" {
+			t.Fatalf("Both with a panicking f: recovered %v", p)
+		}
+		// g panics; f must have finished or not started when Both's panic
+		// goes on, and not run afterwards.
+		var fRan, after atomic.Bool
+		p := caught(func() {
+			tm.Both(func() { time.Sleep(50 * time.Microsecond); fRan.Store(true) }, func() { panic("g") })
+		})
+		if p != "g" {
+			t.Fatalf("Both with a panicking g: recovered %v", p)
+		}
+		after.Store(fRan.Load())
+		time.Sleep(100 * time.Microsecond)
+		if fRan.Load() != after.Load() {
+			t.Fatal("f ran after Both's panic went on")
+		}
+		if p := caught(func() { tm.Go(func() { panic("go") })() }); p != "go" {
+			t.Fatalf("Go with a panicking f: wait recovered %v", p)
+		}
+	}
+	var ok atomic.Bool
+	tm.Both(func() { ok.Store(true) }, func() {})
+	if !ok.Load() {
+		t.Fatal("team unusable after panics")
+	}
+}
