@@ -261,15 +261,21 @@ func predictFlood(vv, vh []float32, info RasterInfo, both func(f, g func())) (*F
 }
 
 // sen1Both runs f on a new goroutine and g on the caller's, and returns
-// when both have.
+// when both have; a panic in f is raised again on the caller's goroutine.
 func sen1Both(f, g func()) {
 	done := make(chan struct{})
+	var fp any // f's panic, raised again here
 	go func() {
 		defer close(done)
+		defer func() { fp = recover() }()
 		f()
 	}()
+	defer func() { <-done }() // also when g panics
 	g()
 	<-done
+	if fp != nil {
+		panic(fp)
+	}
 }
 
 // sen1ScorePool recycles PredictFlood's score buffer (one float32 per
