@@ -58,8 +58,10 @@ func loadSen1Golden(t *testing.T, path string) *sen1Golden {
 }
 
 // checkSen1Diagnostics recomputes, per record, the threshold, mask
-// SHA-256, counts, components and polygons with the library functions and
-// compares them with the native stack's.
+// SHA-256, counts, components and polygons with the library functions
+// (polygons both by Polygonize of the labels and as the worker makes them,
+// traced outlines grouped by the run labelling) and compares them with the
+// native stack's.
 func checkSen1Diagnostics(t *testing.T, dir string, recs []runtime.Record, g *sen1Golden) {
 	t.Helper()
 	for _, rec := range recs {
@@ -94,6 +96,24 @@ func checkSen1Diagnostics(t *testing.T, dir string, recs []runtime.Record, g *se
 		polys, err := raster.Polygonize(labels, info.Width, info.Height, n)
 		if err != nil {
 			t.Fatalf("%s: %v", rec.ID, err)
+		}
+		// The worker's own path: outlines traced from the mask, grouped
+		// by the run labelling.
+		rl, err := raster.LabelRuns(m.Mask, workers.MaskFlood, info.Width, info.Height)
+		if err != nil {
+			t.Fatalf("%s: %v", rec.ID, err)
+		}
+		outlines, err := raster.TraceOutlines(m.Mask, workers.MaskFlood, info.Width, info.Height)
+		if err != nil {
+			t.Fatalf("%s: %v", rec.ID, err)
+		}
+		traced, err := outlines.PolygonsAt(rl.At, rl.Count())
+		if err != nil {
+			t.Fatalf("%s: %v", rec.ID, err)
+		}
+		if rl.Count() != want.ComponentCount || polygonDigest(traced) != want.PolygonDigest {
+			t.Errorf("%s: traced outlines: %d components, %d polygons, digest %s; native %d, %d, %s",
+				rec.ID, rl.Count(), len(traced), polygonDigest(traced), want.ComponentCount, want.PolygonCount, want.PolygonDigest)
 		}
 		if math.Float32bits(m.Threshold) != math.Float32bits(float32(want.Threshold)) || m.MaskSHA256 != want.MaskSHA256 ||
 			m.Valid != want.ValidPixels || m.Flood != want.FloodPixels || n != want.ComponentCount || len(polys) != want.PolygonCount ||
