@@ -25,14 +25,14 @@ const (
 // numbered in the raster order of their first pixel (scipy's numbering).
 // It returns the labels and n.
 func Label(mask []bool, width, height int, conn Connectivity) ([]int32, int, error) {
-	return labelEqual(mask, true, width, height, conn, nil)
+	return labelEqual(mask, true, width, height, conn)
 }
 
 // LabelValue is Label over the pixels of a row-major uint8 mask that equal
 // value (e.g. the flood class of a 0/1/255 prediction), without building a
 // boolean mask.
 func LabelValue(mask []uint8, value uint8, width, height int, conn Connectivity) ([]int32, int, error) {
-	return labelEqual(mask, value, width, height, conn, nil)
+	return labelEqual(mask, value, width, height, conn)
 }
 
 // A Grouping lists the pixels of each component of a labelling, grouped by
@@ -47,9 +47,10 @@ type Grouping struct {
 func (g *Grouping) Pixels(k int) int { return int(g.Start[k] - g.Start[k-1]) }
 
 // LabelValueGrouped is LabelValue that also fills g with every
-// component's pixels, reusing g's slices when they are large enough. The
-// grouping costs no pass of its own: pixels are counted per provisional
-// label while labelling and placed while the final labels are written.
+// component's pixels, reusing g's slices when they are large enough. With
+// 8-connectivity the grouping costs no pass of its own (RunLabels.Fill
+// writes it with the labels); with 4-connectivity it is a scan of the
+// labels.
 func LabelValueGrouped(mask []uint8, value uint8, width, height int, conn Connectivity, g *Grouping) ([]int32, int, error) {
 	if g == nil {
 		return nil, 0, fmt.Errorf("raster: nil grouping")
@@ -61,7 +62,12 @@ func LabelValueGrouped(mask []uint8, value uint8, width, height int, conn Connec
 		}
 		return rl.Fill(g), rl.Count(), nil
 	}
-	return labelEqual(mask, value, width, height, conn, g)
+	labels, n, err := labelEqual(mask, value, width, height, conn)
+	if err != nil {
+		return nil, 0, err
+	}
+	groupLabels(labels, width, n, g)
+	return labels, n, nil
 }
 
 // pixelRun is a run of equal pixels [a, b) of one row and its label
@@ -242,7 +248,7 @@ func (rl *RunLabels) Fill(g *Grouping) []int32 {
 // only the remaining cases need unions. A set's root is always its
 // smallest provisional label, created at the set's first pixel in raster
 // order, so numbering roots in increasing order gives scipy's numbering.
-func labelEqual[T comparable](mask []T, on T, width, height int, conn Connectivity, g *Grouping) ([]int32, int, error) {
+func labelEqual[T comparable](mask []T, on T, width, height int, conn Connectivity) ([]int32, int, error) {
 	if width < 0 || height < 0 || len(mask) != width*height {
 		return nil, 0, fmt.Errorf("raster: mask has %d values, want %dx%d", len(mask), width, height)
 	}
@@ -251,19 +257,10 @@ func labelEqual[T comparable](mask []T, on T, width, height int, conn Connectivi
 	}
 	labels := make([]int32, len(mask))
 	if len(mask) == 0 {
-		if g != nil {
-			g.Start, g.Rows, g.Cols = append(g.Start[:0], 0), g.Rows[:0], g.Cols[:0]
-		}
 		return labels, 0, nil
 	}
 	// parent[0] is unused; parent[l] <= l for every provisional label l.
 	parent := make([]int32, 1, 1024)
-	// count[l] is the number of pixels given provisional label l (only
-	// with a grouping).
-	var count []int32
-	if g != nil {
-		count = make([]int32, 1, 1024)
-	}
 	find := func(a int32) int32 {
 		for parent[a] != a {
 			parent[a] = parent[parent[a]]
@@ -318,9 +315,6 @@ func labelEqual[T comparable](mask []T, on T, width, height int, conn Connectivi
 					if n != 0 {
 						// West, north-west and north-east all touch north.
 						lab[c] = n
-						if count != nil {
-							count[n]++
-						}
 						continue
 					}
 					if c > 0 && w == 0 {
@@ -354,21 +348,11 @@ func labelEqual[T comparable](mask []T, on T, width, height int, conn Connectivi
 			if cur == 0 {
 				cur = int32(len(parent))
 				parent = append(parent, cur)
-				if count != nil {
-					count = append(count, 0)
-				}
 			}
 			lab[c] = cur
-			if count != nil {
-				count[cur]++
-			}
 		}
 	}
 	final, n := rootRanks(parent, find)
-	if g != nil {
-		groupPixels(labels, width, final, count, int(n), g)
-		return labels, int(n), nil
-	}
 	for i, l := range labels {
 		labels[i] = final[l] // final[0] is 0
 	}
@@ -393,35 +377,30 @@ func rootRanks(parent []int32, find func(int32) int32) ([]int32, int32) {
 	return final, n
 }
 
-// groupPixels writes the final labels (final[provisional]) and fills g: a
-// component's size is the sum of its provisional labels' counts, and each
-// pixel goes to the next place of its component in raster order.
-func groupPixels(labels []int32, width int, final, count []int32, n int, g *Grouping) {
+// groupLabels fills g with the pixels of the n components of labels (a
+// row-major labelling of rows width wide), in raster order within each
+// component.
+func groupLabels(labels []int32, width, n int, g *Grouping) {
 	start := grow32(g.Start, n+1)
 	clear(start)
-	for l := 1; l < len(final); l++ {
-		start[final[l]] += count[l]
+	for _, l := range labels {
+		start[l]++ // start[0] counts the background, dropped below
 	}
+	start[0] = 0
 	for k := 1; k <= n; k++ {
 		start[k] += start[k-1]
 	}
-	total := start[n]
 	// pos[k] is the next free place of component k (start[k-1] at first).
 	pos := make([]int32, n+1)
 	copy(pos[1:], start[:n])
-	rows, cols := grow32(g.Rows, int(total)), grow32(g.Cols, int(total))
-	for r := 0; r < len(labels)/width; r++ {
-		row := labels[r*width : (r+1)*width]
-		for c, l := range row {
-			if l == 0 {
-				continue
-			}
-			f := final[l]
-			row[c] = f
-			p := pos[f]
-			rows[p], cols[p] = int32(r), int32(c)
-			pos[f] = p + 1
+	rows, cols := grow32(g.Rows, int(start[n])), grow32(g.Cols, int(start[n]))
+	for i, l := range labels {
+		if l == 0 {
+			continue
 		}
+		p := pos[l]
+		rows[p], cols[p] = int32(i/width), int32(i%width)
+		pos[l] = p + 1
 	}
 	g.Start, g.Rows, g.Cols = start, rows, cols
 }
