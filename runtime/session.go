@@ -593,28 +593,37 @@ func (e *callEnv) WriteArtifact(name string, data []byte) (workers.Artifact, err
 	// The digest of a large artifact is computed on another core while
 	// the file is written.
 	var sum [32]byte
-	if len(data) < 64<<10 {
-		sum = sha256.Sum256(data)
-		return e.writeArtifact(name, data, func() [32]byte { return sum })
-	}
-	if t := e.s.team; t != nil {
+	hash := func() { sum = sha256.Sum256(data) }
+	var art workers.Artifact
+	var err error
+	switch {
+	case len(data) < 64<<10:
+		hash()
+		art, err = e.writeArtifact(name, data)
+	case e.s.team != nil:
 		// The session's helper is awake (a goroutine started here would
 		// wait for an idle core to wake up, or for the helper to yield).
-		var art workers.Artifact
-		var err error
-		t.Both(func() { sum = sha256.Sum256(data) }, func() { art, err = e.writeArtifact(name, data, nil) })
-		if err != nil {
-			return workers.Artifact{}, err
-		}
-		art.SHA256 = hex.EncodeToString(sum[:])
-		return art, nil
+		e.s.team.Both(hash, func() { art, err = e.writeArtifact(name, data) })
+	default:
+		done := make(chan struct{})
+		go func() {
+			hash()
+			close(done)
+		}()
+		art, err = e.writeArtifact(name, data)
+		<-done
 	}
-	done := make(chan struct{})
-	go func() {
-		sum = sha256.Sum256(data)
-		close(done)
-	}()
-	return e.writeArtifact(name, data, func() [32]byte { <-done; return sum })
+	return withSHA256(art, err, sum)
+}
+
+// withSHA256 completes an artifact written by writeArtifact with its
+// digest.
+func withSHA256(art workers.Artifact, err error, sum [32]byte) (workers.Artifact, error) {
+	if err != nil {
+		return workers.Artifact{}, err
+	}
+	art.SHA256 = hex.EncodeToString(sum[:])
+	return art, nil
 }
 
 var _ workers.ArtifactSumWriter = (*callEnv)(nil)
@@ -623,7 +632,8 @@ var _ workers.ArtifactSumWriter = (*callEnv)(nil)
 // a caller that has already computed the data's SHA-256 (to name the file
 // after it), so the bytes are not hashed twice.
 func (e *callEnv) WriteArtifactSum(name string, data []byte, sum [32]byte) (workers.Artifact, error) {
-	return e.writeArtifact(name, data, func() [32]byte { return sum })
+	art, err := e.writeArtifact(name, data)
+	return withSHA256(art, err, sum)
 }
 
 var _ workers.ArtifactFileWriter = (*callEnv)(nil)
@@ -632,7 +642,7 @@ var _ workers.ArtifactFileWriter = (*callEnv)(nil)
 // without the digest, for a caller that hashes the bytes on another core
 // meanwhile and sets the artifact's SHA256 itself.
 func (e *callEnv) WriteArtifactFile(name string, data []byte) (workers.Artifact, error) {
-	return e.writeArtifact(name, data, nil)
+	return e.writeArtifact(name, data)
 }
 
 // writeArtifact writes data to a temporary file and renames it into place
@@ -643,16 +653,9 @@ func (e *callEnv) WriteArtifactFile(name string, data []byte) (workers.Artifact,
 // kept as it is: comparing it costs less than writing, and replacing it
 // would create and delete an inode per artifact, which makes every later
 // file creation slower on ext4 (its inode allocator steps over recently
-// deleted inodes). sum returns the data's SHA-256 and is always called
-// before writeArtifact returns; when sum is nil the returned artifact has
-// no SHA256 and the caller fills it in.
-func (e *callEnv) writeArtifact(name string, data []byte, sum func() [32]byte) (workers.Artifact, error) {
-	digest := sum
-	defer func() {
-		if digest != nil {
-			digest()
-		}
-	}()
+// deleted inodes). The returned artifact has no SHA256: the caller, which
+// may hash data while it is written, fills it in.
+func (e *callEnv) writeArtifact(name string, data []byte) (workers.Artifact, error) {
 	if err := CheckRelativePath(name); err != nil || strings.Contains(name, "/") {
 		return workers.Artifact{}, fmt.Errorf("artifact name %q must be a plain file name", name)
 	}
@@ -672,16 +675,10 @@ func (e *callEnv) writeArtifact(name string, data []byte, sum func() [32]byte) (
 	}
 	final := filepath.Join(s.artifactDir, name)
 	written := func() workers.Artifact {
-		a := workers.Artifact{
+		return workers.Artifact{
 			Locator: "generated-artifact://" + safeName(s.rec.ID) + "/" + name,
 			Name:    name, Size: int64(len(data)),
 		}
-		if digest != nil {
-			d := digest()
-			digest = nil
-			a.SHA256 = hex.EncodeToString(d[:])
-		}
-		return a
 	}
 	same, exists := sameFileContent(final, data)
 	if same {
