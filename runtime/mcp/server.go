@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -58,7 +59,43 @@ type Options struct {
 	Logger *slog.Logger
 	// Version is reported to clients as the implementation version.
 	Version string
+	// Limits bounds the session; a zero field is no limit.
+	Limits Limits
+	// ArtifactDir, when set, is the session's own artifact directory
+	// (runtime.SessionOptions.ArtifactDir); empty: the engine's default.
+	ArtifactDir string
+
+	// Set by Host for the sessions it serves.
+	sessionID   string                  // the MCP session id (GetSessionID)
+	specialists map[workers.Role]string // endpoint of each specialist of an orchestrator
+	observe     func(tool, outcome string, d time.Duration)
+	onTerminal  func()
+	slots       chan struct{}   // bounds calls running at once, across sessions
+	stop        context.Context // cancels running calls when done
 }
+
+// Limits bounds one session (all the views of a multi-agent session
+// together). A zero field is no limit. A call past a limit is a tool error
+// of category "limit" naming the limit; the session stays readable.
+type Limits struct {
+	// ToolCalls bounds the tools/call requests of the session, refused
+	// and failed ones included.
+	ToolCalls int `json:"tool_calls"`
+	// ReadBytes bounds the declared-file bytes the session loads (each
+	// file once; runtime.SessionLimits).
+	ReadBytes int64 `json:"read_bytes"`
+	// ArtifactBytes bounds the bytes of the artifacts it writes.
+	ArtifactBytes int64 `json:"artifact_bytes"`
+	// WallTime bounds the session's age: no call starts after it, and a
+	// running call's context ends with it.
+	WallTime time.Duration `json:"wall_time_ns"`
+}
+
+// Limit names beyond runtime.LimitReadBytes and runtime.LimitArtifactBytes.
+const (
+	LimitToolCalls = "tool_calls"
+	LimitWallTime  = "wall_time"
+)
 
 // Refusal records a tool call the server refused before it reached the
 // runtime: a tool outside this server's role or agent form, or arguments
@@ -99,9 +136,16 @@ type Server struct {
 
 // shared is the session state every view of one session uses.
 type shared struct {
-	mu       sync.Mutex // guards sess and refusals
-	sess     *runtime.Session
-	refusals []Refusal
+	mu         sync.Mutex // guards everything below
+	sess       *runtime.Session
+	refusals   []Refusal
+	exchanges  []Exchange
+	clients    []ClientInfo
+	opened     time.Time
+	toolCalls  int
+	limitHits  []string // limits that refused a call, in order
+	terminated bool     // Terminate or FinalAnswer resolved the answer
+	notified   bool     // Options.onTerminal was called
 }
 
 // New opens a session on the gold-free projection of rec and returns a
@@ -137,11 +181,14 @@ func New(eng *runtime.Engine, rec runtime.Record, opts Options) (*Server, error)
 	if opts.Version == "" {
 		opts.Version = "dev"
 	}
-	sess, err := eng.NewSession(rec)
+	sess, err := eng.NewSessionWith(rec, runtime.SessionOptions{
+		ArtifactDir: opts.ArtifactDir,
+		Limits:      runtime.SessionLimits{ReadBytes: opts.Limits.ReadBytes, ArtifactBytes: opts.Limits.ArtifactBytes},
+	})
 	if err != nil {
 		return nil, fmt.Errorf("mcp server: opening session for record %q: %w", rec.ID, err)
 	}
-	s, err := newView(eng, &shared{sess: sess}, opts, true)
+	s, err := newView(eng, &shared{sess: sess, opened: time.Now()}, opts, true)
 	if err != nil {
 		sess.Close()
 		return nil, err
@@ -163,8 +210,19 @@ func (s *Server) Specialist(role workers.Role) (*Server, error) {
 	if role == "" {
 		return nil, errors.New("mcp server: a specialist needs a role (GA, PA or VRA)")
 	}
+	return s.specialist(role, "")
+}
+
+// specialist is Specialist with the MCP session id its server assigns
+// ("" for the SDK's default).
+func (s *Server) specialist(role workers.Role, sessionID string) (*Server, error) {
+	if role == "" {
+		return nil, errors.New("mcp server: a specialist needs a role (GA, PA or VRA)")
+	}
 	opts := s.opts
 	opts.Role = role
+	opts.sessionID = sessionID
+	opts.specialists = nil
 	return newView(s.eng, s.sh, opts, false)
 }
 
@@ -184,13 +242,18 @@ func newView(eng *runtime.Engine, sh *shared, opts Options, owner bool) (*Server
 		owner:   owner,
 		exposed: map[string]bool{},
 	}
-	s.srv = sdk.NewServer(&sdk.Implementation{Name: "geodisaster", Title: "GeoDisaster engine", Version: opts.Version},
-		&sdk.ServerOptions{Instructions: s.instructions(), Capabilities: &sdk.ServerCapabilities{}})
+	so := &sdk.ServerOptions{Instructions: s.instructions(), Capabilities: &sdk.ServerCapabilities{}}
+	if id := opts.sessionID; id != "" {
+		so.GetSessionID = func() string { return id }
+	}
+	s.srv = sdk.NewServer(&sdk.Implementation{Name: "geodisaster", Title: "GeoDisaster engine", Version: opts.Version}, so)
 	if err := s.addTools(); err != nil {
 		return nil, err
 	}
 	s.addResources()
-	s.srv.AddReceivingMiddleware(s.refuseOthers)
+	// The outer middleware sees every request first: it records the
+	// client, times each tool call and counts the session's calls.
+	s.srv.AddReceivingMiddleware(s.account, s.refuseOthers)
 	return s, nil
 }
 
@@ -269,6 +332,9 @@ func (s *Server) instructions() string {
 		fmt.Fprintf(&b, "You are the %s specialist: close your subgoal with TaskComplete(status=TASK_COMPLETE); only the orchestrator terminates.", s.opts.Role)
 	default:
 		fmt.Fprintf(&b, "Call TaskComplete(status=TASK_COMPLETE), then finish with %s(answer_ref=%s).", t, runtime.AnswerRef)
+	}
+	if sp := s.opts.specialists; len(sp) > 0 {
+		fmt.Fprintf(&b, " Your specialists join this session over MCP at GA %s, PA %s and VRA %s (paths on this server); delegate each worker call to its owner.", sp[workers.RoleGA], sp[workers.RolePA], sp[workers.RoleVRA])
 	}
 	return b.String()
 }
@@ -393,36 +459,85 @@ func (s *Server) callTool(tool string) sdk.ToolHandler {
 			s.log.Warn("tool call refused", "tool", tool, "reason", reason)
 			return errorResult(tool, "argument", reason), nil
 		}
-		s.sh.mu.Lock()
-		defer s.sh.mu.Unlock()
-		before := len(s.sh.sess.Denials())
-		res, err := s.sh.sess.Call(ctx, tool, args)
-		for _, d := range s.sh.sess.Denials()[before:] {
-			s.log.Warn("read denied", "tool", d.Tool, "call", d.Call, "path", d.Path, "reason", d.Reason)
-		}
-		if err != nil {
-			cat := category(err)
-			s.log.Warn("tool call failed", "tool", tool, "category", cat, "err", err)
-			return errorResult(tool, cat, err.Error()), nil
-		}
-		out := callResult{Tool: tool, Handle: res.Handle, Evidence: res.Evidence, Published: res.Published}
-		if tr := s.sh.sess.Trace(); len(tr) > 0 {
-			out.Artifacts = tr[len(tr)-1].Artifacts
-		}
-		switch {
-		case res.Answer != nil:
-			out.AnswerRef, out.Answer = runtime.AnswerRef, res.Answer
-			out.Note = "session finished; the answer above is the resolved " + runtime.AnswerRef
-		case res.Published != "":
-			if t := s.terminalTool(); t != "" {
-				out.Note = fmt.Sprintf("the runtime published %s; finish with %s(answer_ref=%s)", res.Published, t, res.Published)
-			} else {
-				out.Note = fmt.Sprintf("the runtime published %s; close the subgoal with TaskComplete and hand the reference to the orchestrator", res.Published)
-			}
-		}
-		s.log.Info("tool call", "tool", tool, "handle", res.Handle, "published", res.Published)
-		return jsonResult(out)
+		return s.run(ctx, tool, args), nil
 	}
+}
+
+// run makes one runtime call under the session's lock (and a call slot
+// when the host bounds them) and returns its result.
+func (s *Server) run(ctx context.Context, tool string, args map[string]any) *sdk.CallToolResult {
+	s.sh.mu.Lock()
+	defer s.sh.mu.Unlock()
+	if s.opts.stop != nil {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		defer context.AfterFunc(s.opts.stop, cancel)()
+	}
+	if wall := s.opts.Limits.WallTime; wall > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, s.sh.opened.Add(wall))
+		defer cancel()
+	}
+	if s.opts.slots != nil {
+		select {
+		case s.opts.slots <- struct{}{}:
+			defer func() { <-s.opts.slots }()
+		case <-ctx.Done():
+			return s.failure(ctx, tool, ctx.Err())
+		}
+	}
+	before := len(s.sh.sess.Denials())
+	res, err := s.sh.sess.Call(ctx, tool, args)
+	for _, d := range s.sh.sess.Denials()[before:] {
+		s.log.Warn("read denied", "tool", d.Tool, "call", d.Call, "path", d.Path, "reason", d.Reason)
+	}
+	if ex := exchangeOf(ctx); ex != nil {
+		ex.Call = len(s.sh.sess.Trace())
+	}
+	if err != nil {
+		return s.failure(ctx, tool, err)
+	}
+	out := callResult{Tool: tool, Handle: res.Handle, Evidence: res.Evidence, Published: res.Published}
+	if tr := s.sh.sess.Trace(); len(tr) > 0 {
+		out.Artifacts = tr[len(tr)-1].Artifacts
+	}
+	switch {
+	case res.Answer != nil:
+		out.AnswerRef, out.Answer = runtime.AnswerRef, res.Answer
+		out.Note = "session finished; the answer above is the resolved " + runtime.AnswerRef
+		s.sh.terminated = true
+	case res.Published != "":
+		if t := s.terminalTool(); t != "" {
+			out.Note = fmt.Sprintf("the runtime published %s; finish with %s(answer_ref=%s)", res.Published, t, res.Published)
+		} else {
+			out.Note = fmt.Sprintf("the runtime published %s; close the subgoal with TaskComplete and hand the reference to the orchestrator", res.Published)
+		}
+	}
+	s.log.Info("tool call", "tool", tool, "handle", res.Handle, "published", res.Published)
+	r, _ := jsonResult(out)
+	return r
+}
+
+// failure turns a failed call into its tool error; a call that ran out of
+// the session's wall time or budget is a "limit" error naming the limit.
+// The caller holds the session's lock.
+func (s *Server) failure(ctx context.Context, tool string, err error) *sdk.CallToolResult {
+	cat := category(err)
+	var le *runtime.LimitError
+	switch {
+	case errors.As(err, &le):
+		s.sh.limitHits = append(s.sh.limitHits, le.Limit)
+	case s.opts.Limits.WallTime > 0 && errors.Is(ctx.Err(), context.DeadlineExceeded) && time.Since(s.sh.opened) >= s.opts.Limits.WallTime:
+		cat = "limit"
+		s.sh.limitHits = append(s.sh.limitHits, LimitWallTime)
+		err = fmt.Errorf("session limit %s exceeded: the session opened %s ago, its limit is %s (%w)", LimitWallTime, time.Since(s.sh.opened).Round(time.Millisecond), s.opts.Limits.WallTime, err)
+	case s.opts.stop != nil && s.opts.stop.Err() != nil:
+		cat = "shutdown"
+		err = fmt.Errorf("the server is shutting down: %w", err)
+	}
+	s.log.Warn("tool call failed", "tool", tool, "category", cat, "err", err)
+	return errorResult(tool, cat, err.Error())
 }
 
 // decodeArgs parses a call's arguments as a JSON object (numbers as
@@ -442,11 +557,14 @@ func decodeArgs(raw json.RawMessage) (map[string]any, error) {
 	return args, nil
 }
 
-// category classifies a call error for clients: "denied" (read gate),
-// "argument" (validation), "unknown_handle", "terminated", or "failed".
+// category classifies a call error for clients: "limit" (a session
+// limit), "denied" (read gate), "argument" (validation), "unknown_handle",
+// "terminated", or "failed".
 func category(err error) string {
 	var ae *workers.ArgError
 	switch {
+	case errors.As(err, new(*runtime.LimitError)):
+		return "limit"
 	case errors.Is(err, runtime.ErrDenied):
 		return "denied"
 	case strings.Contains(err.Error(), "unknown handle"):
@@ -493,6 +611,10 @@ type questionView struct {
 	Role         workers.Role                  `json:"role,omitempty"`
 	Tools        []string                      `json:"tools"`
 	Finish       string                        `json:"finish"`
+	// Specialists are the endpoints (paths on this server) where the
+	// orchestrator's GA, PA and VRA specialists join its session, when a
+	// Host serves it.
+	Specialists map[workers.Role]string `json:"specialists,omitempty"`
 }
 
 func (s *Server) question() questionView {
@@ -504,7 +626,7 @@ func (s *Server) question() questionView {
 	return questionView{
 		ID: rec.ID, SampleID: rec.SampleID, Family: rec.Family, QuestionType: rec.QuestionType,
 		Question: rec.Question, Handles: rec.Handles, Agent: s.opts.Agent, Role: s.opts.Role,
-		Tools: s.Tools(), Finish: finish,
+		Tools: s.Tools(), Finish: finish, Specialists: s.opts.specialists,
 	}
 }
 

@@ -1,0 +1,272 @@
+package mcp_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/geodisaster/engine/runtime"
+	"github.com/geodisaster/engine/runtime/mcp"
+	"github.com/geodisaster/engine/workers"
+)
+
+// memEpisodes is an EpisodeWriter keeping the session logs in memory.
+type memEpisodes struct {
+	mu   sync.Mutex
+	logs []*mcp.SessionLog
+	fail bool
+}
+
+func (m *memEpisodes) WriteEpisode(l *mcp.SessionLog) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.fail {
+		return errors.New("disk full")
+	}
+	m.logs = append(m.logs, l)
+	return nil
+}
+
+func (m *memEpisodes) all() []*mcp.SessionLog {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]*mcp.SessionLog(nil), m.logs...)
+}
+
+// startHost serves the corpus's gold-free records with a Host on a
+// loopback test server.
+func startHost(t *testing.T, c *corpus, opts mcp.HostOptions) (*mcp.Host, *httptest.Server) {
+	t.Helper()
+	recs := make([]runtime.Record, 0, len(c.gold))
+	for _, g := range c.gold {
+		recs = append(recs, c.tests[g.ID])
+	}
+	h, err := mcp.NewHost(newEngine(t, c.root), recs, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(h)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		h.Shutdown(ctx)
+		ts.Close()
+	})
+	return h, ts
+}
+
+// bearer adds an Authorization header to every request.
+type bearer struct {
+	token string
+	next  http.RoundTripper
+}
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return b.next.RoundTrip(r)
+}
+
+// dialHTTP opens an MCP client session at url with the go-sdk client.
+func dialHTTP(ctx context.Context, url, token, name string) (*sdk.ClientSession, error) {
+	hc := &http.Client{Transport: http.DefaultTransport}
+	if token != "" {
+		hc.Transport = bearer{token, http.DefaultTransport}
+	}
+	tr := &sdk.StreamableClientTransport{Endpoint: url, HTTPClient: hc, MaxRetries: -1, DisableStandaloneSSE: true}
+	return sdk.NewClient(&sdk.Implementation{Name: name, Version: "1"}, nil).Connect(ctx, tr, nil)
+}
+
+// callResult is a tool call's JSON answer (or structured error) and
+// whether it was a tool error.
+func callJSON(ctx context.Context, cs *sdk.ClientSession, tool string, args any) (map[string]any, bool, error) {
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		return nil, false, err
+	}
+	out := map[string]any{}
+	if res.IsError {
+		b, _ := json.Marshal(res.StructuredContent)
+		if err := json.Unmarshal(b, &out); err != nil {
+			return nil, true, fmt.Errorf("%s: structured error: %v", tool, err)
+		}
+		return out, true, nil
+	}
+	if len(res.Content) == 0 {
+		return nil, false, fmt.Errorf("%s: empty result", tool)
+	}
+	tc, ok := res.Content[0].(*sdk.TextContent)
+	if !ok {
+		return nil, false, fmt.Errorf("%s: content %T", tool, res.Content[0])
+	}
+	if err := json.Unmarshal([]byte(tc.Text), &out); err != nil {
+		return nil, false, fmt.Errorf("%s: result is not JSON: %v", tool, err)
+	}
+	return out, false, nil
+}
+
+// agentRun is one scripted agent's session.
+type agentRun struct {
+	Answer    json.RawMessage
+	Handles   []string   // result handles, in call order
+	Artifacts []string   // artifact names written
+	Session   string     // the runtime session id (orchestrator: from its specialist endpoints)
+	Latencies []time.Duration
+	Clients   []*sdk.ClientSession // the owner first, then specialists
+}
+
+// owners maps each worker to the specialist that owns it.
+func owners() map[string]workers.Role {
+	m := map[string]workers.Role{}
+	for _, info := range workers.Tools() {
+		m[info.Name] = info.Role
+	}
+	return m
+}
+
+// openAgent initializes the agent's sessions: the single agent, or the
+// orchestrator and its three specialists at the endpoints its GetQuestion
+// names.
+func openAgent(ctx context.Context, base string, rec runtime.Record, form mcp.Agent, token string) (*agentRun, error) {
+	endpoint := mcp.SingleEndpoint(rec.ID)
+	if form == mcp.AgentOrchestrator {
+		endpoint = mcp.OrchestratorEndpoint(rec.ID)
+	}
+	cs, err := dialHTTP(ctx, base+endpoint, token, "scripted-"+string(form))
+	if err != nil {
+		return nil, fmt.Errorf("%s: connect: %w", endpoint, err)
+	}
+	run := &agentRun{Clients: []*sdk.ClientSession{cs}}
+	q, isErr, err := callJSON(ctx, cs, mcp.ToolGetQuestion, nil)
+	if err != nil || isErr {
+		return run, fmt.Errorf("GetQuestion: %v %v", err, q)
+	}
+	if q["id"] != rec.ID {
+		return run, fmt.Errorf("GetQuestion: record %v, want %s", q["id"], rec.ID)
+	}
+	if form != mcp.AgentOrchestrator {
+		return run, nil
+	}
+	sp, _ := q["specialists"].(map[string]any)
+	for _, role := range []workers.Role{workers.RoleGA, workers.RolePA, workers.RoleVRA} {
+		path, _ := sp[string(role)].(string)
+		if path == "" {
+			return run, fmt.Errorf("GetQuestion names no %s endpoint: %v", role, q)
+		}
+		parts := strings.Split(path, "/")
+		run.Session = parts[len(parts)-2]
+		c, err := dialHTTP(ctx, base+path, token, "scripted-"+string(role))
+		if err != nil {
+			return run, fmt.Errorf("%s: connect: %w", path, err)
+		}
+		run.Clients = append(run.Clients, c)
+	}
+	return run, nil
+}
+
+// client returns the session a step goes to: the single agent's, or the
+// specialist owning the tool (TaskComplete: the last specialist).
+func (r *agentRun) client(tool string, last *workers.Role, own map[string]workers.Role) *sdk.ClientSession {
+	if len(r.Clients) == 1 {
+		return r.Clients[0]
+	}
+	role, ok := own[tool]
+	if !ok {
+		role = *last
+	}
+	*last = role
+	switch role {
+	case workers.RoleGA:
+		return r.Clients[1]
+	case workers.RolePA:
+		return r.Clients[2]
+	}
+	return r.Clients[3]
+}
+
+// solve plays the record's GT chain as the agent's tool calls (a
+// scripted stand-in for a model: the server holds only the gold-free
+// inputs) and finishes with the form's terminal tool.
+func (r *agentRun) solve(ctx context.Context, gold runtime.Record) error {
+	if err := r.play(ctx, gold); err != nil {
+		return err
+	}
+	return r.finish(ctx)
+}
+
+// play makes the GT chain's calls.
+func (r *agentRun) play(ctx context.Context, gold runtime.Record) error {
+	own := owners()
+	var last workers.Role
+	for k, step := range gold.GTChain {
+		cs := r.client(step.Tool, &last, own)
+		start := time.Now()
+		out, isErr, err := callJSON(ctx, cs, step.Tool, step.Args)
+		r.Latencies = append(r.Latencies, time.Since(start))
+		if err != nil || isErr {
+			return fmt.Errorf("step %d %s: %v %v", k+1, step.Tool, err, out)
+		}
+		if h, _ := out["handle"].(string); h != "" {
+			r.Handles = append(r.Handles, h)
+		}
+		if arts, ok := out["artifacts"].([]any); ok {
+			for _, a := range arts {
+				if m, ok := a.(map[string]any); ok {
+					r.Artifacts = append(r.Artifacts, fmt.Sprint(m["name"]))
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// finish calls the form's terminal tool and keeps the resolved answer.
+func (r *agentRun) finish(ctx context.Context) error {
+	finish := runtime.ToolFinalAnswer
+	if len(r.Clients) > 1 {
+		finish = runtime.ToolTerminate
+	}
+	start := time.Now()
+	out, isErr, err := callJSON(ctx, r.Clients[0], finish, map[string]any{"answer_ref": runtime.AnswerRef})
+	r.Latencies = append(r.Latencies, time.Since(start))
+	if err != nil || isErr {
+		return fmt.Errorf("%s: %v %v", finish, err, out)
+	}
+	b, err := json.Marshal(out["answer"])
+	if err != nil {
+		return err
+	}
+	r.Answer = b
+	return nil
+}
+
+// close ends every client session (the owner last).
+func (r *agentRun) close() {
+	for i := len(r.Clients) - 1; i >= 0; i-- {
+		r.Clients[i].Close()
+	}
+}
+
+// replayAnswers replays every record and returns its answers by id.
+func replayAnswers(t *testing.T, c *corpus, recs []runtime.Record) map[string]json.RawMessage {
+	t.Helper()
+	eng := newEngine(t, c.root)
+	out := map[string]json.RawMessage{}
+	for _, g := range recs {
+		rep := eng.ReplayRecord(context.Background(), g)
+		if rep.Status != "ok" {
+			t.Fatalf("replay %s: %v", g.ID, *rep.Error)
+		}
+		out[g.ID] = rep.Answer
+	}
+	return out
+}
