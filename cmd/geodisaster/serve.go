@@ -176,7 +176,7 @@ func serveAll(ctx context.Context, cio cmdIO, f serveFlags, token string, ln net
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
-	hs := newHTTPServer(host)
+	hs := host.HTTPServer()
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	cio.log.Info("serving every record", "records", len(recs), "url", "http://"+ln.Addr().String()+"/records/<id>", "episodes", f.episodes, "auth", token != "")

@@ -95,8 +95,7 @@ func (s *Server) account(next sdk.MethodHandler) sdk.MethodHandler {
 		}
 		ex.WallMS = float64(time.Since(start).Microseconds()) / 1000
 		outcome := "ok"
-		switch r := res.(type) {
-		case *sdk.CallToolResult:
+		if r, ok := res.(*sdk.CallToolResult); ok && r != nil && err == nil {
 			ex.IsError = r.IsError
 			if len(r.Content) > 0 {
 				if tc, ok := r.Content[0].(*sdk.TextContent); ok {

@@ -246,6 +246,20 @@ func RequireBearer(token string, next http.Handler) http.Handler {
 	})
 }
 
+// HTTPServer returns an http.Server for the host that also bounds what a
+// client can hold before a request reaches it: its headers must arrive
+// within RequestTimeout, and an idle keep-alive connection is closed
+// after 2 minutes (request bodies are bounded by the host itself).
+func (h *Host) HTTPServer() *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: h.opts.RequestTimeout,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(h.log.Handler(), slog.LevelWarn),
+	}
+}
+
 // JSON-RPC error codes of the host's own refusals (the implementation-
 // defined server error range).
 const (
@@ -366,7 +380,14 @@ func (h *Host) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 	rc := http.NewResponseController(w)
 	_ = rc.SetReadDeadline(time.Now().Add(h.opts.RequestTimeout))
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
-	_ = rc.SetReadDeadline(time.Time{})
+	if err == nil {
+		_ = rc.SetReadDeadline(time.Time{})
+	} else {
+		// The rest of the body is not wanted: reads fail at once, so the
+		// connection closes after the answer instead of draining it.
+		_ = rc.SetReadDeadline(time.Now())
+		w.Header().Set("Connection", "close")
+	}
 	if err != nil {
 		var mbe *http.MaxBytesError
 		var ne net.Error
@@ -374,7 +395,6 @@ func (h *Host) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 		case errors.As(err, &mbe):
 			h.reject(w, http.StatusRequestEntityTooLarge, "too_large", fmt.Sprintf("request body exceeds the server's limit of %d bytes", max))
 		case errors.As(err, &ne) && ne.Timeout():
-			w.Header().Set("Connection", "close")
 			h.reject(w, http.StatusRequestTimeout, "slow_client", fmt.Sprintf("request body not received within %s", h.opts.RequestTimeout))
 		default:
 			h.reject(w, http.StatusBadRequest, "unreadable", "reading the request body: "+err.Error())

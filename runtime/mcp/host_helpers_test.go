@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -42,9 +42,15 @@ func (m *memEpisodes) all() []*mcp.SessionLog {
 	return append([]*mcp.SessionLog(nil), m.logs...)
 }
 
+// testServer is a host served on a loopback port.
+type testServer struct {
+	URL  string
+	Addr string
+}
+
 // startHost serves the corpus's gold-free records with a Host on a
-// loopback test server.
-func startHost(t *testing.T, c *corpus, opts mcp.HostOptions) (*mcp.Host, *httptest.Server) {
+// loopback port, through the host's own http.Server.
+func startHost(t *testing.T, c *corpus, opts mcp.HostOptions) (*mcp.Host, *testServer) {
 	t.Helper()
 	recs := make([]runtime.Record, 0, len(c.gold))
 	for _, g := range c.gold {
@@ -54,14 +60,20 @@ func startHost(t *testing.T, c *corpus, opts mcp.HostOptions) (*mcp.Host, *httpt
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewServer(h)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := h.HTTPServer()
+	go hs.Serve(ln)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		h.Shutdown(ctx)
-		ts.Close()
+		hs.Shutdown(ctx)
+		hs.Close()
 	})
-	return h, ts
+	return h, &testServer{URL: "http://" + ln.Addr().String(), Addr: ln.Addr().String()}
 }
 
 // bearer adds an Authorization header to every request.
@@ -117,9 +129,9 @@ func callJSON(ctx context.Context, cs *sdk.ClientSession, tool string, args any)
 // agentRun is one scripted agent's session.
 type agentRun struct {
 	Answer    json.RawMessage
-	Handles   []string   // result handles, in call order
-	Artifacts []string   // artifact names written
-	Session   string     // the runtime session id (orchestrator: from its specialist endpoints)
+	Handles   []string // result handles, in call order
+	Artifacts []string // artifact names written
+	Session   string   // the runtime session id (orchestrator: from its specialist endpoints)
 	Latencies []time.Duration
 	Clients   []*sdk.ClientSession // the owner first, then specialists
 }

@@ -107,7 +107,9 @@ func TestHostServesEveryRecord(t *testing.T) {
 			t.Errorf("/metrics lacks %q:\n%s", want, body)
 		}
 	}
-	var recs struct{ Records []struct{ ID, Single, Orchestrator string } }
+	var recs struct {
+		Records []struct{ ID, Single, Orchestrator string }
+	}
 	if err := json.Unmarshal([]byte(get(t, ts.URL+"/records", "")), &recs); err != nil || len(recs.Records) != len(c.gold) || recs.Records[0].Single != mcp.SingleEndpoint(recs.Records[0].ID) {
 		t.Fatalf("/records: %v %+v", err, recs)
 	}
