@@ -40,8 +40,9 @@ const (
 // split's gold-free projection), and the gold records kept outside it.
 type splitCorpus struct {
 	*corpus
-	input string           // the test split's gold-free inputs
-	test  []runtime.Record // the test split's gold records
+	input    string           // the test split's gold-free inputs
+	test     []runtime.Record // the test split's gold records
+	goldPath string           // the test split's gold records file (outside the root)
 }
 
 func newSplitCorpus(t *testing.T, perType int) *splitCorpus {
@@ -80,6 +81,14 @@ func newSplitCorpus(t *testing.T, perType int) *splitCorpus {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(sc.input, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b.Reset()
+	if err := runtime.WriteRecords(&b, sc.test); err != nil {
+		t.Fatal(err)
+	}
+	sc.goldPath = filepath.Join(goldDir, "test_gold.jsonl")
+	if err := os.WriteFile(sc.goldPath, b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return sc
@@ -215,26 +224,28 @@ func percentile(sorted []time.Duration, q float64) time.Duration {
 // LoadReport is the load test's result (written as JSON to
 // $GEODISASTER_LOAD_REPORT when set).
 type LoadReport struct {
-	Command        string  `json:"command"`
-	Sessions       int     `json:"sessions"`
-	Concurrent     int     `json:"concurrent"`
-	PeakOpen       int     `json:"peak_open_sessions"`
-	TestRecords    int     `json:"test_records"`
-	RecordsSolved  int     `json:"records_solved"`
-	AnswersEqual   int     `json:"answers_equal_replay"`
-	ToolCalls      int     `json:"tool_calls"`
-	Violations     int     `json:"read_gate_violations"`
-	Probes         int     `json:"cross_session_probes"`
-	Leaks          int     `json:"cross_session_leaks"`
-	Episodes       int     `json:"episodes"`
-	PeakRSSMiB     float64 `json:"server_peak_rss_mib"`
-	ClientP50MS    float64 `json:"client_p50_ms"`
-	ClientP99MS    float64 `json:"client_p99_ms"`
-	ServerP50MS    float64 `json:"server_p50_ms"`
-	ServerP99MS    float64 `json:"server_p99_ms"`
-	WallS          float64 `json:"wall_s"`
-	SingleSessions int     `json:"single_sessions"`
-	OrcSessions    int     `json:"orc_sessions"`
+	Command         string  `json:"command"`
+	Sessions        int     `json:"sessions"`
+	Concurrent      int     `json:"concurrent"`
+	PeakOpen        int     `json:"peak_open_sessions"`
+	TestRecords     int     `json:"test_records"`
+	RecordsSolved   int     `json:"records_solved"`
+	AnswersEqual    int     `json:"answers_equal_replay"`
+	ToolCalls       int     `json:"tool_calls"`
+	Violations      int     `json:"read_gate_violations"`
+	Probes          int     `json:"cross_session_probes"`
+	Leaks           int     `json:"cross_session_leaks"`
+	Episodes        int     `json:"episodes"`
+	EpisodesScored  int     `json:"episodes_scored"`
+	EpisodesCorrect int     `json:"episodes_scored_correct"`
+	PeakRSSMiB      float64 `json:"server_peak_rss_mib"`
+	ClientP50MS     float64 `json:"client_p50_ms"`
+	ClientP99MS     float64 `json:"client_p99_ms"`
+	ServerP50MS     float64 `json:"server_p50_ms"`
+	ServerP99MS     float64 `json:"server_p99_ms"`
+	WallS           float64 `json:"wall_s"`
+	SingleSessions  int     `json:"single_sessions"`
+	OrcSessions     int     `json:"orc_sessions"`
 }
 
 // TestLoad64Sessions drives one "geodisaster serve" process, hosting the
@@ -406,6 +417,37 @@ func TestLoad64Sessions(t *testing.T) {
 		}
 		rep.Violations += episodeDenials(t, b)
 	}
+	// The episodes score with "geodisaster score": every attempt of
+	// every record correct.
+	out, err := exec.Command(bin, "score", "--gold", sc.goldPath, "--pred", epDir, "--json").Output()
+	if err != nil {
+		t.Fatalf("geodisaster score: %v", err)
+	}
+	var scored struct {
+		Episodes int
+		Attempts []struct {
+			Records []struct {
+				ID                 string
+				Predicted, Correct bool
+				Reason             string
+			}
+		}
+	}
+	if err := json.Unmarshal(out, &scored); err != nil {
+		t.Fatalf("score output: %v\n%s", err, out)
+	}
+	for k, a := range scored.Attempts {
+		for _, r := range a.Records {
+			if r.Predicted {
+				rep.EpisodesScored++
+				if r.Correct {
+					rep.EpisodesCorrect++
+				} else {
+					t.Errorf("attempt %d of %s scored incorrect: %s", k+1, r.ID, r.Reason)
+				}
+			}
+		}
+	}
 	sort.Slice(latencies, func(i, j int) bool { return latencies[i] < latencies[j] })
 	ms := func(d time.Duration) float64 { return math.Round(float64(d.Microseconds())/10) / 100 }
 	rep.ClientP50MS, rep.ClientP99MS = ms(percentile(latencies, 0.5)), ms(percentile(latencies, 0.99))
@@ -413,7 +455,7 @@ func TestLoad64Sessions(t *testing.T) {
 	for _, n := range leakNotes {
 		t.Errorf("cross-session leak: %s", n)
 	}
-	if rep.AnswersEqual != sessions || rep.RecordsSolved != len(sc.test) || rep.Leaks != 0 || rep.Probes == 0 || rep.Episodes != sessions || rep.Violations != 0 {
+	if rep.AnswersEqual != sessions || rep.RecordsSolved != len(sc.test) || rep.Leaks != 0 || rep.Probes == 0 || rep.Episodes != sessions || rep.EpisodesCorrect != sessions || rep.Violations != 0 {
 		t.Errorf("load: %+v", rep)
 	}
 	if st.Calls.ByOutcome["denied"] != 0 {
