@@ -1,6 +1,8 @@
 package episode
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -73,14 +75,18 @@ func NewSingleAgentEpisode(id Identity, c *Conversation) (*SingleAgentEpisode, e
 		Messages: c.Messages, ToolSequence: acts, AnswerRef: runtime.AnswerRef}, nil
 }
 
-// GroupID returns the trajectory_content_group_id of a single-agent
-// episode, as Validator.Encode wrote it: scoring.TrajectoryGroupID of its
-// scoring.TrajectoryFingerprint (identity metadata excluded).
-func GroupID(line Line) (string, error) {
-	if line.typ != SingleAgentEpisodeRow {
-		return "", fmt.Errorf("a trajectory group needs a single-agent episode, not a %s row", line.typ)
+// GroupID returns the trajectory_content_group_id the episode's messages
+// and tool_sequence imply: scoring.TrajectoryGroupID of the
+// scoring.TrajectoryFingerprint of the episode as Validator.Encode writes
+// it (identity metadata, including the group id itself, excluded).
+func (e *SingleAgentEpisode) GroupID() (string, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(e); err != nil {
+		return "", fmt.Errorf("episode %s: %w", e.ID, err)
 	}
-	fp, err := scoring.TrajectoryFingerprint(line.b)
+	fp, err := scoring.TrajectoryFingerprint(buf.Bytes())
 	if err != nil {
 		return "", err
 	}

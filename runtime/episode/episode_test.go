@@ -12,6 +12,7 @@ import (
 	"github.com/geodisaster/engine/conformance/synth"
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/runtime/episode"
+	"github.com/geodisaster/engine/scoring"
 )
 
 func corpus(t *testing.T) (string, runtime.Record) {
@@ -121,25 +122,30 @@ func TestSingleAgentEpisodeRoundTrip(t *testing.T) {
 	// A path-renamed copy (other id, other sample, same bytes) has the
 	// same trajectory group; an altered question does not.
 	cp := renamedCopy(t, dir, rec, "copy_sample_9")
-	lc, err := v.Encode(episode.SingleAgentEpisodeRow, solve(t, eng, cp))
+	epc := solve(t, eng, cp)
+	lc, err := v.Encode(episode.SingleAgentEpisodeRow, epc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g1, err := episode.GroupID(line)
+	g1, err := ep.GroupID()
 	if err != nil {
 		t.Fatal(err)
 	}
-	g2, _ := episode.GroupID(lc)
+	g2, _ := epc.GroupID()
 	if g1 != g2 || !strings.HasPrefix(g1, "traj_") {
 		t.Fatalf("renamed copy: group %s vs %s", g1, g2)
+	}
+	// The written row fingerprints alike (the audit reads rows).
+	fp, err := scoring.TrajectoryFingerprint(line.Bytes())
+	if err != nil || scoring.TrajectoryGroupID(fp) != g1 {
+		t.Fatalf("row fingerprint %s (%v), episode group %s", fp, err, g1)
 	}
 	if strings.Contains(string(lc.Bytes()), rec.SampleID) {
 		t.Fatal("the copy's episode names the original sample")
 	}
 	other := cp
 	other.Question += " Explain briefly."
-	lo, _ := v.Encode(episode.SingleAgentEpisodeRow, solve(t, eng, other))
-	if g3, _ := episode.GroupID(lo); g3 == g1 {
+	if g3, _ := solve(t, eng, other).GroupID(); g3 == g1 {
 		t.Fatal("a different question shares the trajectory group")
 	}
 	// Nothing of the gold reaches the conversation.
