@@ -37,7 +37,7 @@ const serveUsage = `--dataset-root DIR --input TEST_INPUTS.jsonl (--record ID | 
 Every record (streamable HTTP; see docs/serve.md):
   geodisaster serve --dataset-root bundle --input bundle/test_inputs.jsonl --http 127.0.0.1:8765 --episodes episodes/
   single agent:   http://127.0.0.1:8765/records/<id>        (a new session per MCP initialize)
-  orchestrator:   http://127.0.0.1:8765/records/<id>/orc    (its GetQuestion names the GA, PA, VRA endpoints)
+  orchestrator:   http://127.0.0.1:8765/records/<id>/orc    (its resource geodisaster://session/specialists names the GA, PA, VRA endpoints)
   status:         http://127.0.0.1:8765/status (JSON), /metrics (Prometheus), /records (the records)
   geodisaster score --gold records.jsonl --pred episodes/
 

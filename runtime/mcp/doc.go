@@ -27,6 +27,7 @@
 //
 //	{"tool", "handle", "evidence", "artifacts", "published", "note"}
 //
+// (episode.Observation, the same text the dataset's episodes record),
 // where published is "ANSWER_JSON:answer_1" once the runtime has published
 // the answer; Terminate and FinalAnswer return {"answer_ref", "answer"}
 // with the resolved, revalidated answer. A failed call is a tool error

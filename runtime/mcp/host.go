@@ -102,7 +102,8 @@ func OrchestratorEndpoint(id string) string { return SingleEndpoint(id) + "/orc"
 
 // SpecialistEndpoint is the path where the GA, PA or VRA specialist joins
 // the orchestrator session sessionID of record id (the orchestrator's
-// GetQuestion and instructions give these paths).
+// specialists resource, SpecialistsURI, and its instructions give these
+// paths).
 func SpecialistEndpoint(id, sessionID string, role workers.Role) string {
 	return OrchestratorEndpoint(id) + "/" + url.PathEscape(sessionID) + "/" + string(role)
 }

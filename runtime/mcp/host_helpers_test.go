@@ -146,8 +146,8 @@ func owners() map[string]workers.Role {
 }
 
 // openAgent initializes the agent's sessions: the single agent, or the
-// orchestrator and its three specialists at the endpoints its GetQuestion
-// names.
+// orchestrator and its three specialists at the endpoints its
+// specialists resource names.
 func openAgent(ctx context.Context, base string, rec runtime.Record, form mcp.Agent, token string) (*agentRun, error) {
 	endpoint := mcp.SingleEndpoint(rec.ID)
 	if form == mcp.AgentOrchestrator {
@@ -168,11 +168,18 @@ func openAgent(ctx context.Context, base string, rec runtime.Record, form mcp.Ag
 	if form != mcp.AgentOrchestrator {
 		return run, nil
 	}
-	sp, _ := q["specialists"].(map[string]any)
+	rr, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: mcp.SpecialistsURI})
+	if err != nil {
+		return run, fmt.Errorf("%s: %w", mcp.SpecialistsURI, err)
+	}
+	sp := map[string]string{}
+	if err := json.Unmarshal([]byte(rr.Contents[0].Text), &sp); err != nil {
+		return run, fmt.Errorf("%s: %w", mcp.SpecialistsURI, err)
+	}
 	for _, role := range []workers.Role{workers.RoleGA, workers.RolePA, workers.RoleVRA} {
-		path, _ := sp[string(role)].(string)
+		path := sp[string(role)]
 		if path == "" {
-			return run, fmt.Errorf("GetQuestion names no %s endpoint: %v", role, q)
+			return run, fmt.Errorf("%s names no %s endpoint: %v", mcp.SpecialistsURI, role, sp)
 		}
 		parts := strings.Split(path, "/")
 		run.Session = parts[len(parts)-2]

@@ -15,6 +15,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/geodisaster/engine/runtime"
+	"github.com/geodisaster/engine/runtime/episode"
 	"github.com/geodisaster/engine/workers"
 )
 
@@ -25,16 +26,16 @@ type Agent string
 const (
 	// AgentSingle is the single agent: it plans, calls every worker and
 	// finishes with FinalAnswer(answer_ref=...).
-	AgentSingle Agent = "single"
+	AgentSingle Agent = episode.FormSingle
 	// AgentOrchestrator is the multi-agent form: the orchestrator (ORC)
 	// finishes with Terminate(answer_ref=...); its specialists (GA, PA,
 	// VRA) call their own workers and TaskComplete only.
-	AgentOrchestrator Agent = "orc"
+	AgentOrchestrator Agent = episode.FormOrchestrator
 )
 
 // ToolGetQuestion is the server's own tool returning the question and the
 // initial handles (the same JSON as the QuestionURI resource).
-const ToolGetQuestion = "GetQuestion"
+const ToolGetQuestion = episode.ToolGetQuestion
 
 // Resource URIs the server exposes.
 const (
@@ -44,6 +45,10 @@ const (
 	HandlesURI = "geodisaster://session/handles"
 	// AuditURI is the session's audit: calls, reads, denials, refusals.
 	AuditURI = "geodisaster://session/audit"
+	// SpecialistsURI names, for an orchestrator a Host serves, the
+	// endpoints where its GA, PA and VRA specialists join its session:
+	// {"GA": path, "PA": path, "VRA": path}.
+	SpecialistsURI = "geodisaster://session/specialists"
 )
 
 // Options configures a Server.
@@ -310,15 +315,7 @@ func (s *Server) Close() error {
 
 // terminalTool is the finishing tool of the server's form ("" for a
 // specialist).
-func (s *Server) terminalTool() string {
-	switch {
-	case s.opts.Role != "":
-		return ""
-	case s.opts.Agent == AgentOrchestrator:
-		return runtime.ToolTerminate
-	}
-	return runtime.ToolFinalAnswer
-}
+func (s *Server) terminalTool() string { return s.form().TerminalTool() }
 
 func (s *Server) instructions() string {
 	var b strings.Builder
@@ -435,18 +432,6 @@ func (s *Server) refusalReason(tool string) string {
 	return ""
 }
 
-// callResult is the JSON a successful tool call returns.
-type callResult struct {
-	Tool      string             `json:"tool"`
-	Handle    string             `json:"handle,omitempty"`
-	Evidence  map[string]any     `json:"evidence,omitempty"`
-	Artifacts []workers.Artifact `json:"artifacts,omitempty"`
-	Published string             `json:"published,omitempty"`
-	AnswerRef string             `json:"answer_ref,omitempty"`
-	Answer    json.RawMessage    `json:"answer,omitempty"`
-	Note      string             `json:"note,omitempty"`
-}
-
 // callTool runs a worker or runtime tool through the session.
 func (s *Server) callTool(tool string) sdk.ToolHandler {
 	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
@@ -498,21 +483,13 @@ func (s *Server) run(ctx context.Context, tool string, args map[string]any) *sdk
 	if err != nil {
 		return s.failure(ctx, tool, err)
 	}
-	out := callResult{Tool: tool, Handle: res.Handle, Evidence: res.Evidence, Published: res.Published}
+	var artifacts []workers.Artifact
 	if tr := s.sh.sess.Trace(); len(tr) > 0 {
-		out.Artifacts = tr[len(tr)-1].Artifacts
+		artifacts = tr[len(tr)-1].Artifacts
 	}
-	switch {
-	case res.Answer != nil:
-		out.AnswerRef, out.Answer = runtime.AnswerRef, res.Answer
-		out.Note = "session finished; the answer above is the resolved " + runtime.AnswerRef
+	out := episode.NewObservation(s.form(), tool, res, artifacts)
+	if res.Answer != nil {
 		s.sh.terminated = true
-	case res.Published != "":
-		if t := s.terminalTool(); t != "" {
-			out.Note = fmt.Sprintf("the runtime published %s; finish with %s(answer_ref=%s)", res.Published, t, res.Published)
-		} else {
-			out.Note = fmt.Sprintf("the runtime published %s; close the subgoal with TaskComplete and hand the reference to the orchestrator", res.Published)
-		}
 	}
 	s.log.Info("tool call", "tool", tool, "handle", res.Handle, "published", res.Published)
 	r, _ := jsonResult(out)
@@ -599,35 +576,15 @@ func jsonResult(v any) (*sdk.CallToolResult, error) {
 	}, nil
 }
 
-// questionView is the question and initial handles shown to the agent.
-type questionView struct {
-	ID           string                        `json:"id"`
-	SampleID     string                        `json:"sample_id,omitempty"`
-	Family       string                        `json:"family"`
-	QuestionType string                        `json:"question_type"`
-	Question     string                        `json:"question"`
-	Handles      map[string]runtime.HandleDecl `json:"handles"`
-	Agent        Agent                         `json:"agent"`
-	Role         workers.Role                  `json:"role,omitempty"`
-	Tools        []string                      `json:"tools"`
-	Finish       string                        `json:"finish"`
-	// Specialists are the endpoints (paths on this server) where the
-	// orchestrator's GA, PA and VRA specialists join its session, when a
-	// Host serves it.
-	Specialists map[workers.Role]string `json:"specialists,omitempty"`
+// form is the episode form of the server's agent form and role.
+func (s *Server) form() episode.Form {
+	return episode.Form{Agent: string(s.opts.Agent), Role: s.opts.Role}
 }
 
-func (s *Server) question() questionView {
-	rec := s.sh.sess.Record()
-	finish := fmt.Sprintf("TaskComplete(status=TASK_COMPLETE), then %s(answer_ref=%s)", s.terminalTool(), runtime.AnswerRef)
-	if s.terminalTool() == "" {
-		finish = "TaskComplete(status=TASK_COMPLETE); the orchestrator terminates"
-	}
-	return questionView{
-		ID: rec.ID, SampleID: rec.SampleID, Family: rec.Family, QuestionType: rec.QuestionType,
-		Question: rec.Question, Handles: rec.Handles, Agent: s.opts.Agent, Role: s.opts.Role,
-		Tools: s.Tools(), Finish: finish, Specialists: s.opts.specialists,
-	}
+// question is the question and initial handles shown to the agent (the
+// user message of an episode of this form).
+func (s *Server) question() episode.QuestionView {
+	return episode.NewQuestionView(s.sh.sess.Record(), s.form(), s.Tools())
 }
 
 func (s *Server) getQuestion(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
@@ -693,4 +650,7 @@ func (s *Server) addResources() {
 	add(QuestionURI, "question", "The question, its type and the initial handles with their file cards.", func() any { return s.question() })
 	add(HandlesURI, "handles", "Every handle of the session: the initial handles, then each result handle with the tool that made it and the handles it consumed.", func() any { return s.handles() })
 	add(AuditURI, "audit", "The session's calls (with the files each read and their SHA-256), read denials, refused calls and the resolved answer.", func() any { return s.Audit() })
+	if len(s.opts.specialists) > 0 {
+		add(SpecialistsURI, "specialists", "The endpoints (paths on this server) where the GA, PA and VRA specialists join this orchestrator's session.", func() any { return s.opts.specialists })
+	}
 }

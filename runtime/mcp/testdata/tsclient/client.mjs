@@ -7,8 +7,8 @@
 // PLAN.json is [{"id", "form": "single"|"orc", "steps": [{"tool", "args",
 // "role"}]}]: for each entry the client opens a session at
 // BASE_URL/records/<id> (single agent) or BASE_URL/records/<id>/orc
-// (orchestrator, whose GetQuestion names its specialists' endpoints,
-// which it joins), makes the calls (a specialist's step on that
+// (orchestrator, whose geodisaster://session/specialists resource names
+// its specialists' endpoints, which it joins), makes the calls (a specialist's step on that
 // specialist's session), finishes with FinalAnswer or Terminate, and
 // prints one JSON line {"id", "form", "answer", "tools", "traversal",
 // "session"} per entry. It exits non-zero on the first failure.
@@ -55,9 +55,11 @@ async function runEntry(entry) {
     const byRole = {};
     let session = "";
     if (entry.form === "orc") {
+      const res = await owner.client.readResource({ uri: "geodisaster://session/specialists" });
+      const specialists = JSON.parse(res.contents[0].text);
       for (const role of ["GA", "PA", "VRA"]) {
-        const path = q.specialists?.[role];
-        if (!path) throw new Error(`GetQuestion names no ${role} endpoint`);
+        const path = specialists[role];
+        if (!path) throw new Error(`the specialists resource names no ${role} endpoint`);
         byRole[role] = await open(path);
         sessions.push(byRole[role]);
         session = path.split("/").at(-2);
