@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -68,7 +69,7 @@ func runServe(ctx context.Context, cio cmdIO, args []string) error {
 	fs.StringVar(&f.role, "role", "", "with --record: serve one multi-agent specialist, GA, PA or VRA (its workers and TaskComplete only)")
 	fs.StringVar(&f.httpAddr, "http", "", "serve streamable HTTP on ADDR (host:port) instead of stdio; a non-loopback address needs --token-file")
 	fs.StringVar(&f.tokenFile, "token-file", "", "require every HTTP request to carry \"Authorization: Bearer TOKEN\", TOKEN being this file's content (required to bind a non-loopback address)")
-	fs.StringVar(&f.episodes, "episodes", "", "write each ended session's episode to DIR/<record id>/<session id>.json (required when serving every record)")
+	fs.StringVar(&f.episodes, "episodes", "", "write each ended session to DIR/<record id>/: its episode (<session id>.jsonl, the dataset's format) and its record (<session id>.session.json: how it ended, the resolved answer, the audit); required when serving every record")
 	fs.StringVar(&f.artifactDir, "artifact-dir", "", "keep generated artifacts under DIR (every record: DIR/<session id>/; --record: DIR/<record id>/); default: a temporary directory per session, removed when it ends")
 	fs.StringVar(&f.auditPath, "audit", "", "with --record: write the session's audit (calls, reads, denials, refusals, answer) as JSON to FILE at exit")
 	fs.IntVar(&f.limits.ToolCalls, "limit-calls", 500, "tool calls a session may make (0: no limit)")
@@ -164,14 +165,15 @@ func serveAll(ctx context.Context, cio cmdIO, f serveFlags, token string, ln net
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
-	if err := os.MkdirAll(f.episodes, 0o755); err != nil {
-		return fmt.Errorf("serve: episode directory: %w", err)
+	episodes, err := mcp.NewEpisodeDir(f.episodes)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
 	}
 	host, err := mcp.NewHost(eng, recs, mcp.HostOptions{
 		Logger: cio.log, Version: version(), Limits: f.limits, MaxSessions: f.maxSessions,
 		IdleTimeout: f.idle, MaxRequestBytes: f.maxRequest, RequestTimeout: f.requestTimeout,
 		MaxConcurrentCalls: f.callSlots, ArtifactDir: f.artifactDir,
-		Episodes: mcp.EpisodeDir{Dir: f.episodes}, Token: token,
+		Episodes: episodes, Token: token,
 	})
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
@@ -273,7 +275,7 @@ func serveOne(ctx context.Context, cio cmdIO, f serveFlags, token string, ln net
 		if srv.Terminated() {
 			end = mcp.EndAnswered
 		}
-		log := &mcp.SessionLog{SessionID: "session", Record: rec, Agent: opts.Agent, Opened: opened, Ended: time.Now(), End: end,
+		log := &mcp.SessionLog{SessionID: rand.Text(), Record: rec, Agent: opts.Agent, Opened: opened, Ended: time.Now(), End: end,
 			Clients: srv.Clients(), Exchanges: srv.Transcript(), Audit: a, Usage: srv.Usage()}
 		if log.Agent == "" {
 			log.Agent = mcp.AgentSingle
@@ -281,7 +283,11 @@ func serveOne(ctx context.Context, cio cmdIO, f serveFlags, token string, ln net
 				log.Agent = mcp.AgentOrchestrator
 			}
 		}
-		if err := (mcp.EpisodeDir{Dir: f.episodes}).WriteEpisode(log); err != nil {
+		episodes, err := mcp.NewEpisodeDir(f.episodes)
+		if err == nil {
+			err = episodes.WriteEpisode(log)
+		}
+		if err != nil {
 			errs = append(errs, fmt.Errorf("serve: writing the episode: %w", err))
 		}
 	}

@@ -404,10 +404,21 @@ func TestServeEveryRecordAndScoreEpisodes(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "== attempt 2 of 2") || !strings.Contains(out, fmt.Sprintf("%d episodes of %d records", len(gold)+1, len(gold))) {
 		t.Fatalf("score text: exit %d\n%s", code, out)
 	}
-	// A directory holding something that is not an episode is refused.
-	os.WriteFile(filepath.Join(epDir, "stray.json"), []byte(`{"hello":1}`), 0o644)
-	if code, _, errOut := runCLI(t, "", "score", "--gold", goldPath, "--pred", epDir); code == exitOK || !strings.Contains(errOut, "stray.json: not an episode") {
+	// A session record that is not one, or whose episode is gone, is
+	// refused with the file's name.
+	stray := filepath.Join(epDir, "stray.session.json")
+	os.WriteFile(stray, []byte(`{"hello":1}`), 0o644)
+	if code, _, errOut := runCLI(t, "", "score", "--gold", goldPath, "--pred", epDir); code == exitOK || !strings.Contains(errOut, "stray.session.json: not a session record") {
 		t.Fatalf("stray file: exit %d %s", code, errOut)
+	}
+	os.Remove(stray)
+	eps, _ := filepath.Glob(filepath.Join(epDir, "*", "*.jsonl"))
+	if len(eps) != len(gold) {
+		t.Fatalf("%d episode rows for %d answered sessions", len(eps), len(gold))
+	}
+	os.Remove(eps[0])
+	if code, _, errOut := runCLI(t, "", "score", "--gold", goldPath, "--pred", epDir); code == exitOK || !strings.Contains(errOut, "its episode") {
+		t.Fatalf("missing episode: exit %d %s", code, errOut)
 	}
 }
 

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,56 +12,157 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/geodisaster/engine/runtime"
+	"github.com/geodisaster/engine/runtime/episode"
 )
 
-// EpisodeDir writes each ended session's episode as one JSON file,
-// DIR/<record id>/<session id>.json, atomically (a temporary file renamed
-// into place), so that a reader never sees half an episode.
-type EpisodeDir struct {
-	Dir string
+// FormatSessionRecord is the format of a served session's record.
+const FormatSessionRecord = "geodisaster_served_session_v1"
+
+// SessionRecord is what the runtime keeps of a served session beside its
+// episode: how it ended, the answer the reference resolved to (what the
+// evaluator scores; the episode, as the model saw it, holds only the
+// reference), the runtime's audit and the session's usage. It is written
+// as DIR/<record id>/<session id>.session.json.
+type SessionRecord struct {
+	Format       string    `json:"format"`
+	ID           string    `json:"id"`
+	SampleID     string    `json:"sample_id,omitempty"`
+	Family       string    `json:"family"`
+	QuestionType string    `json:"question_type"`
+	SessionID    string    `json:"session_id"`
+	Agent        Agent     `json:"agent"`
+	End          string    `json:"end"`
+	Opened       time.Time `json:"opened"`
+	Ended        time.Time `json:"ended"`
+	// Episode is the file name, beside this record, of the session's
+	// episode row; EpisodeFormat its row type. An answered session has
+	// one; a session that ended without an answer has none (an episode
+	// ends with the terminal action).
+	Episode       string `json:"episode,omitempty"`
+	EpisodeFormat string `json:"episode_format,omitempty"`
+	// EpisodeError says why an answered session has no episode.
+	EpisodeError string `json:"episode_error,omitempty"`
+	// AnswerRef is the reference the terminal action resolved, and Answer
+	// the resolved, revalidated answer (null without one).
+	AnswerRef string              `json:"answer_ref,omitempty"`
+	Answer    json.RawMessage     `json:"answer"`
+	Clients   []ClientInfo        `json:"clients"`
+	Usage     Usage               `json:"usage"`
+	Calls     []runtime.CallTrace `json:"calls"`
+	Denials   []runtime.Denial    `json:"denials"`
+	Refusals  []Refusal           `json:"refusals"`
 }
 
-var _ EpisodeWriter = EpisodeDir{}
+// EpisodeDir writes each ended session into a directory: its episode row
+// (runtime/episode's single- or multi-agent format, validated against its
+// schema) as DIR/<record id>/<session id>.jsonl, then its SessionRecord as
+// DIR/<record id>/<session id>.session.json. Both are written atomically
+// (a temporary file renamed into place), the record last, so a record
+// naming an episode means the episode is complete.
+type EpisodeDir struct {
+	dir string
+	val *episode.Validator
+}
+
+// NewEpisodeDir returns the writer of dir (created when missing).
+func NewEpisodeDir(dir string) (*EpisodeDir, error) {
+	if dir == "" {
+		return nil, errors.New("episode directory: no directory")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("episode directory: %w", err)
+	}
+	val, err := episode.NewValidator()
+	if err != nil {
+		return nil, err
+	}
+	return &EpisodeDir{dir: dir, val: val}, nil
+}
+
+var _ EpisodeWriter = (*EpisodeDir)(nil)
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]`)
 
-// EpisodePath returns where EpisodeDir writes the episode of a session.
-func (d EpisodeDir) EpisodePath(recordID, sessionID string) string {
-	return filepath.Join(d.Dir, unsafeName.ReplaceAllString(recordID, "_"), unsafeName.ReplaceAllString(sessionID, "_")+".json")
+// Paths returns where EpisodeDir writes the episode and the session
+// record of a session.
+func (d *EpisodeDir) Paths(recordID, sessionID string) (episodePath, recordPath string) {
+	stem := filepath.Join(d.dir, unsafeName.ReplaceAllString(recordID, "_"), unsafeName.ReplaceAllString(sessionID, "_"))
+	return stem + ".jsonl", stem + ".session.json"
 }
 
-// WriteEpisode implements EpisodeWriter.
-func (d EpisodeDir) WriteEpisode(log *SessionLog) error {
-	if d.Dir == "" {
-		return errors.New("episode directory: no directory")
+// WriteEpisode implements EpisodeWriter. An answered session whose
+// episode cannot be built still gets its session record (with the reason
+// in episode_error), and the error is returned.
+func (d *EpisodeDir) WriteEpisode(l *SessionLog) error {
+	epPath, recPath := d.Paths(l.Record.ID, l.SessionID)
+	if err := os.MkdirAll(filepath.Dir(recPath), 0o755); err != nil {
+		return err
 	}
-	ep, err := EpisodeOf(log)
+	sr := SessionRecord{
+		Format: FormatSessionRecord, ID: l.Record.ID, SampleID: l.Record.SampleID, Family: l.Record.Family,
+		QuestionType: l.Record.QuestionType, SessionID: l.SessionID, Agent: l.Agent, End: l.End,
+		Opened: l.Opened.UTC(), Ended: l.Ended.UTC(), Answer: json.RawMessage("null"),
+		Clients: nonNil(l.Clients), Usage: l.Usage, Calls: nonNil(l.Audit.Calls), Denials: nonNil(l.Audit.Denials), Refusals: nonNil(l.Audit.Refusals),
+	}
+	var epErr error
+	if a := bytes.TrimSpace(l.Audit.Answer); len(a) > 0 && !bytes.Equal(a, []byte("null")) {
+		sr.AnswerRef, sr.Answer = runtime.AnswerRef, l.Audit.Answer
+		if line, err := EpisodeLine(d.val, l); err != nil {
+			epErr = fmt.Errorf("episode of session %s (record %s): %w", l.SessionID, l.Record.ID, err)
+		} else if err := writeLine(epPath, line); err != nil {
+			epErr = err
+		} else {
+			sr.Episode, sr.EpisodeFormat = filepath.Base(epPath), string(line.Type())
+		}
+		if epErr != nil {
+			sr.EpisodeError = epErr.Error()
+		}
+	}
+	b, err := json.Marshal(sr)
+	if err != nil {
+		return errors.Join(epErr, fmt.Errorf("session record %s: %w", l.SessionID, err))
+	}
+	return errors.Join(epErr, writeFileAtomic(recPath, append(b, '\n')))
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// writeLine writes a one-row JSON Lines file.
+func writeLine(path string, line episode.Line) error {
+	w, err := episode.Create(path, line.Type())
 	if err != nil {
 		return err
 	}
-	b, err := json.Marshal(ep)
-	if err != nil {
-		return fmt.Errorf("episode of session %s: %w", log.SessionID, err)
+	if err := w.WriteLine(line); err != nil {
+		w.Abort()
+		return err
 	}
-	return writeFileAtomic(d.EpisodePath(log.Record.ID, log.SessionID), append(b, '\n'))
+	return w.Close()
 }
 
 // writeFileAtomic writes data to a temporary file beside path and renames
 // it into place.
 func writeFileAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return err
 	}
 	_, werr := tmp.Write(data)
-	serr := tmp.Sync()
 	cerr := tmp.Close()
-	if err := errors.Join(werr, serr, cerr); err != nil {
+	if err := errors.Join(werr, cerr); err != nil {
 		os.Remove(tmp.Name())
 		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		os.Remove(tmp.Name())
+		return err
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
 		os.Remove(tmp.Name())
@@ -69,13 +171,9 @@ func writeFileAtomic(path string, data []byte) error {
 	return nil
 }
 
-// EpisodeOf returns the episode of an ended session.
-func EpisodeOf(log *SessionLog) (any, error) {
-	return log, nil
-}
-
-// EpisodeSummary is what scoring needs of one episode file.
+// EpisodeSummary is what scoring needs of one served session.
 type EpisodeSummary struct {
+	// Path is the session record's file.
 	Path      string
 	RecordID  string
 	SessionID string
@@ -87,13 +185,20 @@ type EpisodeSummary struct {
 	Answer json.RawMessage
 }
 
-// ReadEpisodeDir reads every episode file (*.json, at any depth; hidden
-// files such as a half-written temporary are skipped) under dir, sorted
-// by record id, then by when the session opened, then by session id. A
-// file that is not an episode is an error naming it.
+// ReadEpisodeDir reads every session record (*.session.json, at any
+// depth; hidden files such as a half-written temporary are skipped) under
+// dir and checks the episode each names: present beside it, one row that
+// validates against its schema, of the same record. The summaries are
+// sorted by record id, then by when the session opened, then by session
+// id. A file that is not a session record, or a missing or invalid
+// episode, is an error naming the file.
 func ReadEpisodeDir(dir string) ([]EpisodeSummary, error) {
+	val, err := episode.NewValidator()
+	if err != nil {
+		return nil, err
+	}
 	var out []EpisodeSummary
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -104,18 +209,13 @@ func ReadEpisodeDir(dir string) ([]EpisodeSummary, error) {
 			}
 			return nil
 		}
-		if d.IsDir() || !strings.HasSuffix(name, ".json") {
+		if d.IsDir() || !strings.HasSuffix(name, ".session.json") {
 			return nil
 		}
-		b, err := os.ReadFile(path)
+		s, err := readSessionRecord(val, path)
 		if err != nil {
-			return err
+			return fmt.Errorf("%s: %w", path, err)
 		}
-		s, err := summarizeEpisode(b)
-		if err != nil {
-			return fmt.Errorf("%s: not an episode: %w", path, err)
-		}
-		s.Path = path
 		out = append(out, s)
 		return nil
 	})
@@ -135,28 +235,52 @@ func ReadEpisodeDir(dir string) ([]EpisodeSummary, error) {
 	return out, nil
 }
 
-// summarizeEpisode reads the fields scoring needs from one episode.
-func summarizeEpisode(b []byte) (EpisodeSummary, error) {
-	var l struct {
-		SessionID string
-		Record    struct {
-			ID string `json:"id"`
-		}
-		Opened time.Time
-		End    string
-		Audit  struct {
-			Answer json.RawMessage `json:"answer"`
-		}
-	}
-	if err := json.Unmarshal(b, &l); err != nil {
+func readSessionRecord(val *episode.Validator, path string) (EpisodeSummary, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
 		return EpisodeSummary{}, err
 	}
-	if l.Record.ID == "" || l.SessionID == "" {
-		return EpisodeSummary{}, errors.New("no record id or session id")
+	var sr SessionRecord
+	if err := json.Unmarshal(b, &sr); err != nil {
+		return EpisodeSummary{}, fmt.Errorf("not a session record: %w", err)
 	}
-	s := EpisodeSummary{RecordID: l.Record.ID, SessionID: l.SessionID, Opened: l.Opened, End: l.End}
-	if t := strings.TrimSpace(string(l.Audit.Answer)); t != "" && t != "null" {
-		s.Answer = l.Audit.Answer
+	if sr.Format != FormatSessionRecord || sr.ID == "" || sr.SessionID == "" {
+		return EpisodeSummary{}, fmt.Errorf("not a session record (format %q, want %s, with id and session_id)", sr.Format, FormatSessionRecord)
+	}
+	s := EpisodeSummary{Path: path, RecordID: sr.ID, SessionID: sr.SessionID, Opened: sr.Opened, End: sr.End}
+	if t := bytes.TrimSpace(sr.Answer); len(t) > 0 && !bytes.Equal(t, []byte("null")) {
+		s.Answer = sr.Answer
+	}
+	if sr.Episode == "" {
+		return s, nil
+	}
+	if sr.Episode != filepath.Base(sr.Episode) {
+		return EpisodeSummary{}, fmt.Errorf("episode %q is not a file name beside the record", sr.Episode)
+	}
+	ep, err := os.ReadFile(filepath.Join(filepath.Dir(path), sr.Episode))
+	if err != nil {
+		return EpisodeSummary{}, fmt.Errorf("its episode: %w", err)
+	}
+	rows := 0
+	err = episode.Scan(bytes.NewReader(ep), func(n int, line []byte) error {
+		rows++
+		if err := val.Validate(episode.RowType(sr.EpisodeFormat), line); err != nil {
+			return fmt.Errorf("episode %s line %d: %w", sr.Episode, n, err)
+		}
+		var id struct {
+			ID        string `json:"id"`
+			AnswerRef string `json:"answer_ref"`
+		}
+		if err := json.Unmarshal(line, &id); err != nil || id.ID != sr.ID || id.AnswerRef != sr.AnswerRef {
+			return fmt.Errorf("episode %s is of record %q with answer_ref %q, the session record of %q with %q", sr.Episode, id.ID, id.AnswerRef, sr.ID, sr.AnswerRef)
+		}
+		return nil
+	})
+	if err != nil {
+		return EpisodeSummary{}, err
+	}
+	if rows != 1 {
+		return EpisodeSummary{}, fmt.Errorf("episode %s has %d rows, want 1", sr.Episode, rows)
 	}
 	return s, nil
 }

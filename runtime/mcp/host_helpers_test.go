@@ -98,8 +98,25 @@ func dialHTTP(ctx context.Context, url, token, name string) (*sdk.ClientSession,
 	return sdk.NewClient(&sdk.Implementation{Name: name, Version: "1"}, nil).Connect(ctx, tr, nil)
 }
 
-// callResult is a tool call's JSON answer (or structured error) and
-// whether it was a tool error.
+// callRaw calls a tool and returns the text the client received and
+// whether it is a tool error.
+func callRaw(ctx context.Context, cs *sdk.ClientSession, tool string, args any) (string, bool, error) {
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		return "", false, err
+	}
+	if len(res.Content) == 0 {
+		return "", res.IsError, fmt.Errorf("%s: empty result", tool)
+	}
+	tc, ok := res.Content[0].(*sdk.TextContent)
+	if !ok {
+		return "", res.IsError, fmt.Errorf("%s: content %T", tool, res.Content[0])
+	}
+	return tc.Text, res.IsError, nil
+}
+
+// callJSON calls a tool and returns its JSON answer (or structured
+// error) and whether it was a tool error.
 func callJSON(ctx context.Context, cs *sdk.ClientSession, tool string, args any) (map[string]any, bool, error) {
 	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: tool, Arguments: args})
 	if err != nil {
@@ -128,6 +145,11 @@ func callJSON(ctx context.Context, cs *sdk.ClientSession, tool string, args any)
 
 // agentRun is one scripted agent's session.
 type agentRun struct {
+	// Steps are the calls played (the multi-agent form adds the
+	// TaskComplete that ends each delegation) and Texts what the client
+	// received for each.
+	Steps     []runtime.Step
+	Texts     []string
 	Answer    json.RawMessage
 	Handles   []string // result handles, in call order
 	Artifacts []string // artifact names written
@@ -222,17 +244,45 @@ func (r *agentRun) solve(ctx context.Context, gold runtime.Record) error {
 	return r.finish(ctx)
 }
 
-// play makes the GT chain's calls.
+// delegated returns the calls of a GT chain in the multi-agent form: a
+// specialist ends each of its runs of steps with TaskComplete, as the
+// dataset's multi-agent episodes do (the chain's own TaskComplete ends
+// the last run).
+func delegated(chain []runtime.Step, own map[string]workers.Role) []runtime.Step {
+	var out []runtime.Step
+	for i, s := range chain {
+		if i > 0 {
+			prev, ok1 := own[chain[i-1].Tool]
+			cur, ok2 := own[s.Tool]
+			if ok1 && ok2 && prev != cur {
+				out = append(out, runtime.Step{Tool: runtime.ToolTaskComplete, Args: map[string]any{"status": "TASK_COMPLETE"}})
+			}
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// play makes the GT chain's calls (in the multi-agent form, delegated).
 func (r *agentRun) play(ctx context.Context, gold runtime.Record) error {
 	own := owners()
+	r.Steps = gold.GTChain
+	if len(r.Clients) > 1 {
+		r.Steps = delegated(gold.GTChain, own)
+	}
 	var last workers.Role
-	for k, step := range gold.GTChain {
+	for k, step := range r.Steps {
 		cs := r.client(step.Tool, &last, own)
 		start := time.Now()
-		out, isErr, err := callJSON(ctx, cs, step.Tool, step.Args)
+		text, isErr, err := callRaw(ctx, cs, step.Tool, step.Args)
 		r.Latencies = append(r.Latencies, time.Since(start))
+		r.Texts = append(r.Texts, text)
 		if err != nil || isErr {
-			return fmt.Errorf("step %d %s: %v %v", k+1, step.Tool, err, out)
+			return fmt.Errorf("step %d %s: %v %s", k+1, step.Tool, err, text)
+		}
+		out := map[string]any{}
+		if err := json.Unmarshal([]byte(text), &out); err != nil {
+			return fmt.Errorf("step %d %s: %v", k+1, step.Tool, err)
 		}
 		if h, _ := out["handle"].(string); h != "" {
 			r.Handles = append(r.Handles, h)

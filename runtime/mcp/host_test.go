@@ -14,6 +14,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/geodisaster/engine/runtime"
+	"github.com/geodisaster/engine/runtime/episode"
 	"github.com/geodisaster/engine/runtime/mcp"
 )
 
@@ -27,6 +28,10 @@ func TestHostServesEveryRecord(t *testing.T) {
 	eps := &memEpisodes{}
 	h, ts := startHost(t, c, mcp.HostOptions{Episodes: eps})
 	want := replayAnswers(t, c, c.gold)
+	val, err := episode.NewValidator()
+	if err != nil {
+		t.Fatal(err)
+	}
 	ctx := context.Background()
 	for i, gold := range c.gold {
 		form := mcp.AgentSingle
@@ -53,12 +58,12 @@ func TestHostServesEveryRecord(t *testing.T) {
 		if l.Record.ID != gold.ID || l.Agent != form || l.End != mcp.EndAnswered || canonical(t, l.Audit.Answer) != canonical(t, want[gold.ID]) {
 			t.Fatalf("episode: record %s agent %s end %s answer %s", l.Record.ID, l.Agent, l.End, l.Audit.Answer)
 		}
-		if len(l.Audit.Denials) != 0 || len(l.Audit.Refusals) != 0 || len(l.Audit.Calls) != len(gold.GTChain)+1 {
+		if len(l.Audit.Denials) != 0 || len(l.Audit.Refusals) != 0 || len(l.Audit.Calls) != len(run.Steps)+1 {
 			t.Fatalf("episode audit: %d calls, denials %v, refusals %v", len(l.Audit.Calls), l.Audit.Denials, l.Audit.Refusals)
 		}
 		// Exchanges: GetQuestion, then one per call, each linked to its
 		// runtime call; the orchestrator's calls went to the owners.
-		if len(l.Exchanges) != len(gold.GTChain)+2 || l.Exchanges[0].Tool != mcp.ToolGetQuestion {
+		if len(l.Exchanges) != len(run.Steps)+2 || l.Exchanges[0].Tool != mcp.ToolGetQuestion {
 			t.Fatalf("%d exchanges: %+v", len(l.Exchanges), l.Exchanges)
 		}
 		own := owners()
@@ -82,6 +87,7 @@ func TestHostServesEveryRecord(t *testing.T) {
 		if form == mcp.AgentOrchestrator && (len(l.Clients) != 4 || run.Session != l.SessionID) {
 			t.Fatalf("clients %+v, session %s (episode %s)", l.Clients, run.Session, l.SessionID)
 		}
+		checkEpisode(t, val, l, c.tests[gold.ID], run)
 		run.close()
 	}
 	// Closing the clients ends the sessions, as answered.
@@ -112,6 +118,85 @@ func TestHostServesEveryRecord(t *testing.T) {
 	}
 	if err := json.Unmarshal([]byte(get(t, ts.URL+"/records", "")), &recs); err != nil || len(recs.Records) != len(c.gold) || recs.Records[0].Single != mcp.SingleEndpoint(recs.Records[0].ID) {
 		t.Fatalf("/records: %v %+v", err, recs)
+	}
+}
+
+// checkEpisode checks the episode row of an answered session against
+// what its client saw. Single agent: the conversation built from the
+// client's own calls and received texts must equal the episode's.
+// Orchestrator: one delegation per run of same-owner steps, each ending
+// with its specialist's TaskComplete, the observations the client
+// received, and every runtime call in tool_sequence.
+func checkEpisode(t *testing.T, val *episode.Validator, l *mcp.SessionLog, rec runtime.Record, run *agentRun) {
+	t.Helper()
+	line, err := mcp.EpisodeLine(val, l)
+	if err != nil {
+		t.Fatalf("episode of %s: %v", rec.ID, err)
+	}
+	if l.Agent == mcp.AgentSingle {
+		conv, err := episode.Start(episode.Single, rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, st := range run.Steps {
+			conv.Act(st.Tool, st.Args)
+			conv.Observe(st.Tool, run.Texts[i], false)
+		}
+		conv.Act(runtime.ToolFinalAnswer, map[string]any{"answer_ref": runtime.AnswerRef})
+		want, err := episode.NewSingleAgentEpisode(episode.IdentityOf(rec, ""), conv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got episode.SingleAgentEpisode
+		if err := json.Unmarshal(line.Bytes(), &got); err != nil {
+			t.Fatal(err)
+		}
+		if canonical(t, got.Messages) != canonical(t, want.Messages) || canonical(t, got.ToolSequence) != canonical(t, want.ToolSequence) {
+			t.Fatalf("single-agent episode of %s differs from what its client saw:\n got  %s\n want %s", rec.ID, canonical(t, got.Messages), canonical(t, want.Messages))
+		}
+		if g, err := got.GroupID(); err != nil || g != got.TrajectoryContentGroupID {
+			t.Fatalf("trajectory group %q, the episode's fingerprint gives %q (%v)", got.TrajectoryContentGroupID, g, err)
+		}
+		return
+	}
+	var got episode.MultiAgentEpisode
+	if err := json.Unmarshal(line.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	own := owners()
+	var wantRoles []string
+	for i, st := range run.Steps {
+		if role, ok := own[st.Tool]; ok && (i == 0 || own[run.Steps[i-1].Tool] != role) {
+			wantRoles = append(wantRoles, string(role))
+		}
+	}
+	if len(got.Delegations) != len(wantRoles) {
+		t.Fatalf("%d delegations, the chain has %d runs (%v)", len(got.Delegations), len(wantRoles), wantRoles)
+	}
+	k := 0
+	for j, d := range got.Delegations {
+		if d.Role != wantRoles[j] {
+			t.Fatalf("delegation %d by %s, want %s", j, d.Role, wantRoles[j])
+		}
+		n := 0
+		for _, m := range d.Messages[3:] {
+			if m.Role == episode.RoleTool {
+				if m.Content != run.Texts[k] {
+					t.Fatalf("delegation %d observation %d: %s\nthe client received %s", j, n, m.Content, run.Texts[k])
+				}
+				k++
+				n++
+			}
+		}
+		if last := d.Messages[len(d.Messages)-2]; last.Action == nil || last.Action.Tool != runtime.ToolTaskComplete || len(d.Steps) != n-1 {
+			t.Fatalf("delegation %d: %d steps, %d observations, ends with %+v", j, len(d.Steps), n, last)
+		}
+	}
+	if k != len(run.Steps) || len(got.ToolSequence) != len(run.Steps)+1 || got.ToolSequence[len(run.Steps)].Tool != runtime.ToolTerminate {
+		t.Fatalf("%d observations and %d calls in tool_sequence for %d calls played", k, len(got.ToolSequence), len(run.Steps))
+	}
+	if len(got.Messages) != 2+1+2*len(wantRoles)+1 || got.Messages[2].Action.Tool != episode.ToolPlan {
+		t.Fatalf("orchestrator messages: %d", len(got.Messages))
 	}
 }
 
@@ -482,4 +567,103 @@ func TestHostBearerToken(t *testing.T) {
 	if st := get(t, ts.URL+"/status", token); !strings.Contains(st, `"unauthorized": `) || strings.Contains(st, "no_session") {
 		t.Fatalf("status: %s", st)
 	}
+}
+
+// TestEpisodeDir writes served sessions with EpisodeDir and reads them
+// back: answered sessions have a valid episode row beside their session
+// record, an unanswered one only its record; a tampered or missing
+// episode is refused; an answered session whose episode cannot be built
+// keeps its record and answer, with the reason.
+func TestEpisodeDir(t *testing.T) {
+	c := newCorpus(t, []string{"wildfire_a", "xbd_q1"})
+	dir := t.TempDir()
+	ed, err := mcp.NewEpisodeDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, ts := startHost(t, c, mcp.HostOptions{Episodes: ed})
+	ctx := context.Background()
+	for i, g := range c.gold {
+		form := []mcp.Agent{mcp.AgentSingle, mcp.AgentOrchestrator}[i%2]
+		r, err := openAgent(ctx, ts.URL, c.tests[g.ID], form, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := r.solve(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+		r.close()
+	}
+	r, err := openAgent(ctx, ts.URL, c.tests[c.gold[0].ID], mcp.AgentSingle, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.close()
+	waitFor(t, func() bool { return len(h.Sessions()) == 0 })
+	sums, err := mcp.ReadEpisodeDir(dir)
+	if err != nil || len(sums) != 3 {
+		t.Fatalf("%d summaries: %v", len(sums), err)
+	}
+	answered := 0
+	for _, s := range sums {
+		if s.Answer != nil {
+			answered++
+			if s.End != mcp.EndAnswered {
+				t.Fatalf("%+v", s)
+			}
+		} else if s.End != mcp.EndClientClosed {
+			t.Fatalf("the unanswered session: %+v", s)
+		}
+	}
+	rows, _ := filepath.Glob(filepath.Join(dir, "*", "*.jsonl"))
+	if answered != 2 || len(rows) != 2 {
+		t.Fatalf("%d answered, %d episode rows", answered, len(rows))
+	}
+	// Tampering: a changed id, then a row that breaks its schema.
+	orig, _ := os.ReadFile(rows[0])
+	for _, bad := range []string{
+		strings.Replace(string(orig), `"id":"`, `"id":"x`, 1),
+		replaceLast(string(orig), `"answer_ref":"ANSWER_JSON:answer_1"`, `"answer_ref":"ANSWER_JSON:answer_2"`),
+		"",
+	} {
+		os.WriteFile(rows[0], []byte(bad), 0o644)
+		if _, err := mcp.ReadEpisodeDir(dir); err == nil {
+			t.Fatalf("a tampered episode was accepted: %.200s", bad)
+		}
+	}
+	os.WriteFile(rows[0], orig, 0o644)
+	if _, err := mcp.ReadEpisodeDir(dir); err != nil {
+		t.Fatal(err)
+	}
+
+	// A record whose identity the episode schema refuses (no split): the
+	// session record keeps the answer and says why there is no episode.
+	bad := c.tests[c.gold[0].ID]
+	bad.Split = ""
+	l := &mcp.SessionLog{SessionID: "S1", Record: bad, Agent: mcp.AgentSingle, End: mcp.EndAnswered,
+		Exchanges: []mcp.Exchange{{Actor: "single", Tool: runtime.ToolFinalAnswer, Args: json.RawMessage(`{"answer_ref":"ANSWER_JSON:answer_1"}`)}},
+		Audit:     mcp.Audit{Answer: json.RawMessage(`{"x":1}`)}}
+	dir2 := t.TempDir()
+	ed2, _ := mcp.NewEpisodeDir(dir2)
+	if err := ed2.WriteEpisode(l); err == nil {
+		t.Fatal("an invalid episode was written")
+	}
+	_, recPath := ed2.Paths(bad.ID, "S1")
+	b, err := os.ReadFile(recPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sr mcp.SessionRecord
+	json.Unmarshal(b, &sr)
+	if sr.EpisodeError == "" || sr.Episode != "" || string(sr.Answer) != `{"x":1}` {
+		t.Fatalf("session record: %s", b)
+	}
+}
+
+func replaceLast(s, old, new string) string {
+	i := strings.LastIndex(s, old)
+	if i < 0 {
+		return s
+	}
+	return s[:i] + new + s[i+len(old):]
 }

@@ -408,14 +408,23 @@ func TestLoad64Sessions(t *testing.T) {
 	}
 	rep.RecordsSolved = len(solved)
 	// Every session's episode was written; none records a denial.
-	files, _ := filepath.Glob(filepath.Join(epDir, "*", "*.json"))
-	rep.Episodes = len(files)
+	files, _ := filepath.Glob(filepath.Join(epDir, "*", "*.session.json"))
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		rep.Violations += episodeDenials(t, b)
+		var sr mcp.SessionRecord
+		if err := json.Unmarshal(b, &sr); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		rep.Violations += len(sr.Denials)
+		if sr.Episode != "" {
+			rep.Episodes++
+		}
+	}
+	if len(files) != sessions {
+		t.Errorf("%d session records for %d sessions", len(files), sessions)
 	}
 	// The episodes score with "geodisaster score": every attempt of
 	// every record correct.
@@ -544,18 +553,4 @@ func probeOther(ctx context.Context, t *testing.T, base string, r, other *agentR
 		}
 	}
 	return n, bad
-}
-
-// episodeDenials counts the read-gate denials an episode file records.
-func episodeDenials(t *testing.T, b []byte) int {
-	t.Helper()
-	var ep struct {
-		Audit struct {
-			Denials []json.RawMessage `json:"denials"`
-		}
-	}
-	if err := json.Unmarshal(b, &ep); err != nil {
-		t.Fatalf("episode: %v", err)
-	}
-	return len(ep.Audit.Denials)
 }
