@@ -189,6 +189,17 @@ func TestHostAbuse(t *testing.T) {
 				t.Fatalf("%s without a session: %s %s", m, resp.Status, b)
 			}
 		}
+		// A Host header naming another host (DNS rebinding) is refused.
+		req, _ := http.NewRequest(http.MethodGet, ts.URL+"/status", nil)
+		req.Host = "attacker.example:80"
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusForbidden {
+			t.Fatalf("rebound Host header: %s", resp.Status)
+		}
 		status, body := rawPost(t, ts.URL+"/records/no_such_record", "", initBody)
 		if _, msg := rpcErr(t, body); status != http.StatusNotFound || !strings.Contains(msg, "no record") {
 			t.Fatalf("unknown record: %d %s", status, body)

@@ -217,12 +217,41 @@ func NewHost(eng *runtime.Engine, recs []runtime.Record, opts HostOptions) (*Hos
 // ServeHTTP serves the host's endpoints, checking the bearer token first
 // when one is set.
 func (h *Host) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if rebound(r) {
+		h.reject(w, http.StatusForbidden, "host_header", fmt.Sprintf("Host %q is not a loopback name: a loopback server answers only requests addressed to it (DNS rebinding protection)", r.Host))
+		return
+	}
 	if h.opts.Token != "" && !Authorized(r, h.opts.Token) {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="geodisaster"`)
 		h.reject(w, http.StatusUnauthorized, "unauthorized", unauthorizedMsg)
 		return
 	}
 	h.mux.ServeHTTP(w, r)
+}
+
+// rebound reports a request that reached a loopback listener with a Host
+// header naming another host, as a web page's script does after DNS
+// rebinding.
+func rebound(r *http.Request) bool {
+	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if !ok || local == nil || !loopbackHost(local.String()) {
+		return false
+	}
+	return !loopbackHost(r.Host)
+}
+
+// loopbackHost reports whether host[:port] names the loopback interface.
+func loopbackHost(hostport string) bool {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	host = strings.Trim(host, "[]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 const unauthorizedMsg = "missing or wrong bearer token (Authorization: Bearer TOKEN)"
