@@ -25,8 +25,17 @@ import (
 // of the dataset root; it returns the root and the gold record.
 func serveCorpus(t *testing.T, qtype string) (string, runtime.Record) {
 	t.Helper()
+	root, _, recs := serveCorpusOf(t, qtype)
+	return root, recs[0]
+}
+
+// serveCorpusOf writes a corpus of one record per type and moves the gold
+// out of the dataset root; it returns the root, the gold file and the
+// gold records.
+func serveCorpusOf(t *testing.T, qtypes ...string) (string, string, []runtime.Record) {
+	t.Helper()
 	root := t.TempDir()
-	if _, err := synth.Generate(context.Background(), root, synth.Options{Types: []string{qtype}, PerType: 1}); err != nil {
+	if _, err := synth.Generate(context.Background(), root, synth.Options{Types: qtypes, PerType: 1}); err != nil {
 		t.Fatal(err)
 	}
 	gold := filepath.Join(t.TempDir(), "records.jsonl")
@@ -37,7 +46,7 @@ func serveCorpus(t *testing.T, qtype string) (string, runtime.Record) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return root, recs[0]
+	return root, gold, recs
 }
 
 // lockedBuffer is a bytes.Buffer safe for a writer and a reader in
@@ -296,18 +305,7 @@ func readFileServe(t *testing.T, p string) string {
 // SIGTERM do), and scores the episode directory: attempt 1 is all
 // correct, attempt 2 holds the unanswered session as an error.
 func TestServeEveryRecordAndScoreEpisodes(t *testing.T) {
-	root := t.TempDir()
-	if _, err := synth.Generate(context.Background(), root, synth.Options{Types: []string{"wildfire_a", "xbd_q1", "sen1_flood_b"}, PerType: 1}); err != nil {
-		t.Fatal(err)
-	}
-	goldPath := filepath.Join(t.TempDir(), "records.jsonl")
-	if err := os.Rename(filepath.Join(root, "records.jsonl"), goldPath); err != nil {
-		t.Fatal(err)
-	}
-	gold, err := runtime.ReadRecordsFile(goldPath, true)
-	if err != nil {
-		t.Fatal(err)
-	}
+	root, goldPath, gold := serveCorpusOf(t, "wildfire_a", "xbd_q1", "sen1_flood_b")
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

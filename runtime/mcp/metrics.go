@@ -22,7 +22,7 @@ type metrics struct {
 	started  time.Time
 	opened   map[string]int64    // runtime sessions opened, by agent form
 	ended    map[[2]string]int64 // runtime sessions ended, by agent form and end
-	mcpOpen  int64               // MCP sessions initialized (all views)
+	mcpOpen  int64               // MCP sessions initialized (specialists included)
 	calls    map[[2]string]int64 // tool calls by tool and outcome
 	lat      []float64           // ring of the latest call durations, seconds
 	latNext  int
@@ -93,7 +93,9 @@ type Status struct {
 		// per orchestrator with its specialists) by agent form.
 		Active map[string]int `json:"active"`
 		// MCPActive counts open MCP sessions (specialists included).
-		MCPActive int              `json:"mcp_active"`
+		MCPActive int `json:"mcp_active"`
+		// MCPOpened counts MCP sessions initialized.
+		MCPOpened int64            `json:"mcp_opened"`
 		Opened    map[string]int64 `json:"opened"`
 		// Ended counts ended sessions by how they ended: answered,
 		// client_closed, expired, shutdown.
@@ -126,6 +128,7 @@ func (m *metrics) status(st *Status) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	st.UptimeS = time.Since(m.started).Seconds()
+	st.Sessions.MCPOpened = m.mcpOpen
 	st.Sessions.Opened = map[string]int64{}
 	for k, v := range m.opened {
 		st.Sessions.Opened[k] = v
@@ -188,8 +191,10 @@ func (m *metrics) writePrometheus(w io.Writer, active map[string]int, mcpActive 
 	}
 	family("geodisaster_mcp_sessions_active", "gauge", "Open MCP sessions, specialists included.")
 	sample("geodisaster_mcp_sessions_active", nil, float64(mcpActive))
+	family("geodisaster_mcp_sessions_opened_total", "counter", "MCP sessions initialized, specialists included.")
+	sample("geodisaster_mcp_sessions_opened_total", nil, float64(m.mcpOpen))
 	family("geodisaster_sessions_opened_total", "counter", "Runtime sessions opened, by agent form.")
-	for _, k := range sortedKeys64(m.opened) {
+	for _, k := range sortedKeys(m.opened) {
 		sample("geodisaster_sessions_opened_total", []string{"agent", k}, float64(m.opened[k]))
 	}
 	family("geodisaster_sessions_ended_total", "counter", "Runtime sessions ended, by agent form and how they ended.")
@@ -225,7 +230,7 @@ func (m *metrics) writePrometheus(w io.Writer, active map[string]int, mcpActive 
 	sample("geodisaster_tool_call_duration_seconds_sum", nil, m.latSum)
 	sample("geodisaster_tool_call_duration_seconds_count", nil, float64(m.latCount))
 	family("geodisaster_http_rejected_total", "counter", "HTTP requests refused before reaching a session, by reason.")
-	for _, k := range sortedKeys64(m.rejected) {
+	for _, k := range sortedKeys(m.rejected) {
 		sample("geodisaster_http_rejected_total", []string{"reason", k}, float64(m.rejected[k]))
 	}
 	family("geodisaster_episodes_written_total", "counter", "Episodes written by ended sessions.")
@@ -240,13 +245,4 @@ func (m *metrics) writePrometheus(w io.Writer, active map[string]int, mcpActive 
 	sample("geodisaster_draining", nil, d)
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-func sortedKeys64(m map[string]int64) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
