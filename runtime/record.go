@@ -25,18 +25,22 @@ import (
 // The test-input projection (TestInput) drops answer, gt_chain and
 // provenance.
 type Record struct {
-	ID             string                `json:"id"`
-	SampleID       string                `json:"sample_id"`
-	Family         string                `json:"family"`
-	QuestionType   string                `json:"question_type"`
-	Split          string                `json:"split,omitempty"`
-	TrainingWeight float64               `json:"training_weight,omitempty"`
-	SplitGroupID   string                `json:"split_group_id,omitempty"`
-	Question       string                `json:"question"`
-	Handles        map[string]HandleDecl `json:"handles"`
-	GTChain        []Step                `json:"gt_chain,omitempty"`
-	Answer         json.RawMessage       `json:"answer,omitempty"`
-	Provenance     json.RawMessage       `json:"provenance,omitempty"`
+	ID             string  `json:"id"`
+	SampleID       string  `json:"sample_id"`
+	Family         string  `json:"family"`
+	QuestionType   string  `json:"question_type"`
+	Split          string  `json:"split,omitempty"`
+	TrainingWeight float64 `json:"training_weight,omitempty"`
+	SplitGroupID   string  `json:"split_group_id,omitempty"`
+	// TrajectoryContentGroupID groups records whose complete model-visible
+	// single-agent episodes are identical (spec section 6); the dataset
+	// projections compute it when the record does not carry it.
+	TrajectoryContentGroupID string                `json:"trajectory_content_group_id,omitempty"`
+	Question                 string                `json:"question"`
+	Handles                  map[string]HandleDecl `json:"handles"`
+	GTChain                  []Step                `json:"gt_chain,omitempty"`
+	Answer                   json.RawMessage       `json:"answer,omitempty"`
+	Provenance               json.RawMessage       `json:"provenance,omitempty"`
 }
 
 // HandleDecl declares one initial handle of a record.

@@ -47,7 +47,8 @@ type RecordResult struct {
 // resolves the published answer reference and scores it against the
 // record's gold answer with geodisaster_structured_answer_v2. It never
 // returns an error: failures are reported in the result, and a failed
-// record is never scored correct.
+// record is never scored correct. A ReplayTrace attached to ctx
+// (WithReplayTrace) sees every call.
 func (e *Engine) ReplayRecord(ctx context.Context, rec Record) (res RecordResult) {
 	start := time.Now()
 	res = RecordResult{ID: rec.ID, QuestionType: rec.QuestionType, Family: rec.Family, Status: "error", Answer: json.RawMessage("null")}
@@ -75,6 +76,7 @@ func (e *Engine) ReplayRecord(ctx context.Context, rec Record) (res RecordResult
 		res.Denials = s.Denials()
 	}()
 	terminated := false
+	trace := ContextReplayTrace(ctx)
 	for i, step := range rec.GTChain {
 		out, err := s.Call(ctx, step.Tool, step.Args)
 		if err != nil {
@@ -82,6 +84,11 @@ func (e *Engine) ReplayRecord(ctx context.Context, rec Record) (res RecordResult
 		}
 		if step.Output != "" && out.Handle != step.Output {
 			return fail(fmt.Errorf("step %d %s produced handle %q, the chain declares %q", i+1, step.Tool, out.Handle, step.Output))
+		}
+		if trace != nil && trace.StepDone != nil {
+			if err := trace.StepDone(i, s, out); err != nil {
+				return fail(fmt.Errorf("step %d %s: %w", i+1, step.Tool, err))
+			}
 		}
 		if step.Tool == ToolTerminate || step.Tool == ToolFinalAnswer {
 			terminated = true

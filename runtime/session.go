@@ -140,6 +140,10 @@ type Session struct {
 	// team is the workers' helper for short parallel steps, shared by the
 	// session's calls (created at first use, closed by Close).
 	team *workers.Team
+	// limits bound the bytes loaded and written (NewSessionWith);
+	// readBytes and artifactBytes are what the session has used.
+	limits                   SessionLimits
+	readBytes, artifactBytes int64
 }
 
 type fileEntry struct {
@@ -469,6 +473,15 @@ func (e *callEnv) entry(path string) (*fileEntry, error) {
 		}
 		return nil, err
 	}
+	if max := e.s.limits.ReadBytes; max > 0 {
+		st, err := os.Stat(real)
+		if err != nil {
+			return nil, fmt.Errorf("reading declared file %s: %w", path, err)
+		}
+		if err := checkLimit(LimitReadBytes, max, e.s.readBytes, st.Size(), path); err != nil {
+			return nil, err
+		}
+	}
 	var pf *bandPrefetch
 	var read func([]byte)
 	if bands, ok := e.s.prefetchHints[path]; ok {
@@ -493,6 +506,7 @@ func (e *callEnv) entry(path string) (*fileEntry, error) {
 		fe.ds, fe.info = pf.ds, pf.info
 	}
 	e.s.files[path] = fe
+	e.s.readBytes += int64(len(data))
 	e.tr.Reads = append(e.tr.Reads, ReadTrace{Path: path, SHA256: hexsum, Size: int64(len(data))})
 	return fe, nil
 }
@@ -660,6 +674,9 @@ func (e *callEnv) writeArtifact(name string, data []byte) (workers.Artifact, err
 		return workers.Artifact{}, fmt.Errorf("artifact name %q must be a plain file name", name)
 	}
 	s := e.s
+	if err := checkLimit(LimitArtifactBytes, s.limits.ArtifactBytes, s.artifactBytes, int64(len(data)), "artifact "+name); err != nil {
+		return workers.Artifact{}, err
+	}
 	if s.artifactDir == "" {
 		dir, err := os.MkdirTemp("", "geodisaster-artifacts-")
 		if err != nil {
@@ -682,6 +699,7 @@ func (e *callEnv) writeArtifact(name string, data []byte) (workers.Artifact, err
 	}
 	same, exists := sameFileContent(final, data)
 	if same {
+		s.artifactBytes += int64(len(data))
 		return written(), nil
 	}
 	tmp, err := os.CreateTemp(s.artifactDir, "."+name+".tmp-*")
@@ -705,6 +723,7 @@ func (e *callEnv) writeArtifact(name string, data []byte) (workers.Artifact, err
 		os.Remove(tmp.Name())
 		return workers.Artifact{}, err
 	}
+	s.artifactBytes += int64(len(data))
 	return written(), nil
 }
 

@@ -44,6 +44,8 @@ type SplitRecord struct {
 	TrainingWeight *float64
 	// Line is the 1-based line in the records file.
 	Line int
+	// trajectories is set by WithEpisodes.
+	trajectories string
 }
 
 // ReadSplitRecords reads canonical records JSONL for the split audit. Each
@@ -61,10 +63,12 @@ type SplitRecord struct {
 //     has the same fingerprint;
 //   - trajectory: SHA-256 of the canonical JSON of messages and
 //     tool_sequence when the record carries them, else of a proxy for the
-//     model-visible episode: the question text, handle names and kinds,
-//     gt_chain, and the answer (standing in for the tool observations that
-//     carry it); ids, sample ids, paths and split metadata are excluded, so
-//     identical episodes over different samples share it.
+//     model-visible episode: the question text, per handle its kind and
+//     its files' sha256 values, gt_chain, and the answer (standing in for
+//     the tool observations computed from those files); ids, sample ids,
+//     paths and split metadata are excluded, so identical episodes over
+//     path-renamed copies share it. WithEpisodes replaces it by the exact
+//     fingerprint of each record's single-agent episode.
 //
 // Canonical JSON sorts object keys and keeps numbers as written.
 func ReadSplitRecords(r io.Reader) ([]SplitRecord, error) {
@@ -135,12 +139,10 @@ func splitRecord(obj map[string]any) (SplitRecord, error) {
 	}
 	sort.Strings(names)
 	paths := map[string]bool{}
-	handleKinds := map[string]any{}
 	handleContent := map[string]any{}
 	for _, name := range names {
 		h, _ := handles[name].(map[string]any)
 		kindName, _ := h["kind"].(string)
-		handleKinds[name] = kindName
 		var sums []any
 		files, _ := h["files"].([]any)
 		for _, f := range files {
@@ -172,12 +174,14 @@ func splitRecord(obj map[string]any) (SplitRecord, error) {
 	_, hasMsgs := obj["messages"]
 	_, hasSeq := obj["tool_sequence"]
 	if hasMsgs || hasSeq {
+		sample, _ := obj["sample_id"].(string)
+		r := identityReplacer(rec.ID, sample)
 		rec.Keys[KeyTrajectory] = []string{fingerprint(map[string]any{
-			"messages": obj["messages"], "tool_sequence": obj["tool_sequence"],
+			"messages": withoutIdentity(obj["messages"], r), "tool_sequence": withoutIdentity(obj["tool_sequence"], r),
 		})}
 	} else {
 		rec.Keys[KeyTrajectory] = []string{fingerprint(map[string]any{
-			"question": obj["question"], "handles": handleKinds, "gt_chain": obj["gt_chain"], "answer": obj["answer"],
+			"question": obj["question"], "inputs": handleContent, "gt_chain": obj["gt_chain"], "answer": obj["answer"],
 		})}
 	}
 	return rec, nil
@@ -219,8 +223,23 @@ type WeightIssue struct {
 
 // SplitAudit is the result of AuditSplits.
 type SplitAudit struct {
-	Records int            `json:"records"`
-	BySplit map[string]int `json:"by_split"`
+	// Contract is SplitContract.
+	Contract string `json:"contract"`
+	// Trajectories says where the trajectory keys come from: the
+	// records' own messages (or the content proxy), or the single-agent
+	// episodes (WithEpisodes).
+	Trajectories string         `json:"trajectories"`
+	Records      int            `json:"records"`
+	BySplit      map[string]int `json:"by_split"`
+	// Groups gives, per group kind of the contract, the connected groups
+	// of records and how many of them cross the split.
+	Groups map[string]GroupStats `json:"groups"`
+	// CrossSplitGroups lists the groups with records in more than one
+	// split, sorted by kind and first id.
+	CrossSplitGroups []CrossSplitGroup `json:"cross_split_groups"`
+	// GroupIssues are declared trajectory_content_group_id values that do
+	// not partition the records as their trajectory fingerprints do.
+	GroupIssues []GroupIssue `json:"group_issues"`
 	// Keys counts the distinct keys of each kind.
 	Keys map[string]int `json:"keys"`
 	// LeakCounts counts the cross-split keys of each kind (0 entries
@@ -232,7 +251,8 @@ type SplitAudit struct {
 	DuplicateGroups  int           `json:"duplicate_trajectory_groups"`
 	DuplicateRecords int           `json:"duplicate_trajectory_records"`
 	WeightIssues     []WeightIssue `json:"weight_issues"`
-	// OK is true when there are no leaks and no weight issues.
+	// OK is true when there are no leaks, cross-split groups, group
+	// issues or weight issues.
 	OK bool `json:"ok"`
 }
 
@@ -245,7 +265,13 @@ const weightTol = 1e-9
 // complete-trajectory fingerprint (within 1e-9; a missing weight is an
 // issue). Leaks are sorted by kind and key.
 func AuditSplits(recs []SplitRecord) *SplitAudit {
-	a := &SplitAudit{Records: len(recs), BySplit: map[string]int{}, Keys: map[string]int{}, LeakCounts: map[string]int{}, Leaks: []Leak{}, WeightIssues: []WeightIssue{}}
+	a := &SplitAudit{Contract: SplitContract, Trajectories: TrajectoriesFromRecords, Records: len(recs), BySplit: map[string]int{}, Keys: map[string]int{}, LeakCounts: map[string]int{}, Leaks: []Leak{}, WeightIssues: []WeightIssue{}}
+	for _, r := range recs {
+		if r.trajectories != "" {
+			a.Trajectories = r.trajectories
+			break
+		}
+	}
 	// kind -> key -> split -> ids
 	index := map[string]map[string]map[string][]string{}
 	for _, kind := range []string{KeySplitGroup, KeySample, KeyDeclaredPath, KeyRoutingContent, KeyTrajectory, KeyTrajectoryGroup} {
@@ -303,6 +329,8 @@ func AuditSplits(recs []SplitRecord) *SplitAudit {
 			}
 		}
 	}
-	a.OK = len(a.Leaks) == 0 && len(a.WeightIssues) == 0
+	a.Groups, a.CrossSplitGroups = groupRecords(recs)
+	a.GroupIssues = trajectoryGroupIssues(recs)
+	a.OK = len(a.Leaks) == 0 && len(a.WeightIssues) == 0 && len(a.CrossSplitGroups) == 0 && len(a.GroupIssues) == 0
 	return a
 }

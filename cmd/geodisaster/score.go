@@ -8,6 +8,7 @@ import (
 	"os"
 	"text/tabwriter"
 
+	"github.com/geodisaster/engine/runtime/mcp"
 	"github.com/geodisaster/engine/scoring"
 )
 
@@ -23,9 +24,9 @@ func init() {
 // It exits 0 whenever scoring ran, whatever the answers; 1 when an input or
 // the policy cannot be read; 2 on usage errors.
 func runScore(_ context.Context, cio cmdIO, args []string) error {
-	fs := newFlagSet("score", "--gold GOLD.jsonl --pred PRED.jsonl [--policy POLICY.json] [--json]", cio.stderr)
+	fs := newFlagSet("score", "--gold GOLD.jsonl --pred PRED.jsonl|EPISODES_DIR [--policy POLICY.json] [--json]", cio.stderr)
 	goldPath := fs.String("gold", "", "gold JSONL: records with id, question_type, answer (family optional)")
-	predPath := fs.String("pred", "", "prediction JSONL: {\"id\",\"answer\"} lines or replay results.jsonl lines")
+	predPath := fs.String("pred", "", "prediction JSONL ({\"id\",\"answer\"} lines or replay results.jsonl lines), or a directory of episodes written by geodisaster serve --episodes")
 	policyPath := fs.String("policy", "", "scoring policy JSON (default: the embedded scoring_policy_43.json)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	if err := parseFlags(fs, args); err != nil {
@@ -45,6 +46,9 @@ func runScore(_ context.Context, cio cmdIO, args []string) error {
 	gold, err := scoreReadFile(*goldPath, scoring.ReadGold)
 	if err != nil {
 		return err
+	}
+	if st, err := os.Stat(*predPath); err == nil && st.IsDir() {
+		return scoreEpisodes(cio, policy, gold, *goldPath, *predPath, *asJSON)
 	}
 	preds, err := scoreReadFile(*predPath, scoring.ReadPredictions)
 	if err != nil {
@@ -162,4 +166,81 @@ func scoreClip(s []string, n int) string {
 		return fmt.Sprint(s)
 	}
 	return fmt.Sprintf("%v ... (%d more)", s[:n], len(s)-n)
+}
+
+// attemptsReport is score's JSON for a directory holding several episodes
+// of some record: one report per attempt.
+type attemptsReport struct {
+	Scorer   string            `json:"scorer"`
+	Policy   string            `json:"policy"`
+	Episodes int               `json:"episodes"`
+	Attempts []*scoring.Report `json:"attempts"`
+}
+
+// scoreEpisodes scores a directory of served sessions' episodes. Each
+// episode's prediction is the answer its session resolved (a session
+// that ended without one is a prediction with status error). When a
+// record has several episodes, the k-th of each record (in the order the
+// sessions opened) forms attempt k, scored on its own against all of
+// gold; with one episode per record the report is the one a prediction
+// file gets.
+func scoreEpisodes(cio cmdIO, policy *scoring.Policy, gold []scoring.GoldRecord, goldPath, dir string, asJSON bool) error {
+	eps, err := mcp.ReadEpisodeDir(dir)
+	if err != nil {
+		return fmt.Errorf("score: %w", err)
+	}
+	if len(eps) == 0 {
+		return fmt.Errorf("score: no episodes (*.json) under %s", dir)
+	}
+	var sets []*scoring.PredictionSet
+	seen := map[string]int{}
+	for _, ep := range eps {
+		k := seen[ep.RecordID]
+		seen[ep.RecordID]++
+		if k == len(sets) {
+			sets = append(sets, &scoring.PredictionSet{ByID: map[string]scoring.Prediction{}})
+		}
+		p := scoring.Prediction{ID: ep.RecordID, HasAnswer: true, Status: "ok"}
+		if ep.Answer == nil {
+			p.Status, p.Error = "error", fmt.Sprintf("the session ended (%s) without an answer: %s", ep.End, ep.Path)
+		} else if p.Answer, err = scoring.DecodeJSON(ep.Answer); err != nil {
+			p.Malformed = err.Error()
+		}
+		sets[k].ByID[ep.RecordID] = p
+	}
+	reps := make([]*scoring.Report, len(sets))
+	for k, set := range sets {
+		if reps[k], err = scoring.ScoreSet(policy, gold, set); err != nil {
+			return fmt.Errorf("score %s: %w", goldPath, err)
+		}
+	}
+	if asJSON {
+		enc := json.NewEncoder(cio.stdout)
+		enc.SetIndent("", "  ")
+		var v any = reps[0]
+		if len(reps) > 1 {
+			v = attemptsReport{Scorer: reps[0].Scorer, Policy: reps[0].Policy, Episodes: len(eps), Attempts: reps}
+		}
+		if err := enc.Encode(v); err != nil {
+			return fmt.Errorf("score: write report: %w", err)
+		}
+		return nil
+	}
+	fmt.Fprintf(cio.stdout, "%d episodes of %d records under %s", len(eps), len(seen), dir)
+	if len(reps) > 1 {
+		fmt.Fprintf(cio.stdout, "; %d attempts (attempt k holds the k-th session of each record, in the order they opened)", len(reps))
+	}
+	fmt.Fprint(cio.stdout, "\n\n")
+	for k, rep := range reps {
+		if len(reps) > 1 {
+			fmt.Fprintf(cio.stdout, "== attempt %d of %d\n", k+1, len(reps))
+		}
+		if err := printScoreReport(cio.stdout, policy, rep); err != nil {
+			return err
+		}
+		if k < len(reps)-1 {
+			fmt.Fprintln(cio.stdout)
+		}
+	}
+	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -24,8 +25,17 @@ import (
 // of the dataset root; it returns the root and the gold record.
 func serveCorpus(t *testing.T, qtype string) (string, runtime.Record) {
 	t.Helper()
+	root, _, recs := serveCorpusOf(t, qtype)
+	return root, recs[0]
+}
+
+// serveCorpusOf writes a corpus of one record per type and moves the gold
+// out of the dataset root; it returns the root, the gold file and the
+// gold records.
+func serveCorpusOf(t *testing.T, qtypes ...string) (string, string, []runtime.Record) {
+	t.Helper()
 	root := t.TempDir()
-	if _, err := synth.Generate(context.Background(), root, synth.Options{Types: []string{qtype}, PerType: 1}); err != nil {
+	if _, err := synth.Generate(context.Background(), root, synth.Options{Types: qtypes, PerType: 1}); err != nil {
 		t.Fatal(err)
 	}
 	gold := filepath.Join(t.TempDir(), "records.jsonl")
@@ -36,7 +46,7 @@ func serveCorpus(t *testing.T, qtype string) (string, runtime.Record) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return root, recs[0]
+	return root, gold, recs
 }
 
 // lockedBuffer is a bytes.Buffer safe for a writer and a reader in
@@ -287,4 +297,161 @@ func readFileServe(t *testing.T, p string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestServeEveryRecordAndScoreEpisodes serves every record of a corpus
+// from one process, solves each in a single-agent session, leaves one
+// more session open unanswered, shuts down by cancelling (as SIGINT or
+// SIGTERM do), and scores the episode directory: attempt 1 is all
+// correct, attempt 2 holds the unanswered session as an error.
+func TestServeEveryRecordAndScoreEpisodes(t *testing.T) {
+	root, goldPath, gold := serveCorpusOf(t, "wildfire_a", "xbd_q1", "sen1_flood_b")
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	epDir := filepath.Join(t.TempDir(), "episodes")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stderr lockedBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, cmdIO{stdin: strings.NewReader(""), stdout: io.Discard, stderr: &stderr},
+			[]string{"serve", "--dataset-root", root, "--input", filepath.Join(root, "test_inputs.jsonl"), "--http", addr, "--episodes", epDir, "--limit-calls", "50"})
+	}()
+	dial := func(id string) *sdk.ClientSession {
+		for i := 0; ; i++ {
+			cs, err := sdk.NewClient(&sdk.Implementation{Name: "serve-all-test", Version: "1"}, nil).
+				Connect(ctx, &sdk.StreamableClientTransport{Endpoint: "http://" + addr + "/records/" + id, MaxRetries: -1, DisableStandaloneSSE: true}, nil)
+			if err == nil {
+				return cs
+			}
+			if i == 100 {
+				t.Fatalf("connect: %v\n%s", err, stderr.String())
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range gold {
+		cs := dial(g.ID)
+		got := solveWith(t, cs, g)
+		if rep := eng.ReplayRecord(context.Background(), g); !sameJSON(t, got, rep.Answer) {
+			t.Fatalf("%s: served answer %s, replay %s", g.ID, got, rep.Answer)
+		}
+		cs.Close()
+	}
+	open := dial(gold[0].ID) // left open: the shutdown ends it
+	if res, err := open.CallTool(ctx, &sdk.CallToolParams{Name: "GetQuestion"}); err != nil || res.IsError {
+		t.Fatalf("GetQuestion: %v %v", err, res)
+	}
+	cancel()
+	select {
+	case code := <-done:
+		if code != exitOK {
+			t.Fatalf("serve exit %d\n%s", code, stderr.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatalf("serve did not stop\n%s", stderr.String())
+	}
+	open.Close()
+	if log := stderr.String(); !strings.Contains(log, "server stopped") || !strings.Contains(log, "end=shutdown") {
+		t.Fatalf("log lacks the shutdown:\n%s", log)
+	}
+
+	code, out, errOut := runCLI(t, "", "score", "--gold", goldPath, "--pred", epDir, "--json")
+	if code != exitOK {
+		t.Fatalf("score: exit %d: %s", code, errOut)
+	}
+	var rep struct {
+		Episodes int
+		Attempts []struct {
+			Records []struct {
+				ID        string
+				Predicted bool
+				Correct   bool
+				Reason    string
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if rep.Episodes != len(gold)+1 || len(rep.Attempts) != 2 {
+		t.Fatalf("%d episodes, %d attempts:\n%s", rep.Episodes, len(rep.Attempts), out)
+	}
+	for _, r := range rep.Attempts[0].Records {
+		if !r.Correct {
+			t.Errorf("attempt 1, %s: %s", r.ID, r.Reason)
+		}
+	}
+	for _, r := range rep.Attempts[1].Records {
+		switch {
+		case r.ID == gold[0].ID && (!r.Predicted || r.Correct || !strings.Contains(r.Reason, "without an answer")):
+			t.Errorf("attempt 2, the unanswered session: %+v", r)
+		case r.ID != gold[0].ID && (r.Predicted || r.Reason != "missing prediction"):
+			t.Errorf("attempt 2, %s: %+v", r.ID, r)
+		}
+	}
+	code, out, _ = runCLI(t, "", "score", "--gold", goldPath, "--pred", epDir)
+	if code != exitOK || !strings.Contains(out, "== attempt 2 of 2") || !strings.Contains(out, fmt.Sprintf("%d episodes of %d records", len(gold)+1, len(gold))) {
+		t.Fatalf("score text: exit %d\n%s", code, out)
+	}
+	// A session record that is not one, or whose episode is gone, is
+	// refused with the file's name.
+	stray := filepath.Join(epDir, "stray.session.json")
+	os.WriteFile(stray, []byte(`{"hello":1}`), 0o644)
+	if code, _, errOut := runCLI(t, "", "score", "--gold", goldPath, "--pred", epDir); code == exitOK || !strings.Contains(errOut, "stray.session.json: not a session record") {
+		t.Fatalf("stray file: exit %d %s", code, errOut)
+	}
+	os.Remove(stray)
+	eps, _ := filepath.Glob(filepath.Join(epDir, "*", "*.jsonl"))
+	if len(eps) != len(gold) {
+		t.Fatalf("%d episode rows for %d answered sessions", len(eps), len(gold))
+	}
+	os.Remove(eps[0])
+	if code, _, errOut := runCLI(t, "", "score", "--gold", goldPath, "--pred", epDir); code == exitOK || !strings.Contains(errOut, "its episode") {
+		t.Fatalf("missing episode: exit %d %s", code, errOut)
+	}
+}
+
+// TestServeEveryRecordRefusals checks the flags of serving every record.
+func TestServeEveryRecordRefusals(t *testing.T) {
+	root, _ := serveCorpus(t, "wildfire_a")
+	inputs := filepath.Join(root, "test_inputs.jsonl")
+	shortToken := filepath.Join(t.TempDir(), "token")
+	os.WriteFile(shortToken, []byte("short\n"), 0o600)
+	for _, tc := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"--http", "127.0.0.1:0"}, exitUsage, "--episodes DIR is required"},
+		{[]string{"--http", "0.0.0.0:0", "--episodes", t.TempDir()}, exitUsage, "requires --token-file"},
+		{[]string{"--http", ":0", "--episodes", t.TempDir()}, exitUsage, "requires --token-file"},
+		{[]string{"--http", "127.0.0.1:0", "--episodes", t.TempDir(), "--agent", "orc"}, exitUsage, "apply to one record"},
+		{[]string{"--http", "127.0.0.1:0", "--episodes", t.TempDir(), "--token-file", shortToken}, exitFailure, "use at least 16"},
+		{[]string{"--http", "127.0.0.1:0", "--episodes", t.TempDir(), "--limit-read", "12 parsecs"}, exitUsage, "unknown unit"},
+		{[]string{"--http", "127.0.0.1:0", "--episodes", t.TempDir(), "--max-sessions", "0"}, exitUsage, "--max-sessions"},
+	} {
+		code, _, stderr := runCLI(t, "", append([]string{"serve", "--dataset-root", root, "--input", inputs}, tc.args...)...)
+		if code != tc.code || !strings.Contains(stderr, tc.msg) {
+			t.Errorf("serve %v: exit %d, stderr %q; want exit %d and %q", tc.args, code, stderr, tc.code, tc.msg)
+		}
+	}
+	for in, want := range map[string]int64{"0": 0, "1048576": 1 << 20, "512MiB": 512 << 20, "2GiB": 2 << 30, "3 GB": 3e9, "7KB": 7000} {
+		if got, err := parseByteSize(in); err != nil || got != want {
+			t.Errorf("parseByteSize(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "MiB", "-1", "1.5GiB", "99999999999TiB"} {
+		if _, err := parseByteSize(in); err == nil {
+			t.Errorf("parseByteSize(%q) accepted", in)
+		}
+	}
 }

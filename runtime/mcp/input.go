@@ -13,24 +13,35 @@ import (
 // provenance (a non-null answer, a GT chain or provenance): a fair session
 // mounts only the agent-visible projection (spec section 2).
 func ReadTestInput(path, id string) (runtime.Record, error) {
-	recs, err := runtime.ReadRecordsFile(path, false)
+	recs, err := ReadTestInputs(path)
 	if err != nil {
 		return runtime.Record{}, err
 	}
-	var found *runtime.Record
+	for _, r := range recs {
+		if r.ID == id {
+			return r, nil
+		}
+	}
+	return runtime.Record{}, fmt.Errorf("%s: no record with id %q (%d records)", path, id, len(recs))
+}
+
+// ReadTestInputs reads every record of a gold-free test-input file,
+// refusing the whole file as ReadTestInput does.
+func ReadTestInputs(path string) ([]runtime.Record, error) {
+	recs, err := runtime.ReadRecordsFile(path, false)
+	if err != nil {
+		return nil, err
+	}
 	for i := range recs {
 		r := &recs[i]
 		if field := goldField(r); field != "" {
-			return runtime.Record{}, fmt.Errorf("%s: record %q carries %q: this is not a gold-free test-input projection (use test_inputs.jsonl)", path, r.ID, field)
-		}
-		if r.ID == id {
-			found = r
+			return nil, fmt.Errorf("%s: record %q carries %q: this is not a gold-free test-input projection (use test_inputs.jsonl)", path, r.ID, field)
 		}
 	}
-	if found == nil {
-		return runtime.Record{}, fmt.Errorf("%s: no record with id %q (%d records)", path, id, len(recs))
+	if len(recs) == 0 {
+		return nil, fmt.Errorf("%s: no records", path)
 	}
-	return *found, nil
+	return recs, nil
 }
 
 // goldField names the first field of r that the gold-free projection

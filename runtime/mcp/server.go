@@ -10,10 +10,12 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/geodisaster/engine/runtime"
+	"github.com/geodisaster/engine/runtime/episode"
 	"github.com/geodisaster/engine/workers"
 )
 
@@ -24,16 +26,16 @@ type Agent string
 const (
 	// AgentSingle is the single agent: it plans, calls every worker and
 	// finishes with FinalAnswer(answer_ref=...).
-	AgentSingle Agent = "single"
+	AgentSingle Agent = episode.FormSingle
 	// AgentOrchestrator is the multi-agent form: the orchestrator (ORC)
 	// finishes with Terminate(answer_ref=...); its specialists (GA, PA,
 	// VRA) call their own workers and TaskComplete only.
-	AgentOrchestrator Agent = "orc"
+	AgentOrchestrator Agent = episode.FormOrchestrator
 )
 
 // ToolGetQuestion is the server's own tool returning the question and the
 // initial handles (the same JSON as the QuestionURI resource).
-const ToolGetQuestion = "GetQuestion"
+const ToolGetQuestion = episode.ToolGetQuestion
 
 // Resource URIs the server exposes.
 const (
@@ -43,6 +45,10 @@ const (
 	HandlesURI = "geodisaster://session/handles"
 	// AuditURI is the session's audit: calls, reads, denials, refusals.
 	AuditURI = "geodisaster://session/audit"
+	// SpecialistsURI names, for an orchestrator a Host serves, the
+	// endpoints where its GA, PA and VRA specialists join its session:
+	// {"GA": path, "PA": path, "VRA": path}.
+	SpecialistsURI = "geodisaster://session/specialists"
 )
 
 // Options configures a Server.
@@ -58,7 +64,43 @@ type Options struct {
 	Logger *slog.Logger
 	// Version is reported to clients as the implementation version.
 	Version string
+	// Limits bounds the session; a zero field is no limit.
+	Limits Limits
+	// ArtifactDir, when set, is the session's own artifact directory
+	// (runtime.SessionOptions.ArtifactDir); empty: the engine's default.
+	ArtifactDir string
+
+	// Set by Host for the sessions it serves.
+	sessionID   string                  // the MCP session id (GetSessionID)
+	specialists map[workers.Role]string // endpoint of each specialist of an orchestrator
+	observe     func(tool, outcome string, d time.Duration)
+	onTerminal  func()
+	slots       chan struct{}   // bounds calls running at once, across sessions
+	stop        context.Context // cancels running calls when done
 }
+
+// Limits bounds one session (all the views of a multi-agent session
+// together). A zero field is no limit. A call past a limit is a tool error
+// of category "limit" naming the limit; the session stays readable.
+type Limits struct {
+	// ToolCalls bounds the tools/call requests of the session, refused
+	// and failed ones included.
+	ToolCalls int `json:"tool_calls"`
+	// ReadBytes bounds the declared-file bytes the session loads (each
+	// file once; runtime.SessionLimits).
+	ReadBytes int64 `json:"read_bytes"`
+	// ArtifactBytes bounds the bytes of the artifacts it writes.
+	ArtifactBytes int64 `json:"artifact_bytes"`
+	// WallTime bounds the session's age: no call starts after it, and a
+	// running call's context ends with it.
+	WallTime time.Duration `json:"wall_time_ns"`
+}
+
+// Limit names beyond runtime.LimitReadBytes and runtime.LimitArtifactBytes.
+const (
+	LimitToolCalls = "tool_calls"
+	LimitWallTime  = "wall_time"
+)
 
 // Refusal records a tool call the server refused before it reached the
 // runtime: a tool outside this server's role or agent form, or arguments
@@ -99,9 +141,16 @@ type Server struct {
 
 // shared is the session state every view of one session uses.
 type shared struct {
-	mu       sync.Mutex // guards sess and refusals
-	sess     *runtime.Session
-	refusals []Refusal
+	mu         sync.Mutex // guards everything below
+	sess       *runtime.Session
+	refusals   []Refusal
+	exchanges  []Exchange
+	clients    []ClientInfo
+	opened     time.Time
+	toolCalls  int
+	limitHits  []string // limits that refused a call, in order
+	terminated bool     // Terminate or FinalAnswer resolved the answer
+	notified   bool     // Options.onTerminal was called
 }
 
 // New opens a session on the gold-free projection of rec and returns a
@@ -137,11 +186,14 @@ func New(eng *runtime.Engine, rec runtime.Record, opts Options) (*Server, error)
 	if opts.Version == "" {
 		opts.Version = "dev"
 	}
-	sess, err := eng.NewSession(rec)
+	sess, err := eng.NewSessionWith(rec, runtime.SessionOptions{
+		ArtifactDir: opts.ArtifactDir,
+		Limits:      runtime.SessionLimits{ReadBytes: opts.Limits.ReadBytes, ArtifactBytes: opts.Limits.ArtifactBytes},
+	})
 	if err != nil {
 		return nil, fmt.Errorf("mcp server: opening session for record %q: %w", rec.ID, err)
 	}
-	s, err := newView(eng, &shared{sess: sess}, opts, true)
+	s, err := newView(eng, &shared{sess: sess, opened: time.Now()}, opts, true)
 	if err != nil {
 		sess.Close()
 		return nil, err
@@ -163,8 +215,19 @@ func (s *Server) Specialist(role workers.Role) (*Server, error) {
 	if role == "" {
 		return nil, errors.New("mcp server: a specialist needs a role (GA, PA or VRA)")
 	}
+	return s.specialist(role, "")
+}
+
+// specialist is Specialist with the MCP session id its server assigns
+// ("" for the SDK's default).
+func (s *Server) specialist(role workers.Role, sessionID string) (*Server, error) {
+	if role == "" {
+		return nil, errors.New("mcp server: a specialist needs a role (GA, PA or VRA)")
+	}
 	opts := s.opts
 	opts.Role = role
+	opts.sessionID = sessionID
+	opts.specialists = nil
 	return newView(s.eng, s.sh, opts, false)
 }
 
@@ -184,13 +247,18 @@ func newView(eng *runtime.Engine, sh *shared, opts Options, owner bool) (*Server
 		owner:   owner,
 		exposed: map[string]bool{},
 	}
-	s.srv = sdk.NewServer(&sdk.Implementation{Name: "geodisaster", Title: "GeoDisaster engine", Version: opts.Version},
-		&sdk.ServerOptions{Instructions: s.instructions(), Capabilities: &sdk.ServerCapabilities{}})
+	so := &sdk.ServerOptions{Instructions: s.instructions(), Capabilities: &sdk.ServerCapabilities{}}
+	if id := opts.sessionID; id != "" {
+		so.GetSessionID = func() string { return id }
+	}
+	s.srv = sdk.NewServer(&sdk.Implementation{Name: "geodisaster", Title: "GeoDisaster engine", Version: opts.Version}, so)
 	if err := s.addTools(); err != nil {
 		return nil, err
 	}
 	s.addResources()
-	s.srv.AddReceivingMiddleware(s.refuseOthers)
+	// The outer middleware sees every request first: it records the
+	// client, times each tool call and counts the session's calls.
+	s.srv.AddReceivingMiddleware(s.account, s.refuseOthers)
 	return s, nil
 }
 
@@ -247,15 +315,7 @@ func (s *Server) Close() error {
 
 // terminalTool is the finishing tool of the server's form ("" for a
 // specialist).
-func (s *Server) terminalTool() string {
-	switch {
-	case s.opts.Role != "":
-		return ""
-	case s.opts.Agent == AgentOrchestrator:
-		return runtime.ToolTerminate
-	}
-	return runtime.ToolFinalAnswer
-}
+func (s *Server) terminalTool() string { return s.form().TerminalTool() }
 
 func (s *Server) instructions() string {
 	var b strings.Builder
@@ -269,6 +329,9 @@ func (s *Server) instructions() string {
 		fmt.Fprintf(&b, "You are the %s specialist: close your subgoal with TaskComplete(status=TASK_COMPLETE); only the orchestrator terminates.", s.opts.Role)
 	default:
 		fmt.Fprintf(&b, "Call TaskComplete(status=TASK_COMPLETE), then finish with %s(answer_ref=%s).", t, runtime.AnswerRef)
+	}
+	if sp := s.opts.specialists; len(sp) > 0 {
+		fmt.Fprintf(&b, " Your specialists join this session over MCP at GA %s, PA %s and VRA %s (paths on this server); delegate each worker call to its owner.", sp[workers.RoleGA], sp[workers.RolePA], sp[workers.RoleVRA])
 	}
 	return b.String()
 }
@@ -369,18 +432,6 @@ func (s *Server) refusalReason(tool string) string {
 	return ""
 }
 
-// callResult is the JSON a successful tool call returns.
-type callResult struct {
-	Tool      string             `json:"tool"`
-	Handle    string             `json:"handle,omitempty"`
-	Evidence  map[string]any     `json:"evidence,omitempty"`
-	Artifacts []workers.Artifact `json:"artifacts,omitempty"`
-	Published string             `json:"published,omitempty"`
-	AnswerRef string             `json:"answer_ref,omitempty"`
-	Answer    json.RawMessage    `json:"answer,omitempty"`
-	Note      string             `json:"note,omitempty"`
-}
-
 // callTool runs a worker or runtime tool through the session.
 func (s *Server) callTool(tool string) sdk.ToolHandler {
 	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
@@ -393,36 +444,77 @@ func (s *Server) callTool(tool string) sdk.ToolHandler {
 			s.log.Warn("tool call refused", "tool", tool, "reason", reason)
 			return errorResult(tool, "argument", reason), nil
 		}
-		s.sh.mu.Lock()
-		defer s.sh.mu.Unlock()
-		before := len(s.sh.sess.Denials())
-		res, err := s.sh.sess.Call(ctx, tool, args)
-		for _, d := range s.sh.sess.Denials()[before:] {
-			s.log.Warn("read denied", "tool", d.Tool, "call", d.Call, "path", d.Path, "reason", d.Reason)
-		}
-		if err != nil {
-			cat := category(err)
-			s.log.Warn("tool call failed", "tool", tool, "category", cat, "err", err)
-			return errorResult(tool, cat, err.Error()), nil
-		}
-		out := callResult{Tool: tool, Handle: res.Handle, Evidence: res.Evidence, Published: res.Published}
-		if tr := s.sh.sess.Trace(); len(tr) > 0 {
-			out.Artifacts = tr[len(tr)-1].Artifacts
-		}
-		switch {
-		case res.Answer != nil:
-			out.AnswerRef, out.Answer = runtime.AnswerRef, res.Answer
-			out.Note = "session finished; the answer above is the resolved " + runtime.AnswerRef
-		case res.Published != "":
-			if t := s.terminalTool(); t != "" {
-				out.Note = fmt.Sprintf("the runtime published %s; finish with %s(answer_ref=%s)", res.Published, t, res.Published)
-			} else {
-				out.Note = fmt.Sprintf("the runtime published %s; close the subgoal with TaskComplete and hand the reference to the orchestrator", res.Published)
-			}
-		}
-		s.log.Info("tool call", "tool", tool, "handle", res.Handle, "published", res.Published)
-		return jsonResult(out)
+		return s.run(ctx, tool, args), nil
 	}
+}
+
+// run makes one runtime call under the session's lock (and a call slot
+// when the host bounds them) and returns its result.
+func (s *Server) run(ctx context.Context, tool string, args map[string]any) *sdk.CallToolResult {
+	s.sh.mu.Lock()
+	defer s.sh.mu.Unlock()
+	if s.opts.stop != nil {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		defer context.AfterFunc(s.opts.stop, cancel)()
+	}
+	if wall := s.opts.Limits.WallTime; wall > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, s.sh.opened.Add(wall))
+		defer cancel()
+	}
+	if s.opts.slots != nil {
+		select {
+		case s.opts.slots <- struct{}{}:
+			defer func() { <-s.opts.slots }()
+		case <-ctx.Done():
+			return s.failure(ctx, tool, ctx.Err())
+		}
+	}
+	before := len(s.sh.sess.Denials())
+	res, err := s.sh.sess.Call(ctx, tool, args)
+	for _, d := range s.sh.sess.Denials()[before:] {
+		s.log.Warn("read denied", "tool", d.Tool, "call", d.Call, "path", d.Path, "reason", d.Reason)
+	}
+	if ex := exchangeOf(ctx); ex != nil {
+		ex.Call = len(s.sh.sess.Trace())
+	}
+	if err != nil {
+		return s.failure(ctx, tool, err)
+	}
+	var artifacts []workers.Artifact
+	if tr := s.sh.sess.Trace(); len(tr) > 0 {
+		artifacts = tr[len(tr)-1].Artifacts
+	}
+	out := episode.NewObservation(s.form(), tool, res, artifacts)
+	if res.Answer != nil {
+		s.sh.terminated = true
+	}
+	s.log.Info("tool call", "tool", tool, "handle", res.Handle, "published", res.Published)
+	r, _ := jsonResult(out)
+	return r
+}
+
+// failure turns a failed call into its tool error; a call that ran out of
+// the session's wall time or budget is a "limit" error naming the limit.
+// The caller holds the session's lock.
+func (s *Server) failure(ctx context.Context, tool string, err error) *sdk.CallToolResult {
+	cat := category(err)
+	var le *runtime.LimitError
+	switch {
+	case errors.As(err, &le):
+		s.sh.limitHits = append(s.sh.limitHits, le.Limit)
+	case s.opts.Limits.WallTime > 0 && errors.Is(ctx.Err(), context.DeadlineExceeded) && time.Since(s.sh.opened) >= s.opts.Limits.WallTime:
+		cat = "limit"
+		s.sh.limitHits = append(s.sh.limitHits, LimitWallTime)
+		err = fmt.Errorf("session limit %s exceeded: the session opened %s ago, its limit is %s (%w)", LimitWallTime, time.Since(s.sh.opened).Round(time.Millisecond), s.opts.Limits.WallTime, err)
+	case s.opts.stop != nil && s.opts.stop.Err() != nil:
+		cat = "shutdown"
+		err = fmt.Errorf("the server is shutting down: %w", err)
+	}
+	s.log.Warn("tool call failed", "tool", tool, "category", cat, "err", err)
+	return errorResult(tool, cat, err.Error())
 }
 
 // decodeArgs parses a call's arguments as a JSON object (numbers as
@@ -442,11 +534,14 @@ func decodeArgs(raw json.RawMessage) (map[string]any, error) {
 	return args, nil
 }
 
-// category classifies a call error for clients: "denied" (read gate),
-// "argument" (validation), "unknown_handle", "terminated", or "failed".
+// category classifies a call error for clients: "limit" (a session
+// limit), "denied" (read gate), "argument" (validation), "unknown_handle",
+// "terminated", or "failed".
 func category(err error) string {
 	var ae *workers.ArgError
 	switch {
+	case errors.As(err, new(*runtime.LimitError)):
+		return "limit"
 	case errors.Is(err, runtime.ErrDenied):
 		return "denied"
 	case strings.Contains(err.Error(), "unknown handle"):
@@ -481,31 +576,15 @@ func jsonResult(v any) (*sdk.CallToolResult, error) {
 	}, nil
 }
 
-// questionView is the question and initial handles shown to the agent.
-type questionView struct {
-	ID           string                        `json:"id"`
-	SampleID     string                        `json:"sample_id,omitempty"`
-	Family       string                        `json:"family"`
-	QuestionType string                        `json:"question_type"`
-	Question     string                        `json:"question"`
-	Handles      map[string]runtime.HandleDecl `json:"handles"`
-	Agent        Agent                         `json:"agent"`
-	Role         workers.Role                  `json:"role,omitempty"`
-	Tools        []string                      `json:"tools"`
-	Finish       string                        `json:"finish"`
+// form is the episode form of the server's agent form and role.
+func (s *Server) form() episode.Form {
+	return episode.Form{Agent: string(s.opts.Agent), Role: s.opts.Role}
 }
 
-func (s *Server) question() questionView {
-	rec := s.sh.sess.Record()
-	finish := fmt.Sprintf("TaskComplete(status=TASK_COMPLETE), then %s(answer_ref=%s)", s.terminalTool(), runtime.AnswerRef)
-	if s.terminalTool() == "" {
-		finish = "TaskComplete(status=TASK_COMPLETE); the orchestrator terminates"
-	}
-	return questionView{
-		ID: rec.ID, SampleID: rec.SampleID, Family: rec.Family, QuestionType: rec.QuestionType,
-		Question: rec.Question, Handles: rec.Handles, Agent: s.opts.Agent, Role: s.opts.Role,
-		Tools: s.Tools(), Finish: finish,
-	}
+// question is the question and initial handles shown to the agent (the
+// user message of an episode of this form).
+func (s *Server) question() episode.QuestionView {
+	return episode.NewQuestionView(s.sh.sess.Record(), s.form(), s.Tools())
 }
 
 func (s *Server) getQuestion(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
@@ -571,4 +650,7 @@ func (s *Server) addResources() {
 	add(QuestionURI, "question", "The question, its type and the initial handles with their file cards.", func() any { return s.question() })
 	add(HandlesURI, "handles", "Every handle of the session: the initial handles, then each result handle with the tool that made it and the handles it consumed.", func() any { return s.handles() })
 	add(AuditURI, "audit", "The session's calls (with the files each read and their SHA-256), read denials, refused calls and the resolved answer.", func() any { return s.Audit() })
+	if len(s.opts.specialists) > 0 {
+		add(SpecialistsURI, "specialists", "The endpoints (paths on this server) where the GA, PA and VRA specialists join this orchestrator's session.", func() any { return s.opts.specialists })
+	}
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/geodisaster/engine/conformance/synth"
 	"github.com/geodisaster/engine/runtime"
+	"github.com/geodisaster/engine/runtime/episode"
 	"github.com/geodisaster/engine/runtime/mcp"
 	"github.com/geodisaster/engine/workers"
 )
@@ -598,5 +599,29 @@ func TestMultiAgentDelegation(t *testing.T) {
 	defer single.Close()
 	if _, err := single.Specialist(workers.RoleGA); err == nil {
 		t.Fatal("a single agent's server gave a specialist")
+	}
+}
+
+// TestToolsMatchEpisodeForms checks that every form's server lists the
+// tools its episodes' question views name, in the same order.
+func TestToolsMatchEpisodeForms(t *testing.T) {
+	c := newCorpus(t, []string{"baseline_canopy_assessment"})
+	gold := c.find(t, "baseline_canopy_assessment")
+	eng := newEngine(t, c.root)
+	for _, opts := range []mcp.Options{{Agent: mcp.AgentSingle}, {Agent: mcp.AgentOrchestrator},
+		{Role: workers.RoleGA}, {Role: workers.RolePA}, {Role: workers.RoleVRA}} {
+		srv, err := mcp.New(eng, c.tests[gold.ID], opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		agent := opts.Agent
+		if agent == "" {
+			agent = mcp.AgentOrchestrator
+		}
+		f := episode.Form{Agent: string(agent), Role: opts.Role}
+		if got, want := srv.Tools(), f.Tools(); !reflect.DeepEqual(got, want) {
+			t.Errorf("%+v: server tools %v, episode form %v", opts, got, want)
+		}
+		srv.Close()
 	}
 }

@@ -1,0 +1,151 @@
+package episode
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// A Line is one row encoded as JSON and validated against the schema of
+// its row type; only Validator.Encode makes one, so a Writer writes
+// nothing unchecked.
+type Line struct {
+	typ RowType
+	b   []byte
+}
+
+// Bytes returns the row's JSON text (without the newline). It must not be
+// modified.
+func (l Line) Bytes() []byte { return l.b }
+
+// Type returns the row's type.
+func (l Line) Type() RowType { return l.typ }
+
+// Encode marshals a row (HTML characters are not escaped, so observation
+// texts keep their bytes) and validates it against its type's schema.
+func (v *Validator) Encode(t RowType, row any) (Line, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(row); err != nil {
+		return Line{}, fmt.Errorf("encoding %s row: %w", t, err)
+	}
+	b := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	if err := v.Validate(t, b); err != nil {
+		return Line{}, err
+	}
+	return Line{typ: t, b: b}, nil
+}
+
+// Writer writes rows of one type to a JSON Lines file. The file appears at
+// its path only when Close succeeds (rows go to a temporary file beside it,
+// renamed into place); Abort, or a failed Close, leaves nothing there.
+type Writer struct {
+	typ  RowType
+	path string
+	f    *os.File
+	bw   *bufio.Writer
+	rows int
+	err  error
+}
+
+// Create starts a file of rows of type t at path (its directory must
+// exist).
+func Create(path string, t RowType) (*Writer, error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return nil, err
+	}
+	return &Writer{typ: t, path: path, f: f, bw: bufio.NewWriterSize(f, 1<<20)}, nil
+}
+
+// WriteLine appends one validated row.
+func (w *Writer) WriteLine(l Line) error {
+	if w.err != nil {
+		return w.err
+	}
+	if l.typ != w.typ {
+		return fmt.Errorf("%s: a %s row cannot go into a file of %s rows", w.path, l.typ, w.typ)
+	}
+	if _, err := w.bw.Write(l.b); err != nil {
+		w.err = err
+		return err
+	}
+	if err := w.bw.WriteByte('\n'); err != nil {
+		w.err = err
+		return err
+	}
+	w.rows++
+	return nil
+}
+
+// Write encodes, validates and appends one row.
+func (w *Writer) Write(v *Validator, row any) error {
+	l, err := v.Encode(w.typ, row)
+	if err != nil {
+		return err
+	}
+	return w.WriteLine(l)
+}
+
+// Rows returns the number of rows written.
+func (w *Writer) Rows() int { return w.rows }
+
+// Close flushes the rows and moves the file into place.
+func (w *Writer) Close() error {
+	if w.f == nil {
+		return errors.New("episode writer already closed")
+	}
+	err := w.err
+	if err == nil {
+		err = w.bw.Flush()
+	}
+	if err == nil {
+		err = w.f.Chmod(0o644)
+	}
+	if cerr := w.f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(w.f.Name(), w.path)
+	}
+	if err != nil {
+		os.Remove(w.f.Name())
+	}
+	w.f = nil
+	return err
+}
+
+// Abort discards the rows written so far.
+func (w *Writer) Abort() {
+	if w.f == nil {
+		return
+	}
+	w.f.Close()
+	os.Remove(w.f.Name())
+	w.f = nil
+}
+
+// Scan calls fn with each non-blank line of r (numbered from 1) until fn
+// returns an error.
+func Scan(r io.Reader, fn func(n int, line []byte) error) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 512<<20)
+	n := 0
+	for sc.Scan() {
+		n++
+		b := bytes.TrimSpace(sc.Bytes())
+		if len(b) == 0 {
+			continue
+		}
+		if err := fn(n, b); err != nil {
+			return err
+		}
+	}
+	return sc.Err()
+}

@@ -1,0 +1,69 @@
+package runtime
+
+import (
+	"context"
+	"maps"
+	"slices"
+)
+
+// Fork returns a new session over the same record whose state is a copy of
+// s's at this point: its handles (results are shared, never modified), the
+// published answers, the TaskComplete statuses, the trace and the denials.
+// From then on the two sessions evolve independently, so one replay can
+// show what a different sequence of calls from here would return (the
+// dataset projections ask what the multi-agent form's extra TaskComplete
+// calls publish, without executing the workers twice).
+//
+// A fork has a file cache of its own, empty: a worker called on it reads
+// its declared files again through its own read gate. It writes artifacts
+// into s's artifact directory (artifact names are content-addressed), or
+// into a temporary directory of its own when s has none yet. Close the fork
+// when done with it; closing it leaves s untouched. A fork must not be
+// called concurrently with s.
+func (s *Session) Fork() *Session {
+	f := &Session{
+		eng:       s.eng,
+		rec:       s.rec,
+		log:       s.log,
+		handles:   maps.Clone(s.handles),
+		counters:  maps.Clone(s.counters),
+		trace:     slices.Clone(s.trace),
+		denials:   slices.Clone(s.denials),
+		answers:   maps.Clone(s.answers),
+		published: maps.Clone(s.published),
+		completed: slices.Clone(s.completed),
+		terminal:  s.terminal,
+		files:     map[string]*fileEntry{},
+		// The fork writes beside s's artifacts and removes none of them
+		// (s removes a temporary directory of its own when it closes).
+		artifactDir:     s.artifactDir,
+		artifactDirMade: s.artifactDirMade,
+	}
+	return f
+}
+
+// ReplayTrace is a set of hooks that Engine.ReplayRecord calls while it
+// replays a record, for callers that need more than the scored result:
+// the dataset projections record what the runtime returned after every
+// call. Attach it to the context with WithReplayTrace (the pattern of
+// net/http/httptrace); a nil hook is skipped.
+type ReplayTrace struct {
+	// StepDone is called after each successful call of the GT chain with
+	// the step's index in the chain, the session and the call's result.
+	// It may read the session and Fork it, but must not call it. A
+	// non-nil error fails the record's replay with that error.
+	StepDone func(step int, s *Session, res *CallResult) error
+}
+
+type replayTraceKey struct{}
+
+// WithReplayTrace returns a context carrying t for Engine.ReplayRecord.
+func WithReplayTrace(ctx context.Context, t *ReplayTrace) context.Context {
+	return context.WithValue(ctx, replayTraceKey{}, t)
+}
+
+// ContextReplayTrace returns the ReplayTrace attached to ctx, or nil.
+func ContextReplayTrace(ctx context.Context) *ReplayTrace {
+	t, _ := ctx.Value(replayTraceKey{}).(*ReplayTrace)
+	return t
+}

@@ -1,0 +1,182 @@
+package runtime_test
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/geodisaster/engine/runtime"
+)
+
+// TestForkMatchesOtherCallOrder checks that a fork taken after a worker
+// call and given TaskComplete publishes what a session calling
+// TaskComplete at that point does, and that the fork leaves its parent
+// alone.
+func TestForkMatchesOtherCallOrder(t *testing.T) {
+	dir, recs := corpus(t)
+	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, rec := range recs {
+		chain := rec.GTChain
+		last := len(chain) - 2 // the last worker call (the chain ends with TaskComplete)
+		parent, err := eng.NewSession(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		other, err := eng.NewSession(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// other: TaskComplete first, then the chain (a specialist's
+		// TaskComplete before the orchestrator's last delegation).
+		if _, err := other.Call(ctx, runtime.ToolTaskComplete, map[string]any{"status": "TASK_COMPLETE"}); err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i <= last; i++ {
+			want, err := other.Call(ctx, chain[i].Tool, chain[i].Args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := parent.Call(ctx, chain[i].Tool, chain[i].Args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Handle != want.Handle || !reflect.DeepEqual(got.Evidence, want.Evidence) {
+				t.Fatalf("%s step %d: handle/evidence differ with an earlier TaskComplete", rec.ID, i)
+			}
+			f := parent.Fork()
+			res, err := f.Call(ctx, runtime.ToolTaskComplete, map[string]any{"status": "TASK_COMPLETE"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Published != want.Published {
+				t.Fatalf("%s step %d: fork publishes %q, the session with TaskComplete before %q", rec.ID, i, res.Published, want.Published)
+			}
+			if len(f.Trace()) != len(parent.Trace())+1 {
+				t.Fatalf("fork trace %d, parent %d", len(f.Trace()), len(parent.Trace()))
+			}
+			if err := f.Close(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if len(parent.Trace()) != last+1 {
+			t.Fatalf("parent trace grew through its forks: %d calls", len(parent.Trace()))
+		}
+		// The parent has not completed: its own TaskComplete publishes.
+		res, err := parent.Call(ctx, runtime.ToolTaskComplete, map[string]any{"status": "TASK_COMPLETE"})
+		if err != nil || res.Published != runtime.AnswerRef {
+			t.Fatalf("%s: parent TaskComplete %+v %v", rec.ID, res, err)
+		}
+		// Terminate on a fork resolves the parent's answer; the parent
+		// can still finish on its own.
+		f := parent.Fork()
+		term, err := f.Call(ctx, runtime.ToolTerminate, map[string]any{"answer_ref": runtime.AnswerRef})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fin, err := parent.Call(ctx, runtime.ToolFinalAnswer, map[string]any{"answer_ref": runtime.AnswerRef})
+		if err != nil {
+			t.Fatalf("parent FinalAnswer after a fork terminated: %v", err)
+		}
+		if string(term.Answer) != string(fin.Answer) {
+			t.Fatalf("fork answer %s, parent %s", term.Answer, fin.Answer)
+		}
+		f.Close()
+		parent.Close()
+		other.Close()
+	}
+}
+
+// TestForkRunsWorkers checks that a worker called on a fork reads its
+// files through its own gate and returns what the parent would.
+func TestForkRunsWorkers(t *testing.T) {
+	dir, recs := corpus(t)
+	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	rec := recs["wildfire_a"]
+	s, err := eng.NewSession(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.Call(ctx, rec.GTChain[0].Tool, rec.GTChain[0].Args); err != nil {
+		t.Fatal(err)
+	}
+	f := s.Fork()
+	defer f.Close()
+	for _, sess := range []*runtime.Session{f, s} {
+		for _, st := range rec.GTChain[1:] {
+			if _, err := sess.Call(ctx, st.Tool, st.Args); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	a, b := f.Trace(), s.Trace()
+	if len(a) != len(b) {
+		t.Fatalf("fork %d calls, parent %d", len(a), len(b))
+	}
+	for i := range a {
+		if a[i].Output != b[i].Output || len(a[i].Reads) != len(b[i].Reads) || !reflect.DeepEqual(a[i].Artifacts, b[i].Artifacts) {
+			t.Fatalf("call %d differs between fork and parent", i+1)
+		}
+	}
+	ra, _ := f.Resolve(runtime.AnswerRef)
+	rb, _ := s.Resolve(runtime.AnswerRef)
+	if string(ra) != string(rb) {
+		t.Fatalf("fork answer %s, parent %s", ra, rb)
+	}
+}
+
+// TestReplayTrace checks that ReplayRecord reports every step to the
+// trace attached to its context and fails the record on a hook error.
+func TestReplayTrace(t *testing.T) {
+	dir, recs := corpus(t)
+	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := recs["baseline_canopy_assessment"]
+	var steps []int
+	var handles []string
+	tr := &runtime.ReplayTrace{StepDone: func(i int, s *runtime.Session, res *runtime.CallResult) error {
+		steps = append(steps, i)
+		handles = append(handles, res.Handle)
+		if len(s.Trace()) != i+1 {
+			return errors.New("session trace out of step")
+		}
+		return nil
+	}}
+	res := eng.ReplayRecord(runtime.WithReplayTrace(context.Background(), tr), rec)
+	if res.Status != "ok" || !res.Correct {
+		t.Fatalf("replay with a trace: %+v", res)
+	}
+	if len(steps) != len(rec.GTChain) {
+		t.Fatalf("hook saw %d steps, chain has %d", len(steps), len(rec.GTChain))
+	}
+	for i, st := range rec.GTChain {
+		if steps[i] != i || handles[i] != st.Output {
+			t.Fatalf("step %d: hook saw index %d handle %q, chain output %q", i, steps[i], handles[i], st.Output)
+		}
+	}
+	fail := &runtime.ReplayTrace{StepDone: func(i int, _ *runtime.Session, _ *runtime.CallResult) error {
+		if i == 1 {
+			return errors.New("projection refused")
+		}
+		return nil
+	}}
+	res = eng.ReplayRecord(runtime.WithReplayTrace(context.Background(), fail), rec)
+	if res.Status != "error" || res.Correct || res.Error == nil || !strings.Contains(*res.Error, "step 2") || !strings.Contains(*res.Error, "projection refused") {
+		t.Fatalf("hook error not reported: %+v", res)
+	}
+	if string(res.Answer) != "null" {
+		t.Fatalf("failed record has answer %s", res.Answer)
+	}
+}
