@@ -73,6 +73,29 @@ func TestConformanceCompact(t *testing.T) {
 	runConformance(t, compactCorpus)
 }
 
+// TestConformanceCompactStreamed decodes the compact corpus with every
+// strip and tile streamed (the path of blocks over 16 MiB) and requires
+// the same pixels and statistics as GDAL's.
+func TestConformanceCompactStreamed(t *testing.T) {
+	g := loadGoldens(t, compactCorpus)
+	for _, name := range sortedNames(g) {
+		want := g.Files[name]
+		t.Run(name, func(t *testing.T) {
+			checkGoldenWith(t, filepath.Join(compactCorpus, name), want, filepath.Join(compactCorpus, want.Ref),
+				func(d *Dataset) { d.SetLimits(Limits{streamAbove: 1}) })
+		})
+	}
+}
+
+func sortedNames(g goldenFile) []string {
+	names := make([]string, 0, len(g.Files))
+	for n := range g.Files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
 func TestConformanceFull(t *testing.T) {
 	dir := os.Getenv(fullCorpusEnv)
 	if dir == "" {
@@ -100,11 +123,20 @@ func runConformance(t *testing.T, dir string) {
 }
 
 func checkGolden(t *testing.T, path string, want golden, ref string) {
+	checkGoldenWith(t, path, want, ref, nil)
+}
+
+// checkGoldenWith is checkGolden with setup applied to the dataset before
+// it is read; the streaming statistics are checked as well.
+func checkGoldenWith(t *testing.T, path string, want golden, ref string, setup func(*Dataset)) {
 	d, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer d.Close()
+	if setup != nil {
+		setup(d)
+	}
 	if d.Width() != want.Width || d.Height() != want.Height || d.Count() != want.Count || d.DataType().String() != want.DType {
 		t.Fatalf("got %dx%d x%d %v, want %dx%d x%d %s", d.Width(), d.Height(), d.Count(), d.DataType(), want.Width, want.Height, want.Count, want.DType)
 	}
@@ -173,6 +205,33 @@ func checkGolden(t *testing.T, path string, want golden, ref string) {
 		}
 		if i < len(want.Stats) {
 			checkStats(t, d, b, i+1, want.Stats[i])
+			if setup != nil {
+				checkStreamStats(t, d, i+1, want.Stats[i])
+			}
+		}
+	}
+}
+
+// checkStreamStats compares Statistics (computed without holding the
+// band) with GDAL's, like checkStats.
+func checkStreamStats(t *testing.T, d *Dataset, band int, want []*float64) {
+	t.Helper()
+	st, err := d.Statistics(context.Background(), band)
+	if want == nil {
+		if err == nil {
+			t.Errorf("band %d: streaming statistics %+v, GDAL found no valid pixels", band, st)
+		}
+		return
+	}
+	if err != nil {
+		t.Errorf("band %d: streaming statistics: %v", band, err)
+		return
+	}
+	got := []float64{st.Min, st.Max, st.Mean, st.StdDev}
+	for k, g := range got {
+		if want[k] == nil || g != *want[k] {
+			t.Errorf("band %d streaming statistics [min max mean std] = %v, GDAL %v %v %v %v", band, got, *want[0], *want[1], *want[2], *want[3])
+			break
 		}
 	}
 }

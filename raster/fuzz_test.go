@@ -28,6 +28,11 @@ func fuzzSeeds(f *testing.F, max int) {
 // and unbounded allocations are not.
 func FuzzOpen(f *testing.F) {
 	fuzzSeeds(f, 12000)
+	// The damaged files GDAL refuses (PlanarConfiguration 0 and 3, a block
+	// at offset 0) and their repairable neighbours.
+	for _, c := range damagedCases(f) {
+		f.Add(c.file)
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		d, err := OpenReaderAt(bytes.NewReader(b), int64(len(b)))
 		if err != nil {
