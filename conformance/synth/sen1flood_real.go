@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/geodisaster/engine/crs"
 	"github.com/geodisaster/engine/raster"
 	"github.com/geodisaster/engine/runtime"
 )
@@ -94,20 +95,16 @@ func decodeS1Chip(b []byte) (*S1Chip, error) {
 	return c, nil
 }
 
-// deriveS1Chip returns a deterministic variant of a chip with its
-// known-water raster.
-func deriveS1Chip(src *S1Chip, variant string) *S1Chip {
-	w, h := src.W, src.H
-	c := &S1Chip{W: w, H: h, T: src.T, S1NoData: src.S1NoData, VV: make([]float32, w*h), VH: make([]float32, w*h)}
-	from := func(r, col int) int { return r*w + col }
+// variantLayout returns the shape of a variant of a w x h chip, the
+// source pixel its crop starts at (0, 0 without one) and the source index
+// of each of its pixels.
+func variantLayout(variant string, w, h int) (cw, ch, c0, r0 int, from func(r, col int) int) {
+	from = func(r, col int) int { return r*w + col }
 	switch variant {
 	case "crop":
-		c0, r0 := w/8, h/4
-		c.W, c.H = w-w/4, h/2
-		c.T[2] = src.T[2] + float64(float64(c0)*src.T[0])
-		c.T[5] = src.T[5] + float64(float64(r0)*src.T[4])
-		c.VV, c.VH = make([]float32, c.W*c.H), make([]float32, c.W*c.H)
+		c0, r0 = w/8, h/4
 		from = func(r, col int) int { return (r+r0)*w + col + c0 }
+		return w - w/4, h / 2, c0, r0, from
 	case "flipud":
 		from = func(r, col int) int { return (h-1-r)*w + col }
 	case "fliplr":
@@ -115,6 +112,23 @@ func deriveS1Chip(src *S1Chip, variant string) *S1Chip {
 	case "shift":
 		from = func(r, col int) int { return ((r+37)%h)*w + (col+53)%w }
 	}
+	return w, h, 0, 0, from
+}
+
+// cropTransform returns t with its origin moved to source pixel (c0, r0).
+func cropTransform(t crs.Affine, c0, r0 int) crs.Affine {
+	if c0 != 0 || r0 != 0 {
+		t[2] += float64(float64(c0) * t[0])
+		t[5] += float64(float64(r0) * t[4])
+	}
+	return t
+}
+
+// deriveS1Chip returns a deterministic variant of a chip with its
+// known-water raster.
+func deriveS1Chip(src *S1Chip, variant string) *S1Chip {
+	cw, ch, c0, r0, from := variantLayout(variant, src.W, src.H)
+	c := &S1Chip{W: cw, H: ch, T: cropTransform(src.T, c0, r0), S1NoData: src.S1NoData, VV: make([]float32, cw*ch), VH: make([]float32, cw*ch)}
 	for r := 0; r < c.H; r++ {
 		for col := 0; col < c.W; col++ {
 			i := from(r, col)
