@@ -116,7 +116,8 @@ def concentration(quads):
     frac = Fraction(mx, total)
     pattern = ("highly_concentrated" if frac >= Fraction(7, 10) else
                "moderately_concentrated" if frac >= Fraction(45, 100) else "spatially_dispersed")
-    out.update(concentration_score=round(mx / total, 4), worst_quadrant=tied[0], top_tied_quadrants=tied)
+    # Unrounded: the spec states the ratio and no rounding for it.
+    out.update(concentration_score=mx / total, worst_quadrant=tied[0], top_tied_quadrants=tied)
     return out, pattern, len(tied) > 1
 
 

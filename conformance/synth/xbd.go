@@ -109,7 +109,7 @@ func xbdConcentrationGold(q []xbdCell) (fields map[string]any, pattern string, t
 		}
 	}
 	ratio := float64(mx) / float64(total)
-	fields["concentration_score"] = xbdR4(ratio)
+	fields["concentration_score"] = ratio // unrounded (spec types 34 and 35)
 	fields["worst_quadrant"] = tied[0]
 	fields["top_tied_quadrants"] = tied
 	switch {
