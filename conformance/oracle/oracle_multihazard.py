@@ -9,6 +9,7 @@ import json
 import os
 
 import numpy as np
+from shapely.geometry import shape
 
 from common import cell_area_grid, find, masked_area_m2, read_band, same_grid
 
@@ -303,14 +304,16 @@ def exposure_d(rec, root):
         seen.add(f["id"])
         c = f["properties"].get("category")
         if c in per:
-            assert f["geometry"]["type"] == "Point"
             per[c].append(f)
     assets = {}
     for c in cats:
         n_in = n_within = 0
         best, best_name = None, None
         for f in per[c]:
-            lon, lat = f["geometry"]["coordinates"]
+            # Each authoritative geometry's representative point (spec type
+            # 28): a Point itself, a line or polygon by Shapely.
+            rp = shape(f["geometry"]).representative_point()
+            lon, lat = rp.x, rp.y
             col, row = inv * (lon, lat)  # raster CRS is EPSG:4326: GeoJSON lon/lat map through the inverse affine
             col, row = int(np.floor(col)), int(np.floor(row))
             if 0 <= row < h and 0 <= col < w and fp[row, col]:

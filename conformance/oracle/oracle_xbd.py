@@ -30,9 +30,17 @@ def load(root, rel):
 
 
 def labels(root, rel):
+    """Building labels: xView2's features.xy with WKT, or the same labels as
+    a GeoJSON FeatureCollection (pixel-space Polygon geometries)."""
     doc = load(root, rel)
     meta = doc["metadata"]
     out = []
+    if isinstance(doc["features"], list):
+        assert doc["type"] == "FeatureCollection" and meta.get("coordinate_space", "pixel") == "pixel"
+        for f in doc["features"]:
+            if f["properties"].get("feature_type", "building") == "building":
+                out.append((SUBTYPES[f["properties"]["subtype"]], shape(f["geometry"])))
+        return meta, out
     for f in doc["features"]["xy"]:
         out.append((SUBTYPES[f["properties"]["subtype"]], wkt.loads(f["wkt"])))
     return meta, out
