@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -39,6 +40,8 @@ type golden struct {
 	Options      string       `json:"options"`
 	Block        [2]int       `json:"block"`
 	Stats        [][]*float64 `json:"stats"`
+	// Overviews is GDAL's overview count (gen_realworld.py only).
+	Overviews *int `json:"overviews"`
 }
 
 type goldenFile struct {
@@ -166,6 +169,11 @@ func checkGoldenWith(t *testing.T, path string, want golden, ref string, setup f
 			t.Errorf("nodata %v, want %v", nd, w)
 		}
 	}
+	if want.Overviews != nil && want.Compression != "JPEG" { // GDAL adds implicit JPEG overviews
+		if got := d.Structure().Overviews; got != *want.Overviews {
+			t.Errorf("%d overviews, GDAL %d", got, *want.Overviews)
+		}
+	}
 	for i, desc := range want.Descriptions {
 		if got := d.BandDescription(i + 1); got != desc {
 			t.Errorf("band %d description %q, want %q", i+1, got, desc)
@@ -286,4 +294,44 @@ func TestStreamingStatistics(t *testing.T) {
 		}
 		d.Close()
 	}
+}
+
+// realWorldEnv names a directory holding the corpus of
+// conformance/raster/gen_realworld.py; without it the test builds the
+// corpus with GDAL and rasterio in a temporary directory.
+const realWorldEnv = "GEODISASTER_RASTER_REALWORLD"
+
+// TestRealWorldCorpus decodes a held-out corpus of real-world-style
+// GeoTIFFs written by rasterio, gdal_translate, gdalwarp, gdaladdo and the
+// COG driver from ../shared/data (nodata as products carry it, overviews,
+// masks, palettes, rotated and PixelIsPoint grids, BigTIFF, big-endian, a
+// strip over the streaming threshold) and requires pixels, statistics,
+// georeferencing, nodata and overview counts to equal GDAL's.
+func TestRealWorldCorpus(t *testing.T) {
+	dir := os.Getenv(realWorldEnv)
+	if dir == "" {
+		if _, err := os.Stat("../../shared/data/rasterio/RGB.byte.tif"); err != nil {
+			t.Skipf("corpus absent: ../../shared/data (%v)", err)
+		}
+		requireGDALPython(t)
+		if err := exec.Command(gdalPython, "-c", "import rasterio").Run(); err != nil {
+			if os.Getenv("CI") == "true" {
+				t.Fatal("CI=true but python3-rasterio is missing")
+			}
+			t.Skip("rasterio absent")
+		}
+		dir = t.TempDir()
+		cmd := exec.Command(gdalPython, "../conformance/raster/gen_realworld.py", "--data", "../../shared/data", "--out", dir)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("gen_realworld.py: %v\n%s", err, out)
+		}
+	}
+	g := loadGoldens(t, dir)
+	for _, name := range sortedNames(g) {
+		want := g.Files[name]
+		t.Run(name, func(t *testing.T) {
+			checkGolden(t, filepath.Join(dir, name), want, filepath.Join(dir, want.Ref))
+		})
+	}
+	t.Logf("%d real-world-style files equal GDAL %s", len(g.Files), g.GDAL)
 }
