@@ -21,8 +21,10 @@ import (
 // stored bytes are read from the file in pieces, decompressed a chunk of
 // rows at a time into the output, and rows below the window are never
 // decoded. Memory is then the output plus a few MB, whatever the block's
-// size. JPEG and WebP blocks cannot be streamed; they are bounded by
-// Limits.MaxBlockBytes instead.
+// size. A large block whose compressed bytes are few and that decodes
+// straight into the output is still decoded whole (wholeIntoOutput), which
+// is faster and costs only those bytes. JPEG and WebP blocks cannot be
+// streamed; they are bounded by Limits.MaxBlockBytes instead.
 
 const (
 	// streamBlockBytes is the decoded or stored block size above which a
@@ -57,14 +59,34 @@ func (d *Dataset) blockBytes64() int64 {
 	return rb * int64(d.blockH)
 }
 
-// streamed reports whether a block of cnt stored bytes is decoded as a
-// stream.
-func (d *Dataset) streamed(cnt uint64) bool {
-	above := int64(streamBlockBytes)
+// streamAbove returns the block size above which blocks are streamed.
+func (d *Dataset) streamAbove() int64 {
 	if l := d.limits.Load(); l != nil && l.streamAbove > 0 {
-		above = l.streamAbove
+		return l.streamAbove
 	}
+	return streamBlockBytes
+}
+
+// streamed reports whether a block of cnt stored bytes is decoded as a
+// stream (but see wholeIntoOutput).
+func (d *Dataset) streamed(cnt uint64) bool {
+	above := d.streamAbove()
 	return !d.imageCodec() && (d.blockBytes64() > above || cnt > uint64(above))
+}
+
+// wholeIntoOutput reports whether a large block of cnt stored bytes that
+// decodes straight into the output is better decoded whole: its stored
+// bytes are few (at most streamBlockBytes) and its codec's whole-block
+// decoder uses the output itself as its window or table (DEFLATE, LZW,
+// PackBits, ZSTD; not LZMA, whose dictionary would double the memory).
+// Such a block costs the output and its stored bytes, and decodes about
+// eight times faster than through a streaming DEFLATE reader.
+func (d *Dataset) wholeIntoOutput(cnt uint64) bool {
+	switch d.compression {
+	case CompressionDeflate, CompressionDeflate2, CompressionLZW, CompressionPackBits, CompressionZSTD:
+		return cnt <= uint64(d.streamAbove())
+	}
+	return false
 }
 
 // checkBlocks completes the block tables of a parsed image: a row must be

@@ -337,7 +337,11 @@ func (d *Dataset) readBlock(st *blockState, plane, bx, by int, bands []int, w Wi
 		return nil
 	}
 	if d.streamed(cnt) {
-		return d.readBlockStreamed(st, idx, plane, bx, by, rows, bands, w, outs, c0, r0, c1, r1)
+		// A large block whose stored bytes are few still decodes whole,
+		// at full speed, when it goes straight into the output.
+		if _, direct := d.directOutput(plane, bx, by, rows, bands, w, outs, c0, r0, c1, r1); !direct || !d.wholeIntoOutput(cnt) {
+			return d.readBlockStreamed(st, idx, plane, bx, by, rows, bands, w, outs, c0, r0, c1, r1)
+		}
 	}
 	if err := d.checkInMemory(idx, cnt); err != nil {
 		return fmt.Errorf("block %d: %w", idx, err)
