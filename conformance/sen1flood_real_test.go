@@ -242,22 +242,7 @@ func TestSen1FloodSyntheticDiagnostics(t *testing.T) {
 //	    --source-sha256 6c24bf791372da5e93450195eac8d676a7ef917884dfb479dafe4a565543b19a \
 //	    > conformance/goldens/sen1flood_real.json
 func TestSen1FloodRealChip(t *testing.T) {
-	src := filepath.Join(sen1Data, "Spain_7370579", "S1Hand.tif")
-	if _, err := os.Stat(src); err != nil {
-		t.Skipf("corpus absent: %s", src)
-	}
-	man, err := hydrate.PinnedManifest()
-	if err != nil {
-		t.Fatal(err)
-	}
-	hyd := t.TempDir()
-	if _, err := hydrate.Run(context.Background(), man, hydrate.Options{Source: sen1Data, Dest: hyd}); err != nil {
-		t.Fatal(err)
-	}
-	portable, err := os.ReadFile(filepath.Join(hyd, filepath.FromSlash(man.Chips[0].Portable.Path)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	man, portable := hydratedChip(t)
 	dir := os.Getenv("GEODISASTER_SEN1_REAL_OUT")
 	if dir == "" {
 		dir = t.TempDir()
@@ -407,23 +392,11 @@ func TestSen1FloodArtifactHashesPinned(t *testing.T) {
 //	    --source-sha256 6c24bf791372da5e93450195eac8d676a7ef917884dfb479dafe4a565543b19a \
 //	    > conformance/goldens/sen1flood_labelgrid.json
 func TestSen1FloodLabelGrid(t *testing.T) {
-	chip := filepath.Join(sen1Data, "Spain_7370579")
-	label, err := os.ReadFile(filepath.Join(chip, "LabelHand.tif"))
+	label, err := os.ReadFile(filepath.Join(sen1Data, "Spain_7370579", "LabelHand.tif"))
 	if err != nil {
 		t.Skipf("corpus absent: %v", err)
 	}
-	man, err := hydrate.PinnedManifest()
-	if err != nil {
-		t.Fatal(err)
-	}
-	hyd := t.TempDir()
-	if _, err := hydrate.Run(context.Background(), man, hydrate.Options{Source: sen1Data, Dest: hyd}); err != nil {
-		t.Fatal(err)
-	}
-	portable, err := os.ReadFile(filepath.Join(hyd, filepath.FromSlash(man.Chips[0].Portable.Path)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, portable := hydratedChip(t)
 	dir := os.Getenv("GEODISASTER_SEN1_LABELGRID_OUT")
 	if dir == "" {
 		dir = t.TempDir()
@@ -506,6 +479,30 @@ func TestSen1FloodLabelGrid(t *testing.T) {
 	} else {
 		t.Logf("refused: %s", *res[0].Error)
 	}
+}
+
+// hydratedChip hydrates the real Sen1Floods11 sample chip (skipping the
+// test when ../shared/data is absent) and returns the pinned manifest and
+// the S1Portable.tif bytes.
+func hydratedChip(t *testing.T) (*hydrate.Manifest, []byte) {
+	t.Helper()
+	src := filepath.Join(sen1Data, "Spain_7370579", "S1Hand.tif")
+	if _, err := os.Stat(src); err != nil {
+		t.Skipf("corpus absent: %s", src)
+	}
+	man, err := hydrate.PinnedManifest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	hyd := t.TempDir()
+	if _, err := hydrate.Run(context.Background(), man, hydrate.Options{Source: sen1Data, Dest: hyd}); err != nil {
+		t.Fatal(err)
+	}
+	portable, err := os.ReadFile(filepath.Join(hyd, filepath.FromSlash(man.Chips[0].Portable.Path)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return man, portable
 }
 
 // rasterGrid reads a GeoTIFF's grid.

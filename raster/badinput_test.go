@@ -30,13 +30,7 @@ func craftTIFF(entries []tiffEntry, data []byte) []byte {
 // tiledEntries returns the entries of a one-band tiled image whose tiles
 // start at offsets with the given byte counts.
 func tiledEntries(w, h, tile uint32, bps uint16, comp uint16, offsets, counts []uint32) []tiffEntry {
-	long := func(tag uint16, v []uint32) tiffEntry {
-		b := make([]byte, 4*len(v))
-		for i, x := range v {
-			binary.LittleEndian.PutUint32(b[4*i:], x)
-		}
-		return tiffEntry{tag, dtLong, uint64(len(v)), b}
-	}
+	long := longsEntry
 	return []tiffEntry{
 		longEntry(tagImageWidth, w), longEntry(tagImageLength, h),
 		shortsEntry(tagBitsPerSample, bps), shortsEntry(tagCompression, comp),
@@ -44,6 +38,15 @@ func tiledEntries(w, h, tile uint32, bps uint16, comp uint16, offsets, counts []
 		longEntry(tagTileWidth, tile), longEntry(tagTileLength, tile),
 		long(tagTileOffsets, offsets), long(tagTileByteCounts, counts),
 	}
+}
+
+// longsEntry returns a LONG entry of little-endian values.
+func longsEntry(tag uint16, v []uint32) tiffEntry {
+	b := make([]byte, 4*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], x)
+	}
+	return tiffEntry{tag, dtLong, uint64(len(v)), b}
 }
 
 func openBytes(b []byte) (*Dataset, error) { return OpenReaderAt(bytes.NewReader(b), int64(len(b))) }

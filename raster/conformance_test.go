@@ -220,55 +220,46 @@ func checkGoldenWith(t *testing.T, path string, want golden, ref string, setup f
 	}
 }
 
-// checkStreamStats compares Statistics (computed without holding the
-// band) with GDAL's, like checkStats.
-func checkStreamStats(t *testing.T, d *Dataset, band int, want []*float64) {
-	t.Helper()
-	st, err := d.Statistics(context.Background(), band)
-	if want == nil {
-		if err == nil {
-			t.Errorf("band %d: streaming statistics %+v, GDAL found no valid pixels", band, st)
-		}
-		return
-	}
-	if err != nil {
-		t.Errorf("band %d: streaming statistics: %v", band, err)
-		return
-	}
-	got := []float64{st.Min, st.Max, st.Mean, st.StdDev}
-	for k, g := range got {
-		if want[k] == nil || g != *want[k] {
-			t.Errorf("band %d streaming statistics [min max mean std] = %v, GDAL %v %v %v %v", band, got, *want[0], *want[1], *want[2], *want[3])
-			break
-		}
-	}
-}
-
 // checkStats compares our statistics with GDAL's ComputeStatistics,
 // bit for bit; want is [min, max, mean, std, valid%] or nil.
 func checkStats(t *testing.T, d *Dataset, b *Band, band int, want []*float64) {
 	t.Helper()
 	st, err := d.BandStatistics(b)
+	compareStats(t, "statistics", st, err, band, want)
+	if want != nil && want[4] != nil && err == nil {
+		if vp, _ := strconv.ParseFloat(st.Metadata()["STATISTICS_VALID_PERCENT"], 64); vp != *want[4] {
+			t.Errorf("band %d valid percent %v, GDAL %v", band, st.ValidPercent, *want[4])
+		}
+	}
+}
+
+// checkStreamStats compares Statistics (computed without holding the
+// band) with GDAL's, like checkStats.
+func checkStreamStats(t *testing.T, d *Dataset, band int, want []*float64) {
+	t.Helper()
+	st, err := d.Statistics(context.Background(), band)
+	compareStats(t, "streaming statistics", st, err, band, want)
+}
+
+// compareStats requires st (or err) to be GDAL's [min, max, mean, std]
+// (nil: GDAL found no valid pixel).
+func compareStats(t *testing.T, what string, st Statistics, err error, band int, want []*float64) {
+	t.Helper()
 	if want == nil {
 		if err == nil {
-			t.Errorf("band %d: statistics %+v, GDAL found no valid pixels", band, st)
+			t.Errorf("band %d: %s %+v, GDAL found no valid pixels", band, what, st)
 		}
 		return
 	}
 	if err != nil {
-		t.Errorf("band %d: %v", band, err)
+		t.Errorf("band %d: %s: %v", band, what, err)
 		return
 	}
 	got := []float64{st.Min, st.Max, st.Mean, st.StdDev}
 	for k, g := range got {
 		if want[k] == nil || g != *want[k] {
-			t.Errorf("band %d statistics [min max mean std] = %v, GDAL %v %v %v %v", band, got, *want[0], *want[1], *want[2], *want[3])
+			t.Errorf("band %d %s [min max mean std] = %v, GDAL %v %v %v %v", band, what, got, *want[0], *want[1], *want[2], *want[3])
 			break
-		}
-	}
-	if want[4] != nil {
-		if vp, _ := strconv.ParseFloat(st.Metadata()["STATISTICS_VALID_PERCENT"], 64); vp != *want[4] {
-			t.Errorf("band %d valid percent %v, GDAL %v", band, st.ValidPercent, *want[4])
 		}
 	}
 }

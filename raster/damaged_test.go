@@ -3,7 +3,6 @@ package raster
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -29,18 +28,11 @@ type damagedCase struct {
 // stripEntries returns the entries of a w x h one-band 8-bit image in
 // strips of rps rows at the given offsets and byte counts.
 func stripEntries(w, h, rps uint32, comp uint16, offsets, counts []uint32) []tiffEntry {
-	long := func(tag uint16, v []uint32) tiffEntry {
-		b := make([]byte, 4*len(v))
-		for i, x := range v {
-			binary.LittleEndian.PutUint32(b[4*i:], x)
-		}
-		return tiffEntry{tag, dtLong, uint64(len(v)), b}
-	}
 	return []tiffEntry{
 		longEntry(tagImageWidth, w), longEntry(tagImageLength, h),
 		shortsEntry(tagBitsPerSample, 8), shortsEntry(tagCompression, comp),
-		shortsEntry(tagPhotometric, 1), long(tagStripOffsets, offsets),
-		longEntry(tagRowsPerStrip, rps), long(tagStripByteCounts, counts),
+		shortsEntry(tagPhotometric, 1), longsEntry(tagStripOffsets, offsets),
+		longEntry(tagRowsPerStrip, rps), longsEntry(tagStripByteCounts, counts),
 	}
 }
 

@@ -120,68 +120,61 @@ func strtod(s string) float64 {
 		}
 		return sign(0) // "0x" without digits is the number 0
 	}
-	j := 0
-	digits := 0
-	for j < len(rest) && isDigit(rest[j]) {
-		j++
-		digits++
-	}
-	if j < len(rest) && rest[j] == '.' {
-		j++
-		for j < len(rest) && isDigit(rest[j]) {
-			j++
-			digits++
-		}
-	}
+	j, digits := scanMantissa(rest, isDigit)
 	if digits == 0 {
 		return 0
 	}
-	if j < len(rest) && (rest[j] == 'e' || rest[j] == 'E') {
-		k := j + 1
-		if k < len(rest) && (rest[k] == '+' || rest[k] == '-') {
-			k++
-		}
-		if k < len(rest) && isDigit(rest[k]) {
-			for k < len(rest) && isDigit(rest[k]) {
-				k++
-			}
-			j = k
-		}
-	}
+	j = scanExponent(rest, j, 'e')
 	v, _ := strconv.ParseFloat(rest[:j], 64) // range errors still return ±Inf or 0
 	return sign(v)
+}
+
+// scanMantissa returns the end of the digits, optional point and digits
+// at the start of s, and how many digits there are.
+func scanMantissa(s string, digit func(byte) bool) (end, digits int) {
+	for end < len(s) && digit(s[end]) {
+		end++
+		digits++
+	}
+	if end < len(s) && s[end] == '.' {
+		end++
+		for end < len(s) && digit(s[end]) {
+			end++
+			digits++
+		}
+	}
+	return end, digits
+}
+
+// scanExponent returns the end of an exponent (mark, either case, an
+// optional sign and decimal digits) at s[j:], or j when there is none.
+func scanExponent(s string, j int, mark byte) int {
+	if j >= len(s) || (s[j]|0x20) != mark {
+		return j
+	}
+	k := j + 1
+	if k < len(s) && (s[k] == '+' || s[k] == '-') {
+		k++
+	}
+	if k >= len(s) || !isDigit(s[k]) {
+		return j
+	}
+	for k < len(s) && isDigit(s[k]) {
+		k++
+	}
+	return k
 }
 
 // parseHexFloat parses hexadecimal digits with an optional point and
 // binary exponent (what follows "0x"); ok is false without a digit.
 func parseHexFloat(s string) (float64, bool) {
-	j, digits := 0, 0
-	for j < len(s) && isHexDigit(s[j]) {
-		j++
-		digits++
-	}
-	if j < len(s) && s[j] == '.' {
-		j++
-		for j < len(s) && isHexDigit(s[j]) {
-			j++
-			digits++
-		}
-	}
+	j, digits := scanMantissa(s, isHexDigit)
 	if digits == 0 {
 		return 0, false
 	}
 	mant, exp := s[:j], "p0"
-	if j < len(s) && (s[j] == 'p' || s[j] == 'P') {
-		k := j + 1
-		if k < len(s) && (s[k] == '+' || s[k] == '-') {
-			k++
-		}
-		if k < len(s) && isDigit(s[k]) {
-			for k < len(s) && isDigit(s[k]) {
-				k++
-			}
-			exp = "p" + s[j+1:k]
-		}
+	if k := scanExponent(s, j, 'p'); k > j {
+		exp = "p" + s[j+1:k]
 	}
 	if mant[0] == '.' {
 		mant = "0" + mant

@@ -138,36 +138,24 @@ func polygonOf(rings [][]orb.Point) orb.Polygon {
 
 // eachPoint calls fn with every position of g.
 func eachPoint(g orb.Geometry, fn func(orb.Point)) {
-	switch g := g.(type) {
-	case orb.Point:
-		fn(g)
-	case orb.MultiPoint:
-		for _, p := range g {
-			fn(p)
+	components(g, func(c orb.Geometry) {
+		switch c := c.(type) {
+		case orb.Point:
+			fn(c)
+		case orb.LineString:
+			for _, p := range c {
+				fn(p)
+			}
+		case orb.Ring:
+			for _, p := range c {
+				fn(p)
+			}
+		case orb.Polygon:
+			for _, r := range c {
+				for _, p := range r {
+					fn(p)
+				}
+			}
 		}
-	case orb.LineString:
-		for _, p := range g {
-			fn(p)
-		}
-	case orb.MultiLineString:
-		for _, l := range g {
-			eachPoint(l, fn)
-		}
-	case orb.Ring:
-		for _, p := range g {
-			fn(p)
-		}
-	case orb.Polygon:
-		for _, r := range g {
-			eachPoint(r, fn)
-		}
-	case orb.MultiPolygon:
-		for _, p := range g {
-			eachPoint(p, fn)
-		}
-	case orb.Collection:
-		for _, c := range g {
-			eachPoint(c, fn)
-		}
-	}
+	})
 }

@@ -71,23 +71,40 @@ func closed(r []orb.Point) []orb.Point {
 	return r
 }
 
+// components calls fn with each single geometry of g in order: a Point,
+// LineString, Ring, Polygon or Bound, with multi-geometries and
+// collections expanded.
+func components(g orb.Geometry, fn func(orb.Geometry)) {
+	switch g := g.(type) {
+	case orb.MultiPoint:
+		for _, p := range g {
+			fn(p)
+		}
+	case orb.MultiLineString:
+		for _, l := range g {
+			fn(l)
+		}
+	case orb.MultiPolygon:
+		for _, p := range g {
+			fn(p)
+		}
+	case orb.Collection:
+		for _, c := range g {
+			components(c, fn)
+		}
+	default:
+		fn(g)
+	}
+}
+
 // interiorPointPoint is GEOS's InteriorPointPoint.
 func interiorPointPoint(g orb.Geometry) (orb.Point, bool) {
 	var pts []orb.Point
-	var collect func(g orb.Geometry)
-	collect = func(g orb.Geometry) {
-		switch g := g.(type) {
-		case orb.Point:
-			pts = append(pts, g)
-		case orb.MultiPoint:
-			pts = append(pts, g...)
-		case orb.Collection:
-			for _, c := range g {
-				collect(c)
-			}
+	components(g, func(c orb.Geometry) {
+		if p, ok := c.(orb.Point); ok {
+			pts = append(pts, p)
 		}
-	}
-	collect(g)
+	})
 	if len(pts) == 0 {
 		return orb.Point{}, false
 	}
@@ -106,27 +123,25 @@ func interiorPointPoint(g orb.Geometry) (orb.Point, bool) {
 	return best, true
 }
 
-// lines returns a geometry's line strings, in order (rings closed).
+// line returns a LineString or Ring component's points (a ring closed).
+func line(c orb.Geometry) ([]orb.Point, bool) {
+	switch c := c.(type) {
+	case orb.LineString:
+		return c, true
+	case orb.Ring:
+		return closed(c), true
+	}
+	return nil, false
+}
+
+// lines returns a geometry's line strings, in order.
 func lines(g orb.Geometry) [][]orb.Point {
 	var out [][]orb.Point
-	var collect func(g orb.Geometry)
-	collect = func(g orb.Geometry) {
-		switch g := g.(type) {
-		case orb.LineString:
-			out = append(out, g)
-		case orb.Ring:
-			out = append(out, closed(g))
-		case orb.MultiLineString:
-			for _, l := range g {
-				out = append(out, l)
-			}
-		case orb.Collection:
-			for _, c := range g {
-				collect(c)
-			}
+	components(g, func(c orb.Geometry) {
+		if l, ok := line(c); ok {
+			out = append(out, l)
 		}
-	}
-	collect(g)
+	})
 	return out
 }
 
@@ -141,39 +156,30 @@ func lineCentroid(g orb.Geometry) (orb.Point, bool) {
 		ptX += p[0]
 		ptY += p[1]
 	}
-	var walk func(g orb.Geometry)
-	walk = func(g orb.Geometry) {
-		switch g := g.(type) {
-		case orb.Point:
-			addPoint(g)
-		case orb.MultiPoint:
-			for _, p := range g {
-				addPoint(p)
-			}
-		case orb.LineString, orb.Ring, orb.MultiLineString:
-			for _, l := range lines(g) {
-				length := 0.0
-				for i := 0; i+1 < len(l); i++ {
-					s := dist(l[i], l[i+1])
-					if s == 0 {
-						continue
-					}
-					length += s
-					sumX += float64(s * ((l[i][0] + l[i+1][0]) / 2))
-					sumY += float64(s * ((l[i][1] + l[i+1][1]) / 2))
-				}
-				total += length
-				if length == 0 && len(l) > 0 {
-					addPoint(l[0])
-				}
-			}
-		case orb.Collection:
-			for _, c := range g {
-				walk(c)
-			}
+	components(g, func(c orb.Geometry) {
+		if p, ok := c.(orb.Point); ok {
+			addPoint(p)
+			return
 		}
-	}
-	walk(g)
+		l, ok := line(c)
+		if !ok {
+			return
+		}
+		length := 0.0
+		for i := 0; i+1 < len(l); i++ {
+			s := dist(l[i], l[i+1])
+			if s == 0 {
+				continue
+			}
+			length += s
+			sumX += float64(s * ((l[i][0] + l[i+1][0]) / 2))
+			sumY += float64(s * ((l[i][1] + l[i+1][1]) / 2))
+		}
+		total += length
+		if length == 0 && len(l) > 0 {
+			addPoint(l[0])
+		}
+	})
 	switch {
 	case total > 0:
 		return orb.Point{sumX / total, sumY / total}, true
@@ -216,22 +222,14 @@ func interiorPointLine(g orb.Geometry) (orb.Point, bool) {
 // polygons returns a geometry's polygons, in order.
 func polygons(g orb.Geometry) []orb.Polygon {
 	var out []orb.Polygon
-	var collect func(g orb.Geometry)
-	collect = func(g orb.Geometry) {
-		switch g := g.(type) {
+	components(g, func(c orb.Geometry) {
+		switch c := c.(type) {
 		case orb.Polygon:
-			out = append(out, g)
-		case orb.MultiPolygon:
-			out = append(out, g...)
+			out = append(out, c)
 		case orb.Bound:
-			out = append(out, g.ToPolygon())
-		case orb.Collection:
-			for _, c := range g {
-				collect(c)
-			}
+			out = append(out, c.ToPolygon())
 		}
-	}
-	collect(g)
+	})
 	return out
 }
 

@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"math/rand/v2"
-	"os"
-	"path/filepath"
 
 	"github.com/geodisaster/engine/raster"
 	"github.com/geodisaster/engine/runtime"
@@ -73,24 +70,11 @@ func Sen1FloodLabelGridCorpus(ctx context.Context, dir, sample string, portable,
 		if variant != "original" {
 			name += "_" + variant
 		}
-		for n, qtype := range []string{"sen1_flood_d", "sen1_flood_e"} {
-			if err := ctx.Err(); err != nil {
-				return "", err
-			}
-			g := &gen{dir: dir, full: true, rng: rand.New(rand.NewPCG(uint64(100+k), uint64(n))), files: files}
-			rec, err := sen1Record(g, qtype, name, chip)
-			if err != nil {
-				return "", fmt.Errorf("label-grid chip %s %s: %w", name, qtype, err)
-			}
-			rec.QuestionType, rec.Family, rec.Split, rec.TrainingWeight, rec.SplitGroupID = qtype, "sen1_flood", "test", 1, sample
-			if err := rec.Validate(true); err != nil {
-				return "", err
-			}
-			recs = append(recs, rec)
+		rs, err := realChipRecords(ctx, dir, sample, name, chip, uint64(100+k), files, "sen1_flood_d", "sen1_flood_e")
+		if err != nil {
+			return "", err
 		}
+		recs = append(recs, rs...)
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", err
-	}
-	return writeJSONL(filepath.Join(dir, "records.jsonl"), recs)
+	return writeRealChipRecords(dir, recs)
 }

@@ -40,22 +40,41 @@ func Sen1FloodRealCorpus(ctx context.Context, dir, sample string, portable []byt
 		if variant != "original" {
 			name = sample + "_" + variant
 		}
-		for n, qtype := range []string{"sen1_flood_a", "sen1_flood_b", "sen1_flood_c", "sen1_flood_d", "sen1_flood_e"} {
-			if err := ctx.Err(); err != nil {
-				return "", err
-			}
-			g := &gen{dir: dir, full: true, rng: rand.New(rand.NewPCG(uint64(k), uint64(n))), files: files}
-			rec, err := sen1Record(g, qtype, name, chip)
-			if err != nil {
-				return "", fmt.Errorf("real chip %s %s: %w", name, qtype, err)
-			}
-			rec.QuestionType, rec.Family, rec.Split, rec.TrainingWeight, rec.SplitGroupID = qtype, "sen1_flood", "test", 1, sample
-			if err := rec.Validate(true); err != nil {
-				return "", err
-			}
-			recs = append(recs, rec)
+		rs, err := realChipRecords(ctx, dir, sample, name, chip, uint64(k), files,
+			"sen1_flood_a", "sen1_flood_b", "sen1_flood_c", "sen1_flood_d", "sen1_flood_e")
+		if err != nil {
+			return "", err
 		}
+		recs = append(recs, rs...)
 	}
+	return writeRealChipRecords(dir, recs)
+}
+
+// realChipRecords builds the records of qtypes over one derived chip
+// (named name, from the real chip sample), each from its own random
+// stream (stream, type index), writing its files into dir.
+func realChipRecords(ctx context.Context, dir, sample, name string, chip *S1Chip, stream uint64, files map[string]bool, qtypes ...string) ([]runtime.Record, error) {
+	var recs []runtime.Record
+	for n, qtype := range qtypes {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		g := &gen{dir: dir, full: true, rng: rand.New(rand.NewPCG(stream, uint64(n))), files: files}
+		rec, err := sen1Record(g, qtype, name, chip)
+		if err != nil {
+			return nil, fmt.Errorf("real chip %s %s: %w", name, qtype, err)
+		}
+		rec.QuestionType, rec.Family, rec.Split, rec.TrainingWeight, rec.SplitGroupID = qtype, "sen1_flood", "test", 1, sample
+		if err := rec.Validate(true); err != nil {
+			return nil, err
+		}
+		recs = append(recs, rec)
+	}
+	return recs, nil
+}
+
+// writeRealChipRecords writes dir/records.jsonl and returns its SHA-256.
+func writeRealChipRecords(dir string, recs []runtime.Record) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
