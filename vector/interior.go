@@ -249,7 +249,10 @@ func interiorPointArea(g orb.Geometry) (orb.Point, bool) {
 	return best, maxWidth >= 0
 }
 
-func avg(a, b float64) float64 { return (a + b) / 2.0 }
+// avg is GEOS's avg. The compiler turns the halving into a product by 0.5;
+// float64() keeps it rounded on its own, so arm64 cannot fuse it into the
+// subtraction that follows (the value is the same, halving being exact).
+func avg(a, b float64) float64 { return float64((a + b) / 2.0) }
 
 // polygonInteriorPoint is GEOS's InteriorPointPolygon: the point and the
 // width of the interior section it is the midpoint of.

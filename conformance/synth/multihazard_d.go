@@ -358,7 +358,8 @@ func osmShapes(g *gen, feats []osmFeature) error {
 			n := 3 + g.rng.IntN(4)
 			var line [][]float64
 			for j := 0; j < n; j++ {
-				line = append(line, at(float64(j)/float64(n-1)-0.5, float64(0.3*(g.rng.Float64()-0.5))))
+				u := float64(g.rng.Float64()) // rounded on its own (an inlined product)
+				line = append(line, at(float64(j)/float64(n-1)-0.5, float64(0.3*(u-0.5))))
 			}
 			f.geom = map[string]any{"type": "LineString", "coordinates": line}
 			ls := make(orb.LineString, len(line))
