@@ -16,13 +16,23 @@ type oracleGolden struct {
 	Family        string                     `json:"family"`
 	Types         []string                   `json:"types"`
 	RecordsSHA256 string                     `json:"records_sha256"`
+	UserShaped    bool                       `json:"user_shaped"`
 	Answers       map[string]json.RawMessage `json:"answers"`
 }
+
+// userShapedOutEnv names a directory where TestReplayMatchesNativeOracle
+// writes the user-shaped corpora (one subdirectory per family), for
+// oracle.py --user-shaped to answer.
+const userShapedOutEnv = "GEODISASTER_USERSHAPED_OUT"
 
 // TestReplayMatchesNativeOracle regenerates each family's synthetic corpus,
 // replays it with the Go engine and requires every answer to equal, under
 // the v2 scorer, both the generator's gold and the answer the native-stack
-// oracle computed from the same files.
+// oracle computed from the same files. goldens/oracle_usershaped_*.json do
+// the same on the user-shaped corpora (synth.Options.UserShaped: OSM lines
+// and polygons for types 12-28 D, xBD labels as a FeatureCollection with
+// the unrounded concentration of types 34-35, routing chips in EPSG:4326
+// for types 36-38).
 func TestReplayMatchesNativeOracle(t *testing.T) {
 	files, _ := filepath.Glob("goldens/oracle_*.json")
 	if len(files) == 0 {
@@ -38,9 +48,19 @@ func TestReplayMatchesNativeOracle(t *testing.T) {
 		if err := json.Unmarshal(b, &g); err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
-		t.Run(g.Family, func(t *testing.T) {
+		name := g.Family
+		if g.UserShaped {
+			name += "/user_shaped"
+		}
+		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
-			m, err := synth.Generate(context.Background(), dir, synth.Options{Types: g.Types, Seed: 1})
+			if out := os.Getenv(userShapedOutEnv); out != "" && g.UserShaped {
+				dir = filepath.Join(out, g.Family)
+				if err := os.RemoveAll(dir); err != nil {
+					t.Fatal(err)
+				}
+			}
+			m, err := synth.Generate(context.Background(), dir, synth.Options{Types: g.Types, Seed: 1, UserShaped: g.UserShaped})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -242,22 +242,7 @@ func TestSen1FloodSyntheticDiagnostics(t *testing.T) {
 //	    --source-sha256 6c24bf791372da5e93450195eac8d676a7ef917884dfb479dafe4a565543b19a \
 //	    > conformance/goldens/sen1flood_real.json
 func TestSen1FloodRealChip(t *testing.T) {
-	src := filepath.Join(sen1Data, "Spain_7370579", "S1Hand.tif")
-	if _, err := os.Stat(src); err != nil {
-		t.Skipf("corpus absent: %s", src)
-	}
-	man, err := hydrate.PinnedManifest()
-	if err != nil {
-		t.Fatal(err)
-	}
-	hyd := t.TempDir()
-	if _, err := hydrate.Run(context.Background(), man, hydrate.Options{Source: sen1Data, Dest: hyd}); err != nil {
-		t.Fatal(err)
-	}
-	portable, err := os.ReadFile(filepath.Join(hyd, filepath.FromSlash(man.Chips[0].Portable.Path)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	man, portable := hydratedChip(t)
 	dir := os.Getenv("GEODISASTER_SEN1_REAL_OUT")
 	if dir == "" {
 		dir = t.TempDir()
@@ -391,4 +376,144 @@ func TestSen1FloodArtifactHashesPinned(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestSen1FloodLabelGrid runs types 42 and 43 on the real chip and its
+// variants with known-water rasters made from the chip's real hand labels
+// on LabelHand.tif's own transform (export noise away from S1Hand's grid,
+// within the grid tolerance), and requires the answers, thresholds, masks
+// and polygons to equal the native stack's (goldens/sen1flood_labelgrid.json).
+// A known-water raster half a pixel off is refused, printing both grids.
+//
+// To regenerate the goldens:
+//
+//	GEODISASTER_SEN1_LABELGRID_OUT=/tmp/c_sen1_lg go test ./conformance/ -run TestSen1FloodLabelGrid
+//	/usr/bin/python3 conformance/oracle/oracle_sen1flood.py --corpus /tmp/c_sen1_lg \
+//	    --source-sha256 6c24bf791372da5e93450195eac8d676a7ef917884dfb479dafe4a565543b19a \
+//	    > conformance/goldens/sen1flood_labelgrid.json
+func TestSen1FloodLabelGrid(t *testing.T) {
+	label, err := os.ReadFile(filepath.Join(sen1Data, "Spain_7370579", "LabelHand.tif"))
+	if err != nil {
+		t.Skipf("corpus absent: %v", err)
+	}
+	_, portable := hydratedChip(t)
+	dir := os.Getenv("GEODISASTER_SEN1_LABELGRID_OUT")
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	sum, err := synth.Sen1FloodLabelGridCorpus(context.Background(), dir, "Spain_7370579", portable, label)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := runtime.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The known-water rasters are not on the SAR transform bit for bit.
+	for _, r := range recs {
+		sar := rasterGrid(t, filepath.Join(dir, r.Handles["s1_image_1"].Files[0].Path))
+		jrc := rasterGrid(t, filepath.Join(dir, r.Handles["jrc_water_1"].Files[0].Path))
+		if sar.Transform == jrc.Transform {
+			t.Fatalf("%s: the known-water raster is on the SAR transform exactly", r.ID)
+		}
+		if d := workers.GridDisplacement(sar, jrc); d > 1e-11 {
+			t.Errorf("%s: known water %.3g pixel off the SAR grid", r.ID, d)
+		}
+	}
+	if os.Getenv("GEODISASTER_SEN1_LABELGRID_OUT") != "" {
+		t.Logf("wrote the label-grid corpus to %s (records sha256 %s)", dir, sum)
+	}
+	g := loadSen1Golden(t, "goldens/sen1flood_labelgrid.json")
+	if g.RecordsSHA256 != sum {
+		t.Fatalf("goldens/sen1flood_labelgrid.json is stale (corpus %s, goldens %s)", sum, g.RecordsSHA256)
+	}
+	checkSen1Diagnostics(t, dir, recs, g)
+	replaySen1(t, dir, recs, g)
+
+	// Half a pixel off is a grid mismatch naming both grids.
+	rec := recs[0]
+	card := &rec.Handles["jrc_water_1"].Files[0]
+	p := filepath.Join(dir, card.Path)
+	ds, err := raster.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := ds.ReadBand(context.Background(), 1)
+	tr, _ := ds.Transform()
+	nd, _ := ds.NoData()
+	ds.Close()
+	tr[2] += float64(0.5 * tr[0])
+	var buf bytes.Buffer
+	if err := raster.Write(&buf, []*raster.Band{b}, raster.WriteOptions{EPSG: 4326, Transform: tr, NoData: &nd}); err != nil {
+		t.Fatal(err)
+	}
+	bad := t.TempDir()
+	cp := func(rel string, data []byte) {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(bad, rel)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(bad, rel), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, h := range rec.Handles {
+		for _, f := range h.Files {
+			data, err := os.ReadFile(filepath.Join(dir, f.Path))
+			if err != nil {
+				t.Fatal(err)
+			}
+			cp(f.Path, data)
+		}
+	}
+	cp(card.Path, buf.Bytes())
+	s := sha256.Sum256(buf.Bytes())
+	card.SHA256 = hex.EncodeToString(s[:])
+	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: bad, ArtifactDir: filepath.Join(bad, "_artifacts")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := eng.Replay(context.Background(), []runtime.Record{rec}, runtime.ReplayOptions{Workers: 1})
+	if res[0].Status == "ok" || res[0].Error == nil || !strings.Contains(*res[0].Error, "grid mismatch") ||
+		!strings.Contains(*res[0].Error, "0.5 pixels apart") || !strings.Contains(*res[0].Error, "S1Portable.tif (512x512, EPSG:4326, transform [") {
+		t.Errorf("half a pixel off: %+v", res[0].Error)
+	} else {
+		t.Logf("refused: %s", *res[0].Error)
+	}
+}
+
+// hydratedChip hydrates the real Sen1Floods11 sample chip (skipping the
+// test when ../shared/data is absent) and returns the pinned manifest and
+// the S1Portable.tif bytes.
+func hydratedChip(t *testing.T) (*hydrate.Manifest, []byte) {
+	t.Helper()
+	src := filepath.Join(sen1Data, "Spain_7370579", "S1Hand.tif")
+	if _, err := os.Stat(src); err != nil {
+		t.Skipf("corpus absent: %s", src)
+	}
+	man, err := hydrate.PinnedManifest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	hyd := t.TempDir()
+	if _, err := hydrate.Run(context.Background(), man, hydrate.Options{Source: sen1Data, Dest: hyd}); err != nil {
+		t.Fatal(err)
+	}
+	portable, err := os.ReadFile(filepath.Join(hyd, filepath.FromSlash(man.Chips[0].Portable.Path)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return man, portable
+}
+
+// rasterGrid reads a GeoTIFF's grid.
+func rasterGrid(t *testing.T, path string) workers.RasterInfo {
+	t.Helper()
+	ds, err := raster.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ds.Close()
+	r := workers.RasterInfo{Width: ds.Width(), Height: ds.Height(), EPSG: ds.EPSG()}
+	r.Transform, r.HasTransform = ds.Transform()
+	return r
 }

@@ -30,13 +30,7 @@ func craftTIFF(entries []tiffEntry, data []byte) []byte {
 // tiledEntries returns the entries of a one-band tiled image whose tiles
 // start at offsets with the given byte counts.
 func tiledEntries(w, h, tile uint32, bps uint16, comp uint16, offsets, counts []uint32) []tiffEntry {
-	long := func(tag uint16, v []uint32) tiffEntry {
-		b := make([]byte, 4*len(v))
-		for i, x := range v {
-			binary.LittleEndian.PutUint32(b[4*i:], x)
-		}
-		return tiffEntry{tag, dtLong, uint64(len(v)), b}
-	}
+	long := longsEntry
 	return []tiffEntry{
 		longEntry(tagImageWidth, w), longEntry(tagImageLength, h),
 		shortsEntry(tagBitsPerSample, bps), shortsEntry(tagCompression, comp),
@@ -44,6 +38,15 @@ func tiledEntries(w, h, tile uint32, bps uint16, comp uint16, offsets, counts []
 		longEntry(tagTileWidth, tile), longEntry(tagTileLength, tile),
 		long(tagTileOffsets, offsets), long(tagTileByteCounts, counts),
 	}
+}
+
+// longsEntry returns a LONG entry of little-endian values.
+func longsEntry(tag uint16, v []uint32) tiffEntry {
+	b := make([]byte, 4*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], x)
+	}
+	return tiffEntry{tag, dtLong, uint64(len(v)), b}
 }
 
 func openBytes(b []byte) (*Dataset, error) { return OpenReaderAt(bytes.NewReader(b), int64(len(b))) }
@@ -88,10 +91,23 @@ func TestAbsurdDimensions(t *testing.T) {
 	b = craftTIFF(tiledEntries(64, 64, 16, 8, 1, []uint32{8}, []uint32{256}), make([]byte, 256))
 	_, err = openBytes(b)
 	wantFormatError(t, err, "offsets")
-	// A tile of 2^20 x 2^20 bytes is beyond the per-block limit.
+	// A tile of 2^20 x 2^20 bytes opens (as GDAL opens it): it is
+	// streamed, and its 256 stored bytes are short of its first 16 rows.
 	b = craftTIFF(tiledEntries(16, 16, 1<<20, 8, 1, []uint32{8}, []uint32{256}), make([]byte, 256))
-	_, err = openBytes(b)
-	wantFormatError(t, err, "too large")
+	d, err := openBytes(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = d.ReadBand(context.Background(), 1)
+	wantFormatError(t, err, "decodes to 256 bytes")
+	// Its 1 MiB rows exceed a lowered MaxBlockBytes: a limit, not corruption.
+	d.SetLimits(Limits{MaxBlockBytes: 1 << 16})
+	_, err = d.ReadBand(context.Background(), 1)
+	var le *LimitError
+	var ue UnsupportedError
+	if !errors.As(err, &le) || !errors.As(err, &ue) || le.Field != "MaxBlockBytes" || !strings.Contains(err.Error(), "raise Limits.MaxBlockBytes") {
+		t.Errorf("lowered limit: %v", err)
+	}
 }
 
 func TestOffsetsPastEOF(t *testing.T) {

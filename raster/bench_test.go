@@ -129,3 +129,41 @@ func BenchmarkStatisticsFloat32(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkHugeStrip reads a 4160 x 4160 uint8 image stored as one strip
+// (16.5 MiB, over the streaming threshold), uncompressed and DEFLATE,
+// streamed (the default) and decoded whole (the path of smaller blocks),
+// side by side.
+func BenchmarkHugeStrip(b *testing.B) {
+	const n = 4160
+	px := make([]byte, n*n)
+	for i := range px {
+		px[i] = byte(i%n*3 + i/n*5)
+	}
+	for _, c := range []struct {
+		name string
+		comp uint16
+		data []byte
+	}{{"none", CompressionNone, px}, {"deflate", CompressionDeflate, zlibCompress(b, px, 6)}} {
+		file := craftTIFF(stripEntries(n, n, n, c.comp, []uint32{8}, []uint32{uint32(len(c.data))}), c.data)
+		for _, mode := range []struct {
+			name  string
+			above int64
+		}{{"streamed", 0}, {"whole", 1 << 40}} {
+			b.Run(c.name+"/"+mode.name, func(b *testing.B) {
+				d, err := openBytes(file)
+				if err != nil {
+					b.Fatal(err)
+				}
+				d.SetLimits(Limits{streamAbove: mode.above})
+				b.SetBytes(n * n)
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					if _, err := d.ReadBand(context.Background(), 1); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

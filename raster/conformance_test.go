@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -39,6 +40,8 @@ type golden struct {
 	Options      string       `json:"options"`
 	Block        [2]int       `json:"block"`
 	Stats        [][]*float64 `json:"stats"`
+	// Overviews is GDAL's overview count (gen_realworld.py only).
+	Overviews *int `json:"overviews"`
 }
 
 type goldenFile struct {
@@ -73,6 +76,29 @@ func TestConformanceCompact(t *testing.T) {
 	runConformance(t, compactCorpus)
 }
 
+// TestConformanceCompactStreamed decodes the compact corpus with every
+// strip and tile streamed (the path of blocks over 16 MiB) and requires
+// the same pixels and statistics as GDAL's.
+func TestConformanceCompactStreamed(t *testing.T) {
+	g := loadGoldens(t, compactCorpus)
+	for _, name := range sortedNames(g) {
+		want := g.Files[name]
+		t.Run(name, func(t *testing.T) {
+			checkGoldenWith(t, filepath.Join(compactCorpus, name), want, filepath.Join(compactCorpus, want.Ref),
+				func(d *Dataset) { d.SetLimits(Limits{streamAbove: 1}) })
+		})
+	}
+}
+
+func sortedNames(g goldenFile) []string {
+	names := make([]string, 0, len(g.Files))
+	for n := range g.Files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
 func TestConformanceFull(t *testing.T) {
 	dir := os.Getenv(fullCorpusEnv)
 	if dir == "" {
@@ -100,11 +126,20 @@ func runConformance(t *testing.T, dir string) {
 }
 
 func checkGolden(t *testing.T, path string, want golden, ref string) {
+	checkGoldenWith(t, path, want, ref, nil)
+}
+
+// checkGoldenWith is checkGolden with setup applied to the dataset before
+// it is read; the streaming statistics are checked as well.
+func checkGoldenWith(t *testing.T, path string, want golden, ref string, setup func(*Dataset)) {
 	d, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer d.Close()
+	if setup != nil {
+		setup(d)
+	}
 	if d.Width() != want.Width || d.Height() != want.Height || d.Count() != want.Count || d.DataType().String() != want.DType {
 		t.Fatalf("got %dx%d x%d %v, want %dx%d x%d %s", d.Width(), d.Height(), d.Count(), d.DataType(), want.Width, want.Height, want.Count, want.DType)
 	}
@@ -132,6 +167,11 @@ func checkGolden(t *testing.T, path string, want golden, ref string) {
 		}
 		if !sameFloat(w, nd) {
 			t.Errorf("nodata %v, want %v", nd, w)
+		}
+	}
+	if want.Overviews != nil && want.Compression != "JPEG" { // GDAL adds implicit JPEG overviews
+		if got := d.Structure().Overviews; got != *want.Overviews {
+			t.Errorf("%d overviews, GDAL %d", got, *want.Overviews)
 		}
 	}
 	for i, desc := range want.Descriptions {
@@ -173,6 +213,9 @@ func checkGolden(t *testing.T, path string, want golden, ref string) {
 		}
 		if i < len(want.Stats) {
 			checkStats(t, d, b, i+1, want.Stats[i])
+			if setup != nil {
+				checkStreamStats(t, d, i+1, want.Stats[i])
+			}
 		}
 	}
 }
@@ -182,26 +225,41 @@ func checkGolden(t *testing.T, path string, want golden, ref string) {
 func checkStats(t *testing.T, d *Dataset, b *Band, band int, want []*float64) {
 	t.Helper()
 	st, err := d.BandStatistics(b)
+	compareStats(t, "statistics", st, err, band, want)
+	if want != nil && want[4] != nil && err == nil {
+		if vp, _ := strconv.ParseFloat(st.Metadata()["STATISTICS_VALID_PERCENT"], 64); vp != *want[4] {
+			t.Errorf("band %d valid percent %v, GDAL %v", band, st.ValidPercent, *want[4])
+		}
+	}
+}
+
+// checkStreamStats compares Statistics (computed without holding the
+// band) with GDAL's, like checkStats.
+func checkStreamStats(t *testing.T, d *Dataset, band int, want []*float64) {
+	t.Helper()
+	st, err := d.Statistics(context.Background(), band)
+	compareStats(t, "streaming statistics", st, err, band, want)
+}
+
+// compareStats requires st (or err) to be GDAL's [min, max, mean, std]
+// (nil: GDAL found no valid pixel).
+func compareStats(t *testing.T, what string, st Statistics, err error, band int, want []*float64) {
+	t.Helper()
 	if want == nil {
 		if err == nil {
-			t.Errorf("band %d: statistics %+v, GDAL found no valid pixels", band, st)
+			t.Errorf("band %d: %s %+v, GDAL found no valid pixels", band, what, st)
 		}
 		return
 	}
 	if err != nil {
-		t.Errorf("band %d: %v", band, err)
+		t.Errorf("band %d: %s: %v", band, what, err)
 		return
 	}
 	got := []float64{st.Min, st.Max, st.Mean, st.StdDev}
 	for k, g := range got {
 		if want[k] == nil || g != *want[k] {
-			t.Errorf("band %d statistics [min max mean std] = %v, GDAL %v %v %v %v", band, got, *want[0], *want[1], *want[2], *want[3])
+			t.Errorf("band %d %s [min max mean std] = %v, GDAL %v %v %v %v", band, what, got, *want[0], *want[1], *want[2], *want[3])
 			break
-		}
-	}
-	if want[4] != nil {
-		if vp, _ := strconv.ParseFloat(st.Metadata()["STATISTICS_VALID_PERCENT"], 64); vp != *want[4] {
-			t.Errorf("band %d valid percent %v, GDAL %v", band, st.ValidPercent, *want[4])
 		}
 	}
 }
@@ -227,4 +285,44 @@ func TestStreamingStatistics(t *testing.T) {
 		}
 		d.Close()
 	}
+}
+
+// realWorldEnv names a directory holding the corpus of
+// conformance/raster/gen_realworld.py; without it the test builds the
+// corpus with GDAL and rasterio in a temporary directory.
+const realWorldEnv = "GEODISASTER_RASTER_REALWORLD"
+
+// TestRealWorldCorpus decodes a held-out corpus of real-world-style
+// GeoTIFFs written by rasterio, gdal_translate, gdalwarp, gdaladdo and the
+// COG driver from ../shared/data (nodata as products carry it, overviews,
+// masks, palettes, rotated and PixelIsPoint grids, BigTIFF, big-endian, a
+// strip over the streaming threshold) and requires pixels, statistics,
+// georeferencing, nodata and overview counts to equal GDAL's.
+func TestRealWorldCorpus(t *testing.T) {
+	dir := os.Getenv(realWorldEnv)
+	if dir == "" {
+		if _, err := os.Stat("../../shared/data/rasterio/RGB.byte.tif"); err != nil {
+			t.Skipf("corpus absent: ../../shared/data (%v)", err)
+		}
+		requireGDALPython(t)
+		if err := exec.Command(gdalPython, "-c", "import rasterio").Run(); err != nil {
+			if os.Getenv("CI") == "true" {
+				t.Fatal("CI=true but python3-rasterio is missing")
+			}
+			t.Skip("rasterio absent")
+		}
+		dir = t.TempDir()
+		cmd := exec.Command(gdalPython, "../conformance/raster/gen_realworld.py", "--data", "../../shared/data", "--out", dir)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("gen_realworld.py: %v\n%s", err, out)
+		}
+	}
+	g := loadGoldens(t, dir)
+	for _, name := range sortedNames(g) {
+		want := g.Files[name]
+		t.Run(name, func(t *testing.T) {
+			checkGolden(t, filepath.Join(dir, name), want, filepath.Join(dir, want.Ref))
+		})
+	}
+	t.Logf("%d real-world-style files equal GDAL %s", len(g.Files), g.GDAL)
 }

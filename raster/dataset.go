@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/geodisaster/engine/crs"
 )
@@ -86,6 +87,7 @@ type Dataset struct {
 	bandMeta     []map[string]string
 	descriptions []string
 	overviews    int
+	limits       atomic.Pointer[Limits]
 }
 
 // Open opens a GeoTIFF from a local path or, for "http://" and "https://"
@@ -241,6 +243,10 @@ func (d *Dataset) parseImage(f *ifd) error {
 	if err != nil {
 		return err
 	}
+	if pc != 1 && pc != 2 {
+		// libtiff refuses the directory ("Bad value for PlanarConfiguration").
+		return FormatError(fmt.Sprintf("PlanarConfiguration %d (1 contiguous or 2 separate)", pc))
+	}
 	d.planar = pc == 2 && d.spp > 1
 	if f.has(tagTileWidth) || f.has(tagTileOffsets) {
 		d.tiled = true
@@ -299,8 +305,8 @@ func (d *Dataset) parseImage(f *ifd) error {
 			return FormatError(fmt.Sprintf("%d block byte counts for %d blocks", len(d.counts), nb))
 		}
 	}
-	if rb := d.rowBytes(d.blockW); rb <= 0 || rb > maxBlockBytes || d.blockH > maxBlockBytes/rb {
-		return FormatError(fmt.Sprintf("block of %dx%d x %d samples x %d bits is too large", d.blockW, d.blockH, d.blockSamples(), d.bps))
+	if err := d.checkBlocks(); err != nil {
+		return err
 	}
 	switch d.compression {
 	case CompressionNone, CompressionLZW, CompressionDeflate, CompressionDeflate2, CompressionPackBits,
@@ -464,16 +470,7 @@ func (d *Dataset) parseGeo(f *ifd) error {
 		t[5] -= float64(t[3]*0.5) + float64(t[4]*0.5)
 	}
 	if f.has(tagGDALNoData) {
-		s := strings.TrimSpace(f.ascii(tagGDALNoData))
-		v, err := strconv.ParseFloat(s, 64)
-		if err != nil {
-			if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-				err = nil
-			}
-		}
-		if err == nil {
-			d.nodata, d.hasNoData = v, true
-		}
+		d.nodata, d.hasNoData = parseGDALNoData(string(f.bytes(tagGDALNoData)), d.bps, d.sampleFormat)
 	}
 	d.metadata = map[string]string{}
 	d.bandMeta = make([]map[string]string, d.spp)

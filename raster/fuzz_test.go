@@ -5,6 +5,7 @@ import (
 	"compress/zlib"
 	"context"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -28,6 +29,11 @@ func fuzzSeeds(f *testing.F, max int) {
 // and unbounded allocations are not.
 func FuzzOpen(f *testing.F) {
 	fuzzSeeds(f, 12000)
+	// The damaged files GDAL refuses (PlanarConfiguration 0 and 3, a block
+	// at offset 0) and their repairable neighbours.
+	for _, c := range damagedCases(f) {
+		f.Add(c.file)
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		d, err := OpenReaderAt(bytes.NewReader(b), int64(len(b)))
 		if err != nil {
@@ -42,15 +48,47 @@ func FuzzOpen(f *testing.F) {
 			bands[i] = i + 1
 		}
 		out, err := d.ReadBands(context.Background(), bands, w)
+		// The same window with every block streamed (the path of blocks
+		// over 16 MiB) must decode to the same samples.
+		s, serr := OpenReaderAt(bytes.NewReader(b), int64(len(b)))
+		if serr != nil {
+			t.Fatalf("second open: %v", serr)
+		}
+		s.SetLimits(Limits{streamAbove: 1})
+		sout, serr := s.ReadBands(context.Background(), bands, w)
+		if serr != nil && !isTyped(serr) {
+			t.Fatalf("untyped streamed error: %v", serr)
+		}
 		if err != nil {
 			return
 		}
-		for _, o := range out {
+		for i, o := range out {
 			if o.Validate() != nil {
 				t.Fatal("invalid band returned")
 			}
+			if serr == nil && !bytes.Equal(o.Bytes(), sout[i].Bytes()) {
+				t.Fatalf("band %d: streamed decode differs", bands[i])
+			}
 		}
 		_, _ = ComputeBandStatistics(out[0], 16, 16, nil)
+	})
+}
+
+// FuzzNoDataText parses arbitrary GDAL_NODATA texts: no panics, the same
+// value twice, and a float32-representable value on float32 bands.
+func FuzzNoDataText(f *testing.F) {
+	for _, s := range []string{"-3.4e38", "nan", "1,5", "0x1p3", "1.#INF", " -1.#IND", "1e", "", "\x00"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v, ok := parseGDALNoData(s, 64, 3)
+		v2, ok2 := parseGDALNoData(s, 64, 3)
+		if ok != ok2 || (v != v2 && !(math.IsNaN(v) && math.IsNaN(v2))) {
+			t.Fatalf("%q: %v then %v", s, v, v2)
+		}
+		if f32, ok := parseGDALNoData(s, 32, 3); ok && !math.IsNaN(f32) && float64(float32(f32)) != f32 {
+			t.Fatalf("%q: float32 nodata %v is not a float32", s, f32)
+		}
 	})
 }
 

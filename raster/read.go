@@ -9,10 +9,6 @@ import (
 	"sync/atomic"
 )
 
-// maxReadBytes bounds the memory one read may allocate per band (4 GiB);
-// larger rasters must be read in windows.
-const maxReadBytes = 1 << 32
-
 // ReadBand reads a whole band (1-based), decoding blocks concurrently.
 func (d *Dataset) ReadBand(ctx context.Context, band int) (*Band, error) {
 	return d.ReadWindow(ctx, band, Window{0, 0, d.width, d.height})
@@ -185,8 +181,8 @@ func (d *Dataset) startRead(ctx context.Context, bands []int, w Window, alloc Al
 		w.Col > d.width-w.Width || w.Row > d.height-w.Height {
 		return nil, fmt.Errorf("raster: window %+v outside raster %dx%d", w, d.width, d.height)
 	}
-	if int64(w.Width)*int64(w.Height)*int64(d.dtype.Size()) > maxReadBytes {
-		return nil, fmt.Errorf("raster: window %dx%d too large to read at once", w.Width, w.Height)
+	if need, lim := int64(w.Width)*int64(w.Height)*int64(d.dtype.Size()), d.Limits().MaxReadBytes; need > lim {
+		return nil, &LimitError{What: fmt.Sprintf("window %dx%d", w.Width, w.Height), Field: "MaxReadBytes", Need: need, Max: lim}
 	}
 	op := &readOp{out: make([]*Band, len(bands)), finished: make(chan struct{})}
 	outBytes := make([][]byte, len(bands))
@@ -332,13 +328,23 @@ func (d *Dataset) readBlock(st *blockState, plane, bx, by int, bands []int, w Wi
 	if c0 >= c1 || r0 >= r1 {
 		return nil
 	}
-	off, cnt := d.offsets[idx], d.counts[idx]
-	if off == 0 || cnt == 0 {
+	off, cnt, err := d.blockExtent(idx)
+	if err != nil {
+		return err
+	}
+	if cnt == 0 {
 		d.fillSparse(bands, plane, w, outs, c0, r0, c1, r1)
 		return nil
 	}
-	if cnt > uint64(d.size) || off > uint64(d.size)-cnt {
-		return FormatError(fmt.Sprintf("block %d at offset %d (+%d bytes) lies past the end of the file (%d bytes)", idx, off, cnt, d.size))
+	if d.streamed(cnt) {
+		// A large block whose stored bytes are few still decodes whole,
+		// at full speed, when it goes straight into the output.
+		if _, direct := d.directOutput(plane, bx, by, rows, bands, w, outs, c0, r0, c1, r1); !direct || !d.wholeIntoOutput(cnt) {
+			return d.readBlockStreamed(st, idx, plane, bx, by, rows, bands, w, outs, c0, r0, c1, r1)
+		}
+	}
+	if err := d.checkInMemory(idx, cnt); err != nil {
+		return fmt.Errorf("block %d: %w", idx, err)
 	}
 	st.raw = grow(st.raw, int(cnt))
 	if err := readFull(d.r, d.size, st.raw, off, fmt.Sprintf("block %d", idx)); err != nil {
@@ -359,8 +365,8 @@ func (d *Dataset) readBlock(st *blockState, plane, bx, by int, bands []int, w Wi
 	if err != nil {
 		return fmt.Errorf("block %d: %w", idx, err)
 	}
-	n := (c1 - c0) * size
 	if fused {
+		n := (c1 - c0) * size
 		dst := outs[0]
 		for r := r0; r < r1; r++ {
 			row := blk[(r-by*d.blockH)*stride : (r-by*d.blockH+1)*stride]
@@ -369,6 +375,20 @@ func (d *Dataset) readBlock(st *blockState, plane, bx, by int, bands []int, w Wi
 		}
 		return nil
 	}
+	d.copyBlockRows(blk, by*d.blockH, plane, bx, bands, w, outs, c0, r0, c1, r1)
+	return nil
+}
+
+// copyBlockRows copies the part of decoded block rows inside the window
+// (columns [c0, c1), rows [r0, r1) in image coordinates) into each
+// requested band's output; blk holds whole block rows of native-order
+// samples, its first one image row y0.
+func (d *Dataset) copyBlockRows(blk []byte, y0, plane, bx int, bands []int, w Window, outs [][]byte, c0, r0, c1, r1 int) {
+	size := d.dtype.Size()
+	bs := d.blockSamples()
+	stride := d.blockW * bs * size
+	r0, r1 = max(r0, y0), min(r1, y0+len(blk)/stride)
+	n := (c1 - c0) * size
 	for k, b := range bands {
 		s := b - 1
 		if d.planar {
@@ -379,7 +399,7 @@ func (d *Dataset) readBlock(st *blockState, plane, bx, by int, bands []int, w Wi
 		}
 		dst := outs[k]
 		for r := r0; r < r1; r++ {
-			src := blk[(r-by*d.blockH)*stride+((c0-bx*d.blockW)*bs+s)*size:]
+			src := blk[(r-y0)*stride+((c0-bx*d.blockW)*bs+s)*size:]
 			o := ((r-w.Row)*w.Width + (c0 - w.Col)) * size
 			if bs == 1 {
 				copy(dst[o:o+n], src[:n])
@@ -388,7 +408,6 @@ func (d *Dataset) readBlock(st *blockState, plane, bx, by int, bands []int, w Wi
 			gather(dst[o:o+n], src, bs, size)
 		}
 	}
-	return nil
 }
 
 // directOutput returns the part of the output that block (plane, bx, by),
@@ -515,15 +534,24 @@ func (d *Dataset) decodeBlock(st *blockState, raw []byte, rows int, rawFloat boo
 // JPEG or WebP): the result is buf itself unless samples are unpacked or
 // widened.
 func (d *Dataset) decodeInto(st *blockState, raw, buf []byte, rows int, rawFloat bool) ([]byte, error) {
-	bs := d.blockSamples()
-	rowLen := d.rowBytes(d.blockW)
 	if err := st.codec.decompress(d.compression, raw, buf); err != nil {
 		return nil, err
 	}
+	return d.finishRows(st, buf, rows, rawFloat), nil
+}
+
+// finishRows turns rows decompressed block rows in buf into native-order
+// samples of the DataType: byte order, predictor, bit unpacking and
+// half-float widening. The result is buf itself unless samples are
+// unpacked or widened. With rawFloat, the floating-point predictor is
+// left for the caller.
+func (d *Dataset) finishRows(st *blockState, buf []byte, rows int, rawFloat bool) []byte {
+	bs := d.blockSamples()
+	rowLen := d.rowBytes(d.blockW)
 	switch d.bps {
 	case 8, 16, 32, 64:
 	default:
-		return d.expandBits(st, buf, rowLen, rows), nil
+		return d.expandBits(st, buf, rowLen, rows)
 	}
 	size := d.bps / 8
 	switch d.predictor {
@@ -534,7 +562,7 @@ func (d *Dataset) decodeInto(st *blockState, raw, buf []byte, rows int, rawFloat
 		undoHorizontal(buf, rowLen, rows, bs, size)
 	case 3:
 		if rawFloat {
-			return buf, nil
+			return buf
 		}
 		st.tmp = grow(st.tmp, rowLen)
 		undoFloat(buf, rowLen, rows, bs, size, st.tmp)
@@ -544,9 +572,9 @@ func (d *Dataset) decodeInto(st *blockState, raw, buf []byte, rows int, rawFloat
 		}
 	}
 	if d.bps == 16 && d.sampleFormat == 3 {
-		return d.expandHalf(st, buf), nil
+		return d.expandHalf(st, buf)
 	}
-	return buf, nil
+	return buf
 }
 
 // fileNative reports whether the file's byte order is the host's.

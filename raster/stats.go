@@ -307,8 +307,14 @@ func (a *statAcc) exactStd() float64 {
 func histStats(a *statAcc, cnt []int64, nodata *float64) {
 	a.exact = true
 	maxv := float64(len(cnt) - 1)
-	if nodata != nil && !math.IsNaN(*nodata) && *nodata >= 0 && *nodata <= maxv {
-		cnt[int(*nodata)] = 0
+	// GDAL 3.6 takes a nodata in range that lies within 1e-10 of an
+	// integer as that integer, and ignores any other (checked against
+	// GDAL: 1e-11 masks 0 and 254.9999999999999 masks 255, while 1e-10,
+	// 0.5 and 255.0000000000001 mask nothing).
+	if nodata != nil && *nodata >= 0 && *nodata <= maxv {
+		if k := math.Round(*nodata); math.Abs(*nodata-k) < 1e-10 {
+			cnt[int(k)] = 0
+		}
 	}
 	var sumSqHi, sumSqLo uint64
 	for v, c := range cnt {

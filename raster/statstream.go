@@ -27,6 +27,9 @@ func (d *Dataset) Statistics(ctx context.Context, band int) (Statistics, error) 
 	if d.planar {
 		plane = band - 1
 	}
+	if d.streamed(0) {
+		return d.statisticsStreamed(ctx, c, band, plane)
+	}
 	n := d.blocksAcross * d.blocksDown
 	workers := min(runtime.GOMAXPROCS(0), n)
 	size := d.dtype.Size()

@@ -8,9 +8,7 @@ import (
 	"encoding/json"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/geodisaster/engine/crs"
@@ -161,9 +159,7 @@ const gdalPython = "/usr/bin/python3"
 // TestWriteReadByGDAL checks that GDAL decodes what Write produces to the
 // same samples, transform, EPSG, nodata and descriptions.
 func TestWriteReadByGDAL(t *testing.T) {
-	if err := exec.Command(gdalPython, "-c", "from osgeo import gdal").Run(); err != nil {
-		t.Skip("GDAL Python bindings absent: " + gdalPython + " -c 'from osgeo import gdal' fails")
-	}
+	requireGDALPython(t)
 	dir := t.TempDir()
 	nd := -9999.0
 	type want struct {
@@ -220,13 +216,7 @@ for p in sys.argv[1:]:
               "Desc": ds.GetRasterBand(1).GetDescription()}
 print(json.dumps(out))
 `
-	cmd := exec.Command(gdalPython, append([]string{"-c", script}, files...)...)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	outb, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("gdal: %v\n%s", err, stderr.String())
-	}
+	outb := runGDALPython(t, script, files...)
 	var got map[string]want
 	if err := json.Unmarshal(outb, &got); err != nil {
 		t.Fatal(err)

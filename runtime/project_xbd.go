@@ -149,7 +149,9 @@ func concentrationFields(c *workers.XBDConcentration) map[string]any {
 		"concentration_score": nil, "worst_quadrant": nil,
 	}
 	if c.HasScore {
-		m["concentration_score"] = round4(c.Score)
+		// Unrounded: the spec states the ratio ("max quadrant severe count
+		// / total severe count", types 34 and 35) and no rounding for it.
+		m["concentration_score"] = c.Score
 		m["worst_quadrant"] = c.Worst
 	}
 	return m

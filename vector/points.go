@@ -3,8 +3,9 @@ package vector
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"strconv"
+
+	"github.com/paulmach/orb"
 )
 
 // RepresentativePoint is one GeoJSON feature reduced to the point that
@@ -16,6 +17,9 @@ type RepresentativePoint struct {
 	// Lon and Lat are the point's WGS84 coordinates in degrees, taken from
 	// the geometry (never from cached raster row/column properties).
 	Lon, Lat float64
+	// Geometry is the feature's GeoJSON geometry type ("Point",
+	// "Polygon", ...).
+	Geometry string
 	// Index is the feature's position in the collection.
 	Index int
 	// Properties are the feature's properties.
@@ -29,23 +33,23 @@ func (p RepresentativePoint) Name() (string, bool) {
 	return s, ok
 }
 
-// RepresentativePoints decodes a GeoJSON FeatureCollection whose features
-// are representative points. Every feature must have a Point geometry with
-// finite longitude in [-180, 180] and latitude in [-90, 90]; other geometry
-// types are an error rather than silently reduced, since the point a cache
-// chose to represent a line or polygon cannot be reconstructed from its
-// shape.
+// RepresentativePoints decodes a GeoJSON FeatureCollection and reduces
+// every feature to one representative point: a Point's own position,
+// otherwise the geometry's representative point as Shapely's
+// representative_point() computes it (InteriorPoint) in longitude and
+// latitude, so that a cached OSM road drawn as a LineString or a shelter
+// drawn as a Polygon stands for itself like a cached centre does. Every
+// position must be finite, with longitude in [-180, 180] and latitude in
+// [-90, 90]; a feature without a geometry, or with an empty one, is an
+// error.
 func RepresentativePoints(data []byte) ([]RepresentativePoint, error) {
 	var fc struct {
 		Type     string `json:"type"`
 		Features []struct {
-			Type     string `json:"type"`
-			ID       any    `json:"id"`
-			Geometry *struct {
-				Type        string          `json:"type"`
-				Coordinates json.RawMessage `json:"coordinates"`
-			} `json:"geometry"`
-			Properties map[string]any `json:"properties"`
+			Type       string          `json:"type"`
+			ID         any             `json:"id"`
+			Geometry   json.RawMessage `json:"geometry"`
+			Properties map[string]any  `json:"properties"`
 		} `json:"features"`
 	}
 	if err := json.Unmarshal(data, &fc); err != nil {
@@ -56,27 +60,62 @@ func RepresentativePoints(data []byte) ([]RepresentativePoint, error) {
 	}
 	out := make([]RepresentativePoint, 0, len(fc.Features))
 	for i, f := range fc.Features {
-		if f.Geometry == nil {
+		if len(f.Geometry) == 0 || string(f.Geometry) == "null" {
 			return nil, fmt.Errorf("vector: feature %d has no geometry", i)
 		}
-		if f.Geometry.Type != "Point" {
-			return nil, fmt.Errorf("vector: feature %d has a %s geometry; a representative Point is required", i, f.Geometry.Type)
+		g, err := ParseGeoJSONGeometry(f.Geometry)
+		if err != nil {
+			return nil, fmt.Errorf("vector: feature %d: %w", i, err)
 		}
-		var c []float64
-		if err := json.Unmarshal(f.Geometry.Coordinates, &c); err != nil || len(c) < 2 {
-			return nil, fmt.Errorf("vector: feature %d: Point coordinates must be [lon, lat]", i)
+		var bad error
+		eachPoint(g, func(p orb.Point) {
+			if bad == nil && (p[0] < -180 || p[0] > 180 || p[1] < -90 || p[1] > 90) {
+				bad = fmt.Errorf("vector: feature %d has invalid coordinates (%v, %v)", i, p[0], p[1])
+			}
+		})
+		if bad != nil {
+			return nil, bad
 		}
-		lon, lat := c[0], c[1]
-		if math.IsNaN(lon) || math.IsNaN(lat) || math.IsInf(lon, 0) || math.IsInf(lat, 0) || lon < -180 || lon > 180 || lat < -90 || lat > 90 {
-			return nil, fmt.Errorf("vector: feature %d has invalid coordinates (%v, %v)", i, lon, lat)
+		if err := checkRings(g); err != nil {
+			return nil, fmt.Errorf("vector: feature %d: %w", i, err)
+		}
+		p, ok := InteriorPoint(g)
+		if !ok {
+			return nil, fmt.Errorf("vector: feature %d has an empty %s geometry", i, g.GeoJSONType())
 		}
 		props := f.Properties
 		if props == nil {
 			props = map[string]any{}
 		}
-		out = append(out, RepresentativePoint{ID: featureID(f.ID, props, i), Lon: lon, Lat: lat, Index: i, Properties: props})
+		out = append(out, RepresentativePoint{ID: featureID(f.ID, props, i), Lon: p[0], Lat: p[1], Geometry: g.GeoJSONType(), Index: i, Properties: props})
 	}
 	return out, nil
+}
+
+// checkRings requires every polygon ring to have at least three positions
+// besides its closing one, as Shapely requires of a LinearRing.
+func checkRings(g orb.Geometry) error {
+	switch g := g.(type) {
+	case orb.Polygon:
+		for _, r := range g {
+			if len(closed(r)) < 4 {
+				return fmt.Errorf("a polygon ring has %d positions (at least 4 with the closing one)", len(r))
+			}
+		}
+	case orb.MultiPolygon:
+		for _, p := range g {
+			if err := checkRings(p); err != nil {
+				return err
+			}
+		}
+	case orb.Collection:
+		for _, c := range g {
+			if err := checkRings(c); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // featureID returns a feature's identity for distinct counting.

@@ -163,8 +163,8 @@ func checkOpticalScene(s *Scene) error {
 				return err
 			}
 		}
-		if !e.File.Raster.SameGrid(*eps[0].File.Raster) {
-			return fmt.Errorf("optical epochs %s and %s are not on the same grid", eps[0].File.Path, e.File.Path)
+		if err := CheckSameGrid(eps[0].File.Path, *eps[0].File.Raster, e.File.Path, *e.File.Raster); err != nil {
+			return fmt.Errorf("optical epochs are not on one grid: %w", err)
 		}
 	}
 	if pre == 0 || post == 0 {
@@ -198,8 +198,8 @@ func checkSARScene(s *Scene) error {
 				return err
 			}
 		}
-		if !f.Raster.SameGrid(*files[0].Raster) {
-			return fmt.Errorf("SAR acquisitions %s and %s are not on the same grid", files[0].Path, f.Path)
+		if err := CheckSameGrid(files[0].Path, *files[0].Raster, f.Path, *f.Raster); err != nil {
+			return fmt.Errorf("SAR acquisitions are not on one grid: %w", err)
 		}
 	}
 	if pre == 0 || post == 0 {
@@ -295,8 +295,10 @@ func epochIndices(env Env, e opticalEpoch, region []bool, regionInfo *RasterInfo
 	if err != nil {
 		return out, err
 	}
-	if region != nil && !regionInfo.SameGrid(i8) {
-		return out, fmt.Errorf("grid mismatch: optical epoch %s is not on the Hansen loss mask's grid", e.File.Path)
+	if region != nil {
+		if err := CheckSameGrid("the Hansen loss mask", *regionInfo, e.File.Path, i8); err != nil {
+			return out, fmt.Errorf("optical epoch %s is not on the Hansen loss mask's grid: %w", e.File.Path, err)
+		}
 	}
 	ndvi := normalizedDifference(b8, b4, i8, i4, region)
 	nbr := normalizedDifference(b8, b12, i8, i12, region)
@@ -661,14 +663,14 @@ func checkForestGrids(forest, optical *Scene) error {
 		return fmt.Errorf("%s declares no Hansen raster", forest.Handle)
 	}
 	for _, f := range hs[1:] {
-		if !f.Raster.SameGrid(*hs[0].Raster) {
-			return fmt.Errorf("grid mismatch: Hansen rasters %s and %s", hs[0].Path, f.Path)
+		if err := CheckSameGrid(hs[0].Path, *hs[0].Raster, f.Path, *f.Raster); err != nil {
+			return fmt.Errorf("Hansen rasters: %w", err)
 		}
 	}
 	if optical != nil {
 		for _, f := range sceneTIFFs(optical) {
-			if !f.Raster.SameGrid(*hs[0].Raster) {
-				return fmt.Errorf("grid mismatch: optical %s is not on the Hansen grid of %s", f.Path, hs[0].Path)
+			if err := CheckSameGrid(hs[0].Path, *hs[0].Raster, f.Path, *f.Raster); err != nil {
+				return fmt.Errorf("optical %s is not on the Hansen grid: %w", f.Path, err)
 			}
 		}
 	}

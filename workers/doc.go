@@ -12,4 +12,11 @@
 // Each tool dispatches on one discriminating argument (ReadData's role,
 // PrepareScene's mode, ComputeStats' metric, ClassifyChange's rule, ...);
 // the variants for one question-type family live in that family's file.
+//
+// Every co-registration check of every family uses CheckSameGrid: same
+// shape and CRS, and transforms that place every pixel corner of the grid
+// within GridTolerancePixels (1e-6) of a pixel of each other, so that the
+// float noise of exports (3.1e-19 degrees between the real Sen1Floods11
+// S1Hand and LabelHand pixel sizes) is one grid and anything larger is a
+// *GridMismatchError printing both grids (docs/grids.md).
 package workers

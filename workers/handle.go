@@ -77,13 +77,6 @@ type RasterInfo struct {
 	Descriptions         []string
 }
 
-// SameGrid reports whether two rasters share shape, CRS and transform
-// exactly, as the spec's comparison rule requires.
-func (r RasterInfo) SameGrid(o RasterInfo) bool {
-	return r.Width == o.Width && r.Height == o.Height && r.EPSG == o.EPSG &&
-		r.HasTransform == o.HasTransform && r.Transform == o.Transform
-}
-
 // Env is a worker's view of its session. Every file read goes through it and
 // is authorized only for file cards reachable from handles the call opened.
 type Env interface {

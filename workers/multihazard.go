@@ -310,10 +310,13 @@ func sidecarNoData(s *Scene, f *SceneFile) (float64, bool) {
 }
 
 // declaredNoData combines the raster's nodata tag with its sidecar's; the
-// two must agree when both are present.
+// two must agree when both are present. The sidecar's value is taken as
+// the band's samples hold it (rounded to float32 on a float32 raster, as
+// GDAL reads the tag), so "-3.4e38" in both agrees.
 func declaredNoData(s *Scene, f *SceneFile, info RasterInfo) (float64, bool, error) {
 	nd, hasND := info.NoData, info.HasNoData
 	if v, ok := sidecarNoData(s, f); ok {
+		v = raster.NoDataValue(info.DataType, v)
 		if hasND && v != nd && !(math.IsNaN(v) && math.IsNaN(nd)) {
 			return 0, false, fmt.Errorf("%s: sidecar nodata %v disagrees with the raster's %v", f.Path, v, nd)
 		}
@@ -462,15 +465,8 @@ func (c *Continuous) asDtype(t float64) float64 {
 // CRS and affine compatibility).
 func sameGrids(paths []string, infos []RasterInfo) error {
 	for i := 1; i < len(infos); i++ {
-		a, b := infos[0], infos[i]
-		if a.Width != b.Width || a.Height != b.Height {
-			return fmt.Errorf("grid mismatch: %s is %dx%d, %s is %dx%d", paths[0], a.Width, a.Height, paths[i], b.Width, b.Height)
-		}
-		if a.EPSG != b.EPSG {
-			return fmt.Errorf("grid mismatch: %s is EPSG:%d, %s is EPSG:%d", paths[0], a.EPSG, paths[i], b.EPSG)
-		}
-		if !a.SameGrid(b) {
-			return fmt.Errorf("grid mismatch: %s and %s have different affine transforms (%v vs %v)", paths[0], paths[i], a.Transform, b.Transform)
+		if err := CheckSameGrid(paths[0], infos[0], paths[i], infos[i]); err != nil {
+			return err
 		}
 	}
 	return nil

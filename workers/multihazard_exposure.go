@@ -190,10 +190,13 @@ type Exposure struct {
 	PopulationHandle string
 }
 
-// estimateExposure implements the D shape: WorldPop (exactly co-registered
-// with the footprint, no negative value) summed over the footprint's
-// positive cells as NumPy sums pop[mask]; each distinct cached OSM
-// feature's authoritative GeoJSON point is in the footprint when the raster
+// estimateExposure implements the D shape: WorldPop (co-registered with
+// the footprint, no negative value) summed over the footprint's positive
+// cells as NumPy sums pop[mask]; each distinct cached OSM feature's
+// authoritative GeoJSON geometry stands for its representative point (a
+// Point as given; a LineString or Polygon by Shapely's
+// representative_point(), spec type 28: "each authoritative geometry's
+// representative point"), which is in the footprint when the raster
 // CRS and inverse affine place it in a positive cell (cached row/col hints
 // are ignored); its distance is the minimum distance to positive cell
 // centres in a local azimuthal equidistant CRS centred on the AOI, and the
@@ -315,7 +318,7 @@ func estimateExposure(env Env, a Args, r exposureRule) (*Result, error) {
 		"population_handle": pop.Handle, "population_in_footprint": ex.Population,
 		"within_km": ContextKM, "distance_method": DistanceMethod, "assets": assets,
 		"aeqd_centre_lat_lon": []float64{geom.lat0, geom.lon0},
-		"geometry_authority":  "GeoJSON representative points; cached row/col hints ignored",
+		"geometry_authority":  "GeoJSON geometry: a Point as given, a line or polygon by its representative point (Shapely's representative_point); cached row/col hints ignored",
 	}
 	if r.Value != "" {
 		ev["exposure"] = r.Value

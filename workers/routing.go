@@ -29,7 +29,7 @@ import (
 // One routing input handle (route_inputs_N) declares the seven files of a
 // scene; the suffixes below are the engine's record format for them:
 //
-//	s2_rgb.tif                Sentinel-2 RGB chip, 3 bands, projected CRS (UTM)
+//	s2_rgb.tif                Sentinel-2 RGB chip, 3 bands, UTM (or EPSG:4326)
 //	s2_rgb_preview.png        its preview
 //	metadata.json             origin, shelter and confidence label
 //	flood_extent.geojson      Copernicus EMS observed flood extent (WGS84 polygons)
@@ -166,7 +166,7 @@ func planInputDoc(objective string) string {
 
 // checkRoutingScene verifies a routing input handle: the seven declared
 // files are present, the RGB chip is a 3-band georeferenced GeoTIFF in a
-// projected CRS, and no prepared overlay image is declared (spec type 38:
+// supported CRS, and no prepared overlay image is declared (spec type 38:
 // "no prepared overlay PNG is on the input card").
 func checkRoutingScene(env Env, s *Scene) error {
 	for _, f := range s.Files {
@@ -209,12 +209,11 @@ func checkRouteRGB(f *SceneFile) error {
 	if err := r.Transform.Validate(); err != nil {
 		return fmt.Errorf("%s: %w", f.Path, err)
 	}
-	c, err := crs.FromEPSG(r.EPSG)
-	if err != nil {
+	// Projected (the release's UTM chips) or geographic (EPSG:4326, as
+	// users export chips): the renderer "reads the GeoTIFF CRS and affine
+	// transform" (spec type 38) and maps WGS84 vectors through them.
+	if _, err := crs.FromEPSG(r.EPSG); err != nil {
 		return fmt.Errorf("%s: CRS: %w", f.Path, err)
-	}
-	if c.Geographic() {
-		return fmt.Errorf("%s is in geographic %s; the routing chip is declared in a projected CRS", f.Path, c)
 	}
 	return nil
 }

@@ -235,10 +235,8 @@ func sen1PrepareVariant(spec PrepareSpec, alwaysGrid bool) Variant {
 			if err != nil {
 				return err
 			}
-			if !rf.Raster.SameGrid(*sar.Raster) {
-				return fmt.Errorf("known-water raster %s (%dx%d, EPSG:%d, %v) does not match the SAR grid %s (%dx%d, EPSG:%d, %v)",
-					rf.Path, rf.Raster.Width, rf.Raster.Height, rf.Raster.EPSG, rf.Raster.Transform,
-					sar.Path, sar.Raster.Width, sar.Raster.Height, sar.Raster.EPSG, sar.Raster.Transform)
+			if err := CheckSameGrid(sar.Path, *sar.Raster, rf.Path, *rf.Raster); err != nil {
+				return fmt.Errorf("the known-water raster does not match the SAR grid: %w", err)
 			}
 		}
 		return nil

@@ -71,9 +71,8 @@ func compareKnownWater(env Env, a Args) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !info.SameGrid(m.Info) {
-		return nil, fmt.Errorf("CompareSources: %s (%dx%d, EPSG:%d, %v) is not on the prediction's grid (%dx%d, EPSG:%d, %v)",
-			rf.Path, info.Width, info.Height, info.EPSG, info.Transform, m.Info.Width, m.Info.Height, m.Info.EPSG, m.Info.Transform)
+	if err := CheckSameGrid("the prediction", m.Info, rf.Path, info); err != nil {
+		return nil, fmt.Errorf("CompareSources: the known-water raster is not on the prediction's grid: %w", err)
 	}
 	cmp.Reference = rf.Path
 	n := info.Width * info.Height

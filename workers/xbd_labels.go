@@ -23,6 +23,10 @@ import (
 //	 "metadata": {"gsd": 1.8, "width": 1024, "height": 1024,
 //	   "disaster": "...", "disaster_type": "...", "img_name": "<scene>_post_disaster.png"}}
 //
+// or, as users convert it, a GeoJSON FeatureCollection of the same
+// buildings ({"type": "FeatureCollection", "features": [{"type": "Feature",
+// "properties": {...}, "geometry": {"type": "Polygon", ...}}], "metadata":
+// {...}}),
 // with polygons in pixel coordinates (x right, y down, frame 0..width,
 // 0..height). quadrants.geojson and grid_4x4.geojson are source-derived
 // caches: a GeoJSON FeatureCollection in the same pixel space whose
@@ -142,7 +146,10 @@ func xbdJSONInt(v any) (int, bool) {
 // xbdSceneDir returns the scene directory name of a declared file.
 func xbdSceneDir(p string) string { return path.Base(path.Dir(p)) }
 
-// ParseXBDLabels parses an xView2-style label document. The scene id is the
+// ParseXBDLabels parses building labels: an xView2-style label document
+// (features.xy with WKT polygons) or the same labels as a GeoJSON
+// FeatureCollection (Polygon or MultiPolygon geometries in pixel
+// coordinates, the metadata object beside features). The scene id is the
 // metadata's img_name without "_post_disaster.png" (or the file's directory
 // name when img_name is absent); gsd must be finite and positive and
 // width/height positive integers. Features whose feature_type is present
@@ -173,38 +180,70 @@ func ParseXBDLabels(p string, doc any) (*XBDLabels, error) {
 	if l.Height, ok = xbdJSONInt(meta["height"]); !ok || l.Height == 0 {
 		return nil, fmt.Errorf("%s: metadata.height must be a positive integer, got %v", p, meta["height"])
 	}
-	feats, ok := m["features"].(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("%s: features must be an object with an xy list", p)
-	}
-	xy, ok := feats["xy"].([]any)
-	if !ok {
-		return nil, fmt.Errorf("%s: features.xy must be a list", p)
-	}
-	for i, f := range xy {
-		fm, ok := f.(map[string]any)
-		if !ok {
-			return nil, fmt.Errorf("%s: features.xy[%d] is not an object", p, i)
-		}
-		props, _ := fm["properties"].(map[string]any)
+	// add appends one feature's building, unless its feature_type says
+	// it is something else.
+	add := func(where string, props map[string]any, geom func() (orb.MultiPolygon, error)) error {
 		if ft, ok := props["feature_type"].(string); ok && ft != "building" {
-			continue
+			return nil
 		}
 		sub, _ := props["subtype"].(string)
 		class, err := NormalizeXBDSubtype(sub)
 		if err != nil {
-			return nil, fmt.Errorf("%s: features.xy[%d]: %w", p, i, err)
+			return fmt.Errorf("%s: %s: %w", p, where, err)
 		}
-		wkt, ok := fm["wkt"].(string)
-		if !ok {
-			return nil, fmt.Errorf("%s: features.xy[%d] has no wkt", p, i)
-		}
-		g, err := vector.ParsePolygonalWKT(wkt)
+		g, err := geom()
 		if err != nil {
-			return nil, fmt.Errorf("%s: features.xy[%d]: %w", p, i, err)
+			return fmt.Errorf("%s: %s: %w", p, where, err)
 		}
 		uid, _ := props["uid"].(string)
 		l.Buildings = append(l.Buildings, newXBDBuilding(uid, class, g))
+		return nil
+	}
+	switch feats := m["features"].(type) {
+	case []any:
+		// A GeoJSON FeatureCollection in the same pixel space, each
+		// building a Polygon or MultiPolygon feature with the same
+		// properties, the metadata a foreign member beside features.
+		if m["type"] != "FeatureCollection" {
+			return nil, fmt.Errorf("%s: features is a list but type is %v, not FeatureCollection", p, m["type"])
+		}
+		if cs, ok := meta["coordinate_space"].(string); ok && cs != "pixel" {
+			return nil, fmt.Errorf("%s: coordinate_space %q; building labels must be in pixel coordinates", p, cs)
+		}
+		for i, f := range feats {
+			fm, ok := f.(map[string]any)
+			if !ok {
+				return nil, fmt.Errorf("%s: features[%d] is not an object", p, i)
+			}
+			props, _ := fm["properties"].(map[string]any)
+			if err := add(fmt.Sprintf("features[%d]", i), props, func() (orb.MultiPolygon, error) { return xbdGeoJSONPolygonal(fm["geometry"]) }); err != nil {
+				return nil, err
+			}
+		}
+	case map[string]any:
+		xy, ok := feats["xy"].([]any)
+		if !ok {
+			return nil, fmt.Errorf("%s: features.xy must be a list", p)
+		}
+		for i, f := range xy {
+			fm, ok := f.(map[string]any)
+			if !ok {
+				return nil, fmt.Errorf("%s: features.xy[%d] is not an object", p, i)
+			}
+			props, _ := fm["properties"].(map[string]any)
+			err := add(fmt.Sprintf("features.xy[%d]", i), props, func() (orb.MultiPolygon, error) {
+				wkt, ok := fm["wkt"].(string)
+				if !ok {
+					return nil, fmt.Errorf("no wkt")
+				}
+				return vector.ParsePolygonalWKT(wkt)
+			})
+			if err != nil {
+				return nil, err
+			}
+		}
+	default:
+		return nil, fmt.Errorf("%s: features must be an object with an xy list (xView2) or a GeoJSON feature list", p)
 	}
 	return l, nil
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Brief fuzz runs of the raster package's parsers, codecs and labellings (about 50 s of fuzzing plus builds).
+# Brief fuzz runs of the raster package's parsers, codecs, labellings and nodata texts (about 60 s of fuzzing plus builds).
 # A crasher is saved under raster/testdata/fuzz/<target>/ and fails CI.
 #
 # Go's fuzzer can report "context deadline exceeded" when -fuzztime runs out
@@ -10,7 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 export CGO_ENABLED=0
 status=0
-for target in FuzzOpen FuzzInflate FuzzDecompress FuzzJPEG FuzzLabelRuns; do
+for target in FuzzOpen FuzzInflate FuzzDecompress FuzzJPEG FuzzLabelRuns FuzzNoDataText; do
   echo "   fuzz raster $target (8s)"
   out=$(go test -run='^$' -fuzz="^${target}\$" -fuzztime=8s -fuzzminimizetime=5s ./raster/ 2>&1)
   rc=$?

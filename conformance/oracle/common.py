@@ -1,4 +1,5 @@
 """Shared helpers of the native-stack oracle (independent of the Go code)."""
+import math
 import os
 
 import numpy as np
@@ -57,3 +58,20 @@ def masked_area_m2(sel, transform, crs):
     if crs.is_geographic:
         return float(cell_area_grid(transform, *sel.shape)[sel].sum())
     return float(int(sel.sum()) * grid_cell_areas(transform, crs, 1, 1)[0, 0])
+
+
+# Grid compatibility (docs/grids.md): same shape and CRS, and the two
+# transforms place every corner of the pixel grid within this fraction of a
+# pixel of each other. Exports carry float noise (the real Sen1Floods11
+# LabelHand.tif pixel is 3.1e-19 degrees smaller than S1Hand.tif's), which
+# the benchmark's reference accepts.
+GRID_TOLERANCE_PIXELS = 1e-6
+
+
+def same_grid(t1, t2, width, height):
+    """Whether affine transforms t1 and t2 describe one width x height grid."""
+    d = [t1.a - t2.a, t1.b - t2.b, t1.c - t2.c, t1.d - t2.d, t1.e - t2.e, t1.f - t2.f]
+    worst = max(math.hypot(d[0] * x + d[1] * y + d[2], d[3] * x + d[4] * y + d[5])
+                for x, y in ((0, 0), (width, 0), (0, height), (width, height)))
+    pixel = min(math.hypot(t1.a, t1.d), math.hypot(t1.b, t1.e))
+    return pixel > 0 and worst <= GRID_TOLERANCE_PIXELS * pixel

@@ -10,6 +10,14 @@ not need Python: the goldens are committed.
     /usr/bin/python3 conformance/oracle/oracle.py --corpus /tmp/c --family FAMILY \
         > conformance/goldens/oracle_FAMILY.json
 
+User-shaped corpora (synth's UserShaped option: OSM lines and polygons,
+xBD labels as a FeatureCollection, routing chips in EPSG:4326) are written
+by the Go test and answered with --user-shaped:
+
+    GEODISASTER_USERSHAPED_OUT=/tmp/us go test ./conformance/ -run TestReplayMatchesNativeOracle
+    /usr/bin/python3 conformance/oracle/oracle.py --corpus /tmp/us/FAMILY --family FAMILY --user-shaped \
+        > conformance/goldens/oracle_usershaped_FAMILY.json
+
 Each family's module (oracle_<family>.py) exports ANSWERS: a dict mapping a
 question type to a function (record, root) -> answer. A record whose type has
 no oracle function is an error, so goldens never silently skip a type.
@@ -37,6 +45,8 @@ def main():
     ap.add_argument("--corpus", required=True, help="directory with records.jsonl (also the dataset root)")
     ap.add_argument("--family", required=True, choices=sorted(MODULES))
     ap.add_argument("--records", help="records JSONL to answer (default: CORPUS/records.jsonl)")
+    ap.add_argument("--user-shaped", action="store_true",
+                    help="record that the corpus was generated with synth's UserShaped option")
     args = ap.parse_args()
     path = args.records or os.path.join(args.corpus, "records.jsonl")
     raw = open(path, "rb").read()
@@ -64,6 +74,8 @@ def main():
         "records_sha256": hashlib.sha256(raw).hexdigest(),
         "answers": answers,
     }
+    if args.user_shaped:
+        out["user_shaped"] = True
     json.dump(out, sys.stdout, indent=1, sort_keys=True, allow_nan=False)
     sys.stdout.write("\n")
 

@@ -9,8 +9,9 @@ import json
 import os
 
 import numpy as np
+from shapely.geometry import shape
 
-from common import cell_area_grid, find, masked_area_m2, read_band
+from common import cell_area_grid, find, masked_area_m2, read_band, same_grid
 
 
 def valid_of(a, nodata):
@@ -210,7 +211,8 @@ def drought_c(rec, root):
     for s in srcs:
         a, nodata, transform, _ = read_band(root, find(rec, "agreement_sources_1", s + ".tif"))
         t0 = t0 or transform
-        assert transform == t0
+        assert same_grid(t0, transform, a.shape[1], a.shape[0])
+        assert not sets or a.shape == sets[0].shape
         ok = valid_of(a, nodata)
         q = nz["sources"][s]["q25"]
         m = ok & (a < q)
@@ -281,7 +283,7 @@ def exposure_d(rec, root):
     fp, _, t, crs = binary_mask(root, find(rec, "hazard_stack_1", handle + ".tif"))
     assert crs.to_epsg() == 4326
     pop, pnd, pt, pcrs = read_band(root, find(rec, "exposure_context_1", "worldpop__2020.tif"))
-    assert pt == t and pop.shape == fp.shape and pcrs == crs
+    assert pop.shape == fp.shape and pcrs == crs and same_grid(t, pt, fp.shape[1], fp.shape[0])
     pok = valid_of(pop, pnd)
     assert (pop[pok] >= 0).all()
     population = round(float(pop[fp & pok].sum()), 3)
@@ -302,14 +304,16 @@ def exposure_d(rec, root):
         seen.add(f["id"])
         c = f["properties"].get("category")
         if c in per:
-            assert f["geometry"]["type"] == "Point"
             per[c].append(f)
     assets = {}
     for c in cats:
         n_in = n_within = 0
         best, best_name = None, None
         for f in per[c]:
-            lon, lat = f["geometry"]["coordinates"]
+            # Each authoritative geometry's representative point (spec type
+            # 28): a Point itself, a line or polygon by Shapely.
+            rp = shape(f["geometry"]).representative_point()
+            lon, lat = rp.x, rp.y
             col, row = inv * (lon, lat)  # raster CRS is EPSG:4326: GeoJSON lon/lat map through the inverse affine
             col, row = int(np.floor(col)), int(np.floor(row))
             if 0 <= row < h and 0 <= col < w and fp[row, col]:

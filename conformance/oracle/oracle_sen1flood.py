@@ -28,7 +28,7 @@ import rasterio.features
 from scipy import ndimage
 from skimage.filters import threshold_otsu
 
-from common import cell_area_grid, find
+from common import cell_area_grid, find, same_grid
 
 DIAGNOSTICS = {}
 
@@ -142,7 +142,8 @@ def analyse(rec, root):
     if "jrc_water_1" in rec["handles"]:
         with rasterio.open(os.path.join(root, find(rec, "jrc_water_1", "JRCWaterHand.tif"))) as ds:
             jrc = ds.read(1)
-            assert ds.shape == flood.shape and ds.crs == rasterio.crs.CRS.from_epsg(4326) and ds.transform == t
+            assert ds.shape == flood.shape and ds.crs == rasterio.crs.CRS.from_epsg(4326), "JRC shape or CRS"
+            assert same_grid(t, ds.transform, ds.width, ds.height), "JRC grid %s is not the SAR grid %s" % (ds.transform, t)
             jnd = ds.nodata
         known = jrc == 1
         if jnd is not None:

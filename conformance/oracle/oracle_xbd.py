@@ -30,9 +30,17 @@ def load(root, rel):
 
 
 def labels(root, rel):
+    """Building labels: xView2's features.xy with WKT, or the same labels as
+    a GeoJSON FeatureCollection (pixel-space Polygon geometries)."""
     doc = load(root, rel)
     meta = doc["metadata"]
     out = []
+    if isinstance(doc["features"], list):
+        assert doc["type"] == "FeatureCollection" and meta.get("coordinate_space", "pixel") == "pixel"
+        for f in doc["features"]:
+            if f["properties"].get("feature_type", "building") == "building":
+                out.append((SUBTYPES[f["properties"]["subtype"]], shape(f["geometry"])))
+        return meta, out
     for f in doc["features"]["xy"]:
         out.append((SUBTYPES[f["properties"]["subtype"]], wkt.loads(f["wkt"])))
     return meta, out
@@ -116,7 +124,8 @@ def concentration(quads):
     frac = Fraction(mx, total)
     pattern = ("highly_concentrated" if frac >= Fraction(7, 10) else
                "moderately_concentrated" if frac >= Fraction(45, 100) else "spatially_dispersed")
-    out.update(concentration_score=round(mx / total, 4), worst_quadrant=tied[0], top_tied_quadrants=tied)
+    # Unrounded: the spec states the ratio and no rounding for it.
+    out.update(concentration_score=mx / total, worst_quadrant=tied[0], top_tied_quadrants=tied)
     return out, pattern, len(tied) > 1
 
 

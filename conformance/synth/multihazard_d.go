@@ -4,9 +4,12 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/paulmach/orb"
+
 	"github.com/geodisaster/engine/crs"
 	"github.com/geodisaster/engine/raster"
 	"github.com/geodisaster/engine/runtime"
+	"github.com/geodisaster/engine/vector"
 )
 
 // Multi-hazard task shape D generators (types 12, 16, 20, 24, 28).
@@ -37,6 +40,10 @@ type osmFeature struct {
 	name     any // string, nil (JSON null) or absent (noName)
 	noName   bool
 	lon, lat float64
+	// geom is the feature's GeoJSON LineString or Polygon when it is not
+	// a Point (user-shaped corpora); lon, lat are then its representative
+	// point.
+	geom map[string]any
 }
 
 // genExposureD builds a D record: a binary footprint (nodata strip in some
@@ -133,6 +140,11 @@ func genExposureD(t exposureTypeD) func(g *gen, i int) (runtime.Record, error) {
 			dup := feats[1]
 			dup.lon, dup.lat = east+0.5, north+0.5 // same id again: not a distinct feature
 			feats = append(feats, dup)
+		}
+		if g.userShaped {
+			if err := osmShapes(g, feats); err != nil {
+				return runtime.Record{}, err
+			}
 		}
 		// Gold geometry: AOI-centred aeqd, positive cell centres.
 		lon0, lat0 := T.Apply(float64(w)/2, float64(h)/2)
@@ -290,9 +302,11 @@ func osmCollection(feats []osmFeature, w, h int, g *gen) map[string]any {
 		if !f.noName {
 			props["name"] = f.name
 		}
-		out = append(out, map[string]any{"type": "Feature", "id": f.id,
-			"geometry":   map[string]any{"type": "Point", "coordinates": []float64{f.lon, f.lat}},
-			"properties": props})
+		geom := f.geom
+		if geom == nil {
+			geom = map[string]any{"type": "Point", "coordinates": []float64{f.lon, f.lat}}
+		}
+		out = append(out, map[string]any{"type": "Feature", "id": f.id, "geometry": geom, "properties": props})
 	}
 	return map[string]any{"type": "FeatureCollection", "features": out}
 }
@@ -318,3 +332,71 @@ var genAirD = genExposureD(exposureTypeD{qt: "air_pollution_d", role: "air_pollu
 	hazard: "air_pollution", footprint: "high_no2_column", exposure: "high_no2_column_population", cats: []string{"hospital", "school"}, allowEmpty: true,
 	provenance: "train_only_s5p_pixel_q75_v1", derivation: "finite s5p_no2__peak >= training-pixel q75 (inclusive)",
 	question: "How many WorldPop people live inside the high-NO2-column footprint?"})
+
+// osmShapes gives two features in three the shape OSM draws them with
+// around their position: a road as a LineString of 3 to 6 vertices, a
+// building or campus as a Polygon (a rotated rectangle, an L shape, or a
+// ring with a courtyard hole), 50 to 400 m across, coordinates at OSM's 7
+// decimals. Each feature's position becomes its geometry's representative
+// point (Shapely's representative_point(), which the workers and the
+// native oracle take).
+func osmShapes(g *gen, feats []osmFeature) error {
+	r7 := func(v float64) float64 { return math.Round(v*1e7) / 1e7 }
+	for k := range feats {
+		f := &feats[k]
+		if k%3 == 0 {
+			continue
+		}
+		size := 0.0005 + float64(0.003*g.rng.Float64()) // degrees
+		a := 2 * math.Pi * g.rng.Float64()
+		ca, sa := math.Cos(a), math.Sin(a)
+		at := func(u, v float64) []float64 {
+			return []float64{r7(f.lon + float64(size*(float64(u*ca)-float64(v*sa)))), r7(f.lat + float64(size*(float64(u*sa)+float64(v*ca))))}
+		}
+		var geom orb.Geometry
+		if k%3 == 1 {
+			n := 3 + g.rng.IntN(4)
+			var line [][]float64
+			for j := 0; j < n; j++ {
+				u := float64(g.rng.Float64()) // rounded on its own (an inlined product)
+				line = append(line, at(float64(j)/float64(n-1)-0.5, float64(0.3*(u-0.5))))
+			}
+			f.geom = map[string]any{"type": "LineString", "coordinates": line}
+			ls := make(orb.LineString, len(line))
+			for j, p := range line {
+				ls[j] = orb.Point{p[0], p[1]}
+			}
+			geom = ls
+		} else {
+			var rings [][][]float64
+			switch g.rng.IntN(3) {
+			case 0:
+				w := 0.3 + float64(0.7*g.rng.Float64())
+				rings = [][][]float64{{at(-0.5, -w/2), at(0.5, -w/2), at(0.5, w/2), at(-0.5, w/2), at(-0.5, -w/2)}}
+			case 1:
+				rings = [][][]float64{{at(-0.5, -0.5), at(0.5, -0.5), at(0.5, 0), at(0, 0), at(0, 0.5), at(-0.5, 0.5), at(-0.5, -0.5)}}
+			default:
+				rings = [][][]float64{
+					{at(-0.5, -0.5), at(0.5, -0.5), at(0.5, 0.5), at(-0.5, 0.5), at(-0.5, -0.5)},
+					{at(-0.2, -0.2), at(-0.2, 0.2), at(0.2, 0.2), at(0.2, -0.2), at(-0.2, -0.2)},
+				}
+			}
+			f.geom = map[string]any{"type": "Polygon", "coordinates": rings}
+			poly := make(orb.Polygon, len(rings))
+			for j, r := range rings {
+				ring := make(orb.Ring, len(r))
+				for q, p := range r {
+					ring[q] = orb.Point{p[0], p[1]}
+				}
+				poly[j] = ring
+			}
+			geom = poly
+		}
+		p, ok := vector.InteriorPoint(geom)
+		if !ok {
+			return fmt.Errorf("OSM feature %s: no representative point", f.id)
+		}
+		f.lon, f.lat = p[0], p[1]
+	}
+	return nil
+}

@@ -381,12 +381,17 @@ func TestMultiHazardFileMutationsRejected(t *testing.T) {
 				}
 			}, 0)
 		}, "footprint is empty"},
-		{"OSM line geometry", "wildfire_d", func(t *testing.T, dir string, rec *runtime.Record) {
+		{"OSM feature without geometry", "wildfire_d", func(t *testing.T, dir string, rec *runtime.Record) {
+			editJSON(t, dir, rec, declared(t, *rec, "pois.geojson"), func(m map[string]any) {
+				m["features"].([]any)[0].(map[string]any)["geometry"] = nil
+			})
+		}, "has no geometry"},
+		{"OSM polygon with a two-point ring", "wildfire_d", func(t *testing.T, dir string, rec *runtime.Record) {
 			editJSON(t, dir, rec, declared(t, *rec, "pois.geojson"), func(m map[string]any) {
 				f := m["features"].([]any)[0].(map[string]any)
-				f["geometry"] = map[string]any{"type": "LineString", "coordinates": [][]float64{{0, 0}, {1, 1}}}
+				f["geometry"] = map[string]any{"type": "Polygon", "coordinates": [][][]float64{{{0, 0}, {1, 1}, {0, 0}}}}
 			})
-		}, "representative Point is required"},
+		}, "a polygon ring has 3 positions"},
 		{"hazard handle without inventory", "urban_expansion_a", func(t *testing.T, dir string, rec *runtime.Record) {
 			h := rec.Handles["hazard_stack_1"]
 			var keep []workersCard

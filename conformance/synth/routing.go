@@ -34,6 +34,11 @@ func genRouting(g *gen, i int, qtype string) (runtime.Record, error) {
 	if err != nil {
 		return runtime.Record{}, err
 	}
+	if g.userShaped {
+		if err := s.useGeographicChip(); err != nil {
+			return runtime.Record{}, err
+		}
+	}
 	cards, err := s.files(g)
 	if err != nil {
 		return runtime.Record{}, err

@@ -89,6 +89,10 @@ type rtScene struct {
 	dyadic  bool
 	// staleF1 marks the F1 entry of route_scores.json as stale.
 	staleF1 bool
+	// geo, when set, writes the RGB chip in EPSG:4326 on geoT (the
+	// north-up grid over the UTM chip's footprint), as a user exports it.
+	geo  bool
+	geoT crs.Affine
 }
 
 // rtSites are UTM-zone AOI centres in flood-prone regions (lon, lat).
@@ -184,6 +188,27 @@ func genRouteScene(g *gen, sample string, variant int) (*rtScene, error) {
 		}
 	}
 	return s, nil
+}
+
+// useGeographicChip puts the RGB chip on the north-up EPSG:4326 grid over
+// the UTM chip's footprint: its corners' extreme longitudes and latitudes,
+// rounded outwards to 1e-7 degrees, cut into the same 512 x 512 pixels.
+func (s *rtScene) useGeographicChip() error {
+	west, east, south, north := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+	size := float64(rtChipSize * rtPixel)
+	for _, c := range [][2]float64{{0, 0}, {size, 0}, {0, size}, {size, size}} {
+		lon, lat, err := s.c.ToLonLat(s.e0+c[0], s.n0-c[1])
+		if err != nil {
+			return err
+		}
+		west, east = math.Min(west, lon), math.Max(east, lon)
+		south, north = math.Min(south, lat), math.Max(north, lat)
+	}
+	west, north = math.Floor(west*1e7)/1e7, math.Ceil(north*1e7)/1e7
+	east, south = math.Ceil(east*1e7)/1e7, math.Floor(south*1e7)/1e7
+	s.geo = true
+	s.geoT = crs.Affine{(east - west) / rtChipSize, 0, west, 0, -(north - south) / rtChipSize, north}
+	return nil
 }
 
 // gridPos returns the nominal UTM position of fractional grid (row, col).
@@ -635,6 +660,14 @@ func (s *rtScene) walk(c *rtCand) [][2]float64 {
 
 // inChip reports whether a WGS84 position falls inside the RGB chip.
 func (s *rtScene) inChip(lon, lat float64) (bool, error) {
+	if s.geo {
+		inv, err := s.geoT.Invert()
+		if err != nil {
+			return false, err
+		}
+		col, row := inv.Apply(lon, lat)
+		return col >= 0 && col < rtChipSize && row >= 0 && row < rtChipSize, nil
+	}
 	e, n, err := s.c.FromLonLat(lon, lat)
 	if err != nil {
 		return false, err
@@ -651,8 +684,12 @@ func (s *rtScene) files(g *gen) ([]workers.FileCard, error) {
 	if err != nil {
 		return nil, err
 	}
+	epsg, t := s.epsg, s.t
+	if s.geo {
+		epsg, t = 4326, s.geoT
+	}
 	var buf bytesBuffer
-	if err := raster.Write(&buf, rgb, raster.WriteOptions{Compression: "deflate", Predictor: 2, TileSize: 256, EPSG: s.epsg, Transform: s.t,
+	if err := raster.Write(&buf, rgb, raster.WriteOptions{Compression: "deflate", Predictor: 2, TileSize: 256, EPSG: epsg, Transform: t,
 		BandDescriptions: []string{"B04 red", "B03 green", "B02 blue"}}); err != nil {
 		return nil, err
 	}
@@ -675,7 +712,7 @@ func (s *rtScene) files(g *gen) ([]workers.FileCard, error) {
 		conf = "medium_osm_tagged_shelter"
 	}
 	meta := map[string]any{
-		"sample_id": s.sample, "crs": fmt.Sprintf("EPSG:%d", s.epsg),
+		"sample_id": s.sample, "crs": fmt.Sprintf("EPSG:%d", epsg),
 		"origin":       map[string]any{"name": "evacuation origin", "node_id": o.id, "lon": o.lon, "lat": o.lat},
 		"shelter":      map[string]any{"shelter_id": fmt.Sprintf("SH-%s", strings.TrimPrefix(s.sample, "synth_")), "name": rtShelterNames[int(sh.id)%len(rtShelterNames)], "node_id": sh.id, "lon": sh.lon, "lat": sh.lat, "facility_type": "public_facility"},
 		"confidence":   conf,

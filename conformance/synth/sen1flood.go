@@ -33,6 +33,9 @@ type S1Chip struct {
 	// JRC holds 0/1 known water (and JRCNoData where declared).
 	JRC       []uint8
 	JRCNoData *float64
+	// JRCTransform, when set, is the known-water raster's own transform
+	// (one exported by another tool, with its float noise); T otherwise.
+	JRCTransform *crs.Affine
 }
 
 // sen1Variant names the edge case record i covers (i%6): random blobs
@@ -196,9 +199,13 @@ func (c *S1Chip) JRCBytes() ([]byte, error) {
 		return nil, err
 	}
 	copy(b.Data.([]uint8), c.JRC)
+	t := c.T
+	if c.JRCTransform != nil {
+		t = *c.JRCTransform
+	}
 	var buf bytesBuffer
 	err = raster.Write(&buf, []*raster.Band{b}, raster.WriteOptions{
-		Compression: "deflate", Predictor: 2, TileSize: 256, NoData: c.JRCNoData, EPSG: 4326, Transform: c.T,
+		Compression: "deflate", Predictor: 2, TileSize: 256, NoData: c.JRCNoData, EPSG: 4326, Transform: t,
 	})
 	return buf.b, err
 }

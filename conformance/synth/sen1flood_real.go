@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/geodisaster/engine/crs"
 	"github.com/geodisaster/engine/raster"
 	"github.com/geodisaster/engine/runtime"
 )
@@ -39,22 +40,41 @@ func Sen1FloodRealCorpus(ctx context.Context, dir, sample string, portable []byt
 		if variant != "original" {
 			name = sample + "_" + variant
 		}
-		for n, qtype := range []string{"sen1_flood_a", "sen1_flood_b", "sen1_flood_c", "sen1_flood_d", "sen1_flood_e"} {
-			if err := ctx.Err(); err != nil {
-				return "", err
-			}
-			g := &gen{dir: dir, full: true, rng: rand.New(rand.NewPCG(uint64(k), uint64(n))), files: files}
-			rec, err := sen1Record(g, qtype, name, chip)
-			if err != nil {
-				return "", fmt.Errorf("real chip %s %s: %w", name, qtype, err)
-			}
-			rec.QuestionType, rec.Family, rec.Split, rec.TrainingWeight, rec.SplitGroupID = qtype, "sen1_flood", "test", 1, sample
-			if err := rec.Validate(true); err != nil {
-				return "", err
-			}
-			recs = append(recs, rec)
+		rs, err := realChipRecords(ctx, dir, sample, name, chip, uint64(k), files,
+			"sen1_flood_a", "sen1_flood_b", "sen1_flood_c", "sen1_flood_d", "sen1_flood_e")
+		if err != nil {
+			return "", err
 		}
+		recs = append(recs, rs...)
 	}
+	return writeRealChipRecords(dir, recs)
+}
+
+// realChipRecords builds the records of qtypes over one derived chip
+// (named name, from the real chip sample), each from its own random
+// stream (stream, type index), writing its files into dir.
+func realChipRecords(ctx context.Context, dir, sample, name string, chip *S1Chip, stream uint64, files map[string]bool, qtypes ...string) ([]runtime.Record, error) {
+	var recs []runtime.Record
+	for n, qtype := range qtypes {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		g := &gen{dir: dir, full: true, rng: rand.New(rand.NewPCG(stream, uint64(n))), files: files}
+		rec, err := sen1Record(g, qtype, name, chip)
+		if err != nil {
+			return nil, fmt.Errorf("real chip %s %s: %w", name, qtype, err)
+		}
+		rec.QuestionType, rec.Family, rec.Split, rec.TrainingWeight, rec.SplitGroupID = qtype, "sen1_flood", "test", 1, sample
+		if err := rec.Validate(true); err != nil {
+			return nil, err
+		}
+		recs = append(recs, rec)
+	}
+	return recs, nil
+}
+
+// writeRealChipRecords writes dir/records.jsonl and returns its SHA-256.
+func writeRealChipRecords(dir string, recs []runtime.Record) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
@@ -94,20 +114,16 @@ func decodeS1Chip(b []byte) (*S1Chip, error) {
 	return c, nil
 }
 
-// deriveS1Chip returns a deterministic variant of a chip with its
-// known-water raster.
-func deriveS1Chip(src *S1Chip, variant string) *S1Chip {
-	w, h := src.W, src.H
-	c := &S1Chip{W: w, H: h, T: src.T, S1NoData: src.S1NoData, VV: make([]float32, w*h), VH: make([]float32, w*h)}
-	from := func(r, col int) int { return r*w + col }
+// variantLayout returns the shape of a variant of a w x h chip, the
+// source pixel its crop starts at (0, 0 without one) and the source index
+// of each of its pixels.
+func variantLayout(variant string, w, h int) (cw, ch, c0, r0 int, from func(r, col int) int) {
+	from = func(r, col int) int { return r*w + col }
 	switch variant {
 	case "crop":
-		c0, r0 := w/8, h/4
-		c.W, c.H = w-w/4, h/2
-		c.T[2] = src.T[2] + float64(float64(c0)*src.T[0])
-		c.T[5] = src.T[5] + float64(float64(r0)*src.T[4])
-		c.VV, c.VH = make([]float32, c.W*c.H), make([]float32, c.W*c.H)
+		c0, r0 = w/8, h/4
 		from = func(r, col int) int { return (r+r0)*w + col + c0 }
+		return w - w/4, h / 2, c0, r0, from
 	case "flipud":
 		from = func(r, col int) int { return (h-1-r)*w + col }
 	case "fliplr":
@@ -115,6 +131,23 @@ func deriveS1Chip(src *S1Chip, variant string) *S1Chip {
 	case "shift":
 		from = func(r, col int) int { return ((r+37)%h)*w + (col+53)%w }
 	}
+	return w, h, 0, 0, from
+}
+
+// cropTransform returns t with its origin moved to source pixel (c0, r0).
+func cropTransform(t crs.Affine, c0, r0 int) crs.Affine {
+	if c0 != 0 || r0 != 0 {
+		t[2] += float64(float64(c0) * t[0])
+		t[5] += float64(float64(r0) * t[4])
+	}
+	return t
+}
+
+// deriveS1Chip returns a deterministic variant of a chip with its
+// known-water raster.
+func deriveS1Chip(src *S1Chip, variant string) *S1Chip {
+	cw, ch, c0, r0, from := variantLayout(variant, src.W, src.H)
+	c := &S1Chip{W: cw, H: ch, T: cropTransform(src.T, c0, r0), S1NoData: src.S1NoData, VV: make([]float32, cw*ch), VH: make([]float32, cw*ch)}
 	for r := 0; r < c.H; r++ {
 		for col := 0; col < c.W; col++ {
 			i := from(r, col)

@@ -48,6 +48,12 @@ type Options struct {
 	// Every record draws from its own random stream and writes its own
 	// files, so the corpus is byte-identical for any number of workers.
 	Workers int
+	// UserShaped writes inputs the way users have them rather than as the
+	// release packages them: cached OSM features of the multi-hazard D
+	// types as LineString and Polygon geometries (besides Points), xBD
+	// building labels as a GeoJSON FeatureCollection, and routing chips
+	// in EPSG:4326 instead of a UTM zone.
+	UserShaped bool
 }
 
 // Manifest describes a generated corpus; it is written as corpus.json.
@@ -61,6 +67,8 @@ type Manifest struct {
 	Files     int            `json:"files"`
 	// RecordsSHA256 is the SHA-256 of records.jsonl.
 	RecordsSHA256 string `json:"records_sha256"`
+	// UserShaped reports Options.UserShaped.
+	UserShaped bool `json:"user_shaped,omitempty"`
 }
 
 // typeGen generates record number i of one question type.
@@ -104,7 +112,7 @@ func Generate(ctx context.Context, dir string, opts Options) (*Manifest, error) 
 	if per <= 0 {
 		per = 6
 	}
-	m := &Manifest{Generator: "geodisaster synth", Status: runtime.StatusFixture, Seed: opts.Seed, Full: opts.Full, ByType: map[string]int{}}
+	m := &Manifest{Generator: "geodisaster synth", Status: runtime.StatusFixture, Seed: opts.Seed, Full: opts.Full, ByType: map[string]int{}, UserShaped: opts.UserShaped}
 	type job struct {
 		t   string
 		i   int
@@ -139,7 +147,7 @@ func Generate(ctx context.Context, dir string, opts Options) (*Manifest, error) 
 			return
 		}
 		fileSets[k] = map[string]bool{}
-		g := &gen{dir: dir, full: opts.Full, rng: rand.New(rand.NewPCG(opts.Seed, uint64(j.qt.Number)<<32|uint64(j.i))), files: fileSets[k]}
+		g := &gen{dir: dir, full: opts.Full, userShaped: opts.UserShaped, rng: rand.New(rand.NewPCG(opts.Seed, uint64(j.qt.Number)<<32|uint64(j.i))), files: fileSets[k]}
 		rec, err := j.gen.gen(g, j.i)
 		if err != nil {
 			errs[k] = fmt.Errorf("synth: %s record %d: %w", j.t, j.i, err)
@@ -241,10 +249,11 @@ func writeJSONL(path string, recs []runtime.Record) (string, error) {
 
 // gen writes one record's files.
 type gen struct {
-	dir   string
-	full  bool
-	rng   *rand.Rand
-	files map[string]bool
+	dir        string
+	full       bool
+	userShaped bool
+	rng        *rand.Rand
+	files      map[string]bool
 }
 
 // write stores a file at a repository-relative path and returns its card.

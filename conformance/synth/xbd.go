@@ -109,7 +109,7 @@ func xbdConcentrationGold(q []xbdCell) (fields map[string]any, pattern string, t
 		}
 	}
 	ratio := float64(mx) / float64(total)
-	fields["concentration_score"] = xbdR4(ratio)
+	fields["concentration_score"] = ratio // unrounded (spec types 34 and 35)
 	fields["worst_quadrant"] = tied[0]
 	fields["top_tied_quadrants"] = tied
 	switch {
@@ -174,7 +174,7 @@ func genXBDSingle(qtype string, number int) func(g *gen, i int) (runtime.Record,
 		var ans map[string]any
 		switch qtype {
 		case "xbd_q1", "xbd_q5":
-			lab, err := file("building_damage_xy.geojson", s.labelsDoc())
+			lab, err := file("building_damage_xy.geojson", s.labelsDoc(g.userShaped))
 			if err != nil {
 				return runtime.Record{}, err
 			}
@@ -249,7 +249,7 @@ func genXBDSingle(qtype string, number int) func(g *gen, i int) (runtime.Record,
 				runtime.Step{Tool: "RankRegions", Args: map[string]any{"input": "damage_1", "by": "normalized_damage_severity", "top_k": 3}, Output: "rank_1"})
 			ans = xbdGridGold(s.cells(4))
 		case "xbd_q8":
-			lab, err := file("building_damage_xy.geojson", s.labelsDoc())
+			lab, err := file("building_damage_xy.geojson", s.labelsDoc(g.userShaped))
 			if err != nil {
 				return runtime.Record{}, err
 			}
@@ -413,7 +413,7 @@ func genXBDQ4(g *gen, i int) (runtime.Record, error) {
 		if err != nil {
 			return runtime.Record{}, err
 		}
-		lab, err := g.xbdWriteCompact(s.dir()+"building_damage_xy.geojson", s.labelsDoc())
+		lab, err := g.xbdWriteCompact(s.dir()+"building_damage_xy.geojson", s.labelsDoc(g.userShaped))
 		if err != nil {
 			return runtime.Record{}, err
 		}

@@ -261,21 +261,41 @@ func (g *gen) xbdScene(id string, ev int, variant int) *xbdScene {
 
 func (s *xbdScene) dir() string { return "source_assets/xbd/" + s.id + "/" }
 
-func (s *xbdScene) labelsDoc() map[string]any {
-	xy := make([]any, 0, len(s.bs))
+// labelsDoc returns building_damage_xy.geojson: xView2's label document,
+// or with featureCollection the same labels as a GeoJSON FeatureCollection
+// (Polygon geometries in pixel space, the metadata beside features), as
+// users convert them.
+func (s *xbdScene) labelsDoc(featureCollection bool) map[string]any {
+	meta := map[string]any{
+		"gsd": s.gsd, "width": xbdFrame, "height": xbdFrame, "disaster": s.disaster, "disaster_type": s.dtype,
+		"img_name": s.id + "_post_disaster.png", "sensor": "WORLDVIEW03_VNIR", "capture_date": "2018-10-13T16:30:00.000Z",
+	}
+	feats := make([]any, 0, len(s.bs))
 	for _, b := range s.bs {
-		xy = append(xy, map[string]any{
-			"properties": map[string]any{"feature_type": "building", "subtype": xbdSubtypes[b.class], "uid": b.uid},
-			"wkt":        vector.PolygonWKT(b.poly),
-		})
+		props := map[string]any{"feature_type": "building", "subtype": xbdSubtypes[b.class], "uid": b.uid}
+		if !featureCollection {
+			feats = append(feats, map[string]any{"properties": props, "wkt": vector.PolygonWKT(b.poly)})
+			continue
+		}
+		var rings [][][]float64
+		for _, r := range b.poly {
+			ring := make([][]float64, 0, len(r)+1)
+			for _, p := range r {
+				ring = append(ring, []float64{p[0], p[1]})
+			}
+			if r[0] != r[len(r)-1] {
+				ring = append(ring, []float64{r[0][0], r[0][1]})
+			}
+			rings = append(rings, ring)
+		}
+		feats = append(feats, map[string]any{"type": "Feature", "properties": props,
+			"geometry": map[string]any{"type": "Polygon", "coordinates": rings}})
 	}
-	return map[string]any{
-		"features": map[string]any{"xy": xy},
-		"metadata": map[string]any{
-			"gsd": s.gsd, "width": xbdFrame, "height": xbdFrame, "disaster": s.disaster, "disaster_type": s.dtype,
-			"img_name": s.id + "_post_disaster.png", "sensor": "WORLDVIEW03_VNIR", "capture_date": "2018-10-13T16:30:00.000Z",
-		},
+	if !featureCollection {
+		return map[string]any{"features": map[string]any{"xy": feats}, "metadata": meta}
 	}
+	meta["coordinate_space"] = "pixel"
+	return map[string]any{"type": "FeatureCollection", "features": feats, "metadata": meta}
 }
 
 func xbdCoords(p orb.Polygon) []any {
