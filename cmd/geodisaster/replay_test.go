@@ -156,7 +156,7 @@ func TestReplayUsageErrors(t *testing.T) {
 			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
 		}
 	}
-	if code, _, e := cli(t, "replay", "--input", filepath.Join(t.TempDir(), "missing.jsonl")); code != exitFailure || !strings.Contains(e, "missing.jsonl") {
+	if code, _, e := cli(t, "replay", "--input", filepath.Join(t.TempDir(), "missing.jsonl")); code != exitCannotRun || !strings.Contains(e, "missing.jsonl") {
 		t.Errorf("missing input: exit %d %s", code, e)
 	}
 }

@@ -256,8 +256,8 @@ func TestServeRefusals(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{[]string{"--input", goldFile, "--record", gold.ID}, exitFailure, "not a gold-free test-input projection"},
-		{[]string{"--input", inputs, "--record", "nope"}, exitFailure, "no record with id"},
+		{[]string{"--input", goldFile, "--record", gold.ID}, exitCannotRun, "not a gold-free test-input projection"},
+		{[]string{"--input", inputs, "--record", "nope"}, exitCannotRun, "no record with id"},
 		{[]string{"--input", inputs, "--record", gold.ID, "--http", "0.0.0.0:0"}, exitUsage, "loopback"},
 		{[]string{"--input", inputs, "--record", gold.ID, "--agent", "single", "--role", "GA"}, exitUsage, "specialist"},
 		{[]string{"--input", inputs, "--record", gold.ID, "--role", "XX"}, exitUsage, "--role"},
