@@ -158,8 +158,8 @@ func Write(dir string, binary []byte, opts Options) (Descriptor, error) {
 	layer := add(MediaTypeLayer, gz.Bytes())
 	cfg, err := json.Marshal(Config{
 		Architecture: plat.Architecture, OS: plat.OS,
-		Config: ContainerConfig{User: opts.User, Entrypoint: []string{opts.Name}, WorkingDir: "/"},
-		RootFS: RootFS{Type: "layers", DiffIDs: []string{digest(tarball)}},
+		Config:  ContainerConfig{User: opts.User, Entrypoint: []string{opts.Name}, WorkingDir: "/"},
+		RootFS:  RootFS{Type: "layers", DiffIDs: []string{digest(tarball)}},
 		History: []History{{CreatedBy: "internal/ociimage: the static binary " + opts.Name + ", no base image"}},
 	})
 	if err != nil {
