@@ -47,6 +47,9 @@ const exitCodesHelp = `exit codes (every command):
   5    could not run: bad or unreadable input, missing files, I/O failure
   130  interrupted by SIGINT; 143 by SIGTERM (nothing that looks complete is left)`
 
+// exitCodesShort ends every command's --help.
+const exitCodesShort = "exit codes: 0 ok; 1 ran, but records failed or a check mismatched; 2 usage; 5 could not run; 130/143 interrupted (conformance adds 3 and 4; see geodisaster help)"
+
 // usageError marks an error caused by bad command-line usage (exit code 2).
 type usageError struct{ err error }
 

@@ -57,6 +57,7 @@ func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: geodisaster %s %s\n\nflags:\n", name, usage)
 		fs.PrintDefaults()
+		fmt.Fprintln(stderr, "\n"+exitCodesShort)
 	}
 	return fs
 }
