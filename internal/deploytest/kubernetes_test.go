@@ -15,6 +15,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/yaml"
+
+	"github.com/geodisaster/engine/internal/clitest"
 )
 
 const manifestsDir = "../../docs/deploy/kubernetes"
@@ -211,7 +213,7 @@ func TestKubernetesManifests(t *testing.T) {
 	checkVolumes(t, "merge", &merge.Spec.Template.Spec, pvcs)
 
 	// The CLI accepts both commands' flags.
-	bin := buildCLI(t)
+	bin := clitest.Build(t)
 	for _, args := range [][]string{c[0].Args, mc[0].Args} {
 		flags := slices.DeleteFunc(append([]string(nil), args[1:]...), func(a string) bool { return !strings.HasPrefix(a, "--") })
 		cmd := exec.Command(bin, append(append([]string{args[0]}, flags...), "--help")...)
@@ -242,18 +244,4 @@ func checkVolumes(t *testing.T, name string, spec *corev1.PodSpec, pvcs map[stri
 			t.Errorf("%s: the release is mounted read-write", name)
 		}
 	}
-}
-
-func buildCLI(t *testing.T) string {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("builds the CLI")
-	}
-	out := filepath.Join(t.TempDir(), "geodisaster")
-	cmd := exec.Command("go", "build", "-o", out, "github.com/geodisaster/engine/cmd/geodisaster")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, b)
-	}
-	return out
 }

@@ -15,24 +15,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/geodisaster/engine/internal/clitest"
 	"github.com/geodisaster/engine/internal/ociimage"
 )
-
-// buildCLI builds the static geodisaster binary for linux on this
-// machine's architecture.
-func buildCLI(t *testing.T) string {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("builds the CLI")
-	}
-	out := filepath.Join(t.TempDir(), "geodisaster")
-	cmd := exec.Command("go", "build", "-o", out, "github.com/geodisaster/engine/cmd/geodisaster")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux")
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, b)
-	}
-	return out
-}
 
 // blob reads a blob of the layout named by its descriptor and checks its
 // digest and size.
@@ -66,7 +51,7 @@ func decode(t *testing.T, b []byte, v any) {
 // requires one layer with one file, the binary, as entrypoint, extracts
 // it and runs "version"; a second build gives the same digest.
 func TestImageHoldsOnlyTheBinary(t *testing.T) {
-	binPath := buildCLI(t)
+	binPath := clitest.Build(t, "GOOS=linux")
 	bin, err := os.ReadFile(binPath)
 	if err != nil {
 		t.Fatal(err)
