@@ -49,7 +49,16 @@ var outputEntries = []string{ResultsFile, ReportFile, ReportHTMLFile, TracesDir,
 // the stage directory, which the next CreateOutputDir removes.
 type OutputDir struct {
 	dir, stage string
+	stageInfo  os.FileInfo
+	lock       *os.File
 }
+
+// lockFile is held (flock) by the run writing a directory; it is not an
+// output and stays.
+const lockFile = ".lock"
+
+// errLocked: another process holds the directory's lock.
+var errLocked = errors.New("locked")
 
 // ForeignEntriesError refuses an output directory that holds entries no
 // replay or merge writes; nothing was removed.
@@ -67,25 +76,59 @@ func (e *ForeignEntriesError) Error() string {
 }
 
 // CreateOutputDir prepares dir for a new run: it creates dir if needed,
-// refuses one that holds anything but an earlier run's outputs
-// (ForeignEntriesError), removes the earlier manifest first (from then on
-// the directory is not a complete output), then the earlier outputs and
-// any killed run's stage directory, and creates a fresh stage directory.
+// refuses a directory that holds anything but an earlier run's outputs
+// (ForeignEntriesError, before writing anything), locks it (a second run
+// into it while this one is writing is refused; the lock goes with the
+// process, however it ends), removes the earlier manifest first (from
+// then on the directory is not a complete output), then the earlier
+// outputs and any killed run's stage directory, and creates a fresh stage
+// directory.
 // A run into the same directory thus replaces the earlier one entirely:
 // no trace or artifact of it survives beside the new results.
 func CreateOutputDir(dir string) (*OutputDir, error) {
 	if err := os.MkdirAll(dir, OutputDirMode); err != nil {
 		return nil, err
 	}
+	// A foreign directory is refused before anything is written into it.
+	if _, err := scanOutputDir(dir); err != nil {
+		return nil, err
+	}
+	lock, err := os.OpenFile(filepath.Join(dir, lockFile), os.O_RDWR|os.O_CREATE, OutputFileMode)
+	if err != nil {
+		return nil, err
+	}
+	if err := lock.Chmod(OutputFileMode); err != nil {
+		lock.Close()
+		return nil, err
+	}
+	if err := lockExclusive(lock); err != nil {
+		lock.Close()
+		if errors.Is(err, errLocked) {
+			return nil, fmt.Errorf("another replay or merge is writing %s now", dir)
+		}
+		return nil, fmt.Errorf("locking %s: %w", dir, err)
+	}
+	o, err := prepareOutputDir(dir)
+	if err != nil {
+		lock.Close()
+		return nil, err
+	}
+	o.lock = lock
+	return o, nil
+}
+
+// scanOutputDir lists the stale entries of dir (killed runs' stages and
+// temporary manifests) and refuses foreign ones.
+func scanOutputDir(dir string) (stale []string, err error) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
 	}
-	var foreign, stale []string
+	var foreign []string
 	for _, e := range ents {
 		name := e.Name()
 		switch {
-		case isOutputEntry(name):
+		case isOutputEntry(name), name == lockFile:
 		case strings.HasPrefix(name, stagePrefix), strings.HasPrefix(name, "."+ManifestFile+".tmp-"):
 			stale = append(stale, name)
 		default:
@@ -95,6 +138,14 @@ func CreateOutputDir(dir string) (*OutputDir, error) {
 	if len(foreign) > 0 {
 		sort.Strings(foreign)
 		return nil, &ForeignEntriesError{Dir: dir, Entries: foreign}
+	}
+	return stale, nil
+}
+
+func prepareOutputDir(dir string) (*OutputDir, error) {
+	stale, err := scanOutputDir(dir)
+	if err != nil {
+		return nil, err
 	}
 	if err := os.Remove(filepath.Join(dir, ManifestFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("removing the earlier manifest: %w", err)
@@ -108,11 +159,15 @@ func CreateOutputDir(dir string) (*OutputDir, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := os.Chmod(stage, OutputDirMode); err != nil {
+	fi, err := os.Stat(stage)
+	if err == nil {
+		err = os.Chmod(stage, OutputDirMode)
+	}
+	if err != nil {
 		os.RemoveAll(stage)
 		return nil, err
 	}
-	return &OutputDir{dir: dir, stage: stage}, nil
+	return &OutputDir{dir: dir, stage: stage, stageInfo: fi}, nil
 }
 
 func isOutputEntry(name string) bool {
@@ -140,9 +195,20 @@ func (o *OutputDir) WriteFile(name string, data []byte) error {
 	return WriteFileAtomic(filepath.Join(o.stage, name), data)
 }
 
-// Abort removes the stage and everything written into it; the directory
-// is left without outputs and without a manifest.
-func (o *OutputDir) Abort() error { return os.RemoveAll(o.stage) }
+// Abort removes the stage and everything written into it and releases the
+// directory; it is left without outputs and without a manifest.
+func (o *OutputDir) Abort() error {
+	err := os.RemoveAll(o.stage)
+	o.unlock()
+	return err
+}
+
+func (o *OutputDir) unlock() {
+	if o.lock != nil {
+		o.lock.Close()
+		o.lock = nil
+	}
+}
 
 // Commit completes the run: it records the digests of the top-level
 // outputs in m.Files, moves the outputs from the stage into the
@@ -150,6 +216,12 @@ func (o *OutputDir) Abort() error { return os.RemoveAll(o.stage) }
 // and last. A run interrupted before Commit has written the manifest has
 // left no manifest.
 func (o *OutputDir) Commit(m *Manifest) error {
+	defer o.unlock()
+	// The stage must be the one this run created: a run that removed it
+	// (where there is no lock) would leave this one's outputs incomplete.
+	if fi, err := os.Stat(o.stage); err != nil || !os.SameFile(fi, o.stageInfo) {
+		return fmt.Errorf("%s: the stage %s was removed or replaced by another run; nothing committed", o.dir, filepath.Base(o.stage))
+	}
 	m.Files = map[string]FileDigest{}
 	for _, name := range []string{ResultsFile, ReportFile, ReportHTMLFile} {
 		d, err := digestFile(filepath.Join(o.stage, name))

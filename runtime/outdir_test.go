@@ -78,10 +78,20 @@ func TestOutputDirReplacesAnEarlierRunAndRefusesForeignFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	od.WriteFile(runtime.ResultsFile, []byte("{}\n"))
-	od.Abort()
-	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
-		t.Errorf("after Abort the directory holds %v", ents)
+	// A second run into the directory while this one writes is refused.
+	if _, err := runtime.CreateOutputDir(dir); err == nil || !strings.Contains(err.Error(), "another replay or merge is writing") {
+		t.Errorf("concurrent run: %v", err)
 	}
+	od.Abort()
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 || ents[0].Name() != ".lock" {
+		t.Errorf("after Abort the directory holds %v, want only its lock file", ents)
+	}
+	// Released: the next run may start.
+	od, err = runtime.CreateOutputDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	od.Abort()
 }
 
 func TestReadManifestIsStrict(t *testing.T) {
