@@ -297,6 +297,9 @@ func writeReplayOutputs(ctx context.Context, od *runtime.OutputDir, results []ru
 
 func printReport(w io.Writer, rep *runtime.Report, out string) {
 	fmt.Fprintf(w, "corpus %s  status %s  sha256 %s\n", rep.Corpus.Path, rep.Corpus.Status, rep.Corpus.SHA256)
+	if rep.Corpus.Regenerate != "" {
+		fmt.Fprintf(w, "regenerate the corpus with: %s\n", rep.Corpus.Regenerate)
+	}
 	fmt.Fprintf(w, "records %d  tool calls %d  read denials %d  workers %d  wall %.2fs\n\n", rep.Records, rep.ToolCalls, rep.ReadDenials, rep.Workers, rep.WallSeconds)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "family\trecords\texecuted\tcorrect\tstatus\trecord-seconds")
