@@ -174,7 +174,10 @@ func CheckShards(dirs []string, wantCorpusSHA256 string) (*ShardSet, error) {
 	var shards []shard
 	for _, d := range dirs {
 		m, err := ReadManifest(d)
+		_, statErr := os.Stat(d)
 		switch {
+		case errors.Is(statErr, os.ErrNotExist):
+			problems = append(problems, fmt.Sprintf("%s does not exist: the shard never ran (or the path is wrong)", d))
 		case errors.Is(err, os.ErrNotExist):
 			problems = append(problems, fmt.Sprintf("%s has no %s: not a finished shard (killed, failed or still running); rerun it", d, ManifestFile))
 		case err != nil:

@@ -120,6 +120,7 @@ func TestMergeRefusesIncompleteOrForeignShards(t *testing.T) {
 		{"duplicated shard", []string{shards[0], shards[1], shards[2], shards[3], shards[2]}, []string{"shard 2/4 appears 2 times: " + shards[2] + ", " + shards[2]}},
 		{"shard of another corpus", []string{shards[0], foreign[1], shards[2], shards[3]}, []string{foreign[1] + " is shard 1/4 of another corpus", "shard 1/4 is missing"}},
 		{"unfinished shard", []string{shards[0], unfinished, shards[2], shards[3]}, []string{unfinished + " has no manifest.json: not a finished shard", "shard 1/4 is missing"}},
+		{"shard never ran", []string{shards[0], filepath.Join(otherDir, "shard-1"), shards[2], shards[3]}, []string{filepath.Join(otherDir, "shard-1") + " does not exist", "shard 1/4 is missing"}},
 		{"wrong --input", append([]string{"--input", other}, shards...), []string{"no shard replayed the corpus with SHA-256", "the shards replayed"}},
 		{"missing --input", append([]string{"--input", filepath.Join(otherDir, "absent.jsonl")}, shards...), []string{"--input", "absent.jsonl"}},
 	} {
