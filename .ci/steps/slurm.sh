@@ -125,12 +125,21 @@ done
 [ "$state" = idle ] || fail "the node is not idle after 20 s (state '$state')"
 echo "   cluster up: $(sinfo -h -o '%P %D %T %c CPUs') (munged, slurmctld, slurmd PIDs ${pids[*]})"
 
-# job_state JOBID: the state of a job (the first line for an array).
-job_state() { scontrol -o show job "$1" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p' | head -1; }
-job_exit() { scontrol -o show job "$1" 2>/dev/null | sed -n 's/.* ExitCode=\([0-9]*\):.*/\1/p' | head -1; }
-wait_done() { # JOBID TIMEOUT_S: waits until every task of the job has ended
+# show JOBID: scontrol's one-line records of a job (every task of an
+# array), retried while slurmctld does not answer (a loaded machine).
+show() {
+  local out
+  for _ in $(seq 20); do
+    if out=$(scontrol -o show job "$1" 2>/dev/null) && [ -n "$out" ]; then printf '%s\n' "$out"; return 0; fi
+    sleep 0.5
+  done
+  fail "scontrol show job $1 gave no answer"
+}
+job_state() { show "$1" | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p' | head -1; }
+job_exit() { show "$1" | sed -n 's/.* ExitCode=\([0-9]*\):.*/\1/p' | head -1; }
+wait_done() { # JOBID TIMEOUT_S: waits until the job (every task of an array) has ended
   local t=0
-  while scontrol -o show job "$1" 2>/dev/null | grep -qE 'JobState=(PENDING|RUNNING|CONFIGURING|COMPLETING)'; do
+  while show "$1" | grep -qE 'JobState=(PENDING|RUNNING|CONFIGURING|COMPLETING|SUSPENDED|REQUEUED|RESIZING)'; do
     sleep 0.5; t=$((t + 1))
     [ $t -lt $(($2 * 2)) ] || fail "job $1 still running after $2 s"
   done
@@ -160,6 +169,7 @@ for attempt in 1 2 3; do
     [ $t -lt 6000 ] || fail "task ${array}_$victim never started replaying"
   done
   scancel "${array}_$victim"
+  wait_done "${array}_$victim" 120
   wait_done "$merge" 240
   [ "$(job_state "${array}_$victim")" = CANCELLED ] && break
   [ "$(job_state "${array}_$victim")" = COMPLETED ] || fail "task ${array}_$victim ended $(job_state "${array}_$victim")"
@@ -185,8 +195,8 @@ echo "   rerun sbatch --array=$victim ($rerun) + merge $merge2: results.jsonl by
 out=$work/out3
 bad=$(sbatch --parsable --cpus-per-task=1 --array=1-4 --output="$work/bad-%A_%a.out" \
   "$repo/docs/deploy/slurm/replay-array.sh" "$bin" "$records" $n "$out")
-wait_done "$bad" 120
 for i in 1 2 3 4; do
+  wait_done "${bad}_$i" 120
   [ "$(job_exit "${bad}_$i")" = 2 ] || fail "task ${bad}_$i of --array=1-4 exited $(job_exit "${bad}_$i"), want 2"
 done
 compgen -G "$out/shard-*" >/dev/null && fail "--array=1-4 wrote shard directories"
