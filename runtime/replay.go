@@ -156,7 +156,10 @@ func (o ReplayOptions) Select(recs []Record) []Record {
 }
 
 // Replay replays the selected records with up to opts.Workers in parallel
-// and returns their results sorted by id.
+// and returns their results sorted by id. Once ctx is cancelled no record
+// is started any more: those not started fail with ctx's error, and the
+// caller, which sees ctx.Err(), should not take the results for a
+// complete replay.
 func (e *Engine) Replay(ctx context.Context, recs []Record, opts ReplayOptions) []RecordResult {
 	sel := opts.Select(recs)
 	n := max(opts.Workers, 1)
@@ -180,11 +183,24 @@ func (e *Engine) Replay(ctx context.Context, recs []Record, opts ReplayOptions) 
 			}
 		}()
 	}
+	started := make([]bool, len(sel))
+dispatch:
 	for i := range sel {
-		jobs <- i
+		select {
+		case jobs <- i:
+			started[i] = true
+		case <-ctx.Done():
+			break dispatch
+		}
 	}
 	close(jobs)
 	wg.Wait()
+	for i, ok := range started {
+		if !ok {
+			msg := "not replayed: " + context.Cause(ctx).Error()
+			results[i] = RecordResult{ID: sel[i].ID, QuestionType: sel[i].QuestionType, Family: sel[i].Family, Status: "error", Answer: json.RawMessage("null"), Error: &msg}
+		}
+	}
 	sort.Slice(results, func(i, j int) bool { return results[i].ID < results[j].ID })
 	return results
 }
@@ -230,10 +246,15 @@ type FailedRecord struct {
 
 // CorpusInfo identifies the replayed corpus.
 type CorpusInfo struct {
+	// Path is the records file's absolute path (for a corpus generated
+	// for the run and deleted after it, a description).
 	Path   string `json:"path"`
 	SHA256 string `json:"sha256"`
 	Status string `json:"status"`
 	Note   string `json:"note,omitempty"`
+	// Regenerate, for a corpus that was generated and not kept, is the
+	// command that writes it again (same SHA-256).
+	Regenerate string `json:"regenerate,omitempty"`
 }
 
 // NewReport tallies results. Every one of the 43 types and 5 families

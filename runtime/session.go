@@ -707,10 +707,11 @@ func (e *callEnv) writeArtifact(name string, data []byte) (workers.Artifact, err
 		return workers.Artifact{}, err
 	}
 	_, werr := tmp.Write(data)
+	merr := tmp.Chmod(OutputFileMode) // CreateTemp makes 0600; outputs are all OutputFileMode
 	cerr := tmp.Close()
-	if werr != nil || cerr != nil {
+	if werr != nil || merr != nil || cerr != nil {
 		os.Remove(tmp.Name())
-		return workers.Artifact{}, fmt.Errorf("writing artifact %s: %v", name, errors.Join(werr, cerr))
+		return workers.Artifact{}, fmt.Errorf("writing artifact %s: %v", name, errors.Join(werr, merr, cerr))
 	}
 	// An artifact new to the directory has nothing to remove first.
 	if exists {

@@ -63,7 +63,7 @@ func TestAreaCLI(t *testing.T) {
 	if code, _, _ := runCLI(t, "", "area", "--value", "abc", "x.tif"); code != exitUsage {
 		t.Errorf("bad value exit %d", code)
 	}
-	if code, _, _ := runCLI(t, "", "area", "/nonexistent.tif"); code != exitFailure {
+	if code, _, _ := runCLI(t, "", "area", "/nonexistent.tif"); code != exitCannotRun {
 		t.Errorf("missing file exit %d", code)
 	}
 }

@@ -71,7 +71,7 @@ func runAuditSplits(_ context.Context, cio cmdIO, args []string) error {
 		return err
 	}
 	if !a.OK {
-		return fmt.Errorf("audit-splits: %d cross-split key(s), %d training_weight issue(s)", len(a.Leaks), len(a.WeightIssues))
+		return failedf("audit-splits: %d cross-split key(s), %d training_weight issue(s)", len(a.Leaks), len(a.WeightIssues))
 	}
 	return nil
 }
@@ -264,7 +264,7 @@ func runVerifySeal(_ context.Context, cio cmdIO, args []string) error {
 		}
 	}
 	if !d.OK() {
-		return fmt.Errorf("verify-seal: %s differs from its seal (%d changed, %d resized, %d added, %d removed)",
+		return failedf("verify-seal: %s differs from its seal (%d changed, %d resized, %d added, %d removed)",
 			*dir, len(d.Changed), len(d.Resized), len(d.Added), len(d.Removed))
 	}
 	return nil

@@ -60,8 +60,8 @@ func TestAuditSplitsCommand(t *testing.T) {
 		code int
 	}{
 		{[]string{"audit-splits"}, exitUsage},
-		{[]string{"audit-splits", "--records", empty}, exitFailure},
-		{[]string{"audit-splits", "--records", filepath.Join(dir, "absent")}, exitFailure},
+		{[]string{"audit-splits", "--records", empty}, exitCannotRun},
+		{[]string{"audit-splits", "--records", filepath.Join(dir, "absent")}, exitCannotRun},
 	} {
 		if code, _, _ := scoringRunCLI(t, "", tc.args...); code != tc.code {
 			t.Errorf("%v: exit %d, want %d", tc.args, code, tc.code)
@@ -123,11 +123,11 @@ func TestSealCommands(t *testing.T) {
 		args []string
 		code int
 	}{
-		{[]string{"seal", "--dir", emptyDir, "--out", filepath.Join(root, "e.json")}, exitFailure},
+		{[]string{"seal", "--dir", emptyDir, "--out", filepath.Join(root, "e.json")}, exitCannotRun},
 		{[]string{"seal", "--dir", corpus, "--out", filepath.Join(corpus, "seal.json")}, exitUsage},
 		{[]string{"seal", "--dir", corpus}, exitUsage},
 		{[]string{"verify-seal", "--dir", corpus}, exitUsage},
-		{[]string{"verify-seal", "--dir", corpus, "--seal", filepath.Join(root, "absent.json")}, exitFailure},
+		{[]string{"verify-seal", "--dir", corpus, "--seal", filepath.Join(root, "absent.json")}, exitCannotRun},
 	} {
 		if code, _, stderr := scoringRunCLI(t, "", tc.args...); code != tc.code {
 			t.Errorf("%v: exit %d, want %d (%s)", tc.args, code, tc.code, stderr)

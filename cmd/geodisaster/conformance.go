@@ -5,7 +5,6 @@ import (
 
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"github.com/geodisaster/engine/runtime/htmlreport/releasepage"
 	"os"
@@ -14,13 +13,6 @@ import (
 	"github.com/geodisaster/engine/conformance/release"
 	"github.com/geodisaster/engine/conformance/synth"
 	"github.com/geodisaster/engine/runtime"
-)
-
-// Exit codes of "geodisaster conformance" beyond the shared ones: the
-// corpus (or a type's inputs) is absent, or the corpus did not verify.
-const (
-	exitResourceBlocked = 3
-	exitNotVerified     = 4
 )
 
 const conformanceUsage = `[--release-root DIR] [--workers N] [--output-dir OUT] [--json]
@@ -47,6 +39,7 @@ exit codes:
   0  every type with records passed at the corpus status (REAL or FIXTURE)
   1  a record failed, was invalid or incorrect, or a published fact mismatched
   2  usage error
+  5  could not run (unreadable files, I/O failure)
   3  RESOURCE_BLOCKED: no release root, no canonical file, or a type's inputs
      are absent (unhydrated Sen1Floods11)
   4  the corpus did not verify (DEGRADED): digest, inventory, paths, test
@@ -56,23 +49,20 @@ func init() {
 	register(command{name: "conformance", summary: "REAL-mode conformance against a GeoDisaster release root (RESOURCE_BLOCKED without one)", run: runConformance})
 }
 
-// runConformance runs conformanceMain and turns its exit code into the
-// process's: 3 and 4 have no error type in the shared dispatcher, so they
-// exit here once every output has been written.
+// runConformance runs conformanceMain and turns its exit code into an
+// error of the matching kind once every output has been written.
 func runConformance(ctx context.Context, cio cmdIO, args []string) error {
 	code, err := conformanceMain(ctx, cio, args)
 	if err != nil {
-		return err
+		return interruptedOr(ctx, err)
 	}
 	switch code {
 	case exitOK:
 		return nil
 	case exitFailure:
-		return errors.New("conformance: some types FAILED (see the table or report.json)")
+		return failedf("conformance: some types FAILED (see the table or report.json)")
 	}
-	fmt.Fprintf(cio.stderr, "geodisaster: conformance: exit %d (%s)\n", code, conformanceCodeName(code))
-	os.Exit(code)
-	return nil
+	return codeError{code: code, msg: fmt.Sprintf("conformance: exit %d (%s)", code, conformanceCodeName(code))}
 }
 
 func conformanceCodeName(code int) string {
@@ -138,7 +128,7 @@ func conformanceMain(ctx context.Context, cio cmdIO, args []string) (int, error)
 		if err != nil {
 			return exitFailure, fmt.Errorf("conformance: %w", err)
 		}
-		if err := writeFileAtomic(filepath.Join(*out, "report.json"), append(b, '\n')); err != nil {
+		if err := runtime.WriteFileAtomic(filepath.Join(*out, "report.json"), append(b, '\n')); err != nil {
 			return exitFailure, fmt.Errorf("conformance: %w", err)
 		}
 		if err := releasepage.Write(ctx, releasepage.Input{Report: rep, OutDir: *out, Workers: *nworkers, Generated: time.Now()}); err != nil {

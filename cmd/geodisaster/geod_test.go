@@ -27,7 +27,7 @@ func TestGeodInverseCLI(t *testing.T) {
 		t.Errorf("got %q want %q", out, want)
 	}
 	code, out, stderr := runCLI(t, "91 0 0 0\n", "geod", "inverse")
-	if code != exitFailure || !strings.Contains(stderr, "outside [-90, 90]") || out != "* * * *\n" {
+	if code != exitCannotRun || !strings.Contains(stderr, "outside [-90, 90]") || out != "* * * *\n" {
 		t.Errorf("bad latitude: exit %d out %q err %q", code, out, stderr)
 	}
 	if code, _, _ := runCLI(t, "", "geod", "sideways"); code != exitUsage {
@@ -54,7 +54,7 @@ func TestTransformCLI(t *testing.T) {
 		t.Errorf("aeqd centre: exit %d out %q", code, out)
 	}
 	code, out, stderr := runCLI(t, "0 95\nfoo bar\n", "transform", "--from", "EPSG:4326", "--to", "EPSG:3857")
-	if code != exitFailure || out != "* *\n* *\n" || !strings.Contains(stderr, "2 of 2 points failed") {
+	if code != exitCannotRun || out != "* *\n* *\n" || !strings.Contains(stderr, "2 of 2 points failed") {
 		t.Errorf("bad points: exit %d out %q err %q", code, out, stderr)
 	}
 	if code, _, _ := runCLI(t, "", "transform", "--from", "EPSG:1", "--to", "EPSG:4326"); code != exitUsage {

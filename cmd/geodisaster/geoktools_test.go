@@ -84,7 +84,7 @@ func TestGeoKToolsScoreBatch(t *testing.T) {
 		}
 	}
 	bad := scoringWriteFile(t, dir, "bad.jsonl", `{"prediction":1}`+"\n")
-	if code, _, _ := scoringRunCLI(t, "", "geoktools-score", "--batch", bad); code != exitFailure {
+	if code, _, _ := scoringRunCLI(t, "", "geoktools-score", "--batch", bad); code != exitCannotRun {
 		t.Errorf("batch without reference: exit %d", code)
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/geodisaster/engine/conformance/hydrate"
@@ -56,7 +57,13 @@ func runHydrate(ctx context.Context, cio cmdIO, args []string) error {
 		}
 	}
 	if err != nil {
-		return fmt.Errorf("hydrate: %w", err)
+		// Bytes that differ from the pinned manifest are a check that
+		// mismatched (exit 1); anything else could not run (exit 5).
+		var ce *hydrate.ChecksumError
+		if errors.As(err, &ce) {
+			return failedf("hydrate: %w", err)
+		}
+		return interruptedOr(ctx, fmt.Errorf("hydrate: %w", err))
 	}
 	if !*asJSON {
 		fmt.Fprintf(cio.stdout, "%d chip(s) verified against the pinned manifest\n", len(st))

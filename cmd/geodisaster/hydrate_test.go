@@ -22,7 +22,7 @@ func TestHydrateUsage(t *testing.T) {
 		t.Errorf("--help: exit %d", code)
 	}
 	dest := t.TempDir()
-	if code, _, errb := runCLI(t, "", "hydrate", "sen1floods11", "--dest", dest, "--verify-only"); code != exitFailure || !strings.Contains(errb, "missing") {
+	if code, _, errb := runCLI(t, "", "hydrate", "sen1floods11", "--dest", dest, "--verify-only"); code != exitCannotRun || !strings.Contains(errb, "missing") {
 		t.Errorf("verify-only on an empty destination: exit %d %s", code, errb)
 	}
 }

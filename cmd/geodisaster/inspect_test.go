@@ -178,12 +178,12 @@ func TestInspectUsage(t *testing.T) {
 	if code, _, _ := runInspectCLI(t, "inspect", "--help"); code != exitOK {
 		t.Errorf("--help: exit %d", code)
 	}
-	if code, _, errs := runInspectCLI(t, "inspect", filepath.Join(t.TempDir(), "missing.tif")); code != exitFailure || errs == "" {
+	if code, _, errs := runInspectCLI(t, "inspect", filepath.Join(t.TempDir(), "missing.tif")); code != exitCannotRun || errs == "" {
 		t.Errorf("missing file: exit %d %q", code, errs)
 	}
 	bad := filepath.Join(t.TempDir(), "bad.tif")
 	os.WriteFile(bad, []byte("II*\x00garbage"), 0o644)
-	if code, _, errs := runInspectCLI(t, "inspect", "--json", bad); code != exitFailure || !strings.Contains(errs, "invalid format") {
+	if code, _, errs := runInspectCLI(t, "inspect", "--json", bad); code != exitCannotRun || !strings.Contains(errs, "invalid format") {
 		t.Errorf("bad file: exit %d %q", code, errs)
 	}
 }

@@ -4,8 +4,10 @@
 // Each subcommand lives in its own file and registers itself with register;
 // run "geodisaster help" for the list and "geodisaster CMD --help" for one.
 //
-// Exit codes: 0 success; 1 the command ran but failed (a record failed, a
-// comparison mismatched, an input was bad); 2 usage error.
+// Exit codes (exitcodes.go): 0 success; 1 the command ran but some records
+// failed or a check mismatched; 2 usage error; 3 and 4 conformance's
+// RESOURCE_BLOCKED and not verified; 5 could not run; 130 and 143 stopped by
+// SIGINT or SIGTERM.
 package main
 
 import (
@@ -16,15 +18,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"os/signal"
 	"sort"
-)
-
-// Exit codes shared by every subcommand.
-const (
-	exitOK      = 0
-	exitFailure = 1
-	exitUsage   = 2
 )
 
 // command is one subcommand of the CLI.
@@ -42,17 +36,6 @@ type cmdIO struct {
 	stdout io.Writer
 	stderr io.Writer
 	log    *slog.Logger
-}
-
-// usageError marks an error caused by bad command-line usage (exit code 2).
-type usageError struct{ err error }
-
-func (e usageError) Error() string { return e.err.Error() }
-func (e usageError) Unwrap() error { return e.err }
-
-// usagef returns a usage error with a formatted message.
-func usagef(format string, args ...any) error {
-	return usageError{fmt.Errorf(format, args...)}
 }
 
 // commands is filled by the register calls in each subcommand's file.
@@ -74,6 +57,7 @@ func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: geodisaster %s %s\n\nflags:\n", name, usage)
 		fs.PrintDefaults()
+		fmt.Fprintln(stderr, "\n"+exitCodesShort)
 	}
 	return fs
 }
@@ -91,9 +75,8 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	code := run(ctx, cmdIO{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}, os.Args[1:])
+	ctx, stop := signalContext(context.Background(), os.Stderr)
+	code := finalCode(ctx, run(ctx, cmdIO{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}, os.Args[1:]))
 	stop()
 	os.Exit(code)
 }
@@ -131,19 +114,6 @@ func run(ctx context.Context, cio cmdIO, args []string) int {
 	return exitCode(c.run(ctx, cio, args[1:]), cio)
 }
 
-// exitCode prints err (if any) and returns the matching exit code.
-func exitCode(err error, cio cmdIO) int {
-	if err == nil || errors.Is(err, flag.ErrHelp) {
-		return exitOK
-	}
-	fmt.Fprintln(cio.stderr, "geodisaster:", err)
-	var ue usageError
-	if errors.As(err, &ue) {
-		return exitUsage
-	}
-	return exitFailure
-}
-
 func printHelp(w io.Writer) {
 	fmt.Fprintln(w, "geodisaster: the GeoDisaster benchmark's geospatial engine (pure Go).")
 	fmt.Fprintln(w, "\nusage: geodisaster COMMAND [flags]\n\ncommands:")
@@ -158,4 +128,5 @@ func printHelp(w io.Writer) {
 	fmt.Fprintln(w, "  version          print the engine version")
 	fmt.Fprintln(w, "\nRun 'geodisaster COMMAND --help' for a command's flags.")
 	fmt.Fprintln(w, "Set GEODISASTER_LOG=debug|info|warn|error for log verbosity.")
+	fmt.Fprintln(w, "\n"+exitCodesHelp)
 }

@@ -1,171 +1,154 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
-	"time"
 
 	"github.com/geodisaster/engine/runtime"
-	"github.com/geodisaster/engine/runtime/htmlreport"
 )
 
 func init() {
-	register(command{name: "merge", summary: "merge sharded replay outputs into one results.jsonl, report.json and report.html", run: runMerge})
+	register(command{name: "merge", summary: "merge the shards of a replay into one results.jsonl, report.json and report.html, refusing gaps", run: runMerge})
 }
 
-// shardReport is the part of a shard's report.json that merging keeps.
-type shardReport struct {
-	Engine      string             `json:"engine"`
-	Corpus      runtime.CorpusInfo `json:"corpus"`
-	Workers     int                `json:"workers"`
-	WallSeconds float64            `json:"wall_seconds"`
-	ReadDenials int                `json:"read_denials"`
-	ToolCalls   int                `json:"tool_calls"`
-}
+const mergeUsage = `--output-dir OUT [--input RECORDS] SHARD_DIR...
+
+Checks every shard's manifest.json first: the shards 0..n-1 of one replay,
+each exactly once, of one corpus (the SHA-256 of --input when given), one n,
+one set of filters and one engine, whose record ids are disjoint and
+together exactly the replayed records. Each missing, duplicated, unfinished
+or foreign shard is named and nothing is written (exit 5). Otherwise OUT is
+written like a replay's output directory (manifest.json last) and equals
+the unsharded replay's results.jsonl; exit 1 when some records failed.`
 
 func runMerge(ctx context.Context, cio cmdIO, args []string) error {
-	fs := newFlagSet("merge", "--output-dir OUT SHARD_DIR...", cio.stderr)
+	fs := newFlagSet("merge", mergeUsage, cio.stderr)
 	out := fs.String("output-dir", "", "merged output directory (required)")
-	input := fs.String("input", "", "the replayed records JSONL (optional): report.html then shows expected values of failed fields")
+	input := fs.String("input", "", "the replayed records JSONL (optional, checked by SHA-256): report.html then shows expected values of failed fields")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *out == "" || fs.NArg() == 0 {
 		return usagef("merge: --output-dir and at least one shard directory are required")
 	}
-	var results []runtime.RecordResult
-	seen := map[string]string{}
-	var corpus runtime.CorpusInfo
-	var denials, calls, workers int
-	var wall float64
-	for i, dir := range fs.Args() {
-		var sr shardReport
-		b, err := os.ReadFile(filepath.Join(dir, "report.json"))
-		if err != nil {
-			return fmt.Errorf("merge: shard %s: %w", dir, err)
+	return interruptedOr(ctx, merge(ctx, cio, *out, *input, fs.Args()))
+}
+
+func merge(ctx context.Context, cio cmdIO, out, input string, dirs []string) error {
+	// Everything is read and checked before anything is written.
+	for _, d := range dirs {
+		if sameDir(d, out) {
+			return fmt.Errorf("merge: --output-dir %s is one of the shard directories", out)
 		}
-		if err := json.Unmarshal(b, &sr); err != nil {
-			return fmt.Errorf("merge: shard %s report.json: %w", dir, err)
-		}
-		if i == 0 {
-			corpus = sr.Corpus
-		} else if sr.Corpus.SHA256 != corpus.SHA256 {
-			return fmt.Errorf("merge: shard %s replayed corpus %s, the first shard %s", dir, sr.Corpus.SHA256, corpus.SHA256)
-		}
-		denials += sr.ReadDenials
-		calls += sr.ToolCalls
-		workers += sr.Workers
-		wall = max(wall, sr.WallSeconds)
-		f, err := os.Open(filepath.Join(dir, "results.jsonl"))
-		if err != nil {
-			return fmt.Errorf("merge: shard %s: %w", dir, err)
-		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 1<<20), 256<<20)
-		line := 0
-		for sc.Scan() {
-			line++
-			var r runtime.RecordResult
-			if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-				f.Close()
-				return fmt.Errorf("merge: %s/results.jsonl line %d: %w", dir, line, err)
-			}
-			if prev, dup := seen[r.ID]; dup {
-				f.Close()
-				return fmt.Errorf("merge: record %s appears in shards %s and %s", r.ID, prev, dir)
-			}
-			seen[r.ID] = dir
-			results = append(results, r)
-		}
-		f.Close()
-		if err := sc.Err(); err != nil {
-			return fmt.Errorf("merge: %s/results.jsonl: %w", dir, err)
-		}
-		// Copy per-record traces and artifacts.
-		for _, sub := range []string{"traces", "artifacts"} {
-			if err := copyTree(filepath.Join(dir, sub), filepath.Join(*out, sub)); err != nil {
-				return fmt.Errorf("merge: %w", err)
-			}
-		}
-	}
-	sort.Slice(results, func(i, j int) bool { return results[i].ID < results[j].ID })
-	// The scorer's reasons and the records' replay times live in the
-	// per-record traces.
-	for i := range results {
-		var tr struct {
-			Reason  string              `json:"reason"`
-			WallMS  float64             `json:"wall_ms"`
-			Calls   []runtime.CallTrace `json:"calls"`
-			Denials []runtime.Denial    `json:"denials"`
-		}
-		if b, err := os.ReadFile(filepath.Join(*out, "traces", traceName(results[i].ID)+".json")); err == nil && json.Unmarshal(b, &tr) == nil {
-			results[i].Reason, results[i].WallMS = tr.Reason, tr.WallMS
-			results[i].Calls, results[i].Denials = tr.Calls, tr.Denials
-		}
-	}
-	rep := runtime.NewReport(results, corpus)
-	rep.Engine = version()
-	rep.Workers = workers
-	rep.WallSeconds = wall
-	rep.ReadDenials = denials
-	rep.ToolCalls = calls
-	if err := os.MkdirAll(*out, 0o755); err != nil {
-		return err
-	}
-	if err := writeReplayOutputs(*out, results, rep, false); err != nil {
-		return err
 	}
 	var recs []runtime.Record
-	if *input != "" {
-		all, err := runtime.ReadRecordsFile(*input, true)
+	var wantSHA string
+	if input != "" {
+		corpus, err := identifyCorpus(input)
 		if err != nil {
-			return fmt.Errorf("merge: %w", err)
+			return fmt.Errorf("merge: --input: %w", err)
 		}
-		if id, err := identifyCorpus(*input); err != nil {
-			return fmt.Errorf("merge: %w", err)
-		} else if id.SHA256 != corpus.SHA256 {
-			return fmt.Errorf("merge: --input %s has SHA-256 %s, the shards replayed %s", *input, id.SHA256, corpus.SHA256)
+		if recs, err = runtime.ReadRecordsFile(input, true); err != nil {
+			return fmt.Errorf("merge: --input: %w", err)
 		}
-		for _, r := range all {
-			if _, ok := seen[r.ID]; ok {
-				recs = append(recs, r)
-			}
-		}
+		wantSHA = corpus.SHA256
 	}
-	if err := htmlreport.WriteReplay(ctx, htmlreport.ReplayInput{Report: rep, Results: results, Records: recs, OutDir: *out, Generated: time.Now()}); err != nil {
+	set, err := runtime.CheckShards(dirs, wantSHA)
+	if err != nil {
+		return fmt.Errorf("merge: %w%s", err, mergeHint(err))
+	}
+	results, traces, err := set.Load()
+	if err != nil {
 		return fmt.Errorf("merge: %w", err)
 	}
-	fmt.Fprintf(cio.stdout, "merged %d records from %d shards into %s\n", len(results), fs.NArg(), *out)
+	m0 := set.Manifests[0]
+	if input != "" {
+		// The --input file is the shards' corpus (same SHA-256); its
+		// records give the page the expected values.
+		replayed := make(map[string]bool, len(results))
+		for _, r := range results {
+			replayed[r.ID] = true
+		}
+		kept := recs[:0]
+		for _, r := range recs {
+			if replayed[r.ID] {
+				kept = append(kept, r)
+			}
+		}
+		recs = kept
+	}
+	rep := runtime.NewReport(results, m0.Corpus)
+	rep.Engine = m0.Engine
+	for i, d := range set.Dirs {
+		// The run totals: workers add up, the wall time is the slowest
+		// shard's.
+		var sr runtime.Report
+		if err := runtime.ReadVerifiedJSON(d, runtime.ReportFile, set.Manifests[i], &sr); err != nil {
+			return fmt.Errorf("merge: %s: %w", d, err)
+		}
+		rep.Workers += sr.Workers
+		rep.WallSeconds = max(rep.WallSeconds, sr.WallSeconds)
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	od, err := runtime.CreateOutputDir(out)
+	if err != nil {
+		return fmt.Errorf("merge: %w", err)
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			od.Abort()
+		}
+	}()
+	if err := od.WriteTraceBytes(traces); err != nil {
+		return fmt.Errorf("merge: %w", err)
+	}
+	for _, d := range set.Dirs {
+		if err := od.AddArtifacts(d); err != nil {
+			return fmt.Errorf("merge: artifacts of %s: %w", d, err)
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+	}
+	if err := writeReplayOutputs(ctx, od, results, rep, recs, false); err != nil {
+		return fmt.Errorf("merge: %w", err)
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if err := od.Commit(set.MergedManifest(results)); err != nil {
+		return fmt.Errorf("merge: %w", err)
+	}
+	committed = true
+	fmt.Fprintf(cio.stdout, "merged %d records from %d shards into %s\n", len(results), len(set.Dirs), out)
+	if len(rep.FailedRecords) > 0 {
+		return failedf("merge: %d of %d records failed or were scored incorrect (see %s)", len(rep.FailedRecords), rep.Records, filepath.Join(out, runtime.ReportFile))
+	}
 	return nil
 }
 
-// copyTree copies regular files from src into dst, keeping relative paths;
-// a missing src is not an error.
-func copyTree(src, dst string) error {
-	return filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			if os.IsNotExist(err) && p == src {
-				return filepath.SkipDir
-			}
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, 0o644)
-	})
+// mergeHint tells how to complete a refused set of shards.
+func mergeHint(err error) string {
+	var mr *runtime.MergeRefusedError
+	if !errors.As(err, &mr) {
+		return ""
+	}
+	return "\nrerun each missing or unfinished shard i of n into its own directory (geodisaster replay --shard i/n --output-dir DIR ...; see docs/sharding.md), then merge again"
+}
+
+// sameDir reports whether a and b name the same existing directory or
+// the same path.
+func sameDir(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	fa, err1 := os.Stat(a)
+	fb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
 }

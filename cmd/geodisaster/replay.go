@@ -28,29 +28,40 @@ func init() {
 	register(command{name: "replay", summary: "execute GT chains, project and score answers (no flags: embedded default corpus)", run: runReplay})
 }
 
-// defaultCorpusSeed seeds the embedded default corpus.
-const defaultCorpusSeed = 1
+// The embedded default corpus: synth's output for this seed and size,
+// and the command that writes the same corpus (same SHA-256) again.
+const (
+	defaultCorpusSeed    = 1
+	defaultCorpusPerType = 6
+	defaultCorpusCommand = "geodisaster synth --out DIR --seed 1 --per-type 6"
+)
+
+// replayUsage is replay's synopsis.
+const replayUsage = `[--dataset-root DIR --input FILE] [--family F] [--type T] [--workers N]
+       [--shard i/n | --shard-count n --shard-from-env VAR] [--output-dir OUT] [--json]
+
+OUT receives results.jsonl, report.json, report.html, traces/, artifacts/
+and, written last, manifest.json: the proof that the run finished. A run
+into an earlier output directory replaces it entirely; a directory holding
+anything else is refused. An interrupted run (SIGINT, SIGTERM) leaves no
+manifest and nothing that looks complete. With --shard-from-env, "{shard}"
+in --output-dir becomes the shard index.`
 
 func runReplay(ctx context.Context, cio cmdIO, args []string) error {
-	fs := newFlagSet("replay", "[--dataset-root DIR --input FILE] [--family F] [--type T] [--workers N] [--shard i/n] [--output-dir OUT] [--json]", cio.stderr)
+	fs := newFlagSet("replay", replayUsage, cio.stderr)
 	root := fs.String("dataset-root", "", "dataset root every declared path resolves under (default: the input file's directory)")
 	input := fs.String("input", "", "records JSONL with GT chains and gold answers (default: the embedded synthetic corpus)")
 	family := fs.String("family", "", "replay only this family")
 	qtype := fs.String("type", "", "replay only this question type")
 	nworkers := fs.Int("workers", defaultWorkers(), "records replayed in parallel")
 	shard := fs.String("shard", "", "replay shard i of n (i/n, 0-based), partitioned by record id")
-	out := fs.String("output-dir", "replay-out", "where results.jsonl, report.json, artifacts/ and traces/ go")
+	shardCount := fs.Int("shard-count", 0, "with --shard-from-env: the number of shards n")
+	shardEnv := fs.String("shard-from-env", "", "read the shard index from this environment variable (JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID); needs --shard-count")
+	out := fs.String("output-dir", "replay-out", "where results.jsonl, report.json, report.html, artifacts/, traces/ and manifest.json go")
 	asJSON := fs.Bool("json", false, "print report.json to stdout instead of tables")
 	cpuProfile := fs.String("cpuprofile", "", "write a pprof CPU profile of the replay to this file")
 	if err := parseFlags(fs, args); err != nil {
 		return err
-	}
-	if *cpuProfile != "" {
-		stop, err := startCPUProfile(*cpuProfile)
-		if err != nil {
-			return err
-		}
-		defer stop()
 	}
 	if fs.NArg() > 0 {
 		return usagef("replay: unexpected arguments %v", fs.Args())
@@ -59,12 +70,13 @@ func runReplay(ctx context.Context, cio cmdIO, args []string) error {
 		return usagef("replay: --workers must be >= 1")
 	}
 	opts := runtime.ReplayOptions{Workers: *nworkers, Family: *family, Type: *qtype}
-	if *shard != "" {
-		i, n, err := parseShard(*shard)
-		if err != nil {
-			return usageError{err}
-		}
-		opts.ShardIndex, opts.ShardCount = i, n
+	i, n, err := resolveShard(*shard, *shardEnv, *shardCount, os.Getenv)
+	if err != nil {
+		return usageError{fmt.Errorf("replay: %w", err)}
+	}
+	opts.ShardIndex, opts.ShardCount = i, n
+	if *shardEnv != "" {
+		*out = strings.ReplaceAll(*out, "{shard}", strconv.Itoa(i))
 	}
 	if *family != "" && !validFamily(*family) {
 		return usagef("replay: unknown family %q", *family)
@@ -74,79 +86,144 @@ func runReplay(ctx context.Context, cio cmdIO, args []string) error {
 			return usagef("replay: unknown question type %q", *qtype)
 		}
 	}
-	if *input == "" {
-		if *root != "" {
-			return usagef("replay: --dataset-root needs --input")
+	if *input == "" && *root != "" {
+		return usagef("replay: --dataset-root needs --input")
+	}
+	if *cpuProfile != "" {
+		stop, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			return err
 		}
+		defer stop()
+	}
+	err = replay(ctx, cio, replayJob{input: *input, root: *root, out: *out, opts: opts, asJSON: *asJSON})
+	return interruptedOr(ctx, err)
+}
+
+// replayJob is one replay's resolved arguments.
+type replayJob struct {
+	input, root, out string
+	opts             runtime.ReplayOptions
+	asJSON           bool
+}
+
+func replay(ctx context.Context, cio cmdIO, job replayJob) error {
+	var regenerate string
+	if job.input == "" {
 		tmp, err := os.MkdirTemp("", "geodisaster-default-corpus-")
 		if err != nil {
 			return err
 		}
 		defer os.RemoveAll(tmp)
 		cio.log.Info("synthesizing the embedded default corpus", "dir", tmp, "types", len(synth.SupportedTypes()))
-		if _, err := synth.Generate(ctx, tmp, synth.Options{Seed: defaultCorpusSeed}); err != nil {
+		if _, err := synth.Generate(ctx, tmp, synth.Options{Seed: defaultCorpusSeed, PerType: defaultCorpusPerType}); err != nil {
 			return err
 		}
-		*input = filepath.Join(tmp, "records.jsonl")
-		*root = tmp
+		job.input, job.root = filepath.Join(tmp, "records.jsonl"), tmp
+		regenerate = defaultCorpusCommand
 	}
-	if *root == "" {
-		*root = filepath.Dir(*input)
+	if job.root == "" {
+		job.root = filepath.Dir(job.input)
 	}
-	recs, err := runtime.ReadRecordsFile(*input, true)
+	recs, err := runtime.ReadRecordsFile(job.input, true)
 	if err != nil {
 		return err
 	}
-	corpus, err := identifyCorpus(*input)
+	corpus, err := identifyCorpus(job.input)
 	if err != nil {
 		return err
 	}
-	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: *root, ArtifactDir: filepath.Join(*out, "artifacts"), Logger: cio.log})
+	if regenerate != "" {
+		corpus.Path, corpus.Regenerate = "embedded default corpus (generated for the run, then deleted)", regenerate
+	} else if abs, err := filepath.Abs(job.input); err == nil {
+		corpus.Path = abs
+	}
+	all := job.opts
+	all.ShardIndex, all.ShardCount = 0, 0
+	if len(all.Select(recs)) == 0 {
+		return fmt.Errorf("replay: no record of %s matches the filters", job.input)
+	}
+	sel := job.opts.Select(recs)
+	od, err := runtime.CreateOutputDir(job.out)
 	if err != nil {
-		return err
+		return fmt.Errorf("replay: %w", err)
 	}
-	sel := opts.Select(recs)
-	if len(sel) == 0 {
-		return fmt.Errorf("replay: no record of %s matches the filters", *input)
-	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
+	committed := false
+	defer func() {
+		if !committed {
+			od.Abort()
+		}
+	}()
+	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: job.root, ArtifactDir: filepath.Join(od.Stage(), runtime.ArtifactsDir), Logger: cio.log})
+	if err != nil {
 		return err
 	}
 	var bar *progressbar.ProgressBar
-	if f, ok := cio.stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) && !*asJSON {
+	if f, ok := cio.stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) && !job.asJSON {
 		bar = progressbar.NewOptions(len(sel), progressbar.OptionSetWriter(cio.stderr), progressbar.OptionSetDescription("replay"),
 			progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
-		opts.Progress = func(done, total int) { _ = bar.Set(done) }
+		job.opts.Progress = func(done, total int) { _ = bar.Set(done) }
 	}
-	cio.log.Info("replaying", "records", len(sel), "workers", *nworkers, "input", *input)
+	cio.log.Info("replaying", "records", len(sel), "workers", job.opts.Workers, "input", job.input, "shard", runtime.Shard{Index: job.opts.ShardIndex, Count: max(job.opts.ShardCount, 1)}.String())
 	start := time.Now()
-	results := eng.Replay(ctx, recs, opts)
+	results := eng.Replay(ctx, recs, job.opts)
 	if bar != nil {
 		_ = bar.Finish()
 	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
 	rep := runtime.NewReport(results, corpus)
 	rep.Engine = version()
-	rep.Workers = *nworkers
+	rep.Workers = job.opts.Workers
 	rep.WallSeconds = time.Since(start).Seconds()
-	if err := writeReplayOutputs(*out, results, rep, true); err != nil {
+	if err := writeReplayOutputs(ctx, od, results, rep, sel, true); err != nil {
 		return err
 	}
-	if err := htmlreport.WriteReplay(ctx, htmlreport.ReplayInput{Report: rep, Results: results, Records: sel, OutDir: *out, Generated: time.Now()}); err != nil {
-		return err
+	if ctx.Err() != nil {
+		return ctx.Err()
 	}
-	if *asJSON {
+	if err := od.Commit(runtime.NewManifest(rep.Engine, corpus, recs, job.opts, results)); err != nil {
+		return fmt.Errorf("replay: %w", err)
+	}
+	committed = true
+	if job.asJSON {
 		enc := json.NewEncoder(cio.stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(rep); err != nil {
 			return err
 		}
 	} else {
-		printReport(cio.stdout, rep, *out)
+		printReport(cio.stdout, rep, job.out)
 	}
 	if len(rep.FailedRecords) > 0 {
-		return fmt.Errorf("replay: %d of %d records failed or were scored incorrect (see %s)", len(rep.FailedRecords), rep.Records, filepath.Join(*out, "report.json"))
+		return failedf("replay: %d of %d records failed or were scored incorrect (see %s)", len(rep.FailedRecords), rep.Records, filepath.Join(job.out, runtime.ReportFile))
 	}
 	return nil
+}
+
+// resolveShard returns the shard (i, n) of --shard i/n, or of
+// --shard-from-env VAR with --shard-count n; (0, 0) for an unsharded run.
+func resolveShard(shard, envVar string, count int, getenv func(string) string) (int, int, error) {
+	switch {
+	case shard != "" && (envVar != "" || count != 0):
+		return 0, 0, fmt.Errorf("--shard excludes --shard-from-env and --shard-count")
+	case shard != "":
+		return parseShard(shard)
+	case envVar == "" && count == 0:
+		return 0, 0, nil
+	case envVar == "" || count < 1:
+		return 0, 0, fmt.Errorf("--shard-from-env VAR and --shard-count n (n >= 1) go together")
+	}
+	v := strings.TrimSpace(getenv(envVar))
+	if v == "" {
+		return 0, 0, fmt.Errorf("--shard-from-env: %s is not set (not running as an indexed job or array task?)", envVar)
+	}
+	i, err := strconv.Atoi(v)
+	if err != nil || i < 0 || i >= count {
+		return 0, 0, fmt.Errorf("--shard-from-env: %s=%q is not a shard index 0..%d of --shard-count %d", envVar, v, count-1, count)
+	}
+	return i, count, nil
 }
 
 func parseShard(s string) (int, int, error) {
@@ -193,76 +270,36 @@ func identifyCorpus(input string) (runtime.CorpusInfo, error) {
 	return info, nil
 }
 
-// writeReplayOutputs writes results.jsonl, report.json and, when
-// withTraces, one trace file per record.
-func writeReplayOutputs(out string, results []runtime.RecordResult, rep *runtime.Report, withTraces bool) error {
-	var sb strings.Builder
-	enc := json.NewEncoder(&sb)
-	enc.SetEscapeHTML(false)
-	for i := range results {
-		if err := enc.Encode(&results[i]); err != nil {
-			return err
-		}
-	}
-	if err := writeFileAtomic(filepath.Join(out, "results.jsonl"), []byte(sb.String())); err != nil {
-		return err
-	}
-	b, err := json.MarshalIndent(rep, "", "  ")
+// writeReplayOutputs writes results.jsonl, report.json, report.html and,
+// when withTraces, one trace per record into od's stage; recs are the
+// replayed records (their gold answers show on the page).
+func writeReplayOutputs(ctx context.Context, od *runtime.OutputDir, results []runtime.RecordResult, rep *runtime.Report, recs []runtime.Record, withTraces bool) error {
+	b, err := runtime.EncodeResults(results)
 	if err != nil {
 		return err
 	}
-	if err := writeFileAtomic(filepath.Join(out, "report.json"), append(b, '\n')); err != nil {
+	if err := od.WriteFile(runtime.ResultsFile, b); err != nil {
 		return err
 	}
-	if !withTraces {
-		return nil
-	}
-	traces := filepath.Join(out, "traces")
-	if err := os.MkdirAll(traces, 0o755); err != nil {
+	if b, err = json.MarshalIndent(rep, "", "  "); err != nil {
 		return err
 	}
-	for _, r := range results {
-		tb, err := json.MarshalIndent(map[string]any{"id": r.ID, "calls": r.Calls, "denials": r.Denials, "wall_ms": r.WallMS, "reason": r.Reason}, "", " ")
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(filepath.Join(traces, traceName(r.ID)+".json"), tb, 0o644); err != nil {
+	if err := od.WriteFile(runtime.ReportFile, append(b, '\n')); err != nil {
+		return err
+	}
+	if withTraces {
+		if err := od.WriteTraces(results); err != nil {
 			return err
 		}
 	}
-	return nil
-}
-
-// traceName maps a record id to a safe file name.
-func traceName(id string) string {
-	return strings.Map(func(c rune) rune {
-		if c == '/' || c == '\\' || c == 0 {
-			return '_'
-		}
-		return c
-	}, id)
-}
-
-// writeFileAtomic writes via a temporary file and rename.
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return htmlreport.WriteReplay(ctx, htmlreport.ReplayInput{Report: rep, Results: results, Records: recs, OutDir: od.Stage(), Generated: time.Now()})
 }
 
 func printReport(w io.Writer, rep *runtime.Report, out string) {
 	fmt.Fprintf(w, "corpus %s  status %s  sha256 %s\n", rep.Corpus.Path, rep.Corpus.Status, rep.Corpus.SHA256)
+	if rep.Corpus.Regenerate != "" {
+		fmt.Fprintf(w, "regenerate the corpus with: %s\n", rep.Corpus.Regenerate)
+	}
 	fmt.Fprintf(w, "records %d  tool calls %d  read denials %d  workers %d  wall %.2fs\n\n", rep.Records, rep.ToolCalls, rep.ReadDenials, rep.Workers, rep.WallSeconds)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "family\trecords\texecuted\tcorrect\tstatus\trecord-seconds")

@@ -21,8 +21,9 @@ func init() {
 }
 
 // runScore implements "geodisaster score --gold G --pred P [--policy F] [--json]".
-// It exits 0 whenever scoring ran, whatever the answers; 1 when an input or
-// the policy cannot be read; 2 on usage errors.
+// It exits 0 when every gold record is predicted and correct, 1 when
+// scoring ran but some are not (the report names them), 5 when an input or
+// the policy cannot be read, 2 on usage errors.
 func runScore(_ context.Context, cio cmdIO, args []string) error {
 	fs := newFlagSet("score", "--gold GOLD.jsonl --pred PRED.jsonl|EPISODES_DIR [--policy POLICY.json] [--json]", cio.stderr)
 	goldPath := fs.String("gold", "", "gold JSONL: records with id, question_type, answer (family optional)")
@@ -64,9 +65,19 @@ func runScore(_ context.Context, cio cmdIO, args []string) error {
 		if err := enc.Encode(rep); err != nil {
 			return fmt.Errorf("score: write report: %w", err)
 		}
-		return nil
+	} else if err := printScoreReport(cio.stdout, policy, rep); err != nil {
+		return err
 	}
-	return printScoreReport(cio.stdout, policy, rep)
+	incorrect := 0
+	for _, r := range rep.Records {
+		if !r.Correct {
+			incorrect++
+		}
+	}
+	if incorrect > 0 {
+		return failedf("score: %d of %d records are not predicted correctly", incorrect, len(rep.Records))
+	}
+	return nil
 }
 
 // scoreLoadPolicy loads the policy named by --policy, or the embedded one.

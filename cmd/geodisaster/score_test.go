@@ -39,8 +39,9 @@ func TestScoreCommand(t *testing.T) {
 {"id":"b","answer":{"count":3,"ok":1}}
 {"id":"c","answer":{"fraction":Infinity}}
 `)
+	// Scoring ran and three of four records are not correct: exit 1.
 	code, out, stderr := scoringRunCLI(t, "", "score", "--gold", gold, "--pred", pred, "--json")
-	if code != exitOK {
+	if code != exitFailure {
 		t.Fatalf("exit %d, stderr %s", code, stderr)
 	}
 	var rep struct {
@@ -78,7 +79,7 @@ func TestScoreCommand(t *testing.T) {
 
 	// Plain table.
 	code, out, _ = scoringRunCLI(t, "", "score", "--gold", gold, "--pred", pred)
-	if code != exitOK || !strings.Contains(out, "xbd_q1") || !strings.Contains(out, "50.00%") || !strings.Contains(out, "missing prediction") {
+	if code != exitFailure || !strings.Contains(out, "xbd_q1") || !strings.Contains(out, "50.00%") || !strings.Contains(out, "missing prediction") {
 		t.Errorf("table (exit %d):\n%s", code, out)
 	}
 }
@@ -97,9 +98,9 @@ func TestScoreCommandExitCodes(t *testing.T) {
 		{[]string{"score", "--gold", gold}, exitUsage},
 		{[]string{"score", "--gold", gold, "--pred", pred, "extra"}, exitUsage},
 		{[]string{"score", "--bogus"}, exitUsage},
-		{[]string{"score", "--gold", filepath.Join(dir, "absent"), "--pred", pred}, exitFailure},
-		{[]string{"score", "--gold", badGold, "--pred", pred}, exitFailure},
-		{[]string{"score", "--gold", gold, "--pred", pred, "--policy", badPolicy}, exitFailure},
+		{[]string{"score", "--gold", filepath.Join(dir, "absent"), "--pred", pred}, exitCannotRun},
+		{[]string{"score", "--gold", badGold, "--pred", pred}, exitCannotRun},
+		{[]string{"score", "--gold", gold, "--pred", pred, "--policy", badPolicy}, exitCannotRun},
 		{[]string{"score", "--help"}, exitOK},
 	} {
 		if code, _, stderr := scoringRunCLI(t, "", tc.args...); code != tc.code {

@@ -266,8 +266,8 @@ func TestServeRefusals(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{[]string{"--input", goldFile, "--record", gold.ID}, exitFailure, "not a gold-free test-input projection"},
-		{[]string{"--input", inputs, "--record", "nope"}, exitFailure, "no record with id"},
+		{[]string{"--input", goldFile, "--record", gold.ID}, exitCannotRun, "not a gold-free test-input projection"},
+		{[]string{"--input", inputs, "--record", "nope"}, exitCannotRun, "no record with id"},
 		{[]string{"--input", inputs, "--record", gold.ID, "--http", "0.0.0.0:0"}, exitUsage, "loopback"},
 		{[]string{"--input", inputs, "--record", gold.ID, "--agent", "single", "--role", "GA"}, exitUsage, "specialist"},
 		{[]string{"--input", inputs, "--record", gold.ID, "--role", "XX"}, exitUsage, "--role"},
@@ -435,7 +435,7 @@ func TestServeEveryRecordRefusals(t *testing.T) {
 		{[]string{"--http", "0.0.0.0:0", "--episodes", t.TempDir()}, exitUsage, "requires --token-file"},
 		{[]string{"--http", ":0", "--episodes", t.TempDir()}, exitUsage, "requires --token-file"},
 		{[]string{"--http", "127.0.0.1:0", "--episodes", t.TempDir(), "--agent", "orc"}, exitUsage, "apply to one record"},
-		{[]string{"--http", "127.0.0.1:0", "--episodes", t.TempDir(), "--token-file", shortToken}, exitFailure, "use at least 16"},
+		{[]string{"--http", "127.0.0.1:0", "--episodes", t.TempDir(), "--token-file", shortToken}, exitCannotRun, "use at least 16"},
 		{[]string{"--http", "127.0.0.1:0", "--episodes", t.TempDir(), "--limit-read", "12 parsecs"}, exitUsage, "unknown unit"},
 		{[]string{"--http", "127.0.0.1:0", "--episodes", t.TempDir(), "--max-sessions", "0"}, exitUsage, "--max-sessions"},
 	} {

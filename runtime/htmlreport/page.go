@@ -77,6 +77,9 @@ type Provenance struct {
 	CorpusPath string
 	// CorpusSHA256 is its SHA-256.
 	CorpusSHA256 string
+	// CorpusRegenerate is, for a generated corpus that was not kept, the
+	// command that writes it again (empty otherwise).
+	CorpusRegenerate string
 	// Status is the corpus's rung of the status ladder.
 	Status string
 	// StatusNote explains the status.
@@ -132,6 +135,8 @@ type Failure struct {
 	Reason string
 	// Error is the execution error, if any.
 	Error string
+	// Trace is the relative URL of the record's trace file (empty: none).
+	Trace string
 }
 
 // DenialRow is one read refused by the read gate.

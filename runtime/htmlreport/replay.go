@@ -36,10 +36,12 @@ type ReplayInput struct {
 	Thumbnails ThumbnailOptions
 }
 
-// FromReplay builds the page of a replay: provenance from the report,
-// family and type rows with the report's counts plus the schema-valid
-// answers counted against conformance/schemas, every failed record with
-// its first differing field, every read-gate denial (up to MaxDenials),
+// FromReplay builds the page of a replay (or merge), whose output
+// directory holds a trace per record: provenance from the report (with
+// the command that regenerates a generated corpus), family and type rows
+// with the report's counts plus the schema-valid answers counted against
+// conformance/schemas, every failed record with its first differing field
+// and a link to its trace, every read-gate denial (up to MaxDenials),
 // artifact previews and per-type timing. Its output depends only on its
 // input.
 func FromReplay(ctx context.Context, in ReplayInput) (*Page, error) {
@@ -50,7 +52,7 @@ func FromReplay(ctx context.Context, in ReplayInput) (*Page, error) {
 	p := &Page{
 		Title: "GeoDisaster replay report",
 		Provenance: Provenance{
-			Engine: rep.Engine, CorpusPath: rep.Corpus.Path, CorpusSHA256: rep.Corpus.SHA256,
+			Engine: rep.Engine, CorpusPath: rep.Corpus.Path, CorpusSHA256: rep.Corpus.SHA256, CorpusRegenerate: rep.Corpus.Regenerate,
 			Status: rep.Corpus.Status, StatusNote: rep.Corpus.Note, Generated: in.Generated,
 			Workers: rep.Workers, WallSeconds: rep.WallSeconds, Records: rep.Records,
 			ToolCalls: rep.ToolCalls, ReadDenials: rep.ReadDenials, ReadPolicy: rep.ReadPolicy,
@@ -161,7 +163,7 @@ func failures(rep *runtime.Report, results []runtime.RecordResult, recs []runtim
 	}
 	out := make([]Failure, 0, len(rep.FailedRecords))
 	for _, fr := range rep.FailedRecords {
-		f := Failure{ID: fr.ID, QuestionType: fr.QuestionType, Error: shorten(fr.Error)}
+		f := Failure{ID: fr.ID, QuestionType: fr.QuestionType, Error: shorten(fr.Error), Trace: runtime.TraceHref(fr.ID)}
 		if fr.Error == "" {
 			f.Path, f.Reason, _ = strings.Cut(fr.Reason, ": ")
 			res, g := byID[fr.ID], gold[fr.ID]
