@@ -45,7 +45,8 @@ const exitCodesHelp = `exit codes (every command):
   3    RESOURCE_BLOCKED (conformance: the corpus it needs is absent)
   4    the corpus did not verify (conformance: DEGRADED)
   5    could not run: bad or unreadable input, missing files, I/O failure
-  130  interrupted by SIGINT; 143 by SIGTERM (nothing that looks complete is left)`
+  130  interrupted by SIGINT; 143 by SIGTERM (nothing that looks complete is left)
+       (serve: a signal is its normal stop; a clean shutdown exits 0)`
 
 // exitCodesShort ends every command's --help.
 const exitCodesShort = "exit codes: 0 ok; 1 ran, but records failed or a check mismatched; 2 usage; 5 could not run; 130/143 interrupted (conformance adds 3 and 4; see geodisaster help)"

@@ -27,6 +27,9 @@ type command struct {
 	summary string
 	// run executes the command with its own arguments (without the name).
 	run func(ctx context.Context, io cmdIO, args []string) error
+	// signalIsStop: SIGINT/SIGTERM is this command's normal way to end
+	// (serve), so a clean shutdown after one exits 0, not 130/143.
+	signalIsStop bool
 }
 
 // cmdIO carries the standard streams and logger of one invocation so that
@@ -76,7 +79,7 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 
 func main() {
 	ctx, stop := signalContext(context.Background(), os.Stderr)
-	code := finalCode(ctx, run(ctx, cmdIO{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}, os.Args[1:]))
+	code := run(ctx, cmdIO{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}, os.Args[1:])
 	stop()
 	os.Exit(code)
 }
@@ -111,7 +114,13 @@ func run(ctx context.Context, cio cmdIO, args []string) int {
 		fmt.Fprintf(cio.stderr, "geodisaster: unknown command %q (run 'geodisaster help')\n", args[0])
 		return exitUsage
 	}
-	return exitCode(c.run(ctx, cio, args[1:]), cio)
+	code := exitCode(c.run(ctx, cio, args[1:]), cio)
+	if c.signalIsStop && code == exitOK {
+		// serve: a signal is how a server is told to stop; a clean
+		// shutdown (every session closed, its episode written) succeeded.
+		return code
+	}
+	return finalCode(ctx, code)
 }
 
 func printHelp(w io.Writer) {

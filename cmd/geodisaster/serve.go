@@ -26,7 +26,7 @@ import (
 )
 
 func init() {
-	register(command{name: "serve", summary: "serve gold-free agent sessions over MCP: one record over stdio, or every record over streamable HTTP", run: runServe})
+	register(command{name: "serve", summary: "serve gold-free agent sessions over MCP: one record over stdio, or every record over streamable HTTP", run: runServe, signalIsStop: true})
 }
 
 // drainWait bounds how long serve keeps answering requests already read
