@@ -10,6 +10,7 @@ import (
 	"sort"
 	"time"
 
+	kit "github.com/geodisaster/engine/internal/cli"
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/runtime/htmlreport"
 )
@@ -29,15 +30,24 @@ type shardReport struct {
 }
 
 func runMerge(ctx context.Context, cio cmdIO, args []string) error {
-	fs := newFlagSet("merge", "--output-dir OUT SHARD_DIR...", cio.stderr)
-	out := fs.String("output-dir", "", "merged output directory (required)")
+	fs := newFlagSet("merge", "--output-dir OUT [--input RECORDS] SHARD_DIR...", cio.stderr)
+	fs.Description = `Merges the outputs of sharded replays (geodisaster replay --shard i/n) into
+one results.jsonl, report.json and report.html, with every shard's traces
+and artifacts; the result equals the unsharded run. Shards of different
+corpora are refused.`
+	fs.Example("geodisaster merge --output-dir merged shard0 shard1 shard2 shard3", "")
+	fs.Example("geodisaster merge --output-dir merged --input corpus/records.jsonl shard*", "with expected values of failed fields in report.html")
+	out := fs.String("output-dir", "", "merged output directory")
 	input := fs.String("input", "", "the replayed records JSONL (optional): report.html then shows expected values of failed fields")
+	fs.Require("output-dir")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *out == "" || fs.NArg() == 0 {
-		return usagef("merge: --output-dir and at least one shard directory are required")
+	if fs.NArg() == 0 {
+		return usagef("merge: name at least one shard directory")
 	}
+	bar := kit.NewProgress(cio.stderr, fs.NArg(), "merge")
+	defer bar.Finish()
 	var results []runtime.RecordResult
 	seen := map[string]string{}
 	var corpus runtime.CorpusInfo
@@ -92,6 +102,7 @@ func runMerge(ctx context.Context, cio cmdIO, args []string) error {
 				return fmt.Errorf("merge: %w", err)
 			}
 		}
+		bar.Add(1)
 	}
 	sort.Slice(results, func(i, j int) bool { return results[i].ID < results[j].ID })
 	// The scorer's reasons and the records' replay times live in the

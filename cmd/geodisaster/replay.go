@@ -15,10 +15,8 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
-	"golang.org/x/term"
-
 	"github.com/geodisaster/engine/conformance/synth"
+	kit "github.com/geodisaster/engine/internal/cli"
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/runtime/htmlreport"
 	"github.com/geodisaster/engine/workers"
@@ -33,7 +31,17 @@ const defaultCorpusSeed = 1
 
 func runReplay(ctx context.Context, cio cmdIO, args []string) error {
 	fs := newFlagSet("replay", "[--dataset-root DIR --input FILE] [--family F] [--type T] [--workers N] [--shard i/n] [--output-dir OUT] [--json]", cio.stderr)
-	root := fs.String("dataset-root", "", "dataset root every declared path resolves under (default: the input file's directory)")
+	fs.Description = `Executes every selected record's GT chain in a gold-free session, resolves
+ANSWER_JSON:answer_1 and scores it with geodisaster_structured_answer_v2.
+Writes OUT/results.jsonl, OUT/report.json, OUT/report.html, OUT/artifacts/<id>/
+and OUT/traces/<id>.json. Without --input it synthesizes and replays the
+embedded default corpus (FIXTURE). The corpus status is REAL only for the
+canonical release records; anything else is FIXTURE at best.`
+	fs.Example("geodisaster replay", "replay the embedded default corpus")
+	fs.Example("geodisaster replay --input corpus/records.jsonl --workers 4 --output-dir out", "replay a corpus written by geodisaster synth")
+	fs.Example("geodisaster replay --input REL/data/core/geodisaster_2921_source_with_splits.jsonl --type sen1_flood_e", "one type of a release root (paths resolve under REL)")
+	fs.Example("geodisaster replay --input corpus/records.jsonl --shard 0/4 --output-dir shard0", "one of four shards (see geodisaster merge)")
+	root := fs.String("dataset-root", "", "dataset root every declared path resolves under (default: the release root for REL/data/core/*.jsonl, else the input file's directory)")
 	input := fs.String("input", "", "records JSONL with GT chains and gold answers (default: the embedded synthetic corpus)")
 	family := fs.String("family", "", "replay only this family")
 	qtype := fs.String("type", "", "replay only this question type")
@@ -45,13 +53,6 @@ func runReplay(ctx context.Context, cio cmdIO, args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *cpuProfile != "" {
-		stop, err := startCPUProfile(*cpuProfile)
-		if err != nil {
-			return err
-		}
-		defer stop()
-	}
 	if fs.NArg() > 0 {
 		return usagef("replay: unexpected arguments %v", fs.Args())
 	}
@@ -62,7 +63,7 @@ func runReplay(ctx context.Context, cio cmdIO, args []string) error {
 	if *shard != "" {
 		i, n, err := parseShard(*shard)
 		if err != nil {
-			return usageError{err}
+			return usagef("replay: %v", err)
 		}
 		opts.ShardIndex, opts.ShardCount = i, n
 	}
@@ -74,24 +75,34 @@ func runReplay(ctx context.Context, cio cmdIO, args []string) error {
 			return usagef("replay: unknown question type %q", *qtype)
 		}
 	}
-	if *input == "" {
-		if *root != "" {
-			return usagef("replay: --dataset-root needs --input")
+	if *input == "" && *root != "" {
+		return usagef("replay: --dataset-root needs --input")
+	}
+	if *cpuProfile != "" {
+		stop, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			return err
 		}
+		defer stop()
+	}
+	if *input == "" {
 		tmp, err := os.MkdirTemp("", "geodisaster-default-corpus-")
 		if err != nil {
 			return err
 		}
 		defer os.RemoveAll(tmp)
 		cio.log.Info("synthesizing the embedded default corpus", "dir", tmp, "types", len(synth.SupportedTypes()))
-		if _, err := synth.Generate(ctx, tmp, synth.Options{Seed: defaultCorpusSeed}); err != nil {
+		bar := kit.NewProgress(cio.stderr, -1, "synth")
+		_, err = synth.Generate(ctx, tmp, synth.Options{Seed: defaultCorpusSeed, Workers: *nworkers, Progress: bar.Func()})
+		bar.Finish()
+		if err != nil {
 			return err
 		}
 		*input = filepath.Join(tmp, "records.jsonl")
 		*root = tmp
 	}
 	if *root == "" {
-		*root = filepath.Dir(*input)
+		*root = defaultDatasetRoot(*input)
 	}
 	recs, err := runtime.ReadRecordsFile(*input, true)
 	if err != nil {
@@ -112,18 +123,12 @@ func runReplay(ctx context.Context, cio cmdIO, args []string) error {
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return err
 	}
-	var bar *progressbar.ProgressBar
-	if f, ok := cio.stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) && !*asJSON {
-		bar = progressbar.NewOptions(len(sel), progressbar.OptionSetWriter(cio.stderr), progressbar.OptionSetDescription("replay"),
-			progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
-		opts.Progress = func(done, total int) { _ = bar.Set(done) }
-	}
+	bar := kit.NewProgress(cio.stderr, len(sel), "replay")
+	opts.Progress = bar.Func()
 	cio.log.Info("replaying", "records", len(sel), "workers", *nworkers, "input", *input)
 	start := time.Now()
 	results := eng.Replay(ctx, recs, opts)
-	if bar != nil {
-		_ = bar.Finish()
-	}
+	bar.Finish()
 	rep := runtime.NewReport(results, corpus)
 	rep.Engine = version()
 	rep.Workers = *nworkers
@@ -168,9 +173,9 @@ func validFamily(f string) bool {
 	return false
 }
 
-// identifyCorpus hashes the records file and reads the corpus manifest the
-// synthetic generator writes beside it. Only the canonical release may be
-// REAL; a synthetic corpus is FIXTURE; anything else is DEGRADED.
+// identifyCorpus hashes the records file and decides its status on the
+// ladder (corpusStatus): REAL only for the canonical release records,
+// FIXTURE for everything else, whatever manifest sits beside it.
 func identifyCorpus(input string) (runtime.CorpusInfo, error) {
 	f, err := os.Open(input)
 	if err != nil {
@@ -182,14 +187,7 @@ func identifyCorpus(input string) (runtime.CorpusInfo, error) {
 		return runtime.CorpusInfo{}, err
 	}
 	info := runtime.CorpusInfo{Path: input, SHA256: hex.EncodeToString(h.Sum(nil))}
-	var m synth.Manifest
-	if b, err := os.ReadFile(filepath.Join(filepath.Dir(input), "corpus.json")); err == nil && json.Unmarshal(b, &m) == nil && m.Status == runtime.StatusFixture && m.RecordsSHA256 == info.SHA256 {
-		info.Status = runtime.StatusFixture
-		info.Note = "synthetic corpus from " + m.Generator + "; may not back a published number"
-		return info, nil
-	}
-	info.Status = runtime.StatusDegraded
-	info.Note = "corpus is not the verified canonical release; results may not back a published number"
+	info.Status, info.Note = corpusStatus(info.SHA256, synthManifestBeside(input))
 	return info, nil
 }
 

@@ -35,9 +35,15 @@ const serveUsage = "--dataset-root DIR --input TEST_INPUTS.jsonl --record ID [--
 // address with --http.
 func runServe(ctx context.Context, cio cmdIO, args []string) error {
 	fs := newFlagSet("serve", serveUsage, cio.stderr)
-	root := fs.String("dataset-root", "", "gold-free dataset root every declared path resolves under (required)")
-	input := fs.String("input", "", "gold-free test-input JSONL (test_inputs.jsonl); files carrying answers or GT chains are refused (required)")
-	recordID := fs.String("record", "", "id of the record to serve (required)")
+	fs.Description = `Opens one gold-free session on a record and serves it over the Model
+Context Protocol: on stdin/stdout by default (stdout carries only the
+protocol; logs go to stderr), or as streamable HTTP on a loopback address.`
+	fs.Example("geodisaster serve --dataset-root corpus --input corpus/test_inputs.jsonl --record sen1_flood_a__synth_s1_a_000", "one single-agent session over stdio")
+	fs.Example("geodisaster serve --dataset-root corpus --input corpus/test_inputs.jsonl --record ID --agent orc --http 127.0.0.1:8765", "an orchestrator session with its specialists at /GA, /PA and /VRA")
+	root := fs.String("dataset-root", "", "gold-free dataset root every declared path resolves under")
+	input := fs.String("input", "", "gold-free test-input JSONL (test_inputs.jsonl); files carrying answers or GT chains are refused")
+	recordID := fs.String("record", "", "id of the record to serve")
+	fs.Require("dataset-root", "input", "record")
 	agent := fs.String("agent", "", "agent form: single (finishes with FinalAnswer) or orc (finishes with Terminate); default single, or orc with --role")
 	role := fs.String("role", "", "serve one multi-agent specialist: GA, PA or VRA (its workers and TaskComplete only; it cannot terminate)")
 	httpAddr := fs.String("http", "", "serve streamable HTTP on this loopback address (127.0.0.1:PORT, [::1]:PORT or localhost:PORT) instead of stdio; with --agent orc the specialists of the same session are served at /GA, /PA and /VRA")
@@ -48,14 +54,6 @@ func runServe(ctx context.Context, cio cmdIO, args []string) error {
 	}
 	if fs.NArg() > 0 {
 		return usagef("serve: unexpected arguments %v", fs.Args())
-	}
-	switch {
-	case *root == "":
-		return usagef("serve: --dataset-root is required")
-	case *input == "":
-		return usagef("serve: --input is required")
-	case *recordID == "":
-		return usagef("serve: --record is required")
 	}
 	opts := mcp.Options{Agent: mcp.Agent(*agent), Role: workers.Role(*role), Logger: cio.log, Version: version()}
 	switch opts.Agent {

@@ -261,7 +261,7 @@ func TestServeRefusals(t *testing.T) {
 		{[]string{"--input", inputs, "--record", gold.ID, "--http", "0.0.0.0:0"}, exitUsage, "loopback"},
 		{[]string{"--input", inputs, "--record", gold.ID, "--agent", "single", "--role", "GA"}, exitUsage, "specialist"},
 		{[]string{"--input", inputs, "--record", gold.ID, "--role", "XX"}, exitUsage, "--role"},
-		{[]string{"--input", inputs}, exitUsage, "--record is required"},
+		{[]string{"--input", inputs}, exitUsage, "missing required flag --record"},
 	} {
 		code, _, stderr := runCLI(t, "", append([]string{"serve", "--dataset-root", root}, tc.args...)...)
 		if code != tc.code || !strings.Contains(stderr, tc.msg) {

@@ -39,6 +39,10 @@ type Options struct {
 	ExpectedInventory *Inventory
 	// Logger receives progress logs; nil discards them.
 	Logger *slog.Logger
+	// Progress, when not nil, is called after each replayed record with
+	// the stage ("replay", or "repeat" for the reproducibility replay),
+	// the records done and the stage's total.
+	Progress func(stage string, done, total int)
 }
 
 // Run verifies the release under opts.ReleaseRoot, adapts and replays
@@ -378,7 +382,7 @@ func replayAndScore(ctx context.Context, root string, opts Options, log *slog.Lo
 		return fmt.Errorf("conformance: %w", err)
 	}
 	log.Info("replaying", "records", len(runnable), "workers", max(opts.Workers, 1))
-	results := eng.Replay(ctx, runnable, runtime.ReplayOptions{Workers: max(opts.Workers, 1)})
+	results := eng.Replay(ctx, runnable, runtime.ReplayOptions{Workers: max(opts.Workers, 1), Progress: stageProgress(opts.Progress, "replay")})
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("conformance: %w", err)
 	}
@@ -441,7 +445,7 @@ func replayAndScore(ctx context.Context, root string, opts Options, log *slog.Lo
 		return fmt.Errorf("conformance: %w", err)
 	}
 	log.Info("replaying again to check artifact reproducibility", "records", len(again))
-	second := eng2.Replay(ctx, again, runtime.ReplayOptions{Workers: max(opts.Workers, 1)})
+	second := eng2.Replay(ctx, again, runtime.ReplayOptions{Workers: max(opts.Workers, 1), Progress: stageProgress(opts.Progress, "repeat")})
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("conformance: %w", err)
 	}
@@ -460,6 +464,14 @@ func replayAndScore(ctx context.Context, root string, opts Options, log *slog.Lo
 		t.addMismatch(Mismatch{ID: r2.ID, Stage: "reproduce", Reason: fmt.Sprintf("artifact digests differ between two replays: %v vs %v", a, b)})
 	}
 	return nil
+}
+
+// stageProgress binds a stage name to Options.Progress (nil stays nil).
+func stageProgress(p func(stage string, done, total int), stage string) func(done, total int) {
+	if p == nil {
+		return nil
+	}
+	return func(done, total int) { p(stage, done, total) }
 }
 
 // artifactDigests maps each artifact name of a replayed record to its

@@ -48,6 +48,9 @@ type Options struct {
 	// Every record draws from its own random stream and writes its own
 	// files, so the corpus is byte-identical for any number of workers.
 	Workers int
+	// Progress, when not nil, is called after each record is generated
+	// with the records done and the total (from one goroutine at a time).
+	Progress func(done, total int)
 }
 
 // Manifest describes a generated corpus; it is written as corpus.json.
@@ -132,6 +135,8 @@ func Generate(ctx context.Context, dir string, opts Options) (*Manifest, error) 
 	recs := make([]runtime.Record, len(jobs))
 	fileSets := make([]map[string]bool, len(jobs))
 	errs := make([]error, len(jobs))
+	var progressMu sync.Mutex
+	progressDone := 0
 	run := func(k int) {
 		j := jobs[k]
 		if err := ctx.Err(); err != nil {
@@ -164,6 +169,12 @@ func Generate(ctx context.Context, dir string, opts Options) (*Manifest, error) 
 			return
 		}
 		recs[k] = rec
+		if opts.Progress != nil {
+			progressMu.Lock()
+			progressDone++
+			opts.Progress(progressDone, len(jobs))
+			progressMu.Unlock()
+		}
 	}
 	nw := max(1, min(opts.Workers, len(jobs)))
 	if nw == 1 {
