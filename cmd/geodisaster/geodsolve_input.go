@@ -22,7 +22,7 @@ const (
 )
 
 // dmsSpelling maps the Unicode spellings GeographicLib accepts to its
-// ASCII ones ('d' degree, '\'' minute, '"' second, signs) or to nothing
+// ASCII ones ('d' degree, '\” minute, '"' second, signs) or to nothing
 // (ignored spaces and guillemets). Longer spellings come first.
 var dmsSpelling = strings.NewReplacer(
 	"\u00b0", "d", "\u00ba", "d", "\u2070", "d", "\u02da", "d", "\u2218", "d",
