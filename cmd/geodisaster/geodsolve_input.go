@@ -22,8 +22,8 @@ const (
 )
 
 // dmsSpelling maps the Unicode spellings GeographicLib accepts to its
-// ASCII ones ('d' degree, '\” minute, '"' second, signs) or to nothing
-// (ignored spaces and guillemets). Longer spellings come first.
+// ASCII ones (d for degrees, an apostrophe for minutes, a double quote for
+// seconds, the signs) or to nothing (ignored spaces and guillemets).
 var dmsSpelling = strings.NewReplacer(
 	"\u00b0", "d", "\u00ba", "d", "\u2070", "d", "\u02da", "d", "\u2218", "d",
 	"\u2032", "'", "\u2035", "'", "\u00b4", "'", "\u2018", "'", "\u2019", "'", "\u201b", "'", "\u02b9", "'", "\u02ca", "'", "\u02cb", "'",
