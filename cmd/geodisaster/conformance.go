@@ -184,10 +184,10 @@ func conformanceMain(ctx context.Context, cio cmdIO, args []string) (int, error)
 
 // conformanceExitCode maps a report to the documented exit code.
 func conformanceExitCode(rep *release.Report) int {
-	switch rep.Status {
-	case runtime.StatusResourceBlocked:
+	switch {
+	case rep.Status == runtime.StatusResourceBlocked:
 		return exitResourceBlocked
-	case runtime.StatusDegraded:
+	case rep.Status == runtime.StatusDegraded || !rep.CorpusVerified:
 		return exitNotVerified
 	}
 	code := exitOK

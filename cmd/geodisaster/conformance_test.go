@@ -131,7 +131,9 @@ func TestConformanceFixtureRelease(t *testing.T) {
 	if err != nil || code != exitNotVerified {
 		t.Fatalf("tampered: exit %d err %v\n%s", code, err, stdout)
 	}
-	if !strings.Contains(stdout, "corpus status DEGRADED") || !strings.Contains(stdout, "not REAL: checksum") {
+	// Edited generated material does not verify (exit 4) but is still
+	// FIXTURE: DEGRADED ranks above FIXTURE and is for real corpora.
+	if !strings.Contains(stdout, "corpus status FIXTURE") || !strings.Contains(stdout, "checksum") || !strings.Contains(stdout, "fixture manifest does not verify") {
 		t.Errorf("tampered table:\n%s", stdout)
 	}
 }
@@ -147,12 +149,13 @@ func TestConformanceExitCode(t *testing.T) {
 	}{
 		{"blocked corpus", release.Report{Status: "RESOURCE_BLOCKED"}, exitResourceBlocked},
 		{"degraded", release.Report{Status: "DEGRADED", Records: 5, Types: []*release.TypeReport{row("DEGRADED")}}, exitNotVerified},
-		{"real ok", release.Report{Status: "REAL", Records: 5, Types: []*release.TypeReport{row("REAL"), row("NOT_RUN")}}, exitOK},
-		{"fixture ok", release.Report{Status: "FIXTURE", Records: 5, Types: []*release.TypeReport{row("FIXTURE")}}, exitOK},
-		{"failed type", release.Report{Status: "REAL", Records: 5, Types: []*release.TypeReport{row("RESOURCE_BLOCKED"), row("FAILED")}}, exitFailure},
-		{"unhydrated type", release.Report{Status: "REAL", Records: 5, Types: []*release.TypeReport{row("REAL"), row("RESOURCE_BLOCKED")}, FactSummary: map[string]int{release.FactMismatch: 1}}, exitResourceBlocked},
-		{"corpus fact", release.Report{Status: "REAL", Records: 5, Types: []*release.TypeReport{row("REAL")}, FactSummary: map[string]int{release.FactMismatch: 1}}, exitFailure},
-		{"empty corpus", release.Report{Status: "REAL"}, exitResourceBlocked},
+		{"unverified fixture", release.Report{Status: "FIXTURE", Records: 5, Types: []*release.TypeReport{row("FIXTURE")}}, exitNotVerified},
+		{"real ok", release.Report{Status: "REAL", CorpusVerified: true, Records: 5, Types: []*release.TypeReport{row("REAL"), row("NOT_RUN")}}, exitOK},
+		{"fixture ok", release.Report{Status: "FIXTURE", CorpusVerified: true, Records: 5, Types: []*release.TypeReport{row("FIXTURE")}}, exitOK},
+		{"failed type", release.Report{Status: "REAL", CorpusVerified: true, Records: 5, Types: []*release.TypeReport{row("RESOURCE_BLOCKED"), row("FAILED")}}, exitFailure},
+		{"unhydrated type", release.Report{Status: "REAL", CorpusVerified: true, Records: 5, Types: []*release.TypeReport{row("REAL"), row("RESOURCE_BLOCKED")}, FactSummary: map[string]int{release.FactMismatch: 1}}, exitResourceBlocked},
+		{"corpus fact", release.Report{Status: "REAL", CorpusVerified: true, Records: 5, Types: []*release.TypeReport{row("REAL")}, FactSummary: map[string]int{release.FactMismatch: 1}}, exitFailure},
+		{"empty corpus", release.Report{Status: "REAL", CorpusVerified: true}, exitResourceBlocked},
 	}
 	for _, c := range cases {
 		if got := conformanceExitCode(&c.rep); got != c.want {

@@ -222,14 +222,29 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			gateFails = append(gateFails, c.Name+": "+c.Detail)
 		}
 	}
+	// Only the canonical records may rank above FIXTURE: REAL when every
+	// gate holds, DEGRADED (real but partial) when another part of the
+	// release does not verify. Anything else is generated material or of
+	// unverified origin, FIXTURE at best whatever manifest sits beside it;
+	// it verifies only as a fixture whose own manifest holds.
 	switch {
-	case len(gateFails) == 0:
+	case isCanonical && len(gateFails) == 0:
 		rep.Status = runtime.StatusReal
+		rep.CorpusVerified = true
+	case isCanonical:
+		rep.Status = runtime.StatusDegraded
+		rep.StatusReasons = append(rep.StatusReasons, gateFails...)
 	case fixtureOK && onlyChecksumFailed(rep.Checks):
 		rep.Status = runtime.StatusFixture
+		rep.CorpusVerified = true
 		rep.StatusReasons = append(rep.StatusReasons, "generated material: "+gateFails[0])
 	default:
-		rep.Status = runtime.StatusDegraded
+		rep.Status = runtime.StatusFixture
+		why := "no fixture manifest (data/core/fixture_manifest.json) vouches for its origin"
+		if fixture != nil || len(fixtureProbs) > 0 || (ferr != nil && !errors.Is(ferr, fs.ErrNotExist)) {
+			why = "its fixture manifest does not verify (edited generated material)"
+		}
+		rep.StatusReasons = append(rep.StatusReasons, "not the canonical release and "+why+": counted as generated material, FIXTURE at best")
 		rep.StatusReasons = append(rep.StatusReasons, gateFails...)
 	}
 	if want != CanonicalSHA256 {
