@@ -19,7 +19,7 @@ func replayStatus(t *testing.T, args ...string) (string, string, int) {
 	out := t.TempDir()
 	code, stdout, stderr := cli(t, append([]string{"replay", "--json", "--output-dir", out}, args...)...)
 	var rep struct {
-		Corpus struct{ Status, Note string }
+		Corpus  struct{ Status, Note string }
 		Records int
 	}
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
