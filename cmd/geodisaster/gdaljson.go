@@ -100,17 +100,27 @@ func jsonInt(v int) jsonRaw { return jsonRaw(strconv.Itoa(v)) }
 // number of decimals: "NaN", "Infinity" and "-Infinity" as strings, else
 // gdalFormatDouble.
 func gdalJSONNumber(v float64, prec int) jsonNode {
-	switch {
-	case math.IsNaN(v):
-		return jsonString("NaN")
-	case math.IsInf(v, 1):
-		return jsonString("Infinity")
-	case math.IsInf(v, -1):
-		return jsonString("-Infinity")
-	case math.Abs(v) > 1e50:
+	if s, ok := gdalNonFinite(v); ok {
+		return s
+	}
+	if math.Abs(v) > 1e50 {
 		return jsonRaw(formatCg(v, 18))
 	}
 	return jsonRaw(gdalFormatDouble(v, prec))
+}
+
+// gdalNonFinite is how gdalinfo -json writes NaN and infinities: as the
+// strings "NaN", "Infinity" and "-Infinity". ok is false for finite v.
+func gdalNonFinite(v float64) (s jsonString, ok bool) {
+	switch {
+	case math.IsNaN(v):
+		return "NaN", true
+	case math.IsInf(v, 1):
+		return "Infinity", true
+	case math.IsInf(v, -1):
+		return "-Infinity", true
+	}
+	return "", false
 }
 
 // gdalFormatDouble formats v as GDAL's OGRFormatDouble does: prec fixed
@@ -237,13 +247,8 @@ func gdalNoData(v float64, float32Band bool) (string, int) {
 // significant digits (GDAL's json_object_new_double_with_significant_figures),
 // ".0" added to integers.
 func gdalJSONNoData(v float64, n int) jsonNode {
-	switch {
-	case math.IsNaN(v):
-		return jsonString("NaN")
-	case math.IsInf(v, 1):
-		return jsonString("Infinity")
-	case math.IsInf(v, -1):
-		return jsonString("-Infinity")
+	if s, ok := gdalNonFinite(v); ok {
+		return s
 	}
 	if n < 0 {
 		n = 17

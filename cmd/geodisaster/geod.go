@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -357,13 +356,8 @@ func geodLine(line string, o geodOptions) (string, error) {
 
 // fixed formats v with prec decimals, or as "nan", "inf", "-inf".
 func fixed(v float64, prec int) string {
-	switch {
-	case math.IsNaN(v):
-		return "nan"
-	case math.IsInf(v, 1):
-		return "inf"
-	case math.IsInf(v, -1):
-		return "-inf"
+	if s, ok := nonFiniteText(v); ok {
+		return s
 	}
 	return strconv.FormatFloat(v, 'f', prec, 64)
 }

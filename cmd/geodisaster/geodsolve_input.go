@@ -441,13 +441,22 @@ func twoSum(u, v float64) (s, t float64) {
 
 // formatCG formats v as a C++ stream does by default (printf "%g").
 func formatCG(v float64) string {
-	switch {
-	case math.IsNaN(v):
-		return "nan"
-	case math.IsInf(v, 1):
-		return "inf"
-	case math.IsInf(v, -1):
-		return "-inf"
+	if s, ok := nonFiniteText(v); ok {
+		return s
 	}
 	return strconv.FormatFloat(v, 'g', 6, 64)
+}
+
+// nonFiniteText is how C++ streams and GeographicLib write NaN and
+// infinities: "nan", "inf", "-inf". ok is false for finite v.
+func nonFiniteText(v float64) (string, bool) {
+	switch {
+	case math.IsNaN(v):
+		return "nan", true
+	case math.IsInf(v, 1):
+		return "inf", true
+	case math.IsInf(v, -1):
+		return "-inf", true
+	}
+	return "", false
 }

@@ -427,14 +427,7 @@ func (gi *gdalInfo) json() *jsonObject {
 		doc.set("geoTransform", gt)
 		stac.set("proj:transform", sgt)
 	}
-	md := &jsonObject{}
-	if len(gi.metadata) > 0 {
-		md.set("", itemsObject(gi.metadata))
-	}
-	if len(gi.imageStruct) > 0 {
-		md.set("IMAGE_STRUCTURE", itemsObject(gi.imageStruct))
-	}
-	doc.set("metadata", md)
+	doc.set("metadata", metadataObject(gi.metadata, gi.imageStruct))
 	cc := &jsonObject{}
 	ring := jsonArray{}
 	byName := map[string]gdalCorner{}
@@ -490,6 +483,19 @@ func stacCopy(v jsonNode, plain bool) jsonNode {
 		return v
 	}
 	return jsonRaw("null")
+}
+
+// metadataObject is the "metadata" member: the default domain (key "")
+// and IMAGE_STRUCTURE, each when it has items.
+func metadataObject(def, imageStruct []mdItem) *jsonObject {
+	md := &jsonObject{}
+	if len(def) > 0 {
+		md.set("", itemsObject(def))
+	}
+	if len(imageStruct) > 0 {
+		md.set("IMAGE_STRUCTURE", itemsObject(imageStruct))
+	}
+	return md
 }
 
 // itemsObject is a metadata domain as a JSON object.
@@ -580,14 +586,7 @@ func (b *gdalBand) json() (band, rasterBand, eoBand *jsonObject) {
 		band.set("offset", gdalJSONNumber(b.offset, 15))
 		band.set("scale", gdalJSONNumber(b.scale, 15))
 	}
-	md := &jsonObject{}
-	if len(b.metadata) > 0 {
-		md.set("", itemsObject(b.metadata))
-	}
-	if len(b.imageStruct) > 0 {
-		md.set("IMAGE_STRUCTURE", itemsObject(b.imageStruct))
-	}
-	band.set("metadata", md)
+	band.set("metadata", metadataObject(b.metadata, b.imageStruct))
 	if b.colorTable != nil {
 		ct := &jsonObject{}
 		ct.set("palette", jsonString("RGB"))
