@@ -82,7 +82,7 @@ func (e Ellipsoid) SolveDirect(lat1, lon1, azi1 float64, arc bool, dist float64,
 	a12 := g.g.GenInverse(s.Lat1, s.Lon1, s.Lat2, s.Lon2, &s12, &a1, &a2, &m12, &M12, &M21, &S12)
 	same := math.Abs(a12-math.Abs(s.A12)) <= 1e-12*math.Max(1, math.Abs(s.A12))
 	if !arc {
-		same = math.Abs(s12-math.Abs(dist)) <= 1e-7+1e-12*math.Abs(dist)
+		same = math.Abs(s12-math.Abs(dist)) <= 1e-7+float64(1e-12*math.Abs(dist)) // float64(): no fused multiply-add (arm64)
 	}
 	if !same {
 		return s, fmt.Errorf("%w: arc length %v degrees", ErrNotShortest, s.A12)

@@ -737,7 +737,7 @@ func decToDMS(angle float64, axis string, prec int) string {
 	if math.IsNaN(angle) {
 		return "Invalid angle"
 	}
-	eps := float64(0.5/3600.0) * math.Pow(0.1, float64(prec))
+	eps := float64(float64(0.5/3600.0) * math.Pow(0.1, float64(prec))) // float64(): no fused multiply-add (arm64)
 	abs := math.Abs(angle) + eps
 	if abs > 361 {
 		return "Invalid angle"
