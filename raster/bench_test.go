@@ -70,7 +70,7 @@ func BenchmarkStatisticsBig(b *testing.B) {
 	b.ResetTimer()
 	start := cpuTime()
 	for i := 0; i < b.N; i++ {
-		if _, err := d.ComputeStatistics(context.Background(), 1); err != nil {
+		if _, err := d.Statistics(context.Background(), 1); err != nil {
 			b.Fatal(err)
 		}
 	}

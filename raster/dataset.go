@@ -1,6 +1,7 @@
 package raster
 
 import (
+	"context"
 	"encoding/binary"
 	"encoding/xml"
 	"fmt"
@@ -86,25 +87,44 @@ type Dataset struct {
 	metadata     map[string]string
 	bandMeta     []map[string]string
 	descriptions []string
+	bandRoles    []bandRoles
 	overviews    int
 	limits       atomic.Pointer[Limits]
+
+	hdr          header
+	overviewIFDs []uint64 // reduced-resolution images, in file order
+	maskIFD      uint64   // the full-resolution internal mask, or 0
+	maskOvIFDs   []uint64 // reduced-resolution masks, in file order
+	tiff         tiffTags
 }
 
 // Open opens a GeoTIFF from a local path or, for "http://" and "https://"
-// names, from a web server with HTTP range requests (like GDAL's /vsicurl/).
-func Open(path string) (*Dataset, error) {
-	if strings.HasPrefix(path, "http://") || strings.HasPrefix(path, "https://") {
-		hr, err := newHTTPReader(path, nil)
+// names, from a web server with HTTP range requests (like GDAL's
+// /vsicurl/): the header and directories are read in small cached chunks,
+// each block the reads need with one request of its own. Options set the
+// context of every request, the HTTP client, extra headers, a per-request
+// timeout and retries with backoff (see OpenOption); for local files only
+// the context applies (it is checked before opening).
+func Open(name string, opts ...OpenOption) (*Dataset, error) {
+	c := openConfig{ctx: context.Background()}
+	for _, o := range opts {
+		o(&c)
+	}
+	if err := c.ctx.Err(); err != nil {
+		return nil, fmt.Errorf("raster: %w", err)
+	}
+	if strings.HasPrefix(name, "http://") || strings.HasPrefix(name, "https://") {
+		hr, err := newHTTPReader(name, c)
 		if err != nil {
 			return nil, err
 		}
 		d, err := OpenReaderAt(hr, hr.Size())
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
+			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		return d, nil
 	}
-	f, err := os.Open(path)
+	f, err := os.Open(name)
 	if err != nil {
 		return nil, fmt.Errorf("raster: %w", err)
 	}
@@ -116,7 +136,7 @@ func Open(path string) (*Dataset, error) {
 	d, err := OpenReaderAt(f, st.Size())
 	if err != nil {
 		f.Close()
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	d.closer = f
 	return d, nil
@@ -139,20 +159,22 @@ func OpenReaderAt(r io.ReaderAt, size int64) (d *Dataset, err error) {
 	if err != nil {
 		return nil, err
 	}
-	d = &Dataset{r: r, size: size, bo: h.bo, big: h.big}
+	d = &Dataset{r: r, size: size, bo: h.bo, big: h.big, hdr: h}
 	if err := d.parseImage(first); err != nil {
 		return nil, err
 	}
 	if err := d.parseGeo(first); err != nil {
 		return nil, err
 	}
-	d.countOverviews(h, first)
+	d.parseTIFFTags(first)
+	d.scanSubfiles(h, first)
 	return d, nil
 }
 
-// countOverviews follows the IFD chain and counts reduced-resolution images
-// (overviews). Errors in later IFDs are ignored, as GDAL ignores them.
-func (d *Dataset) countOverviews(h header, first *ifd) {
+// scanSubfiles follows the IFD chain and records the reduced-resolution
+// images (overviews) and internal masks. Errors in later IFDs end the scan
+// without failing the open, as GDAL ignores them.
+func (d *Dataset) scanSubfiles(h header, first *ifd) {
 	seen := map[uint64]bool{first.offset: true}
 	next := first.next
 	for i := 0; next != 0 && i < maxIFDsFollowed && !seen[next]; i++ {
@@ -162,8 +184,14 @@ func (d *Dataset) countOverviews(h header, first *ifd) {
 			return
 		}
 		t, _ := sub.uint(d.bo, tagNewSubfileType, 0)
-		if t&1 != 0 && t&4 == 0 {
+		switch {
+		case t&1 != 0 && t&4 == 0:
 			d.overviews++
+			d.overviewIFDs = append(d.overviewIFDs, sub.offset)
+		case t&1 == 0 && t&4 != 0 && d.maskIFD == 0:
+			d.maskIFD = sub.offset
+		case t&1 != 0 && t&4 != 0:
+			d.maskOvIFDs = append(d.maskOvIFDs, sub.offset)
 		}
 		next = sub.next
 	}
@@ -475,6 +503,7 @@ func (d *Dataset) parseGeo(f *ifd) error {
 	d.metadata = map[string]string{}
 	d.bandMeta = make([]map[string]string, d.spp)
 	d.descriptions = make([]string, d.spp)
+	d.bandRoles = make([]bandRoles, d.spp)
 	if f.has(tagGDALMetadata) {
 		d.parseGDALMetadata(f.ascii(tagGDALMetadata))
 	}
@@ -510,6 +539,9 @@ func (d *Dataset) parseGDALMetadata(s string) {
 		}
 		if it.Role == "description" {
 			d.descriptions[b] = unescapeXML(it.Value)
+			continue
+		}
+		if d.bandRoles[b].set(it.Role, unescapeXML(it.Value)) {
 			continue
 		}
 		if d.bandMeta[b] == nil {

@@ -71,14 +71,70 @@ func FormatG(v float64, prec int) string {
 	return strconv.FormatFloat(v, 'g', prec, 64)
 }
 
-// StoredStatistics returns the statistics recorded in the file's
-// GDAL_METADATA for band (1-based), as gdalinfo -stats reports them when
-// present: all of STATISTICS_MINIMUM, _MAXIMUM, _MEAN and _STDDEV must be
-// set and STATISTICS_APPROXIMATE must not be YES.
-func (d *Dataset) StoredStatistics(band int) (Statistics, bool) {
-	if band < 1 || band > d.spp {
-		return Statistics{}, false
+// A StatisticsOption changes how Dataset.Statistics obtains a band's
+// statistics.
+type StatisticsOption func(*statsConfig)
+
+type statsConfig struct {
+	stored bool
+	pixels *Band
+}
+
+// UseStored makes Statistics return the statistics recorded in the
+// file's GDAL_METADATA when they are complete (STATISTICS_MINIMUM,
+// _MAXIMUM, _MEAN and _STDDEV set, STATISTICS_APPROXIMATE not YES), as
+// gdalinfo -stats reports them; Statistics.Stored then is true. Without
+// stored values the statistics are computed.
+func UseStored() StatisticsOption { return func(c *statsConfig) { c.stored = true } }
+
+// FromPixels makes Statistics compute from b, the whole band already read
+// from the dataset (ReadBand), instead of reading it again. The result is
+// the same: samples are visited in the file's block order with its nodata.
+func FromPixels(b *Band) StatisticsOption { return func(c *statsConfig) { c.pixels = b } }
+
+// Statistics returns band's (1-based) exact statistics, computed as GDAL
+// 3.6's ComputeStatistics(bApproxOK=FALSE) computes them so that the
+// doubles are bit-identical to what gdalinfo -stats reports (see
+// ComputeBandStatistics). By default the band is streamed from the file
+// (blocks are decoded concurrently into a few buffers per core and folded
+// in GDAL's block order, so the band is never held in memory); options
+// accept stored values (UseStored) or use pixels already read
+// (FromPixels). A band without a valid sample gives ErrNoValidPixels with
+// the counts (Valid, Total, ValidPercent) filled in.
+func (d *Dataset) Statistics(ctx context.Context, band int, opts ...StatisticsOption) (Statistics, error) {
+	var c statsConfig
+	for _, o := range opts {
+		o(&c)
 	}
+	if band < 1 || band > d.spp {
+		return Statistics{}, fmt.Errorf("raster: band %d out of range 1..%d", band, d.spp)
+	}
+	if c.stored {
+		if s, ok := d.storedStatistics(band); ok {
+			return s, nil
+		}
+	}
+	if c.pixels != nil {
+		b := c.pixels
+		if b.Width != d.width || b.Height != d.height || b.Type != d.dtype {
+			return Statistics{}, fmt.Errorf("raster: pixels are a %dx%d %s band, the dataset's %dx%d %s", b.Width, b.Height, b.Type, d.width, d.height, d.dtype)
+		}
+		return ComputeBandStatistics(b, d.blockW, d.blockH, d.nodataPtr())
+	}
+	return d.streamStatistics(ctx, band)
+}
+
+// nodataPtr returns the nodata value, or nil when there is none.
+func (d *Dataset) nodataPtr() *float64 {
+	if !d.hasNoData {
+		return nil
+	}
+	v := d.nodata
+	return &v
+}
+
+// storedStatistics returns the complete STATISTICS_* items of band.
+func (d *Dataset) storedStatistics(band int) (Statistics, bool) {
 	m := d.bandMeta[band-1]
 	s := Statistics{storedText: map[string]string{}}
 	vals := []*float64{&s.Min, &s.Max, &s.Mean, &s.StdDev}
@@ -105,66 +161,6 @@ func (d *Dataset) StoredStatistics(band int) (Statistics, bool) {
 	}
 	s.Stored = true
 	return s, true
-}
-
-// ComputeStatistics computes band's (1-based) exact statistics as GDAL
-// does, ignoring any stored values; it streams the band (see Statistics).
-func (d *Dataset) ComputeStatistics(ctx context.Context, band int) (Statistics, error) {
-	return d.Statistics(ctx, band)
-}
-
-// ReadBandStatistics reads band (1-based) and computes its statistics in
-// the same pass: blocks are decoded concurrently while the statistics,
-// which GDAL accumulates in block order, consume them in that order. The
-// band is returned even when it has no valid pixels (err is then
-// ErrNoValidPixels).
-func (d *Dataset) ReadBandStatistics(ctx context.Context, band int) (*Band, Statistics, error) {
-	w := Window{0, 0, d.width, d.height}
-	var nd *float64
-	if d.hasNoData {
-		v := d.nodata
-		nd = &v
-	}
-	c := newStatsCollector(d.dtype, nd)
-	// Blocks finish roughly in order; the collector waits for each in turn.
-	op, err := d.startRead(ctx, []int{band}, w, nil)
-	if err != nil {
-		return nil, Statistics{}, err
-	}
-	b := op.out[0]
-	for i, j := range op.jobs {
-		if !op.waitJob(i) {
-			break
-		}
-		y0, x0 := j.by*d.blockH, j.bx*d.blockW
-		y1, x1 := min(y0+d.blockH, d.height), min(x0+d.blockW, d.width)
-		if x0 == 0 && x1 == d.width {
-			c.add(b.Data, y0*d.width, y1*d.width)
-			continue
-		}
-		for y := y0; y < y1; y++ {
-			c.add(b.Data, y*d.width+x0, y*d.width+x1)
-		}
-	}
-	if err := op.wait(); err != nil {
-		return nil, Statistics{}, err
-	}
-	st, err := c.result(int64(d.width) * int64(d.height))
-	return b, st, err
-}
-
-// BandStatistics computes GDAL's statistics of a whole band b read from d,
-// visiting samples in d's block order with d's nodata value.
-func (d *Dataset) BandStatistics(b *Band) (Statistics, error) {
-	if b.Width != d.width || b.Height != d.height {
-		return Statistics{}, fmt.Errorf("raster: band is %dx%d, dataset %dx%d", b.Width, b.Height, d.width, d.height)
-	}
-	var nd *float64
-	if d.hasNoData {
-		v := d.nodata
-		nd = &v
-	}
-	return ComputeBandStatistics(b, d.blockW, d.blockH, nd)
 }
 
 // ComputeBandStatistics computes the statistics GDAL 3.6 computes for a

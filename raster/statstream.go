@@ -9,20 +9,12 @@ import (
 	"unsafe"
 )
 
-// Statistics computes band's (1-based) exact statistics as GDAL does (see
-// ComputeBandStatistics) without holding the band in memory: blocks are
-// decoded concurrently into a bounded set of buffers and folded into the
-// statistics in GDAL's block order. Memory is a few blocks per core.
-func (d *Dataset) Statistics(ctx context.Context, band int) (Statistics, error) {
-	if band < 1 || band > d.spp {
-		return Statistics{}, fmt.Errorf("raster: band %d out of range 1..%d", band, d.spp)
-	}
-	var nd *float64
-	if d.hasNoData {
-		v := d.nodata
-		nd = &v
-	}
-	c := newStatsCollector(d.dtype, nd)
+// streamStatistics computes band's (1-based) exact statistics as GDAL does
+// (see ComputeBandStatistics) without holding the band in memory: blocks
+// are decoded concurrently into a bounded set of buffers and folded into
+// the statistics in GDAL's block order. Memory is a few blocks per core.
+func (d *Dataset) streamStatistics(ctx context.Context, band int) (Statistics, error) {
+	c := newStatsCollector(d.dtype, d.nodataPtr())
 	plane := 0
 	if d.planar {
 		plane = band - 1

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"math"
 	"strconv"
@@ -45,6 +44,11 @@ type areaResult struct {
 // then ignored). Rasters without a transform or a known CRS are errors.
 func runArea(ctx context.Context, cio cmdIO, args []string) error {
 	fs := newFlagSet("area", "[--value V] [--method quadrangle|geodesic] [--json] FILE", cio.stderr)
+	fs.Description = `Prints the area in m² of band 1's pixels equal to V (every valid pixel
+without --value): exact WGS84 cell areas for EPSG:4326 rasters, the
+planar pixel area for projected ones. NoData and NaN pixels never count.`
+	fs.Example("geodisaster area --value 1 flood_mask.tif", "")
+	fs.Example("geodisaster area --method geodesic --json mask.tif", "")
 	valueStr := fs.String("value", "", "count pixels equal to this value (default: every valid pixel)")
 	method := fs.String("method", "quadrangle", "cell area for EPSG:4326: quadrangle (parallels/meridians) or geodesic (geodesic edges)")
 	asJSON := fs.Bool("json", false, "print JSON")
@@ -58,9 +62,7 @@ func runArea(ctx context.Context, cio cmdIO, args []string) error {
 		return usagef("area: --method %q: want quadrangle or geodesic", *method)
 	}
 	var value *float64
-	seen := false
-	fs.Visit(func(f *flag.Flag) { seen = seen || f.Name == "value" })
-	if seen {
+	if fs.IsSet("value") {
 		v, err := strconv.ParseFloat(*valueStr, 64)
 		if err != nil {
 			return usagef("area: --value %q is not a number", *valueStr)

@@ -39,16 +39,16 @@ const auditListLimit = 20
 // It exits 1 when any leak or weight issue is found.
 func runAuditSplits(_ context.Context, cio cmdIO, args []string) error {
 	fs := newFlagSet("audit-splits", "--records RECORDS.jsonl [--json]", cio.stderr)
+	fs.Description = "Checks train/test isolation (groups, samples, paths, routing content,\ntrajectories) and training weights; exits 1 when any leak or weight issue is found."
+	fs.Example("geodisaster audit-splits --records REL/data/core/geodisaster_2921_source_with_splits.jsonl", "")
 	records := fs.String("records", "", "canonical records JSONL (with split, handles, gt_chain, training_weight)")
 	asJSON := fs.Bool("json", false, "print JSON")
+	fs.Require("records")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usagef("audit-splits: unexpected arguments %q", fs.Args())
-	}
-	if *records == "" {
-		return usagef("audit-splits: --records is required")
 	}
 	f, err := os.Open(*records)
 	if err != nil {
@@ -148,16 +148,16 @@ func auditSortedKeys(m map[string][]string) []string {
 // runSeal implements "geodisaster seal --dir DIR --out SEAL.json".
 func runSeal(_ context.Context, cio cmdIO, args []string) error {
 	fs := newFlagSet("seal", "--dir CORPUS_DIR --out SEAL.json", cio.stderr)
+	fs.Description = "Seals a corpus directory: the SHA-256 and size of every file into a manifest."
+	fs.Example("geodisaster seal --dir corpus --out corpus.seal.json", "")
 	dir := fs.String("dir", "", "corpus directory to seal")
 	out := fs.String("out", "", `seal manifest to write ("-" for stdout); must lie outside --dir`)
+	fs.Require("dir", "out")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usagef("seal: unexpected arguments %q", fs.Args())
-	}
-	if *dir == "" || *out == "" {
-		return usagef("seal: --dir and --out are required")
 	}
 	if *out != "-" {
 		inside, err := auditWithin(*dir, *out)
@@ -217,17 +217,17 @@ func auditWithin(dir, file string) (bool, error) {
 // It exits 1 when the corpus differs from its seal.
 func runVerifySeal(_ context.Context, cio cmdIO, args []string) error {
 	fs := newFlagSet("verify-seal", "--dir CORPUS_DIR --seal SEAL.json [--json]", cio.stderr)
+	fs.Description = "Verifies a corpus directory against its seal (changed, resized, added and\nremoved files); exits 1 when it differs."
+	fs.Example("geodisaster verify-seal --dir corpus --seal corpus.seal.json", "")
 	dir := fs.String("dir", "", "corpus directory to verify")
 	sealPath := fs.String("seal", "", "seal manifest written by 'geodisaster seal'")
 	asJSON := fs.Bool("json", false, "print JSON")
+	fs.Require("dir", "seal")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usagef("verify-seal: unexpected arguments %q", fs.Args())
-	}
-	if *dir == "" || *sealPath == "" {
-		return usagef("verify-seal: --dir and --seal are required")
 	}
 	f, err := os.Open(*sealPath)
 	if err != nil {

@@ -1,24 +1,24 @@
 package main
 
 import (
-	"time"
-
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/geodisaster/engine/runtime/htmlreport/releasepage"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/geodisaster/engine/conformance/release"
 	"github.com/geodisaster/engine/conformance/synth"
+	kit "github.com/geodisaster/engine/internal/cli"
 	"github.com/geodisaster/engine/runtime"
+	"github.com/geodisaster/engine/runtime/htmlreport/releasepage"
 )
 
 const conformanceUsage = `[--release-root DIR] [--workers N] [--output-dir OUT] [--json]
-       geodisaster conformance --make-fixture DIR [--per-type N | --full] [--seed S]
+       geodisaster conformance --make-fixture DIR [--per-type N | --full] [--seed S]`
 
-REAL-mode conformance against the published GeoDisaster release: verifies
+const conformanceDescription = `REAL-mode conformance against the published GeoDisaster release: verifies
 data/core/geodisaster_2921_source_with_splits.jsonl against the canonical
 SHA-256, the inventory (2,921 records, 43 types, 2,629 train / 292 test),
 every declared path and the Sen1Floods11 hydration manifest; adapts the
@@ -26,24 +26,24 @@ canonical records, replays every GT chain, scores the resolved answers under
 the scoring policy and checks the spec's published per-type facts. Prints
 one row per question type with denominators (no overall score).
 
-Status ladder: REAL only for the verified canonical corpus; FIXTURE for a
-release-shaped synthetic corpus (geodisaster synth output laid out by
-conformance/release.BuildFixture); DEGRADED for anything else;
-RESOURCE_BLOCKED when there is no release root. Never a pass without a corpus.
+Status ladder: REAL only for the verified canonical corpus; DEGRADED for
+the canonical records when another part of the release is partial (paths,
+hydration, inventory); FIXTURE for everything else, generated material or of
+unverified origin, whatever manifest sits beside it; RESOURCE_BLOCKED when
+there is no release root. Never a pass without a corpus.
 
---make-fixture DIR writes such a release-shaped synthetic corpus (synth
-records at the release's paths, gold-free test inputs, a Sen1Floods11
-hydration manifest and its own checksum manifest) for a FIXTURE run.
+--make-fixture DIR writes a release-shaped synthetic corpus (synth records
+at the release's paths, gold-free test inputs, a Sen1Floods11 hydration
+manifest and its own checksum manifest) for a FIXTURE run.`
 
-exit codes:
-  0  every type with records passed at the corpus status (REAL or FIXTURE)
-  1  a record failed, was invalid or incorrect, or a published fact mismatched
-  2  usage error
-  5  could not run (unreadable files, I/O failure)
-  3  RESOURCE_BLOCKED: no release root, no canonical file, or a type's inputs
-     are absent (unhydrated Sen1Floods11)
-  4  the corpus did not verify (DEGRADED): digest, inventory, paths, test
-     inputs, hydration manifest or policy; the reasons are printed`
+// conformanceExitCodes are the command's exit codes beyond the shared ones
+// (exitcodes.go).
+var conformanceExitCodes = []string{
+	"0    every type with records passed at the corpus status (REAL or FIXTURE)",
+	"1    a record failed, was invalid or incorrect, or a published fact mismatched",
+	"3    RESOURCE_BLOCKED: no release root, no canonical file, or a type's inputs are absent (unhydrated Sen1Floods11)",
+	"4    the corpus did not verify: DEGRADED (canonical records, partial release) or a FIXTURE whose own manifest does not verify; the reasons are printed",
+}
 
 func init() {
 	register(command{name: "conformance", summary: "REAL-mode conformance against a GeoDisaster release root (RESOURCE_BLOCKED without one)", run: runConformance})
@@ -79,6 +79,11 @@ func conformanceCodeName(code int) string {
 // outputs; it returns the command's exit code.
 func conformanceMain(ctx context.Context, cio cmdIO, args []string) (int, error) {
 	fs := newFlagSet("conformance", conformanceUsage, cio.stderr)
+	fs.Description = conformanceDescription
+	fs.ExitCodes = conformanceExitCodes
+	fs.Example("geodisaster conformance", "RESOURCE_BLOCKED without a release (exit 3)")
+	fs.Example("geodisaster conformance --release-root REL --workers 4 --output-dir out", "the published release")
+	fs.Example("geodisaster conformance --make-fixture /tmp/rel && geodisaster conformance --release-root /tmp/rel", "a FIXTURE run on generated material")
 	root := fs.String("release-root", "", "GeoDisaster release root (holds data/core/geodisaster_2921_source_with_splits.jsonl)")
 	nworkers := fs.Int("workers", defaultWorkers(), "records replayed in parallel")
 	out := fs.String("output-dir", "", "write report.json, report.txt and artifacts/ here")
@@ -100,7 +105,9 @@ func conformanceMain(ctx context.Context, cio cmdIO, args []string) (int, error)
 		if ents, err := os.ReadDir(*makeFixture); err == nil && len(ents) > 0 {
 			return exitUsage, usagef("conformance: --make-fixture %s is not empty", *makeFixture)
 		}
-		m, err := release.BuildFixture(ctx, *makeFixture, synth.Options{PerType: *perType, Full: *full, Seed: *seed})
+		bar := kit.NewProgress(cio.stderr, -1, "fixture")
+		m, err := release.BuildFixture(ctx, *makeFixture, synth.Options{PerType: *perType, Full: *full, Seed: *seed, Workers: *nworkers, Progress: bar.Func()})
+		bar.Finish()
 		if err != nil {
 			return exitFailure, err
 		}
@@ -111,7 +118,14 @@ func conformanceMain(ctx context.Context, cio cmdIO, args []string) (int, error)
 	if *nworkers < 1 {
 		return exitUsage, usagef("conformance: --workers must be >= 1")
 	}
+	bar := kit.NewProgress(cio.stderr, -1, "conformance")
 	opts := release.Options{ReleaseRoot: *root, Workers: *nworkers, Logger: cio.log}
+	if bar != nil {
+		opts.Progress = func(stage string, done, total int) {
+			bar.Describe(stage)
+			bar.Set(done, total)
+		}
+	}
 	if *out != "" {
 		if err := os.MkdirAll(*out, 0o755); err != nil {
 			return exitFailure, fmt.Errorf("conformance: %w", err)
@@ -119,6 +133,7 @@ func conformanceMain(ctx context.Context, cio cmdIO, args []string) (int, error)
 		opts.ArtifactDir = filepath.Join(*out, "artifacts")
 	}
 	rep, err := release.Run(ctx, opts)
+	bar.Finish()
 	if err != nil {
 		return exitFailure, err
 	}
@@ -160,10 +175,10 @@ func conformanceMain(ctx context.Context, cio cmdIO, args []string) (int, error)
 
 // conformanceExitCode maps a report to the documented exit code.
 func conformanceExitCode(rep *release.Report) int {
-	switch rep.Status {
-	case runtime.StatusResourceBlocked:
+	switch {
+	case rep.Status == runtime.StatusResourceBlocked:
 		return exitResourceBlocked
-	case runtime.StatusDegraded:
+	case rep.Status == runtime.StatusDegraded || !rep.CorpusVerified:
 		return exitNotVerified
 	}
 	code := exitOK

@@ -9,6 +9,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	kit "github.com/geodisaster/engine/internal/cli"
 )
 
 // Exit codes shared by every subcommand (README "Exit codes"). A scheduler
@@ -37,21 +39,8 @@ const (
 	exitTerminated  = 143
 )
 
-// exitCodesHelp is the table printed by "geodisaster help".
-const exitCodesHelp = `exit codes (every command):
-  0    success
-  1    ran, but some records failed or scored incorrect, or a check mismatched
-  2    usage error (unknown flag, missing required flag, bad operand)
-  3    RESOURCE_BLOCKED (conformance: the corpus it needs is absent)
-  4    the corpus did not verify (conformance: DEGRADED)
-  5    could not run: bad or unreadable input, missing files, I/O failure
-  130  interrupted by SIGINT; 143 by SIGTERM (nothing that looks complete is left)
-       (serve: a signal is its normal stop; a clean shutdown exits 0)`
-
-// exitCodesShort ends every command's --help.
-const exitCodesShort = "exit codes: 0 ok; 1 ran, but records failed or a check mismatched; 2 usage; 5 could not run; 130/143 interrupted (conformance adds 3 and 4; see geodisaster help)"
-
-// usageError marks an error caused by bad command-line usage (exit code 2).
+// usageError marks an error caused by bad command-line usage (exit code 2);
+// the kit's *kit.UsageError (bad or missing flags) exits 2 as well.
 type usageError struct{ err error }
 
 func (e usageError) Error() string { return e.err.Error() }
@@ -96,18 +85,35 @@ func interruptedOr(ctx context.Context, err error) error {
 	return err
 }
 
-// exitCode prints err (if any) and returns the matching exit code.
+// exitCode prints err (if any) and returns the matching exit code. A help
+// request prints the command's help on stdout and exits 0; a usage error
+// adds a hint to the command's --help.
 func exitCode(err error, cio cmdIO) int {
+	var help *kit.HelpRequest
+	if errors.As(err, &help) {
+		if werr := help.FlagSet.WriteHelp(cio.stdout); werr != nil {
+			fmt.Fprintln(cio.stderr, "geodisaster:", werr)
+			return exitCannotRun
+		}
+		return exitOK
+	}
 	if err == nil || errors.Is(err, flag.ErrHelp) {
 		return exitOK
 	}
 	fmt.Fprintln(cio.stderr, "geodisaster:", err)
-	return codeOf(err)
+	code := codeOf(err)
+	if code == exitUsage {
+		if name := commandOf(err); name != "" {
+			fmt.Fprintf(cio.stderr, "run 'geodisaster %s --help' for usage\n", name)
+		}
+	}
+	return code
 }
 
 // codeOf maps an error to its exit code without printing it.
 func codeOf(err error) int {
 	var ue usageError
+	var ke *kit.UsageError
 	var fe failedError
 	var ce codeError
 	var se signalError
@@ -118,7 +124,7 @@ func codeOf(err error) int {
 		return se.code()
 	case errors.Is(err, errInterrupted):
 		return exitInterrupted
-	case errors.As(err, &ue):
+	case errors.As(err, &ue), errors.As(err, &ke):
 		return exitUsage
 	case errors.As(err, &fe):
 		return exitFailure

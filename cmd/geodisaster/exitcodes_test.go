@@ -8,6 +8,8 @@ import (
 	"os"
 	"syscall"
 	"testing"
+
+	kit "github.com/geodisaster/engine/internal/cli"
 )
 
 func TestExitCodeContract(t *testing.T) {
@@ -20,6 +22,8 @@ func TestExitCodeContract(t *testing.T) {
 		{failedf("replay: 1 of 2 records failed"), exitFailure},
 		{fmt.Errorf("wrapped: %w", failedf("x")), exitFailure},
 		{usagef("bad flag"), exitUsage},
+		{kit.Usagef("demo: missing required flag --out"), exitUsage},
+		{&kit.HelpRequest{}, exitOK},
 		{codeError{code: exitResourceBlocked}, exitResourceBlocked},
 		{codeError{code: exitNotVerified}, exitNotVerified},
 		{errors.New("open x: no such file"), exitCannotRun},

@@ -57,6 +57,9 @@ type geokGroup struct {
 // "geodisaster geoktools-score --batch FILE.jsonl [--json]".
 func runGeoKToolsScore(_ context.Context, cio cmdIO, args []string) error {
 	fs := newFlagSet("geoktools-score", "(--reference JSON --prediction JSON | --batch FILE.jsonl) [--json]", cio.stderr)
+	fs.Description = "Scores answers with the GeoKTools deterministic scorer: numbers within 10%,\nstrings by ROUGE-L; a batch gives per-K and overall means."
+	fs.Example(`geodisaster geoktools-score --reference 1000 --prediction 1050`, "")
+	fs.Example(`geodisaster geoktools-score --batch cases.jsonl --json`, "")
 	ref := fs.String("reference", "", "reference answer as a JSON literal (quote strings: '\"1e3\"')")
 	pred := fs.String("prediction", "", "prediction as a JSON literal; text that is not JSON is taken as a string")
 	batch := fs.String("batch", "", `JSONL with {"id"?, "k"?, "reference", "prediction"} per line ("-" for stdin)`)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/geodisaster/engine/conformance/hydrate"
+	kit "github.com/geodisaster/engine/internal/cli"
 )
 
 func init() {
@@ -16,35 +17,45 @@ func init() {
 // runHydrate implements "hydrate sen1floods11 --source DIR|URL --dest DIR
 // [--verify-only] [--json]" (spec sections 8 and 10).
 func runHydrate(ctx context.Context, cio cmdIO, args []string) error {
-	usage := "sen1floods11 --source DIR|URL --dest DIR [--verify-only] [--json]"
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
-		fs := newFlagSet("hydrate", usage, cio.stderr)
-		hydrateFlags(fs.String, fs.Bool)
-		fs.Usage()
-		if len(args) == 0 {
-			return usagef("hydrate: name the dataset (sen1floods11)")
-		}
-		return nil
-	}
-	if args[0] != "sen1floods11" {
-		return usagef("hydrate: unknown dataset %q (supported: sen1floods11)", args[0])
-	}
-	fs := newFlagSet("hydrate sen1floods11", usage, cio.stderr)
-	source, dest, verify, asJSON := hydrateFlags(fs.String, fs.Bool)
-	if err := parseFlags(fs, args[1:]); err != nil {
+	fs := newFlagSet("hydrate", "sen1floods11 --source DIR|URL --dest DIR [--verify-only] [--json]", cio.stderr)
+	fs.Description = `Derives the portable Sen1Floods11 inputs the benchmark reads
+(source_assets/sen1_flood/<chip>/S1Portable.tif: S1Hand.tif with finite
+nodata -9999) from the official chips, verifying every file against the
+pinned manifest. Existing files with other content are never overwritten.`
+	fs.Example("geodisaster hydrate sen1floods11 --source ../shared/data/sen1floods11 --dest REL", "from a local folder")
+	fs.Example("geodisaster hydrate sen1floods11 --dest REL --verify-only", "check an earlier hydration")
+	source := fs.String("source", "", "local folder or http(s) base URL laid out like the official bucket (S1Hand/<chip>_S1Hand.tif) or as <chip>/S1Hand.tif (required unless --verify-only)")
+	dest := fs.String("dest", "", "dataset root; files go to source_assets/sen1_flood/<chip>/S1Portable.tif (required)")
+	verify := fs.Bool("verify-only", false, "only verify the hydrated files against the pinned manifest")
+	asJSON := fs.Bool("json", false, "print the file statuses as JSON")
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *dest == "" {
-		return usagef("hydrate: --dest is required")
+	switch {
+	case fs.NArg() == 0:
+		return usagef("hydrate: name the dataset (sen1floods11)")
+	case fs.Arg(0) != "sen1floods11":
+		return usagef("hydrate: unknown dataset %q (supported: sen1floods11)", fs.Arg(0))
+	case fs.NArg() > 1:
+		return usagef("hydrate: unexpected arguments %q", fs.Args()[1:])
 	}
+	var missing []string
 	if *source == "" && !*verify {
-		return usagef("hydrate: --source is required unless --verify-only")
+		missing = append(missing, "--source (or --verify-only)")
+	}
+	if *dest == "" {
+		missing = append(missing, "--dest")
+	}
+	if len(missing) > 0 {
+		return kit.MissingFlags("hydrate", missing...)
 	}
 	m, err := hydrate.PinnedManifest()
 	if err != nil {
 		return err
 	}
-	st, err := hydrate.Run(ctx, m, hydrate.Options{Source: *source, Dest: *dest, VerifyOnly: *verify})
+	bar := kit.NewProgress(cio.stderr, len(m.Chips), "hydrate")
+	st, err := hydrate.Run(ctx, m, hydrate.Options{Source: *source, Dest: *dest, VerifyOnly: *verify, Progress: bar.Func()})
+	bar.Finish()
 	if *asJSON {
 		enc := json.NewEncoder(cio.stdout)
 		enc.SetIndent("", "  ")
@@ -69,12 +80,4 @@ func runHydrate(ctx context.Context, cio cmdIO, args []string) error {
 		fmt.Fprintf(cio.stdout, "%d chip(s) verified against the pinned manifest\n", len(st))
 	}
 	return nil
-}
-
-func hydrateFlags(str func(string, string, string) *string, boolean func(string, bool, string) *bool) (source, dest *string, verify, asJSON *bool) {
-	source = str("source", "", "local folder or http(s) base URL laid out like the official bucket (S1Hand/<chip>_S1Hand.tif) or as <chip>/S1Hand.tif")
-	dest = str("dest", "", "dataset root; files go to source_assets/sen1_flood/<chip>/S1Portable.tif")
-	verify = boolean("verify-only", false, "only verify the hydrated files against the pinned manifest")
-	asJSON = boolean("json", false, "print the file statuses as JSON")
-	return
 }

@@ -2,14 +2,7 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
-	"math"
-	"strconv"
 	"strings"
 
 	"github.com/geodisaster/engine/raster"
@@ -18,348 +11,77 @@ import (
 func init() {
 	register(command{
 		name:    "inspect",
-		summary: "describe a GeoTIFF like gdalinfo (size, dtype, transform, CRS, nodata, blocks; --checksum, --stats)",
+		summary: "describe a GeoTIFF like gdalinfo (its text layout; --json its -json schema; --stats, --checksum)",
 		run:     runInspect,
 	})
 }
 
-// jsonFloat marshals a float64 as a JSON number, or as the strings "nan",
-// "inf" and "-inf", which JSON numbers cannot express.
-type jsonFloat float64
+const inspectDescription = `Describes a GeoTIFF (a path or an http(s) URL, read with range requests) the
+way GDAL 3.6's gdalinfo does: its text layout, or with --json the document of
+gdalinfo -json (description, size, coordinateSystem, geoTransform in GDAL
+order, metadata, cornerCoordinates, wgs84Extent, bands[] with block, type,
+colorInterpretation, noDataValue, overviews, mask, statistics, checksum,
+metadata, colorTable, and stac). --stats adds exact statistics as
+gdalinfo -stats (stored ones first), --checksum GDAL's checksum of every
+band and overview, as gdalinfo -checksum.
 
-// MarshalJSON implements json.Marshaler.
-func (f jsonFloat) MarshalJSON() ([]byte, error) {
-	v := float64(f)
-	switch {
-	case math.IsNaN(v):
-		return []byte(`"nan"`), nil
-	case math.IsInf(v, 1):
-		return []byte(`"inf"`), nil
-	case math.IsInf(v, -1):
-		return []byte(`"-inf"`), nil
-	}
-	return json.Marshal(v)
-}
+Not reported yet: the CRS's WKT (the crs package does not write WKT; the
+text form names the CRS by its EPSG code instead, and the JSON has no
+"wkt" member), GDAL's guessed JPEG/WebP quality levels, PAM sidecars
+(.aux.xml) and external overviews (.ovr).
 
-// inspectStats is one band's statistics in inspect's output.
-type inspectStats struct {
-	Minimum      jsonFloat         `json:"minimum"`
-	Maximum      jsonFloat         `json:"maximum"`
-	Mean         jsonFloat         `json:"mean"`
-	StdDev       jsonFloat         `json:"stddev"`
-	ValidPercent *jsonFloat        `json:"valid_percent"`
-	ValidCount   *int64            `json:"valid_count,omitempty"`
-	Source       string            `json:"source"` // "computed" or "stored"
-	Metadata     map[string]string `json:"metadata"`
-}
+--engine prints the engine's own document instead, unchanged for scripts:
+rasterio-order transform, "crs": "EPSG:n", and with --checksum band_sha256,
+the SHA-256 of each band's samples (little-endian, row-major).`
 
-// inspectBand is one band in inspect's output.
-type inspectBand struct {
-	Band        int           `json:"band"`
-	Description string        `json:"description"`
-	DType       string        `json:"dtype"`
-	NoData      any           `json:"nodata"`
-	Block       [2]int        `json:"block"`
-	SHA256      string        `json:"sha256,omitempty"`
-	Stats       *inspectStats `json:"stats,omitempty"`
-	StatsError  string        `json:"stats_error,omitempty"`
-}
-
-// inspectReport is inspect's JSON document.
-type inspectReport struct {
-	File        string        `json:"file"`
-	Driver      string        `json:"driver"`
-	Width       int           `json:"width"`
-	Height      int           `json:"height"`
-	Size        [2]int        `json:"size"`
-	Count       int           `json:"count"`
-	DType       string        `json:"dtype"`
-	Transform   []jsonFloat   `json:"transform"`
-	CRS         *string       `json:"crs"`
-	EPSG        int           `json:"epsg"`
-	NoData      any           `json:"nodata"`
-	Blocks      [2]int        `json:"blocks"`
-	Tiled       bool          `json:"tiled"`
-	Compression string        `json:"compression"`
-	Predictor   int           `json:"predictor"`
-	Interleave  string        `json:"interleave"`
-	BigTIFF     bool          `json:"bigtiff"`
-	ByteOrder   string        `json:"byte_order"`
-	Overviews   int           `json:"overviews"`
-	BandSHA256  []string      `json:"band_sha256,omitempty"`
-	Bands       []inspectBand `json:"bands"`
-}
-
-// runInspect implements "geodisaster inspect [--json] [--checksum] [--stats] FILE".
+// runInspect implements "geodisaster inspect [--json] [--stats] [--checksum] [--engine] FILE".
 func runInspect(ctx context.Context, cio cmdIO, args []string) error {
-	fs := newFlagSet("inspect", "[--json] [--checksum] [--stats [--recompute]] FILE", cio.stderr)
-	asJSON := fs.Bool("json", false, "print JSON (like gdalinfo -json)")
-	checksum := fs.Bool("checksum", false, "add band_sha256: SHA-256 of each band's samples, little-endian, row-major")
-	stats := fs.Bool("stats", false, "add exact min/max/mean/stddev/valid percent per band, as gdalinfo -stats reports them")
-	recompute := fs.Bool("recompute", false, "with --stats, ignore STATISTICS_* stored in the file (gdalinfo -stats reports stored ones)")
-	// Flags may follow the file name.
-	var files []string
-	for {
-		if err := parseFlags(fs, args); err != nil {
+	fs := newFlagSet("inspect", "[--json] [--stats [--recompute]] [--checksum] [--engine] FILE", cio.stderr)
+	fs.Description = inspectDescription
+	fs.Example("geodisaster inspect scene.tif", "gdalinfo's text layout")
+	fs.Example("geodisaster inspect --json --stats --checksum scene.tif", "as gdalinfo -json -stats -checksum")
+	fs.Example("geodisaster inspect --json https://example.org/cog.tif", "a COG over HTTP (range requests)")
+	fs.Example("geodisaster inspect --engine --json --checksum scene.tif", "the engine's document with band_sha256")
+	asJSON := fs.Bool("json", false, "print gdalinfo -json's document")
+	checksum := fs.Bool("checksum", false, "add GDAL's checksum of every band and overview (with --engine: band_sha256, SHA-256 of each band's samples)")
+	stats := fs.Bool("stats", false, "add exact min/max/mean/stddev per band as gdalinfo -stats reports them (stored STATISTICS_* first)")
+	recompute := fs.Bool("recompute", false, "with --stats, ignore STATISTICS_* stored in the file")
+	engine := fs.Bool("engine", false, "print the engine's own document (rasterio-order transform, EPSG, band_sha256) instead of gdalinfo's")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return usagef("inspect: need exactly one FILE (a path or an http(s) URL), got %d", fs.NArg())
+	}
+	file := fs.Arg(0)
+	if *engine {
+		rep, err := inspectFile(ctx, file, *checksum, *stats, *recompute)
+		if err != nil {
 			return err
 		}
-		if fs.NArg() == 0 {
-			break
+		if *asJSON {
+			enc := json.NewEncoder(cio.stdout)
+			enc.SetIndent("", "  ")
+			return enc.Encode(rep)
 		}
-		files = append(files, fs.Arg(0))
-		args = fs.Args()[1:]
+		writeInspectText(cio.stdout, rep)
+		return nil
 	}
-	if len(files) != 1 {
-		return usagef("inspect: need exactly one FILE (a path or an http(s) URL), got %d", len(files))
+	d, err := raster.Open(file, raster.WithContext(ctx))
+	if err != nil {
+		return err
 	}
-	rep, err := inspectFile(ctx, files[0], *checksum, *stats, *recompute)
+	defer d.Close()
+	gi, err := gdalInfoOf(ctx, file, d, *stats, *checksum, *recompute)
 	if err != nil {
 		return err
 	}
 	if *asJSON {
-		enc := json.NewEncoder(cio.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+		var b strings.Builder
+		gi.json().writeJSON(&b, 0)
+		b.WriteByte('\n')
+		_, err := cio.stdout.Write([]byte(b.String()))
+		return err
 	}
-	writeInspectText(cio.stdout, rep)
-	return nil
-}
-
-// nodataValue returns the JSON form of a nodata value.
-func nodataValue(v float64, ok bool) any {
-	if !ok {
-		return nil
-	}
-	return jsonFloat(v)
-}
-
-// inspectFile opens path and builds the report, decoding pixels only for
-// --checksum and --stats.
-func inspectFile(ctx context.Context, path string, checksum, stats, recompute bool) (*inspectReport, error) {
-	d, err := raster.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer d.Close()
-	st := d.Structure()
-	nd, hasND := d.NoData()
-	rep := &inspectReport{
-		File: path, Driver: "GTiff",
-		Width: d.Width(), Height: d.Height(), Size: [2]int{d.Width(), d.Height()},
-		Count: d.Count(), DType: d.DataType().String(),
-		EPSG:   d.EPSG(),
-		NoData: nodataValue(nd, hasND),
-		Blocks: [2]int{st.BlockWidth, st.BlockHeight}, Tiled: st.Tiled,
-		Compression: st.Compression, Predictor: st.Predictor, Interleave: st.Interleave,
-		BigTIFF: st.BigTIFF, ByteOrder: "little", Overviews: st.Overviews,
-	}
-	if !st.LittleEndian {
-		rep.ByteOrder = "big"
-	}
-	if t, ok := d.Transform(); ok {
-		for _, v := range t {
-			rep.Transform = append(rep.Transform, jsonFloat(v))
-		}
-	}
-	if rep.EPSG != 0 {
-		s := fmt.Sprintf("EPSG:%d", rep.EPSG)
-		rep.CRS = &s
-	}
-	for b := 1; b <= d.Count(); b++ {
-		rep.Bands = append(rep.Bands, inspectBand{Band: b, Description: d.BandDescription(b), DType: rep.DType,
-			NoData: rep.NoData, Block: rep.Blocks})
-	}
-	if !checksum && !stats {
-		return rep, nil
-	}
-	// Which bands need pixels: all for checksums; for statistics only those
-	// without usable stored values.
-	need := make([]bool, d.Count())
-	for b := 1; b <= d.Count(); b++ {
-		ib := &rep.Bands[b-1]
-		if stats && !recompute {
-			if s, ok := d.StoredStatistics(b); ok {
-				ib.Stats = toInspectStats(s)
-			}
-		}
-		need[b-1] = checksum || (stats && ib.Stats == nil)
-	}
-	// Pixel-interleaved files are decoded once for all bands; band files
-	// one band at a time to bound memory.
-	if st.Interleave == "PIXEL" && d.Count() > 1 {
-		var list []int
-		for b := range need {
-			if need[b] {
-				list = append(list, b+1)
-			}
-		}
-		if len(list) == 0 {
-			return rep, nil
-		}
-		bands, err := d.ReadBands(ctx, list, raster.Window{Width: d.Width(), Height: d.Height()})
-		if err != nil {
-			return nil, err
-		}
-		for i, b := range list {
-			inspectBandPixels(d, rep, b, bands[i], checksum, stats)
-			bands[i] = nil
-		}
-	} else {
-		for b := 1; b <= d.Count(); b++ {
-			if !need[b-1] {
-				continue
-			}
-			if stats && rep.Bands[b-1].Stats == nil && !checksum {
-				// Statistics alone: stream the band, never holding it.
-				s, err := d.Statistics(ctx, b)
-				if err != nil && !errors.Is(err, raster.ErrNoValidPixels) {
-					return nil, err
-				}
-				setInspectStats(&rep.Bands[b-1], s, err)
-				continue
-			}
-			if stats && rep.Bands[b-1].Stats == nil {
-				// Decode and accumulate statistics in one pipelined pass.
-				band, s, err := d.ReadBandStatistics(ctx, b)
-				if err != nil && !errors.Is(err, raster.ErrNoValidPixels) {
-					return nil, err
-				}
-				setInspectStats(&rep.Bands[b-1], s, err)
-				inspectBandPixels(d, rep, b, band, checksum, false)
-				continue
-			}
-			band, err := d.ReadBand(ctx, b)
-			if err != nil {
-				return nil, err
-			}
-			inspectBandPixels(d, rep, b, band, checksum, stats)
-		}
-	}
-	if checksum {
-		for _, ib := range rep.Bands {
-			rep.BandSHA256 = append(rep.BandSHA256, ib.SHA256)
-		}
-	}
-	return rep, nil
-}
-
-// inspectBandPixels fills band b's checksum and computed statistics.
-func inspectBandPixels(d *raster.Dataset, rep *inspectReport, b int, band *raster.Band, checksum, stats bool) {
-	ib := &rep.Bands[b-1]
-	if checksum {
-		h := sha256.Sum256(raster.LittleEndianBytes(band))
-		ib.SHA256 = hex.EncodeToString(h[:])
-	}
-	if stats && ib.Stats == nil {
-		s, err := d.BandStatistics(band)
-		setInspectStats(ib, s, err)
-	}
-}
-
-// setInspectStats records computed statistics, or the error computing them.
-func setInspectStats(ib *inspectBand, s raster.Statistics, err error) {
-	if err == nil {
-		ib.Stats = toInspectStats(s)
-		return
-	}
-	ib.StatsError = err.Error()
-	if errors.Is(err, raster.ErrNoValidPixels) {
-		vp := jsonFloat(s.ValidPercent)
-		ib.Stats = &inspectStats{Minimum: jsonFloat(math.NaN()), Maximum: jsonFloat(math.NaN()),
-			Mean: jsonFloat(math.NaN()), StdDev: jsonFloat(math.NaN()), ValidPercent: &vp,
-			ValidCount: &s.Valid, Source: "computed",
-			Metadata: map[string]string{"STATISTICS_VALID_PERCENT": raster.FormatG(s.ValidPercent, 4)}}
-	}
-}
-
-// toInspectStats converts raster statistics to the report's form.
-func toInspectStats(s raster.Statistics) *inspectStats {
-	out := &inspectStats{Minimum: jsonFloat(s.Min), Maximum: jsonFloat(s.Max), Mean: jsonFloat(s.Mean),
-		StdDev: jsonFloat(s.StdDev), Source: "computed", Metadata: s.Metadata()}
-	if s.HasValidPercent {
-		vp := jsonFloat(s.ValidPercent)
-		out.ValidPercent = &vp
-	}
-	if s.Stored {
-		out.Source = "stored"
-	} else {
-		v := s.Valid
-		out.ValidCount = &v
-	}
-	return out
-}
-
-// fmtNoData formats nodata like gdalinfo ("nan", "0", "-9999").
-func fmtNoData(v any) string {
-	f, ok := v.(jsonFloat)
-	if !ok {
-		return ""
-	}
-	if math.IsNaN(float64(f)) {
-		return "nan"
-	}
-	return raster.FormatG(float64(f), 18)
-}
-
-// writeInspectText prints the report in a gdalinfo-like text layout.
-func writeInspectText(w io.Writer, r *inspectReport) {
-	fmt.Fprintf(w, "Driver: %s/GeoTIFF\n", r.Driver)
-	fmt.Fprintf(w, "Files: %s\n", r.File)
-	fmt.Fprintf(w, "Size is %d, %d\n", r.Width, r.Height)
-	if r.CRS != nil {
-		fmt.Fprintf(w, "Coordinate System is %s\n", *r.CRS)
-	} else {
-		fmt.Fprintln(w, "Coordinate System is unknown")
-	}
-	if len(r.Transform) == 6 {
-		t := r.Transform
-		fmt.Fprintf(w, "Origin = (%.15f,%.15f)\n", float64(t[2]), float64(t[5]))
-		fmt.Fprintf(w, "Pixel Size = (%.15f,%.15f)\n", float64(t[0]), float64(t[4]))
-		fmt.Fprintf(w, "Transform = [%s]\n", joinFloats(t))
-	}
-	fmt.Fprintln(w, "Image Structure Metadata:")
-	fmt.Fprintf(w, "  COMPRESSION=%s\n  INTERLEAVE=%s\n", r.Compression, r.Interleave)
-	if r.Predictor != 1 {
-		fmt.Fprintf(w, "  PREDICTOR=%d\n", r.Predictor)
-	}
-	layout := "strips"
-	if r.Tiled {
-		layout = "tiles"
-	}
-	fmt.Fprintf(w, "  LAYOUT=%s BIGTIFF=%v BYTE_ORDER=%s OVERVIEWS=%d\n", layout, r.BigTIFF, r.ByteOrder, r.Overviews)
-	for _, b := range r.Bands {
-		fmt.Fprintf(w, "Band %d Block=%dx%d Type=%s\n", b.Band, b.Block[0], b.Block[1], b.DType)
-		if b.Description != "" {
-			fmt.Fprintf(w, "  Description = %s\n", b.Description)
-		}
-		if s := b.Stats; s != nil && b.StatsError == "" {
-			fmt.Fprintf(w, "  Minimum=%.3f, Maximum=%.3f, Mean=%.3f, StdDev=%.3f\n",
-				float64(s.Minimum), float64(s.Maximum), float64(s.Mean), float64(s.StdDev))
-		}
-		if b.StatsError != "" {
-			fmt.Fprintf(w, "  Statistics: %s\n", b.StatsError)
-		}
-		if b.NoData != nil {
-			fmt.Fprintf(w, "  NoData Value=%s\n", fmtNoData(b.NoData))
-		}
-		if b.Stats != nil && len(b.Stats.Metadata) > 0 {
-			fmt.Fprintln(w, "  Metadata:")
-			for _, k := range []string{"STATISTICS_MAXIMUM", "STATISTICS_MEAN", "STATISTICS_MINIMUM", "STATISTICS_STDDEV", "STATISTICS_VALID_PERCENT"} {
-				if v, ok := b.Stats.Metadata[k]; ok {
-					fmt.Fprintf(w, "    %s=%s\n", k, v)
-				}
-			}
-		}
-		if b.SHA256 != "" {
-			fmt.Fprintf(w, "  SHA256=%s\n", b.SHA256)
-		}
-	}
-}
-
-func joinFloats(fs []jsonFloat) string {
-	s := make([]string, len(fs))
-	for i, f := range fs {
-		s[i] = strconv.FormatFloat(float64(f), 'g', -1, 64)
-	}
-	return strings.Join(s, ", ")
+	return gi.writeText(cio.stdout)
 }

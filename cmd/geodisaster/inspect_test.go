@@ -40,9 +40,10 @@ func numOrString(t *testing.T, v any) float64 {
 	return 0
 }
 
-// TestInspectAgreesWithGDAL runs inspect --json --checksum --stats
-// --recompute on every corpus file and compares with GDAL's goldens.
-func TestInspectAgreesWithGDAL(t *testing.T) {
+// TestInspectEngineAgreesWithGDAL runs inspect --engine --json --checksum
+// --stats --recompute (the engine's own document) on every corpus file and
+// compares with GDAL's goldens.
+func TestInspectEngineAgreesWithGDAL(t *testing.T) {
 	raw, err := os.ReadFile(filepath.Join(inspectCorpus, "goldens.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -69,7 +70,7 @@ func TestInspectAgreesWithGDAL(t *testing.T) {
 	sort.Strings(names)
 	for _, name := range names {
 		want := g.Files[name]
-		code, out, errs := runInspectCLI(t, "inspect", "--json", "--checksum", "--stats", "--recompute", filepath.Join(inspectCorpus, name))
+		code, out, errs := runInspectCLI(t, "inspect", "--engine", "--json", "--checksum", "--stats", "--recompute", filepath.Join(inspectCorpus, name))
 		if code != 0 {
 			t.Errorf("%s: exit %d: %s", name, code, errs)
 			continue
@@ -140,7 +141,8 @@ func TestInspectStoredStatistics(t *testing.T) {
 	if _, err := os.Stat(p); err != nil {
 		t.Skipf("corpus absent: %s", p)
 	}
-	// gdalinfo -stats reports the statistics stored in RGB.byte.tif.
+	// gdalinfo -stats reports the statistics stored in RGB.byte.tif (and
+	// gdalinfo without -stats too).
 	code, out, errs := runInspectCLI(t, "inspect", p, "--stats")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -151,7 +153,7 @@ func TestInspectStoredStatistics(t *testing.T) {
 		}
 	}
 	// --recompute excludes nodata 0, as GDAL's ComputeStatistics does.
-	_, out, _ = runInspectCLI(t, "inspect", "--stats", "--recompute", "--json", p)
+	_, out, _ = runInspectCLI(t, "inspect", "--stats", "--recompute", "--engine", "--json", p)
 	var rep struct {
 		Bands []struct {
 			Stats struct {

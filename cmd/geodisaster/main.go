@@ -3,22 +3,28 @@
 //
 // Each subcommand lives in its own file and registers itself with register;
 // run "geodisaster help" for the list and "geodisaster CMD --help" for one.
+// Every command uses the kit in internal/cli: help on stdout with
+// examples, flags before or after operands, every missing required flag
+// reported at once, readable logs on a terminal and log/slog JSON in pipes
+// (--log-format), and a progress bar on long work on a terminal only.
 //
-// Exit codes (exitcodes.go): 0 success; 1 the command ran but some records
-// failed or a check mismatched; 2 usage error; 3 and 4 conformance's
-// RESOURCE_BLOCKED and not verified; 5 could not run; 130 and 143 stopped by
-// SIGINT or SIGTERM.
+// Exit codes (exitcodes.go, every command): 0 success; 1 the command ran,
+// but some records failed or scored incorrect, or a check mismatched; 2
+// usage error; 3 RESOURCE_BLOCKED and 4 corpus not verified (conformance);
+// 5 could not run (bad or unreadable input, missing files, I/O failure);
+// 130 and 143 interrupted by SIGINT or SIGTERM.
 package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"sort"
+	"strings"
+
+	kit "github.com/geodisaster/engine/internal/cli"
 )
 
 // command is one subcommand of the CLI.
@@ -52,29 +58,21 @@ func register(c command) {
 	commands[c.name] = c
 }
 
-// newFlagSet returns a flag set that reports errors instead of exiting and
-// prints usage with the command's summary.
-func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: geodisaster %s %s\n\nflags:\n", name, usage)
-		fs.PrintDefaults()
-		fmt.Fprintln(stderr, "\n"+exitCodesShort)
-	}
-	return fs
+// newFlagSet returns the kit's flag set for a command: parseFlags accepts
+// its flags before or after operands, and help (printed by the dispatcher
+// on stdout) shows usage, flags, examples and exit codes. The writer is
+// unused and kept so that command files written against the earlier
+// signature still build.
+func newFlagSet(name, usage string, _ io.Writer) *kit.FlagSet {
+	return kit.NewFlagSet(name, usage)
 }
 
-// parseFlags parses args and turns flag errors into usage errors; -h/--help
-// is reported as flag.ErrHelp so the caller exits 0.
-func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return usageError{err}
-	}
-	return nil
+// parseFlags parses args; afterwards fs.Args() holds the operands. Help
+// requests come back as a *kit.HelpRequest (exit 0 once printed), bad
+// flags and missing required flags as a *kit.UsageError (exit 2).
+func parseFlags(fs *kit.FlagSet, args []string) error {
+	_, err := fs.Parse(args)
+	return err
 }
 
 func main() {
@@ -86,18 +84,34 @@ func main() {
 
 // run dispatches args to a subcommand and maps its error to an exit code.
 func run(ctx context.Context, cio cmdIO, args []string) int {
-	level := slog.LevelInfo
-	if v := os.Getenv("GEODISASTER_LOG"); v != "" {
-		_ = level.UnmarshalText([]byte(v))
+	args, format, err := takeLogFormat(args)
+	if err != nil {
+		fmt.Fprintln(cio.stderr, "geodisaster:", err)
+		return exitUsage
 	}
 	if cio.log == nil {
-		cio.log = slog.New(slog.NewTextHandler(cio.stderr, &slog.HandlerOptions{Level: level}))
+		level := slog.LevelInfo
+		if v := os.Getenv("GEODISASTER_LOG"); v != "" {
+			_ = level.UnmarshalText([]byte(v))
+		}
+		if format == "" {
+			format = os.Getenv("GEODISASTER_LOG_FORMAT")
+		}
+		l, err := kit.NewLogger(cio.stderr, format, level)
+		if err != nil {
+			fmt.Fprintln(cio.stderr, "geodisaster:", err)
+			return exitUsage
+		}
+		cio.log = l
 	}
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
 		if len(args) > 1 {
-			if c, ok := commands[args[1]]; ok {
-				return exitCode(c.run(ctx, cio, []string{"--help"}), cio)
+			c, ok := commands[args[1]]
+			if !ok {
+				fmt.Fprintf(cio.stderr, "geodisaster: unknown command %q (run 'geodisaster help')\n", args[1])
+				return exitUsage
 			}
+			return exitCode(c.run(ctx, cio, []string{"--help"}), cio)
 		}
 		printHelp(cio.stdout)
 		if len(args) == 0 {
@@ -123,9 +137,55 @@ func run(ctx context.Context, cio cmdIO, args []string) int {
 	return finalCode(ctx, code)
 }
 
+// takeLogFormat removes --log-format F (or --log-format=F, one or two
+// dashes) from args, wherever it appears before a "--", and returns its
+// value: the log format is one option of every command.
+func takeLogFormat(args []string) ([]string, string, error) {
+	var out []string
+	format := ""
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			out = append(out, args[i:]...)
+			break
+		}
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || name != "log-format" {
+			out = append(out, a)
+			continue
+		}
+		if !hasValue {
+			if i+1 == len(args) {
+				return nil, "", kit.Usagef("--log-format needs a value: text or json")
+			}
+			i++
+			value = args[i]
+		}
+		if value != kit.LogText && value != kit.LogJSON {
+			return nil, "", kit.Usagef("--log-format %q: want text or json", value)
+		}
+		format = value
+	}
+	return out, format, nil
+}
+
+// commandOf returns the command an error message starts with ("replay:
+// ..."), or "".
+func commandOf(err error) string {
+	name, _, ok := strings.Cut(err.Error(), ":")
+	if !ok {
+		return ""
+	}
+	name, _, _ = strings.Cut(name, " ")
+	if _, known := commands[name]; known {
+		return name
+	}
+	return ""
+}
+
 func printHelp(w io.Writer) {
 	fmt.Fprintln(w, "geodisaster: the GeoDisaster benchmark's geospatial engine (pure Go).")
-	fmt.Fprintln(w, "\nusage: geodisaster COMMAND [flags]\n\ncommands:")
+	fmt.Fprintln(w, "\nusage: geodisaster COMMAND [flags] [operands]\n\ncommands:")
 	names := make([]string, 0, len(commands))
 	for n := range commands {
 		names = append(names, n)
@@ -135,7 +195,27 @@ func printHelp(w io.Writer) {
 		fmt.Fprintf(w, "  %-16s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprintln(w, "  version          print the engine version")
-	fmt.Fprintln(w, "\nRun 'geodisaster COMMAND --help' for a command's flags.")
-	fmt.Fprintln(w, "Set GEODISASTER_LOG=debug|info|warn|error for log verbosity.")
-	fmt.Fprintln(w, "\n"+exitCodesHelp)
+	fmt.Fprint(w, `
+examples:
+  geodisaster replay                                  # replay the embedded default corpus (FIXTURE)
+  geodisaster inspect --stats --checksum scene.tif    # like gdalinfo -stats -checksum
+  echo "40.64 -73.78 1.36 103.99" | geodisaster geod -i
+  echo "40 -75" | geodisaster transform EPSG:4326 EPSG:32618
+
+Flags go before or after operands; every command has --help.
+--log-format text|json (any command) chooses the log format on stderr:
+text on a terminal and JSON otherwise by default; GEODISASTER_LOG=debug|info|warn|error
+sets the verbosity. Long commands draw a progress bar on a terminal only.
+
+exit codes:
+`)
+	for _, l := range kit.SharedExitCodes[:3] {
+		fmt.Fprintf(w, "  %s\n", l)
+	}
+	fmt.Fprintln(w, "  3    RESOURCE_BLOCKED: the corpus it needs is absent (conformance)")
+	fmt.Fprintln(w, "  4    the corpus did not verify (conformance)")
+	for _, l := range kit.SharedExitCodes[3:] {
+		fmt.Fprintf(w, "  %s\n", l)
+	}
+	fmt.Fprintln(w, "       (serve: a signal is its normal stop; a clean shutdown exits 0)")
 }

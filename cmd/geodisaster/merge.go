@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	kit "github.com/geodisaster/engine/internal/cli"
 	"github.com/geodisaster/engine/runtime"
 )
 
@@ -14,7 +15,11 @@ func init() {
 	register(command{name: "merge", summary: "merge the shards of a replay into one results.jsonl, report.json and report.html, refusing gaps", run: runMerge})
 }
 
-const mergeUsage = `--output-dir OUT [--input RECORDS] SHARD_DIR...
+const mergeUsage = `--output-dir OUT [--input RECORDS] SHARD_DIR...`
+
+const mergeDescription = `Merges the outputs of sharded replays (geodisaster replay --shard i/n) into
+one results.jsonl, report.json and report.html, with every shard's traces
+and artifacts; the result equals the unsharded run's.
 
 Checks every shard's manifest.json first: the shards 0..n-1 of one replay,
 each exactly once, of one corpus (the SHA-256 of --input when given), one n,
@@ -26,13 +31,20 @@ the unsharded replay's results.jsonl; exit 1 when some records failed.`
 
 func runMerge(ctx context.Context, cio cmdIO, args []string) error {
 	fs := newFlagSet("merge", mergeUsage, cio.stderr)
-	out := fs.String("output-dir", "", "merged output directory (required)")
+	fs.Description = mergeDescription
+	fs.Example("geodisaster merge --output-dir merged shard0 shard1 shard2 shard3", "")
+	fs.Example("geodisaster merge --output-dir merged --input corpus/records.jsonl shard*", "with expected values of failed fields in report.html")
+	out := fs.String("output-dir", "", "merged output directory")
 	input := fs.String("input", "", "the replayed records JSONL (optional, checked by SHA-256): report.html then shows expected values of failed fields")
+	fs.Require("output-dir")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *out == "" || fs.NArg() == 0 {
-		return usagef("merge: --output-dir and at least one shard directory are required")
+	if *out == "" {
+		return usagef("merge: --output-dir must name a directory")
+	}
+	if fs.NArg() == 0 {
+		return usagef("merge: name at least one shard directory")
 	}
 	return interruptedOr(ctx, merge(ctx, cio, *out, *input, fs.Args()))
 }
@@ -56,6 +68,9 @@ func merge(ctx context.Context, cio cmdIO, out, input string, dirs []string) err
 		}
 		wantSHA = corpus.SHA256
 	}
+	// The bar counts shards: checked and loaded, then their artifacts copied.
+	bar := kit.NewProgress(cio.stderr, 2*len(dirs), "merge")
+	defer bar.Finish()
 	set, err := runtime.CheckShards(dirs, wantSHA)
 	if err != nil {
 		return fmt.Errorf("merge: %w%s", err, mergeHint(err))
@@ -64,6 +79,7 @@ func merge(ctx context.Context, cio cmdIO, out, input string, dirs []string) err
 	if err != nil {
 		return fmt.Errorf("merge: %w", err)
 	}
+	bar.Add(len(dirs))
 	m0 := set.Manifests[0]
 	if input != "" {
 		// The --input file is the shards' corpus (same SHA-256); its
@@ -112,6 +128,7 @@ func merge(ctx context.Context, cio cmdIO, out, input string, dirs []string) err
 		if err := od.AddArtifacts(d); err != nil {
 			return fmt.Errorf("merge: artifacts of %s: %w", d, err)
 		}
+		bar.Add(1)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}

@@ -75,6 +75,9 @@ type mixtureReport struct {
 // 30,100,50,30 [--scores 0.9,0.8,0.6,0.4] [--cases FILE.jsonl] [--json]".
 func runMixture(_ context.Context, cio cmdIO, args []string) error {
 	fs := newFlagSet("mixture", "[--dev N1,N2,...] [--test N1,N2,...] [--scores S1,S2,...] [--cases FILE.jsonl [--replicates R] [--seed S] [--confidence C] [--merge-template A=B,...]] [--json]", cio.stderr)
+	fs.Description = "The GeoKTools mixture audit: total-variation bound, corner check, per-K\nmeans and case- and template-cluster bootstrap intervals."
+	fs.Example("geodisaster mixture", "the audit's documented counts and illustrative profile")
+	fs.Example("geodisaster mixture --cases cases.jsonl --replicates 5000 --json", "")
 	devFlag := fs.String("dev", mixtureDefaultDev, "development case counts per K level")
 	testFlag := fs.String("test", mixtureDefaultTest, "held-out case counts per K level")
 	scoresFlag := fs.String("scores", "", "hypothetical per-K scores as fractions (0.9,...) or percentages (90,...); default "+mixtureDefaultProfile+", the audit's illustrative profile")

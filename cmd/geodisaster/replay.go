@@ -15,10 +15,8 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
-	"golang.org/x/term"
-
 	"github.com/geodisaster/engine/conformance/synth"
+	kit "github.com/geodisaster/engine/internal/cli"
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/runtime/htmlreport"
 	"github.com/geodisaster/engine/workers"
@@ -38,7 +36,13 @@ const (
 
 // replayUsage is replay's synopsis.
 const replayUsage = `[--dataset-root DIR --input FILE] [--family F] [--type T] [--workers N]
-       [--shard i/n | --shard-count n --shard-from-env VAR] [--output-dir OUT] [--json]
+       [--shard i/n | --shard-count n --shard-from-env VAR] [--output-dir OUT] [--json]`
+
+const replayDescription = `Executes every selected record's GT chain in a gold-free session, resolves
+ANSWER_JSON:answer_1 and scores it with geodisaster_structured_answer_v2.
+Without --input it synthesizes and replays the embedded default corpus
+(FIXTURE). The corpus status is REAL only for the canonical release
+records; anything else is FIXTURE at best.
 
 OUT receives results.jsonl, report.json, report.html, traces/, artifacts/
 and, written last, manifest.json: the proof that the run finished. A run
@@ -49,7 +53,13 @@ in --output-dir becomes the shard index.`
 
 func runReplay(ctx context.Context, cio cmdIO, args []string) error {
 	fs := newFlagSet("replay", replayUsage, cio.stderr)
-	root := fs.String("dataset-root", "", "dataset root every declared path resolves under (default: the input file's directory)")
+	fs.Description = replayDescription
+	fs.Example("geodisaster replay", "replay the embedded default corpus")
+	fs.Example("geodisaster replay --input corpus/records.jsonl --workers 4 --output-dir out", "replay a corpus written by geodisaster synth")
+	fs.Example("geodisaster replay --input REL/data/core/geodisaster_2921_source_with_splits.jsonl --type sen1_flood_e", "one type of a release root (paths resolve under REL)")
+	fs.Example("geodisaster replay --input corpus/records.jsonl --shard 0/4 --output-dir shard0", "one of four shards (see geodisaster merge)")
+	fs.Example("geodisaster replay --input corpus/records.jsonl --shard-count 4 --shard-from-env SLURM_ARRAY_TASK_ID --output-dir 'shard{shard}'", "the shard of a Slurm array task or indexed Kubernetes Job (docs/sharding.md)")
+	root := fs.String("dataset-root", "", "dataset root every declared path resolves under (default: the release root for REL/data/core/*.jsonl, else the input file's directory)")
 	input := fs.String("input", "", "records JSONL with GT chains and gold answers (default: the embedded synthetic corpus)")
 	family := fs.String("family", "", "replay only this family")
 	qtype := fs.String("type", "", "replay only this question type")
@@ -116,14 +126,17 @@ func replay(ctx context.Context, cio cmdIO, job replayJob) error {
 		}
 		defer os.RemoveAll(tmp)
 		cio.log.Info("synthesizing the embedded default corpus", "dir", tmp, "types", len(synth.SupportedTypes()))
-		if _, err := synth.Generate(ctx, tmp, synth.Options{Seed: defaultCorpusSeed, PerType: defaultCorpusPerType}); err != nil {
+		bar := kit.NewProgress(cio.stderr, -1, "synth")
+		_, err = synth.Generate(ctx, tmp, synth.Options{Seed: defaultCorpusSeed, PerType: defaultCorpusPerType, Workers: job.opts.Workers, Progress: bar.Func()})
+		bar.Finish()
+		if err != nil {
 			return err
 		}
 		job.input, job.root = filepath.Join(tmp, "records.jsonl"), tmp
 		regenerate = defaultCorpusCommand
 	}
 	if job.root == "" {
-		job.root = filepath.Dir(job.input)
+		job.root = defaultDatasetRoot(job.input)
 	}
 	recs, err := runtime.ReadRecordsFile(job.input, true)
 	if err != nil {
@@ -158,18 +171,12 @@ func replay(ctx context.Context, cio cmdIO, job replayJob) error {
 	if err != nil {
 		return err
 	}
-	var bar *progressbar.ProgressBar
-	if f, ok := cio.stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) && !job.asJSON {
-		bar = progressbar.NewOptions(len(sel), progressbar.OptionSetWriter(cio.stderr), progressbar.OptionSetDescription("replay"),
-			progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
-		job.opts.Progress = func(done, total int) { _ = bar.Set(done) }
-	}
+	bar := kit.NewProgress(cio.stderr, len(sel), "replay")
+	job.opts.Progress = bar.Func()
 	cio.log.Info("replaying", "records", len(sel), "workers", job.opts.Workers, "input", job.input, "shard", runtime.Shard{Index: job.opts.ShardIndex, Count: max(job.opts.ShardCount, 1)}.String())
 	start := time.Now()
 	results := eng.Replay(ctx, recs, job.opts)
-	if bar != nil {
-		_ = bar.Finish()
-	}
+	bar.Finish()
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
@@ -245,9 +252,9 @@ func validFamily(f string) bool {
 	return false
 }
 
-// identifyCorpus hashes the records file and reads the corpus manifest the
-// synthetic generator writes beside it. Only the canonical release may be
-// REAL; a synthetic corpus is FIXTURE; anything else is DEGRADED.
+// identifyCorpus hashes the records file and decides its status on the
+// ladder (corpusStatus): REAL only for the canonical release records,
+// FIXTURE for everything else, whatever manifest sits beside it.
 func identifyCorpus(input string) (runtime.CorpusInfo, error) {
 	f, err := os.Open(input)
 	if err != nil {
@@ -259,14 +266,7 @@ func identifyCorpus(input string) (runtime.CorpusInfo, error) {
 		return runtime.CorpusInfo{}, err
 	}
 	info := runtime.CorpusInfo{Path: input, SHA256: hex.EncodeToString(h.Sum(nil))}
-	var m synth.Manifest
-	if b, err := os.ReadFile(filepath.Join(filepath.Dir(input), "corpus.json")); err == nil && json.Unmarshal(b, &m) == nil && m.Status == runtime.StatusFixture && m.RecordsSHA256 == info.SHA256 {
-		info.Status = runtime.StatusFixture
-		info.Note = "synthetic corpus from " + m.Generator + "; may not back a published number"
-		return info, nil
-	}
-	info.Status = runtime.StatusDegraded
-	info.Note = "corpus is not the verified canonical release; results may not back a published number"
+	info.Status, info.Note = corpusStatus(info.SHA256, synthManifestBeside(input))
 	return info, nil
 }
 

@@ -26,18 +26,25 @@ func init() {
 // the policy cannot be read, 2 on usage errors.
 func runScore(_ context.Context, cio cmdIO, args []string) error {
 	fs := newFlagSet("score", "--gold GOLD.jsonl --pred PRED.jsonl|EPISODES_DIR [--policy POLICY.json] [--json]", cio.stderr)
+	fs.Description = `Scores predictions against gold answers with geodisaster_structured_answer_v2
+under the scoring policy, per type and per family with denominators (no
+overall score), and names every incorrect record's first failing path.
+--pred is a predictions JSONL or a directory of episodes written by
+geodisaster serve --episodes. Exits 0 when every gold record is predicted
+and correct, 1 when scoring ran but some are not.`
+	fs.Example("geodisaster score --gold corpus/records.jsonl --pred replay-out/results.jsonl", "")
+	fs.Example("geodisaster score --gold gold.jsonl --pred agent.jsonl --json", "")
+	fs.Example("geodisaster score --gold gold.jsonl --pred episodes/", "score the episodes of geodisaster serve --episodes episodes/")
 	goldPath := fs.String("gold", "", "gold JSONL: records with id, question_type, answer (family optional)")
 	predPath := fs.String("pred", "", "prediction JSONL ({\"id\",\"answer\"} lines or replay results.jsonl lines), or a directory of episodes written by geodisaster serve --episodes")
 	policyPath := fs.String("policy", "", "scoring policy JSON (default: the embedded scoring_policy_43.json)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
+	fs.Require("gold", "pred")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usagef("score: unexpected arguments %q", fs.Args())
-	}
-	if *goldPath == "" || *predPath == "" {
-		return usagef("score: --gold and --pred are required")
 	}
 
 	policy, err := scoreLoadPolicy(*policyPath)

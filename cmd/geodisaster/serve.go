@@ -20,6 +20,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	kit "github.com/geodisaster/engine/internal/cli"
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/runtime/mcp"
 	"github.com/geodisaster/engine/workers"
@@ -33,17 +34,19 @@ func init() {
 // after the client closes its input.
 const drainWait = 10 * time.Minute
 
-const serveUsage = `--dataset-root DIR --input TEST_INPUTS.jsonl (--record ID | --http ADDR --episodes DIR) [flags]
+const serveUsage = `--dataset-root DIR --input TEST_INPUTS.jsonl (--record ID | --http ADDR --episodes DIR) [flags]`
 
-Every record (streamable HTTP; see docs/serve.md):
-  geodisaster serve --dataset-root bundle --input bundle/test_inputs.jsonl --http 127.0.0.1:8765 --episodes episodes/
-  single agent:   http://127.0.0.1:8765/records/<id>        (a new session per MCP initialize)
-  orchestrator:   http://127.0.0.1:8765/records/<id>/orc    (its resource geodisaster://session/specialists names the GA, PA, VRA endpoints)
-  status:         http://127.0.0.1:8765/status (JSON), /metrics (Prometheus), /records (the records)
-  geodisaster score --gold records.jsonl --pred episodes/
+const serveDescription = `Serves gold-free agent sessions over the Model Context Protocol: every
+record of the test inputs over streamable HTTP (see docs/serve.md), or one
+record (--record) over stdin/stdout (stdout carries only the protocol; logs
+go to stderr) or streamable HTTP.
 
-One record over stdio:
-  geodisaster serve --dataset-root bundle --input bundle/test_inputs.jsonl --record ID`
+Every record (--http ADDR --episodes DIR):
+  single agent:   http://ADDR/records/<id>        (a new session per MCP initialize)
+  orchestrator:   http://ADDR/records/<id>/orc    (its resource geodisaster://session/specialists names the GA, PA, VRA endpoints)
+  status:         http://ADDR/status (JSON), /metrics (Prometheus), /records (the records)
+Each ended session writes its episode under DIR; score them with
+geodisaster score --gold records.jsonl --pred DIR.`
 
 // serveFlags are serve's flags.
 type serveFlags struct {
@@ -61,6 +64,11 @@ type serveFlags struct {
 // test inputs over streamable HTTP without --record.
 func runServe(ctx context.Context, cio cmdIO, args []string) error {
 	fs := newFlagSet("serve", serveUsage, cio.stderr)
+	fs.Description = serveDescription
+	fs.Example("geodisaster serve --dataset-root bundle --input bundle/test_inputs.jsonl --http 127.0.0.1:8765 --episodes episodes/", "every record over streamable HTTP; then geodisaster score --gold records.jsonl --pred episodes/")
+	fs.Example("geodisaster serve --dataset-root bundle --input bundle/test_inputs.jsonl --record ID", "one single-agent session over stdio")
+	fs.Example("geodisaster serve --dataset-root bundle --input bundle/test_inputs.jsonl --record ID --agent orc --http 127.0.0.1:8765", "one orchestrator session with its specialists over HTTP")
+	fs.ExitCodes = []string{"0    also a clean shutdown on SIGINT or SIGTERM (a signal is serve's normal stop)"}
 	var f serveFlags
 	fs.StringVar(&f.root, "dataset-root", "", "gold-free dataset root every declared path resolves under (required)")
 	fs.StringVar(&f.input, "input", "", "gold-free test-input JSONL (test_inputs.jsonl); files carrying answers or GT chains are refused (required)")
@@ -89,17 +97,27 @@ func runServe(ctx context.Context, cio cmdIO, args []string) error {
 	if fs.NArg() > 0 {
 		return usagef("serve: unexpected arguments %v", fs.Args())
 	}
+	// --record, or --http with --episodes: which flags are required depends
+	// on the form, so they are checked here, every missing one at once.
+	var missing []string
+	if f.root == "" {
+		missing = append(missing, "--dataset-root")
+	}
+	if f.input == "" {
+		missing = append(missing, "--input")
+	}
 	switch {
-	case f.root == "":
-		return usagef("serve: --dataset-root is required")
-	case f.input == "":
-		return usagef("serve: --input is required")
 	case f.record == "" && f.httpAddr == "":
-		return usagef("serve: --record is required over stdio (or serve every record with --http ADDR)")
+		missing = append(missing, "--record (over stdio; or serve every record with --http ADDR --episodes DIR)")
+	case f.record == "" && f.episodes == "":
+		missing = append(missing, "--episodes (serving every record, each ended session writes its episode there)")
+	}
+	if len(missing) > 0 {
+		return kit.MissingFlags("serve", missing...)
+	}
+	switch {
 	case f.record == "" && (f.agent != "" || f.role != "" || f.auditPath != ""):
 		return usagef("serve: --agent, --role and --audit apply to one record (--record); serving every record, clients choose the agent form by endpoint")
-	case f.record == "" && f.episodes == "":
-		return usagef("serve: --episodes DIR is required when serving every record: each ended session writes its episode there")
 	case f.limits.ToolCalls < 0 || f.limits.WallTime < 0 || f.maxSessions < 1 || f.idle <= 0 || f.requestTimeout <= 0 || f.callSlots < 0 || f.grace < 0:
 		return usagef("serve: --limit-calls, --limit-wall, --call-slots and --shutdown-grace must not be negative; --max-sessions, --idle-timeout and --request-timeout must be positive")
 	case f.maxRequest <= 0:

@@ -271,7 +271,7 @@ func TestServeRefusals(t *testing.T) {
 		{[]string{"--input", inputs, "--record", gold.ID, "--http", "0.0.0.0:0"}, exitUsage, "loopback"},
 		{[]string{"--input", inputs, "--record", gold.ID, "--agent", "single", "--role", "GA"}, exitUsage, "specialist"},
 		{[]string{"--input", inputs, "--record", gold.ID, "--role", "XX"}, exitUsage, "--role"},
-		{[]string{"--input", inputs}, exitUsage, "--record is required"},
+		{[]string{"--input", inputs}, exitUsage, "missing required flag --record"},
 	} {
 		code, _, stderr := runCLI(t, "", append([]string{"serve", "--dataset-root", root}, tc.args...)...)
 		if code != tc.code || !strings.Contains(stderr, tc.msg) {
@@ -360,7 +360,7 @@ func TestServeEveryRecordAndScoreEpisodes(t *testing.T) {
 		t.Fatalf("serve did not stop\n%s", stderr.String())
 	}
 	open.Close()
-	if log := stderr.String(); !strings.Contains(log, "server stopped") || !strings.Contains(log, "end=shutdown") {
+	if log := stderr.String(); !strings.Contains(log, "server stopped") || !strings.Contains(log, `"end":"shutdown"`) { // slog JSON: stderr is not a terminal
 		t.Fatalf("log lacks the shutdown:\n%s", log)
 	}
 
@@ -431,7 +431,7 @@ func TestServeEveryRecordRefusals(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{[]string{"--http", "127.0.0.1:0"}, exitUsage, "--episodes DIR is required"},
+		{[]string{"--http", "127.0.0.1:0"}, exitUsage, "missing required flag --episodes"},
 		{[]string{"--http", "0.0.0.0:0", "--episodes", t.TempDir()}, exitUsage, "requires --token-file"},
 		{[]string{"--http", ":0", "--episodes", t.TempDir()}, exitUsage, "requires --token-file"},
 		{[]string{"--http", "127.0.0.1:0", "--episodes", t.TempDir(), "--agent", "orc"}, exitUsage, "apply to one record"},

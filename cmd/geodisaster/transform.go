@@ -27,19 +27,23 @@ func formatFloat(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) 
 // fields are copied unchanged. For EPSG:4326 x is longitude and y latitude.
 // Blank lines and lines starting with '#' are echoed. A point that fails
 // prints "* *" (as cs2cs does) and its error on stderr; the command then
-// exits 1 after processing all lines.
+// exits 5 (bad input) after processing all lines.
 func runTransform(ctx context.Context, cio cmdIO, args []string) error {
 	fs := newFlagSet("transform", "--from CRS --to CRS < points", cio.stderr)
+	fs.Description = `Reads "x y [rest]" lines on stdin and prints them converted from one CRS to
+the other; x is longitude and y latitude for EPSG:4326 (pyproj's always_xy).
+A point that fails prints "* *" and its error on stderr; the command then
+exits 5 (bad input) after every line.`
+	fs.Example(`echo "15 45" | geodisaster transform --from EPSG:4326 --to EPSG:32633`, "lon lat to UTM 33N easting northing")
+	fs.Example(`echo "0 0" | geodisaster transform --from aeqd:10,20 --to EPSG:4326`, "")
 	from := fs.String("from", "", "source CRS: EPSG:n, aeqd:LAT,LON or a WGS84 PROJ string (EPSG:4326 takes lon lat)")
 	to := fs.String("to", "", "target CRS: EPSG:n, aeqd:LAT,LON or a WGS84 PROJ string")
+	fs.Require("from", "to")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usagef("transform: unexpected arguments %q", fs.Args())
-	}
-	if *from == "" || *to == "" {
-		return usagef("transform: need --from and --to")
 	}
 	src, err := crs.Parse(*from)
 	if err != nil {

@@ -102,6 +102,9 @@ type Options struct {
 	// Client is the HTTP client for URL sources (http.DefaultClient when
 	// nil).
 	Client *http.Client
+	// Progress, when not nil, is called after each chip with the chips
+	// done and the total.
+	Progress func(done, total int)
 }
 
 // FileStatus reports what happened to one destination file.
@@ -141,6 +144,9 @@ func Run(ctx context.Context, m *Manifest, opts Options) ([]FileStatus, error) {
 			return out, fmt.Errorf("chip %s: %w", c.Name, err)
 		}
 		out = append(out, st)
+		if opts.Progress != nil {
+			opts.Progress(len(out), len(m.Chips))
+		}
 	}
 	return out, nil
 }

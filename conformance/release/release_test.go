@@ -197,8 +197,10 @@ func TestTamperedRecordsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	rep := runRelease(t, Options{ReleaseRoot: root})
-	if rep.Status != runtime.StatusDegraded {
-		t.Fatalf("status %s, want DEGRADED", rep.Status)
+	// Edited generated material stays FIXTURE (never DEGRADED, which is
+	// for a real but partial corpus) and does not verify.
+	if rep.Status != runtime.StatusFixture || rep.CorpusVerified {
+		t.Fatalf("status %s verified %v, want an unverified FIXTURE", rep.Status, rep.CorpusVerified)
 	}
 	joined := strings.Join(rep.StatusReasons, "\n")
 	for _, want := range []string{"checksum", "inventory", CanonicalSHA256} {
@@ -210,8 +212,8 @@ func TestTamperedRecordsRefused(t *testing.T) {
 		t.Errorf("fixture manifest check %+v", c)
 	}
 	for _, ty := range rep.Types {
-		if ty.Status == runtime.StatusReal || ty.Status == runtime.StatusFixture {
-			t.Errorf("type %s is %s on a tampered corpus", ty.QuestionType, ty.Status)
+		if ty.Status == runtime.StatusReal || ty.Status == runtime.StatusDegraded {
+			t.Errorf("type %s is %s on a tampered fixture", ty.QuestionType, ty.Status)
 		}
 	}
 }
@@ -233,8 +235,8 @@ func TestTamperedInputRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	rep := runRelease(t, Options{ReleaseRoot: root})
-	if rep.Status != runtime.StatusDegraded {
-		t.Fatalf("status %s, want DEGRADED", rep.Status)
+	if rep.Status != runtime.StatusFixture || rep.CorpusVerified {
+		t.Fatalf("status %s verified %v, want an unverified FIXTURE", rep.Status, rep.CorpusVerified)
 	}
 	if c := check(rep, "fixture_manifest"); c.Status != CheckFail || !strings.Contains(c.Detail, victim) {
 		t.Errorf("fixture manifest check %+v should name %s", c, victim)
@@ -254,8 +256,10 @@ func TestInventoryGate(t *testing.T) {
 		t.Fatal(err)
 	}
 	rep := runRelease(t, Options{ReleaseRoot: root, CanonicalSHA256: sum})
-	if rep.Status == runtime.StatusReal {
-		t.Fatal("REAL with a 2,921-record expectation on a small corpus")
+	// The canonical records (by the overridden digest) with a partial
+	// release: DEGRADED, the one rung for a real but partial corpus.
+	if rep.Status != runtime.StatusDegraded || rep.CorpusVerified {
+		t.Fatalf("canonical records, wrong inventory: %s verified %v, want an unverified DEGRADED", rep.Status, rep.CorpusVerified)
 	}
 	if c := check(rep, "inventory"); c.Status != CheckFail || !strings.Contains(c.Detail, "want 2921") {
 		t.Errorf("inventory check %+v", c)
@@ -266,7 +270,7 @@ func TestInventoryGate(t *testing.T) {
 
 	inv := *rep.Inventory
 	rep = runRelease(t, Options{ReleaseRoot: root, CanonicalSHA256: sum, ExpectedInventory: &inv})
-	if rep.Status != runtime.StatusReal {
+	if rep.Status != runtime.StatusReal || !rep.CorpusVerified {
 		t.Fatalf("gate with matching digest and inventory: %s %v", rep.Status, rep.StatusReasons)
 	}
 	if !strings.Contains(strings.Join(rep.StatusReasons, "\n"), "canonical digest overridden") {
@@ -375,8 +379,8 @@ func TestUnhydratedSen1FloodIsResourceBlocked(t *testing.T) {
 		t.Errorf("absent Sen1Floods11 payload is hydration, not a path failure: %+v", c)
 	}
 	// The fixture manifest pins the removed files, so it no longer verifies.
-	if rep.Status == runtime.StatusReal || rep.Status == runtime.StatusFixture {
-		t.Errorf("status %s", rep.Status)
+	if rep.Status != runtime.StatusFixture || rep.CorpusVerified {
+		t.Errorf("status %s verified %v", rep.Status, rep.CorpusVerified)
 	}
 }
 
@@ -407,8 +411,8 @@ func TestSymlinkEscapeRefused(t *testing.T) {
 	if c.Status != CheckFail || !strings.Contains(c.Detail, "outside the release root") {
 		t.Errorf("paths check %+v: a symlink out of the root must fail", c)
 	}
-	if rep.Status != runtime.StatusDegraded {
-		t.Errorf("status %s, want DEGRADED", rep.Status)
+	if rep.Status != runtime.StatusFixture || rep.CorpusVerified {
+		t.Errorf("status %s verified %v, want an unverified FIXTURE", rep.Status, rep.CorpusVerified)
 	}
 	// The record is replayed and the runtime's read gate refuses the
 	// symlink: the type fails rather than passing as "blocked".
@@ -445,7 +449,8 @@ func TestReleaseRoot(t *testing.T) {
 
 // TestForeignLayoutIsReported gives the adapter records of a layout it
 // does not know: nothing is guessed, every field is reported unmapped, the
-// corpus is DEGRADED and no type pretends to have run.
+// corpus (not the canonical release, vouched for by no manifest) is an
+// unverified FIXTURE and no type pretends to have run.
 func TestForeignLayoutIsReported(t *testing.T) {
 	root := t.TempDir()
 	p := filepath.Join(root, filepath.FromSlash(CanonicalRecordsPath))
@@ -459,8 +464,8 @@ func TestForeignLayoutIsReported(t *testing.T) {
 		t.Fatal(err)
 	}
 	rep := runRelease(t, Options{ReleaseRoot: root})
-	if rep.Status != runtime.StatusDegraded {
-		t.Fatalf("status %s", rep.Status)
+	if rep.Status != runtime.StatusFixture || rep.CorpusVerified {
+		t.Fatalf("status %s verified %v", rep.Status, rep.CorpusVerified)
 	}
 	if c := check(rep, "adapter"); c.Status != CheckFail {
 		t.Errorf("adapter check %+v", c)

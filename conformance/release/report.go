@@ -27,6 +27,12 @@ type Report struct {
 	// StatusReasons says why the status is not REAL; with REAL it is
 	// empty unless a caller overrode the canonical digest or inventory.
 	StatusReasons []string `json:"status_reasons"`
+	// CorpusVerified is true when the corpus verified for its rung: every
+	// REAL gate for the canonical records, the fixture's own manifest
+	// (and nothing but the canonical digest failing) for generated
+	// material. DEGRADED corpora and FIXTURE corpora that were edited or
+	// lack their manifest are not verified (the command exits 4).
+	CorpusVerified bool `json:"corpus_verified"`
 	// CanonicalFile is the canonical records file with its digest.
 	CanonicalFile FileDigest `json:"canonical_file"`
 	// Checks are the verification steps in order.

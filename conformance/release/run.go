@@ -39,6 +39,10 @@ type Options struct {
 	ExpectedInventory *Inventory
 	// Logger receives progress logs; nil discards them.
 	Logger *slog.Logger
+	// Progress, when not nil, is called after each replayed record with
+	// the stage ("replay", or "repeat" for the reproducibility replay),
+	// the records done and the stage's total.
+	Progress func(stage string, done, total int)
 }
 
 // Run verifies the release under opts.ReleaseRoot, adapts and replays
@@ -218,14 +222,29 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			gateFails = append(gateFails, c.Name+": "+c.Detail)
 		}
 	}
+	// Only the canonical records may rank above FIXTURE: REAL when every
+	// gate holds, DEGRADED (real but partial) when another part of the
+	// release does not verify. Anything else is generated material or of
+	// unverified origin, FIXTURE at best whatever manifest sits beside it;
+	// it verifies only as a fixture whose own manifest holds.
 	switch {
-	case len(gateFails) == 0:
+	case isCanonical && len(gateFails) == 0:
 		rep.Status = runtime.StatusReal
+		rep.CorpusVerified = true
+	case isCanonical:
+		rep.Status = runtime.StatusDegraded
+		rep.StatusReasons = append(rep.StatusReasons, gateFails...)
 	case fixtureOK && onlyChecksumFailed(rep.Checks):
 		rep.Status = runtime.StatusFixture
+		rep.CorpusVerified = true
 		rep.StatusReasons = append(rep.StatusReasons, "generated material: "+gateFails[0])
 	default:
-		rep.Status = runtime.StatusDegraded
+		rep.Status = runtime.StatusFixture
+		why := "no fixture manifest (data/core/fixture_manifest.json) vouches for its origin"
+		if fixture != nil || len(fixtureProbs) > 0 || (ferr != nil && !errors.Is(ferr, fs.ErrNotExist)) {
+			why = "its fixture manifest does not verify (edited generated material)"
+		}
+		rep.StatusReasons = append(rep.StatusReasons, "not the canonical release and "+why+": counted as generated material, FIXTURE at best")
 		rep.StatusReasons = append(rep.StatusReasons, gateFails...)
 	}
 	if want != CanonicalSHA256 {
@@ -378,7 +397,7 @@ func replayAndScore(ctx context.Context, root string, opts Options, log *slog.Lo
 		return fmt.Errorf("conformance: %w", err)
 	}
 	log.Info("replaying", "records", len(runnable), "workers", max(opts.Workers, 1))
-	results := eng.Replay(ctx, runnable, runtime.ReplayOptions{Workers: max(opts.Workers, 1)})
+	results := eng.Replay(ctx, runnable, runtime.ReplayOptions{Workers: max(opts.Workers, 1), Progress: stageProgress(opts.Progress, "replay")})
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("conformance: %w", err)
 	}
@@ -441,7 +460,7 @@ func replayAndScore(ctx context.Context, root string, opts Options, log *slog.Lo
 		return fmt.Errorf("conformance: %w", err)
 	}
 	log.Info("replaying again to check artifact reproducibility", "records", len(again))
-	second := eng2.Replay(ctx, again, runtime.ReplayOptions{Workers: max(opts.Workers, 1)})
+	second := eng2.Replay(ctx, again, runtime.ReplayOptions{Workers: max(opts.Workers, 1), Progress: stageProgress(opts.Progress, "repeat")})
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("conformance: %w", err)
 	}
@@ -460,6 +479,14 @@ func replayAndScore(ctx context.Context, root string, opts Options, log *slog.Lo
 		t.addMismatch(Mismatch{ID: r2.ID, Stage: "reproduce", Reason: fmt.Sprintf("artifact digests differ between two replays: %v vs %v", a, b)})
 	}
 	return nil
+}
+
+// stageProgress binds a stage name to Options.Progress (nil stays nil).
+func stageProgress(p func(stage string, done, total int), stage string) func(done, total int) {
+	if p == nil {
+		return nil
+	}
+	return func(done, total int) { p(stage, done, total) }
 }
 
 // artifactDigests maps each artifact name of a replayed record to its

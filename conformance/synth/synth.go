@@ -54,6 +54,9 @@ type Options struct {
 	// building labels as a GeoJSON FeatureCollection, and routing chips
 	// in EPSG:4326 instead of a UTM zone.
 	UserShaped bool
+	// Progress, when not nil, is called after each record is generated
+	// with the records done and the total (from one goroutine at a time).
+	Progress func(done, total int)
 }
 
 // Manifest describes a generated corpus; it is written as corpus.json.
@@ -140,6 +143,8 @@ func Generate(ctx context.Context, dir string, opts Options) (*Manifest, error) 
 	recs := make([]runtime.Record, len(jobs))
 	fileSets := make([]map[string]bool, len(jobs))
 	errs := make([]error, len(jobs))
+	var progressMu sync.Mutex
+	progressDone := 0
 	run := func(k int) {
 		j := jobs[k]
 		if err := ctx.Err(); err != nil {
@@ -172,6 +177,12 @@ func Generate(ctx context.Context, dir string, opts Options) (*Manifest, error) 
 			return
 		}
 		recs[k] = rec
+		if opts.Progress != nil {
+			progressMu.Lock()
+			progressDone++
+			opts.Progress(progressDone, len(jobs))
+			progressMu.Unlock()
+		}
 	}
 	nw := max(1, min(opts.Workers, len(jobs)))
 	if nw == 1 {

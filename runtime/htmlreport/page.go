@@ -266,14 +266,20 @@ func orDash(s string) string {
 	return s
 }
 
-// statusClass maps a status word to a CSS class (colour only ever doubles
-// the word).
+// statusClass maps a status word to a CSS class; colour and symbol follow
+// the ladder and only ever double the word: a green check for REAL alone
+// (the one rung that may back a published number), amber for DEGRADED, a
+// neutral blue hollow mark for FIXTURE (generated material: it ran, it
+// proves nothing about the release), red for FAILED, grey for NOT_RUN and
+// RESOURCE_BLOCKED.
 func statusClass(s string) string {
 	switch s {
-	case "REAL", "FIXTURE":
+	case "REAL":
 		return "st-pass"
 	case "DEGRADED":
 		return "st-warn"
+	case "FIXTURE":
+		return "st-fixture"
 	case "FAILED":
 		return "st-fail"
 	}

@@ -210,3 +210,21 @@ func TestFailureAndStatusWords(t *testing.T) {
 		}
 	}
 }
+
+// TestFixtureReportHasNoPassColour renders a FIXTURE replay: its status
+// carries the fixture class and nothing on the page the pass class.
+func TestFixtureReportHasNoPassColour(t *testing.T) {
+	out := t.TempDir()
+	rep := runtime.NewReport(nil, runtime.CorpusInfo{Path: "c.jsonl", Status: runtime.StatusFixture})
+	if err := htmlreport.WriteReplay(context.Background(), htmlreport.ReplayInput{Report: rep, OutDir: out}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(b)
+	if !strings.Contains(html, `class="status st-fixture" id="prov-status">FIXTURE<`) || strings.Contains(html, `class="status st-pass"`) || strings.Contains(html, `class="banner b-st-pass"`) || !strings.Contains(html, `class="banner b-st-fixture"`) {
+		t.Error("a FIXTURE report is drawn with REAL's pass colour")
+	}
+}

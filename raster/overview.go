@@ -1,0 +1,90 @@
+package raster
+
+import "fmt"
+
+// OverviewCount returns the number of reduced-resolution images
+// (overviews) stored in the file after the main image, as GDAL lists them.
+func (d *Dataset) OverviewCount() int { return len(d.overviewIFDs) }
+
+// Overview returns overview i (0 for the largest, in file order) as a
+// dataset of its own: its pixels are read like the main image's, its
+// geotransform is the main one scaled to the overview's size, and it
+// shares the main image's CRS and nodata. It shares the file with d: it
+// needs no Close and must not be used after d is closed. It reads with d's
+// limits at the time of the call (SetLimits changes them).
+func (d *Dataset) Overview(i int) (*Dataset, error) {
+	if i < 0 || i >= len(d.overviewIFDs) {
+		return nil, fmt.Errorf("raster: overview %d out of range (the file has %d)", i, len(d.overviewIFDs))
+	}
+	o, err := d.subDataset(d.overviewIFDs[i], "overview")
+	if err != nil {
+		return nil, err
+	}
+	if o.spp != d.spp || o.dtype != d.dtype {
+		return nil, FormatError(fmt.Sprintf("overview %d has %d %s bands, the image %d %s bands", i, o.spp, o.dtype, d.spp, d.dtype))
+	}
+	o.inheritGeo(d)
+	return o, nil
+}
+
+// HasMask reports whether the file holds an internal mask (a
+// transparency subfile, as GDAL writes with GDAL_TIFF_INTERNAL_MASK).
+func (d *Dataset) HasMask() bool { return d.maskIFD != 0 }
+
+// Mask returns the internal mask as a one-band dataset (255 valid, 0
+// invalid) whose overviews are the mask's reduced-resolution images; it is
+// an error when the file has none (see HasMask). Like Overview, it shares
+// d's file.
+func (d *Dataset) Mask() (*Dataset, error) {
+	if d.maskIFD == 0 {
+		return nil, fmt.Errorf("raster: the file has no internal mask")
+	}
+	m, err := d.subDataset(d.maskIFD, "mask")
+	if err != nil {
+		return nil, err
+	}
+	m.inheritGeo(d)
+	m.overviewIFDs = d.maskOvIFDs
+	m.overviews = len(d.maskOvIFDs)
+	return m, nil
+}
+
+// subDataset parses the image of the IFD at off.
+func (d *Dataset) subDataset(off uint64, what string) (s *Dataset, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			s, err = nil, FormatError(fmt.Sprintf("internal error while parsing the %s: %v", what, p))
+		}
+	}()
+	f, err := readIFD(d.r, d.size, d.hdr, off)
+	if err != nil {
+		return nil, err
+	}
+	s = &Dataset{r: d.r, size: d.size, bo: d.bo, big: d.big, hdr: d.hdr}
+	if l := d.limits.Load(); l != nil {
+		s.limits.Store(l)
+	}
+	if err := s.parseImage(f); err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	s.metadata = map[string]string{}
+	s.bandMeta = make([]map[string]string, s.spp)
+	s.descriptions = make([]string, s.spp)
+	s.bandRoles = make([]bandRoles, s.spp)
+	s.parseTIFFTags(f)
+	return s, nil
+}
+
+// inheritGeo gives a reduced image d's CRS, nodata and the geotransform of
+// its full-resolution image p scaled to its size.
+func (d *Dataset) inheritGeo(p *Dataset) {
+	d.geoKeys, d.epsg = p.geoKeys, p.epsg
+	d.nodata, d.hasNoData = p.nodata, p.hasNoData
+	if p.hasTransform {
+		sx := float64(p.width) / float64(d.width)
+		sy := float64(p.height) / float64(d.height)
+		t := p.transform
+		d.transform = [6]float64{float64(t[0] * sx), float64(t[1] * sy), t[2], float64(t[3] * sx), float64(t[4] * sy), t[5]}
+		d.hasTransform = true
+	}
+}
