@@ -43,3 +43,25 @@ func TestFlagsAfterOperandsAndMissingFlagsAtOnce(t *testing.T) {
 		t.Errorf("bad --log-format: exit %d %q", code, errs)
 	}
 }
+
+// TestHelpExamplesRun runs the examples of "geodisaster help" that read
+// stdin, so that the overview never shows a command line that fails.
+func TestHelpExamplesRun(t *testing.T) {
+	_, out, _ := runCLI(t, "", "help")
+	n := 0
+	for _, line := range strings.Split(out, "\n") {
+		in, cmd, ok := strings.Cut(strings.TrimSpace(line), " | geodisaster ")
+		if !ok || !strings.HasPrefix(in, "echo ") {
+			continue
+		}
+		cmd, _, _ = strings.Cut(cmd, "#")
+		in = strings.Trim(strings.TrimPrefix(in, "echo "), `"`) + "\n"
+		if code, _, errs := runCLI(t, in, strings.Fields(cmd)...); code != exitOK {
+			t.Errorf("%s: exit %d %s", strings.TrimSpace(line), code, errs)
+		}
+		n++
+	}
+	if n == 0 {
+		t.Error("help shows no piped example")
+	}
+}

@@ -200,7 +200,7 @@ examples:
   geodisaster replay                                  # replay the embedded default corpus (FIXTURE)
   geodisaster inspect --stats --checksum scene.tif    # like gdalinfo -stats -checksum
   echo "40.64 -73.78 1.36 103.99" | geodisaster geod -i
-  echo "40 -75" | geodisaster transform EPSG:4326 EPSG:32618
+  echo "-75 40" | geodisaster transform --from EPSG:4326 --to EPSG:32618   # lon lat to UTM 18N
 
 Flags go before or after operands; every command has --help.
 --log-format text|json (any command) chooses the log format on stderr:
