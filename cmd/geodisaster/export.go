@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"text/tabwriter"
 
 	"github.com/schollz/progressbar/v3"
@@ -146,8 +147,13 @@ func printExportSummary(w io.Writer, m *export.Manifest, out string) error {
 		return err
 	}
 	fmt.Fprintf(w, "\n%d records; %d SFT rows; %d terminal targets", m.Records, m.SFTRows, m.TerminalTargets)
-	for a, n := range m.TerminalActions {
-		fmt.Fprintf(w, "; %d %s", n, a)
+	actions := make([]string, 0, len(m.TerminalActions))
+	for a := range m.TerminalActions {
+		actions = append(actions, a)
+	}
+	sort.Strings(actions)
+	for _, a := range actions {
+		fmt.Fprintf(w, "; %d %s", m.TerminalActions[a], a)
 	}
 	fmt.Fprintf(w, "\n%d duplicate-trajectory groups within a split (%d records), %d across splits\n", m.DuplicateTrajectoryGroups, m.DuplicateTrajectoryRecords, m.CrossSplitTrajectoryGroups)
 	fmt.Fprintf(w, "wrote %s\n", filepath.Join(out, export.ManifestFile))

@@ -28,7 +28,7 @@ type fixture struct {
 
 // newFixture synthesizes two records per type; the second of each is in
 // the test split.
-func newFixture(t *testing.T) *fixture {
+func newFixture(t testing.TB) *fixture {
 	t.Helper()
 	root := t.TempDir()
 	if _, err := synth.Generate(context.Background(), root, synth.Options{Types: exportTypes, PerType: 2, Seed: 11}); err != nil {

@@ -140,6 +140,8 @@ func TestVerifyCatchesMutations(t *testing.T) {
 		}, train(export.PASFT), "target.args.input", "its episode's action has"},
 		{"row dropped", func(dir string) string { return dropRow(t, dir, train(export.GASFT), 2) },
 			train(export.GASFT), "delegation 0 turn 2", "missing"},
+		{"row dropped inside a conversation", func(dir string) string { return dropRow(t, dir, train(export.GASFT), 1) },
+			train(export.GASFT), "delegation 0 turn 1", "missing"},
 		{"weight changed", func(dir string) string {
 			return rewrite(t, dir, train(export.MultiAgentEpisodes), func(row map[string]any) bool {
 				row["training_weight"] = 0.5
