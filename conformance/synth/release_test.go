@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/geodisaster/engine/runtime"
+	"github.com/geodisaster/engine/runtime/export"
 )
 
 // TestFullSplitPlan checks the full corpus's split and duplicate groups
@@ -112,5 +113,55 @@ func TestCopyRecord(t *testing.T) {
 	bad.Handles = map[string]runtime.HandleDecl{"x_1": {Kind: "input", Files: []workersCard{{Path: "elsewhere/a.tif"}}}}
 	if _, err := copyRecord(dir, bad, "s", map[string]bool{}); err == nil {
 		t.Fatal("a file outside the sample was copied")
+	}
+}
+
+// TestFullCorpusTurnCounts derives the SFT row counts of a full corpus
+// from each type's GT chain (one record per type: every record of a type
+// has the same tool sequence) and the published split, and requires the
+// spec's table (section 6). geodisaster export on a fresh synth --full
+// gives these counts row for row (docs/inventory.md).
+func TestFullCorpusTurnCounts(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := Generate(context.Background(), dir, Options{PerType: 1}); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := runtime.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gens := generators()
+	var train, test export.TurnCounts
+	episodes := [2]int{}
+	for _, r := range recs {
+		c, err := export.CountTurns(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nTest := publishedTests[r.QuestionType]
+		nTrain := gens[r.QuestionType].full - nTest
+		for _, s := range []struct {
+			to *export.TurnCounts
+			n  int
+		}{{&train, nTrain}, {&test, nTest}} {
+			s.to.ORC += s.n * c.ORC
+			s.to.GA += s.n * c.GA
+			s.to.PA += s.n * c.PA
+			s.to.VRA += s.n * c.VRA
+			s.to.Single += s.n * c.Single
+		}
+		episodes[0] += nTrain
+		episodes[1] += nTest
+	}
+	want := [2]export.TurnCounts{{ORC: 11895, GA: 11127, PA: 5899, VRA: 2763, Single: 18410}, {ORC: 1318, GA: 1235, PA: 656, VRA: 302, Single: 2043}}
+	if train != want[0] || test != want[1] || episodes != [2]int{2629, 292} {
+		t.Fatalf("train %+v test %+v episodes %v; the spec's table gives %+v %+v [2629 292]", train, test, episodes, want[0], want[1])
+	}
+	total := 0
+	for _, c := range []export.TurnCounts{train, test} {
+		total += c.ORC + c.GA + c.PA + c.VRA + c.Single
+	}
+	if total != 55648 {
+		t.Fatalf("%d SFT rows, the spec says 55,648", total)
 	}
 }
