@@ -150,64 +150,56 @@ func auditPrintSplits(w io.Writer, a *scoring.SplitAudit) error {
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("audit-splits: write: %w", err)
 	}
-	if len(a.Leaks) > 0 {
-		fmt.Fprintf(w, "\nleaks (%d):\n", len(a.Leaks))
-		for i, l := range a.Leaks {
-			if i == auditListLimit {
-				fmt.Fprintf(w, "  ... %d more (use --json)\n", len(a.Leaks)-i)
-				break
-			}
-			var parts []string
-			for _, s := range auditSortedKeys(l.IDs) {
-				parts = append(parts, fmt.Sprintf("%s=%s", s, strings.Join(l.IDs[s], ",")))
-			}
-			fmt.Fprintf(w, "  %s %s: %s\n", l.Kind, l.Key, strings.Join(parts, " "))
+	auditList(w, "leaks", len(a.Leaks), func(i int) string {
+		l := a.Leaks[i]
+		return fmt.Sprintf("%s %s: %s", l.Kind, l.Key, auditIDs(l.IDs))
+	})
+	auditList(w, "groups across splits", len(a.CrossSplitGroups), func(i int) string {
+		g := a.CrossSplitGroups[i]
+		return fmt.Sprintf("%s: %s", g.Kind, auditIDs(g.IDs))
+	})
+	auditList(w, "trajectory group issues", len(a.GroupIssues), func(i int) string {
+		g := a.GroupIssues[i]
+		return fmt.Sprintf("%s %s: %s", g.Declared, g.Reason, strings.Join(g.IDs, ","))
+	})
+	auditList(w, "training_weight issues", len(a.WeightIssues), func(i int) string {
+		wi := a.WeightIssues[i]
+		got := "absent"
+		if wi.Weight != nil {
+			got = fmt.Sprint(*wi.Weight)
 		}
-	}
-	if len(a.CrossSplitGroups) > 0 {
-		fmt.Fprintf(w, "\ngroups across splits (%d):\n", len(a.CrossSplitGroups))
-		for i, g := range a.CrossSplitGroups {
-			if i == auditListLimit {
-				fmt.Fprintf(w, "  ... %d more (use --json)\n", len(a.CrossSplitGroups)-i)
-				break
-			}
-			var parts []string
-			for _, s := range auditSortedKeys(g.IDs) {
-				parts = append(parts, fmt.Sprintf("%s=%s", s, strings.Join(g.IDs[s], ",")))
-			}
-			fmt.Fprintf(w, "  %s: %s\n", g.Kind, strings.Join(parts, " "))
-		}
-	}
-	if len(a.GroupIssues) > 0 {
-		fmt.Fprintf(w, "\ntrajectory group issues (%d):\n", len(a.GroupIssues))
-		for i, g := range a.GroupIssues {
-			if i == auditListLimit {
-				fmt.Fprintf(w, "  ... %d more (use --json)\n", len(a.GroupIssues)-i)
-				break
-			}
-			fmt.Fprintf(w, "  %s %s: %s\n", g.Declared, g.Reason, strings.Join(g.IDs, ","))
-		}
-	}
-	if len(a.WeightIssues) > 0 {
-		fmt.Fprintf(w, "\ntraining_weight issues (%d):\n", len(a.WeightIssues))
-		for i, wi := range a.WeightIssues {
-			if i == auditListLimit {
-				fmt.Fprintf(w, "  ... %d more (use --json)\n", len(a.WeightIssues)-i)
-				break
-			}
-			got := "absent"
-			if wi.Weight != nil {
-				got = fmt.Sprint(*wi.Weight)
-			}
-			fmt.Fprintf(w, "  %s (%s): training_weight %s, want 1/%d = %g\n", wi.ID, wi.Split, got, wi.Multiplicity, wi.Want)
-		}
-	}
+		return fmt.Sprintf("%s (%s): training_weight %s, want 1/%d = %g", wi.ID, wi.Split, got, wi.Multiplicity, wi.Want)
+	})
 	status := "PASS: no group of any kind crosses the split; training weights are inverse trajectory multiplicities"
 	if !a.OK {
 		status = "FAIL"
 	}
 	fmt.Fprintln(w, "\n"+status)
 	return nil
+}
+
+// auditList prints a titled list of n items, at most auditListLimit.
+func auditList(w io.Writer, title string, n int, item func(i int) string) {
+	if n == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n%s (%d):\n", title, n)
+	for i := 0; i < n; i++ {
+		if i == auditListLimit {
+			fmt.Fprintf(w, "  ... %d more (use --json)\n", n-i)
+			break
+		}
+		fmt.Fprintf(w, "  %s\n", item(i))
+	}
+}
+
+// auditIDs writes the ids of each split as split=id,id.
+func auditIDs(ids map[string][]string) string {
+	var parts []string
+	for _, s := range auditSortedKeys(ids) {
+		parts = append(parts, fmt.Sprintf("%s=%s", s, strings.Join(ids[s], ",")))
+	}
+	return strings.Join(parts, " ")
 }
 
 func auditSortedKeys(m map[string][]string) []string {

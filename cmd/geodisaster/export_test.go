@@ -5,12 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -156,33 +154,9 @@ func TestServeFeedsTestEpisodes(t *testing.T) {
 	}
 	for _, ep := range multis {
 		t.Run("multi/"+ep.QuestionType, func(t *testing.T) {
-			l, err := net.Listen("tcp", "127.0.0.1:0")
-			if err != nil {
-				t.Fatal(err)
-			}
-			addr := l.Addr().String()
-			l.Close()
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			var stderr lockedBuffer
-			done := make(chan int, 1)
-			go func() {
-				done <- run(ctx, cmdIO{stdin: strings.NewReader(""), stdout: io.Discard, stderr: &stderr},
-					[]string{"serve", "--dataset-root", root, "--input", inputs, "--record", ep.ID, "--agent", "orc", "--http", addr})
-			}()
-			dial := func(path string) *sdk.ClientSession {
-				for i := 0; ; i++ {
-					cs, err := sdk.NewClient(&sdk.Implementation{Name: "feed" + path, Version: "1"}, nil).
-						Connect(ctx, &sdk.StreamableClientTransport{Endpoint: "http://" + addr + path}, nil)
-					if err == nil {
-						return cs
-					}
-					if i == 200 {
-						t.Fatalf("connect %s: %v\n%s", path, err, stderr.String())
-					}
-					time.Sleep(50 * time.Millisecond)
-				}
-			}
+			ctx := context.Background()
+			srv := serveOrcHTTP(t, root, inputs, ep.ID)
+			dial := srv.dial
 			orc := dial("/")
 			views := map[string]*sdk.ClientSession{}
 			for j, d := range ep.Delegations {
@@ -222,10 +196,7 @@ func TestServeFeedsTestEpisodes(t *testing.T) {
 			for _, cs := range views {
 				cs.Close()
 			}
-			cancel()
-			if code := <-done; code != exitOK {
-				t.Fatalf("serve exit %d\n%s", code, stderr.String())
-			}
+			srv.stop()
 		})
 	}
 }

@@ -596,11 +596,9 @@ func normalize(v any) any {
 	return out
 }
 
+// show writes a decoded JSON value (always encodable) as JSON.
 func show(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
+	b, _ := json.Marshal(v)
 	return string(b)
 }
 

@@ -36,55 +36,57 @@ func copyDir(t *testing.T, src string) string {
 	return dst
 }
 
-// rewrite changes the first row of a file for which change returns true;
-// it returns the row's id.
-func rewrite(t *testing.T, dir, rel string, change func(row map[string]any) bool) string {
+// editLines replaces a file's rows by what edit returns.
+func editLines(t *testing.T, path string, edit func(lines [][]byte) [][]byte) {
 	t.Helper()
-	path := filepath.Join(dir, rel)
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines := bytes.Split(bytes.TrimSuffix(b, []byte("\n")), []byte("\n"))
-	for i, l := range lines {
-		var row map[string]any
-		if err := json.Unmarshal(l, &row); err != nil {
-			t.Fatal(err)
-		}
-		if !change(row) {
-			continue
-		}
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(row); err != nil {
-			t.Fatal(err)
-		}
-		lines[i] = bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
-		if err := os.WriteFile(path, append(bytes.Join(lines, []byte("\n")), '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return row["id"].(string)
+	lines := edit(bytes.Split(bytes.TrimSuffix(b, []byte("\n")), []byte("\n")))
+	if err := os.WriteFile(path, append(bytes.Join(lines, []byte("\n")), '\n'), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	t.Fatalf("%s: no row to change", rel)
-	return ""
+}
+
+// rewrite changes the first row of a file for which change returns true;
+// it returns the row's id.
+func rewrite(t *testing.T, dir, rel string, change func(row map[string]any) bool) string {
+	t.Helper()
+	id := ""
+	editLines(t, filepath.Join(dir, rel), func(lines [][]byte) [][]byte {
+		for i, l := range lines {
+			var row map[string]any
+			if err := json.Unmarshal(l, &row); err != nil {
+				t.Fatal(err)
+			}
+			if !change(row) {
+				continue
+			}
+			var buf bytes.Buffer
+			enc := json.NewEncoder(&buf)
+			enc.SetEscapeHTML(false)
+			if err := enc.Encode(row); err != nil {
+				t.Fatal(err)
+			}
+			lines[i] = bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+			id = row["id"].(string)
+			return lines
+		}
+		t.Fatalf("%s: no row to change", rel)
+		return nil
+	})
+	return id
 }
 
 // dropRow removes the n-th row of a file and returns its id.
 func dropRow(t *testing.T, dir, rel string, n int) string {
 	t.Helper()
-	path := filepath.Join(dir, rel)
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := bytes.Split(bytes.TrimSuffix(b, []byte("\n")), []byte("\n"))
 	var row struct{ ID string }
-	json.Unmarshal(lines[n], &row)
-	lines = append(lines[:n], lines[n+1:]...)
-	if err := os.WriteFile(path, append(bytes.Join(lines, []byte("\n")), '\n'), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	editLines(t, filepath.Join(dir, rel), func(lines [][]byte) [][]byte {
+		json.Unmarshal(lines[n], &row)
+		return append(lines[:n], lines[n+1:]...)
+	})
 	return row.ID
 }
 
