@@ -219,3 +219,21 @@ func TestExportTrajectoryGroups(t *testing.T) {
 		t.Fatalf("groups %d/%d, cross %d", m.DuplicateTrajectoryGroups, m.DuplicateTrajectoryRecords, m.CrossSplitTrajectoryGroups)
 	}
 }
+
+// TestExportRefusesHostPaths checks that a row naming a path under a
+// host directory fails the projection (the check looks for JSON strings
+// that start with the directory, in rows and in observation texts).
+func TestExportRefusesHostPaths(t *testing.T) {
+	f := newFixture(t)
+	// Declared paths start with source_assets/: treat it as a host
+	// directory to see the check fire.
+	p := export.NewProjector(f.eng, f.val, "source_assets")
+	_, err := p.Project(context.Background(), f.recs[0])
+	if err == nil || !strings.Contains(err.Error(), "names a host path under source_assets/") {
+		t.Fatalf("host path not refused: %v", err)
+	}
+	// The real dataset root never appears: paths are repository-relative.
+	if _, err := export.NewProjector(f.eng, f.val, f.root, "/").Project(context.Background(), f.recs[0]); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/runtime/episode"
@@ -54,19 +55,23 @@ type RecordProjection struct {
 type Projector struct {
 	eng *runtime.Engine
 	val *episode.Validator
-	// hostPaths must never appear in a row (dataset root, artifact
-	// directory): artifacts are generated-artifact:// locators.
+	// hostPaths are JSON string openings no row may contain: a string
+	// (also inside an observation's text) that starts with a host
+	// directory (dataset root, artifact directory). Artifacts are
+	// generated-artifact:// locators.
 	hostPaths [][]byte
 }
 
-// NewProjector returns a projector replaying on eng; hostPaths are the
-// host directories no row may name.
-func NewProjector(eng *runtime.Engine, val *episode.Validator, hostPaths ...string) *Projector {
+// NewProjector returns a projector replaying on eng; hostDirs are the
+// absolute host directories no row may name.
+func NewProjector(eng *runtime.Engine, val *episode.Validator, hostDirs ...string) *Projector {
 	p := &Projector{eng: eng, val: val}
-	for _, h := range hostPaths {
-		if h != "" {
-			p.hostPaths = append(p.hostPaths, []byte(h))
+	for _, h := range hostDirs {
+		if h == "" {
+			continue
 		}
+		h = strings.TrimSuffix(h, "/") + "/"
+		p.hostPaths = append(p.hostPaths, []byte(`"`+h), []byte(`\"`+h))
 	}
 	return p
 }
@@ -209,7 +214,7 @@ func (p *Projector) Project(ctx context.Context, rec runtime.Record) (*RecordPro
 			}
 			for _, h := range p.hostPaths {
 				if bytes.Contains(l.Bytes(), h) {
-					return fmt.Errorf("record %s: %s row names the host path %s", rec.ID, name, h)
+					return fmt.Errorf("record %s: %s row names a host path under %s", rec.ID, name, strings.TrimLeft(string(h), `\"`))
 				}
 			}
 			out.Lines[name] = append(out.Lines[name], l)
