@@ -197,18 +197,20 @@ type EpisodeTrajectory struct {
 	GroupID string
 	// TrainingWeight is nil when the row has none.
 	TrainingWeight *float64
-	Line           int
+	// File and Line locate the episode.
+	File string
+	Line int
 }
 
 // ReadEpisodeTrajectories reads single-agent episode JSONL (the
-// projection's single_agent_episodes files) and fingerprints each episode
-// with TrajectoryFingerprint.
-func ReadEpisodeTrajectories(r io.Reader) ([]EpisodeTrajectory, error) {
+// projection's single_agent_episodes files; name names the input in
+// errors) and fingerprints each episode with TrajectoryFingerprint.
+func ReadEpisodeTrajectories(r io.Reader, name string) ([]EpisodeTrajectory, error) {
 	var out []EpisodeTrajectory
 	err := eachLine(r, func(line []byte, n int) error {
 		fp, err := TrajectoryFingerprint(line)
 		if err != nil {
-			return &InputError{"episodes", n, err}
+			return &InputError{name, n, err}
 		}
 		v, _ := DecodeJSON(line)
 		obj := v.(map[string]any)
@@ -219,7 +221,7 @@ func ReadEpisodeTrajectories(r io.Reader) ([]EpisodeTrajectory, error) {
 		if w, ok := obj["training_weight"]; ok && w != nil {
 			k, f, fin := classify(w)
 			if k != kNumber || !fin {
-				return &InputError{"episodes", n, fmt.Errorf("episode %s: training_weight %s is not a finite number", e.ID, describe(w))}
+				return &InputError{name, n, fmt.Errorf("episode %s: training_weight %s is not a finite number", e.ID, describe(w))}
 			}
 			e.TrainingWeight = &f
 		}
@@ -231,7 +233,10 @@ func ReadEpisodeTrajectories(r io.Reader) ([]EpisodeTrajectory, error) {
 		if errors.As(err, &ie) {
 			return nil, err
 		}
-		return nil, &InputError{"episodes", 0, err}
+		return nil, &InputError{name, 0, err}
+	}
+	for i := range out {
+		out[i].File = name
 	}
 	return out, nil
 }
@@ -247,7 +252,7 @@ func WithEpisodes(recs []SplitRecord, eps []EpisodeTrajectory) error {
 	for i := range eps {
 		e := &eps[i]
 		if _, dup := byID[e.ID]; dup {
-			return fmt.Errorf("episodes line %d: a second episode for record %s", e.Line, e.ID)
+			return fmt.Errorf("%s line %d: a second episode for record %s", e.File, e.Line, e.ID)
 		}
 		byID[e.ID] = e
 	}
@@ -259,10 +264,10 @@ func WithEpisodes(recs []SplitRecord, eps []EpisodeTrajectory) error {
 		}
 		delete(byID, r.ID)
 		if e.Split != r.Split {
-			return fmt.Errorf("episodes line %d: record %s is in split %q, its episode in %q", e.Line, r.ID, r.Split, e.Split)
+			return fmt.Errorf("%s line %d: record %s is in split %q, its episode in %q", e.File, e.Line, r.ID, r.Split, e.Split)
 		}
 		if (e.TrainingWeight == nil) != (r.TrainingWeight == nil) || (e.TrainingWeight != nil && math.Abs(*e.TrainingWeight-*r.TrainingWeight) > weightTol) {
-			return fmt.Errorf("episodes line %d: record %s training_weight %s, its episode %s", e.Line, r.ID, weightText(r.TrainingWeight), weightText(e.TrainingWeight))
+			return fmt.Errorf("%s line %d: record %s training_weight %s, its episode %s", e.File, e.Line, r.ID, weightText(r.TrainingWeight), weightText(e.TrainingWeight))
 		}
 		r.Keys[KeyTrajectory] = []string{e.Fingerprint}
 		if e.GroupID != "" {
@@ -272,12 +277,12 @@ func WithEpisodes(recs []SplitRecord, eps []EpisodeTrajectory) error {
 	}
 	var orphan *EpisodeTrajectory
 	for _, e := range byID {
-		if orphan == nil || e.Line < orphan.Line {
+		if orphan == nil || e.File < orphan.File || e.File == orphan.File && e.Line < orphan.Line {
 			orphan = e
 		}
 	}
 	if orphan != nil {
-		return fmt.Errorf("episodes line %d: episode %s has no canonical record", orphan.Line, orphan.ID)
+		return fmt.Errorf("%s line %d: episode %s has no canonical record", orphan.File, orphan.Line, orphan.ID)
 	}
 	return nil
 }

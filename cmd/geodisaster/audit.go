@@ -11,6 +11,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/geodisaster/engine/runtime/export"
 	"github.com/geodisaster/engine/scoring"
 )
 
@@ -35,13 +36,29 @@ func init() {
 // auditListLimit bounds how many leaks or issues the table lists.
 const auditListLimit = 20
 
-// runAuditSplits implements "geodisaster audit-splits --records FILE [--json]".
-// It exits 1 when any leak or weight issue is found.
+const auditSplitsDescription = `Checks the split contract ` + scoring.SplitContract + `
+(spec section 6): records connected by a split group, source sample or
+declared input path (source groups), routing records with the same
+analytical content (path-renamed copies), and records with the same
+complete model-visible single-agent episode (trajectory groups) must stay
+in one split, and training_weight must be the inverse multiplicity of a
+record's trajectory within its split. Reports every group kind and exits 1
+on any group that crosses the split or any weight issue.
+
+With --export OUT (a "geodisaster export" directory) the trajectory groups
+are the exact fingerprints of the single-agent episodes (identity metadata
+excluded) and their trajectory_content_group_id values; without it, a
+proxy computed from the records (question, input digests, chain, answer).`
+
+// runAuditSplits implements "geodisaster audit-splits --records FILE [--export OUT] [--json]".
+// It exits 1 when any leak, cross-split group or weight issue is found.
 func runAuditSplits(_ context.Context, cio cmdIO, args []string) error {
-	fs := newFlagSet("audit-splits", "--records RECORDS.jsonl [--json]", cio.stderr)
-	fs.Description = "Checks train/test isolation (groups, samples, paths, routing content,\ntrajectories) and training weights; exits 1 when any leak or weight issue is found."
-	fs.Example("geodisaster audit-splits --records REL/data/core/geodisaster_2921_source_with_splits.jsonl", "")
+	fs := newFlagSet("audit-splits", "--records RECORDS.jsonl [--export OUT] [--json]", cio.stderr)
+	fs.Description = auditSplitsDescription
+	fs.Example("geodisaster audit-splits --records /tmp/full/records.jsonl", "")
+	fs.Example("geodisaster audit-splits --records /tmp/full/records.jsonl --export /tmp/full-export --json", "")
 	records := fs.String("records", "", "canonical records JSONL (with split, handles, gt_chain, training_weight)")
+	exportDir := fs.String("export", "", "an export directory: take the trajectory groups from its single-agent episodes")
 	asJSON := fs.Bool("json", false, "print JSON")
 	fs.Require("records")
 	if err := parseFlags(fs, args); err != nil {
@@ -62,6 +79,25 @@ func runAuditSplits(_ context.Context, cio cmdIO, args []string) error {
 	if len(recs) == 0 {
 		return fmt.Errorf("audit-splits: %s holds no records; an absent corpus is not a pass", *records)
 	}
+	if *exportDir != "" {
+		var eps []scoring.EpisodeTrajectory
+		for _, split := range export.Splits {
+			rel := export.File(export.SingleAgentEpisodes, split)
+			f, err := os.Open(filepath.Join(*exportDir, rel))
+			if err != nil {
+				return fmt.Errorf("audit-splits: %w", err)
+			}
+			e, err := scoring.ReadEpisodeTrajectories(f, rel)
+			f.Close()
+			if err != nil {
+				return fmt.Errorf("audit-splits: %w", err)
+			}
+			eps = append(eps, e...)
+		}
+		if err := scoring.WithEpisodes(recs, eps); err != nil {
+			return fmt.Errorf("audit-splits: %w", err)
+		}
+	}
 	a := scoring.AuditSplits(recs)
 	if *asJSON {
 		if err := geokWriteJSON(cio.stdout, a); err != nil {
@@ -71,7 +107,8 @@ func runAuditSplits(_ context.Context, cio cmdIO, args []string) error {
 		return err
 	}
 	if !a.OK {
-		return failedf("audit-splits: %d cross-split key(s), %d training_weight issue(s)", len(a.Leaks), len(a.WeightIssues))
+		return failedf("audit-splits: %d cross-split key(s), %d cross-split group(s), %d trajectory group issue(s), %d training_weight issue(s)",
+			len(a.Leaks), len(a.CrossSplitGroups), len(a.GroupIssues), len(a.WeightIssues))
 	}
 	return nil
 }
@@ -87,7 +124,15 @@ func auditPrintSplits(w io.Writer, a *scoring.SplitAudit) error {
 	for _, s := range splits {
 		fmt.Fprintf(tw, "split %s\t%d\n", s, a.BySplit[s])
 	}
+	fmt.Fprintf(tw, "contract\t%s\n", a.Contract)
+	fmt.Fprintf(tw, "trajectories from\t%s\n", a.Trajectories)
 	fmt.Fprintf(tw, "duplicate trajectory groups within a split\t%d (%d records)\n\n", a.DuplicateGroups, a.DuplicateRecords)
+	fmt.Fprintln(tw, "group kind\tgroups\tmulti-record groups\ttheir records\tacross splits")
+	for _, k := range []string{scoring.GroupSource, scoring.GroupRoutingContent, scoring.GroupTrajectory, scoring.GroupSplitComponent} {
+		g := a.Groups[k]
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\n", k, g.Groups, g.MultiRecordGroups, g.RecordsInMulti, g.CrossSplit)
+	}
+	fmt.Fprintln(tw)
 	kinds := make([]string, 0, len(a.LeakCounts))
 	for k := range a.LeakCounts {
 		kinds = append(kinds, k)
@@ -100,40 +145,56 @@ func auditPrintSplits(w io.Writer, a *scoring.SplitAudit) error {
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("audit-splits: write: %w", err)
 	}
-	if len(a.Leaks) > 0 {
-		fmt.Fprintf(w, "\nleaks (%d):\n", len(a.Leaks))
-		for i, l := range a.Leaks {
-			if i == auditListLimit {
-				fmt.Fprintf(w, "  ... %d more (use --json)\n", len(a.Leaks)-i)
-				break
-			}
-			var parts []string
-			for _, s := range auditSortedKeys(l.IDs) {
-				parts = append(parts, fmt.Sprintf("%s=%s", s, strings.Join(l.IDs[s], ",")))
-			}
-			fmt.Fprintf(w, "  %s %s: %s\n", l.Kind, l.Key, strings.Join(parts, " "))
+	auditList(w, "leaks", len(a.Leaks), func(i int) string {
+		l := a.Leaks[i]
+		return fmt.Sprintf("%s %s: %s", l.Kind, l.Key, auditIDs(l.IDs))
+	})
+	auditList(w, "groups across splits", len(a.CrossSplitGroups), func(i int) string {
+		g := a.CrossSplitGroups[i]
+		return fmt.Sprintf("%s: %s", g.Kind, auditIDs(g.IDs))
+	})
+	auditList(w, "trajectory group issues", len(a.GroupIssues), func(i int) string {
+		g := a.GroupIssues[i]
+		return fmt.Sprintf("%s %s: %s", g.Declared, g.Reason, strings.Join(g.IDs, ","))
+	})
+	auditList(w, "training_weight issues", len(a.WeightIssues), func(i int) string {
+		wi := a.WeightIssues[i]
+		got := "absent"
+		if wi.Weight != nil {
+			got = fmt.Sprint(*wi.Weight)
 		}
-	}
-	if len(a.WeightIssues) > 0 {
-		fmt.Fprintf(w, "\ntraining_weight issues (%d):\n", len(a.WeightIssues))
-		for i, wi := range a.WeightIssues {
-			if i == auditListLimit {
-				fmt.Fprintf(w, "  ... %d more (use --json)\n", len(a.WeightIssues)-i)
-				break
-			}
-			got := "absent"
-			if wi.Weight != nil {
-				got = fmt.Sprint(*wi.Weight)
-			}
-			fmt.Fprintf(w, "  %s (%s): training_weight %s, want 1/%d = %g\n", wi.ID, wi.Split, got, wi.Multiplicity, wi.Want)
-		}
-	}
-	status := "PASS: no cross-split keys; training weights are inverse trajectory multiplicities"
+		return fmt.Sprintf("%s (%s): training_weight %s, want 1/%d = %g", wi.ID, wi.Split, got, wi.Multiplicity, wi.Want)
+	})
+	status := "PASS: no group of any kind crosses the split; training weights are inverse trajectory multiplicities"
 	if !a.OK {
 		status = "FAIL"
 	}
 	fmt.Fprintln(w, "\n"+status)
 	return nil
+}
+
+// auditList prints a titled list of n items, at most auditListLimit.
+func auditList(w io.Writer, title string, n int, item func(i int) string) {
+	if n == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n%s (%d):\n", title, n)
+	for i := 0; i < n; i++ {
+		if i == auditListLimit {
+			fmt.Fprintf(w, "  ... %d more (use --json)\n", n-i)
+			break
+		}
+		fmt.Fprintf(w, "  %s\n", item(i))
+	}
+}
+
+// auditIDs writes the ids of each split as split=id,id.
+func auditIDs(ids map[string][]string) string {
+	var parts []string
+	for _, s := range auditSortedKeys(ids) {
+		parts = append(parts, fmt.Sprintf("%s=%s", s, strings.Join(ids[s], ",")))
+	}
+	return strings.Join(parts, " ")
 }
 
 func auditSortedKeys(m map[string][]string) []string {

@@ -179,33 +179,12 @@ func TestServeStdio(t *testing.T) {
 // /VRA; every worker call goes to its owner, the orchestrator terminates.
 func TestServeHTTP(t *testing.T) {
 	root, gold := serveCorpus(t, "xbd_q1")
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var stderr lockedBuffer
-	done := make(chan int, 1)
-	go func() {
-		done <- run(ctx, cmdIO{stdin: strings.NewReader(""), stdout: io.Discard, stderr: &stderr},
-			[]string{"serve", "--dataset-root", root, "--input", filepath.Join(root, "test_inputs.jsonl"), "--record", gold.ID, "--agent", "orc", "--http", addr})
-	}()
+	ctx := context.Background()
+	srv := serveOrcHTTP(t, root, filepath.Join(root, "test_inputs.jsonl"), gold.ID)
 	dial := func(path string) *sdk.ClientSession {
-		for i := 0; ; i++ {
-			cs, err := sdk.NewClient(&sdk.Implementation{Name: "serve-test" + path, Version: "1"}, nil).
-				Connect(ctx, &sdk.StreamableClientTransport{Endpoint: "http://" + addr + path}, nil)
-			if err == nil {
-				t.Cleanup(func() { cs.Close() })
-				return cs
-			}
-			if i == 100 {
-				t.Fatalf("connect %s: %v\n%s", path, err, stderr.String())
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
+		cs := srv.dial(path)
+		t.Cleanup(func() { cs.Close() })
+		return cs
 	}
 	orc := dial("/")
 	roles := map[string]*sdk.ClientSession{"GA": dial("/GA"), "PA": dial("/PA"), "VRA": dial("/VRA")}
@@ -241,16 +220,67 @@ func TestServeHTTP(t *testing.T) {
 	for _, cs := range roles {
 		cs.Close()
 	}
-	cancel()
-	if code := <-done; code != exitOK {
-		t.Fatalf("serve exit %d\n%s", code, stderr.String())
-	}
+	srv.stop()
 	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: root})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rep := eng.ReplayRecord(context.Background(), gold); !sameJSON(t, got.Answer, rep.Answer) {
 		t.Fatalf("serve answer %s, replay %s", got.Answer, rep.Answer)
+	}
+}
+
+// httpServe is a "serve --agent orc --http" run on a free loopback port.
+type httpServe struct {
+	t      *testing.T
+	ctx    context.Context
+	cancel context.CancelFunc
+	addr   string
+	stderr *lockedBuffer
+	done   chan int
+}
+
+// serveOrcHTTP starts serving record id's multi-agent form over HTTP.
+func serveOrcHTTP(t *testing.T, root, inputs, id string) *httpServe {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &httpServe{t: t, addr: l.Addr().String(), stderr: &lockedBuffer{}, done: make(chan int, 1)}
+	l.Close()
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	t.Cleanup(s.cancel)
+	go func() {
+		s.done <- run(s.ctx, cmdIO{stdin: strings.NewReader(""), stdout: io.Discard, stderr: s.stderr},
+			[]string{"serve", "--dataset-root", root, "--input", inputs, "--record", id, "--agent", "orc", "--http", s.addr})
+	}()
+	return s
+}
+
+// dial connects an MCP client to the endpoint at path, waiting for the
+// server to listen.
+func (s *httpServe) dial(path string) *sdk.ClientSession {
+	s.t.Helper()
+	for i := 0; ; i++ {
+		cs, err := sdk.NewClient(&sdk.Implementation{Name: "serve-test" + path, Version: "1"}, nil).
+			Connect(s.ctx, &sdk.StreamableClientTransport{Endpoint: "http://" + s.addr + path}, nil)
+		if err == nil {
+			return cs
+		}
+		if i == 200 {
+			s.t.Fatalf("connect %s: %v\n%s", path, err, s.stderr.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// stop ends the server and requires a clean exit.
+func (s *httpServe) stop() {
+	s.t.Helper()
+	s.cancel()
+	if code := <-s.done; code != exitOK {
+		s.t.Fatalf("serve exit %d\n%s", code, s.stderr.String())
 	}
 }
 

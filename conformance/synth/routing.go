@@ -12,9 +12,9 @@ import (
 // records each).
 func routingGens() map[string]typeGen {
 	return map[string]typeGen{
-		"nearest_shelter": {full: 200, gen: func(g *gen, i int) (runtime.Record, error) { return genRouting(g, i, "nearest_shelter") }},
-		"fastest_safest":  {full: 200, gen: func(g *gen, i int) (runtime.Record, error) { return genRouting(g, i, "fastest_safest") }},
-		"visual_overlay":  {full: 200, gen: func(g *gen, i int) (runtime.Record, error) { return genRouting(g, i, "visual_overlay") }},
+		"nearest_shelter": routingGen("nearest_shelter"),
+		"fastest_safest":  routingGen("fastest_safest"),
+		"visual_overlay":  routingGen("visual_overlay"),
 	}
 }
 
@@ -26,10 +26,21 @@ var routingQuestions = map[string]string{
 
 var routingShort = map[string]string{"nearest_shelter": "ns", "fastest_safest": "fs", "visual_overlay": "vo"}
 
+func routingGen(qtype string) typeGen {
+	return typeGen{full: 200,
+		gen:    func(g *gen, i int) (runtime.Record, error) { return genRouting(g, i, qtype) },
+		sample: func(i int) string { return routingSample(qtype, i) }}
+}
+
+// routingSample names record i's sample.
+func routingSample(qtype string, i int) string {
+	return fmt.Sprintf("synth_route_%s_%03d", routingShort[qtype], i)
+}
+
 // genRouting builds one record of a routing type; the scene variant
 // cycles through every edge case for each type.
 func genRouting(g *gen, i int, qtype string) (runtime.Record, error) {
-	sample := fmt.Sprintf("synth_route_%s_%03d", routingShort[qtype], i)
+	sample := routingSample(qtype, i)
 	s, err := genRouteScene(g, sample, i%rtVariants)
 	if err != nil {
 		return runtime.Record{}, err

@@ -72,6 +72,12 @@ type Manifest struct {
 	RecordsSHA256 string `json:"records_sha256"`
 	// UserShaped reports Options.UserShaped.
 	UserShaped bool `json:"user_shaped,omitempty"`
+	// BySplit counts each split's records, and DuplicateGroups and
+	// DuplicateRecords the groups of path-renamed copies and their
+	// records (full corpora only).
+	BySplit          map[string]int `json:"by_split,omitempty"`
+	DuplicateGroups  int            `json:"duplicate_groups,omitempty"`
+	DuplicateRecords int            `json:"duplicate_records,omitempty"`
 }
 
 // typeGen generates record number i of one question type.
@@ -79,6 +85,9 @@ type typeGen struct {
 	// full is the specification's record count for the type.
 	full int
 	gen  func(g *gen, i int) (runtime.Record, error)
+	// sample names record i's sample, for types whose full corpus has
+	// path-renamed copies (duplicatePlan); nil otherwise.
+	sample func(i int) string
 }
 
 func generators() map[string]typeGen {
@@ -123,6 +132,12 @@ func Generate(ctx context.Context, dir string, opts Options) (*Manifest, error) 
 		qt  workers.QuestionType
 	}
 	var jobs []job
+	// A full corpus splits each type as its section states and holds the
+	// release's duplicate-trajectory groups as path-renamed copies: job k
+	// with copyOf[k] = s is a copy of job s, made once s is generated.
+	var splits []string
+	copyOf := map[int]int{}
+	weights := map[int]float64{}
 	for _, t := range types {
 		tg, ok := gens[t]
 		if !ok {
@@ -133,8 +148,22 @@ func Generate(ctx context.Context, dir string, opts Options) (*Manifest, error) 
 		if opts.Full {
 			n = tg.full
 		}
+		first := len(jobs)
 		for i := 0; i < n; i++ {
 			jobs = append(jobs, job{t: t, i: i, gen: tg, qt: qt})
+			if opts.Full {
+				splits = append(splits, fullSplit(i, n, publishedTests[t]))
+			}
+		}
+		if opts.Full && tg.sample != nil {
+			for _, g := range duplicateGroups(t, splits[first:]) {
+				for _, i := range g {
+					weights[first+i] = 1 / float64(len(g))
+				}
+				for _, i := range g[1:] {
+					copyOf[first+i] = first + g[0]
+				}
+			}
 		}
 	}
 	// Each job owns its random stream, its record and its file set; the
@@ -145,26 +174,22 @@ func Generate(ctx context.Context, dir string, opts Options) (*Manifest, error) 
 	errs := make([]error, len(jobs))
 	var progressMu sync.Mutex
 	progressDone := 0
-	run := func(k int) {
+	// finish sets a generated record's type, split, weight and group.
+	finish := func(k int, rec runtime.Record) (runtime.Record, error) {
 		j := jobs[k]
-		if err := ctx.Err(); err != nil {
-			errs[k] = err
-			return
-		}
-		fileSets[k] = map[string]bool{}
-		g := &gen{dir: dir, full: opts.Full, userShaped: opts.UserShaped, rng: rand.New(rand.NewPCG(opts.Seed, uint64(j.qt.Number)<<32|uint64(j.i))), files: fileSets[k]}
-		rec, err := j.gen.gen(g, j.i)
-		if err != nil {
-			errs[k] = fmt.Errorf("synth: %s record %d: %w", j.t, j.i, err)
-			return
-		}
 		rec.QuestionType = j.t
 		rec.Family = string(j.qt.Family)
-		if rec.Split == "" {
+		switch {
+		case opts.Full:
+			rec.Split = splits[k]
+		case rec.Split == "":
 			rec.Split = "train"
 			if j.i%10 == 9 {
 				rec.Split = "test"
 			}
+		}
+		if w, ok := weights[k]; ok {
+			rec.TrainingWeight = w
 		}
 		if rec.TrainingWeight == 0 {
 			rec.TrainingWeight = 1
@@ -173,16 +198,35 @@ func Generate(ctx context.Context, dir string, opts Options) (*Manifest, error) 
 			rec.SplitGroupID = rec.SampleID
 		}
 		if err := rec.Validate(true); err != nil {
-			errs[k] = fmt.Errorf("synth: generated an invalid record: %w", err)
+			return runtime.Record{}, fmt.Errorf("synth: generated an invalid record: %w", err)
+		}
+		return rec, nil
+	}
+	run := func(k int) {
+		j := jobs[k]
+		if err := ctx.Err(); err != nil {
+			errs[k] = err
 			return
 		}
-		recs[k] = rec
 		if opts.Progress != nil {
-			progressMu.Lock()
-			progressDone++
-			opts.Progress(progressDone, len(jobs))
-			progressMu.Unlock()
+			defer func() {
+				progressMu.Lock()
+				progressDone++
+				opts.Progress(progressDone, len(jobs))
+				progressMu.Unlock()
+			}()
 		}
+		fileSets[k] = map[string]bool{}
+		if _, isCopy := copyOf[k]; isCopy {
+			return // made from its source below
+		}
+		g := &gen{dir: dir, full: opts.Full, userShaped: opts.UserShaped, rng: rand.New(rand.NewPCG(opts.Seed, uint64(j.qt.Number)<<32|uint64(j.i))), files: fileSets[k]}
+		rec, err := j.gen.gen(g, j.i)
+		if err != nil {
+			errs[k] = fmt.Errorf("synth: %s record %d: %w", j.t, j.i, err)
+			return
+		}
+		recs[k], errs[k] = finish(k, rec)
 	}
 	nw := max(1, min(opts.Workers, len(jobs)))
 	if nw == 1 {
@@ -216,6 +260,30 @@ func Generate(ctx context.Context, dir string, opts Options) (*Manifest, error) 
 				return nil, errs[k]
 			}
 		}
+	}
+	for k := range jobs {
+		src, ok := copyOf[k]
+		if !ok {
+			continue
+		}
+		rec, err := copyRecord(dir, recs[src], jobs[k].gen.sample(jobs[k].i), fileSets[k])
+		if err == nil {
+			recs[k], err = finish(k, rec)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("synth: %s record %d (a copy of record %d): %w", jobs[k].t, jobs[k].i, jobs[src].i, err)
+		}
+	}
+	if opts.Full {
+		m.BySplit = map[string]int{}
+		for _, r := range recs {
+			m.BySplit[r.Split]++
+		}
+		sources := map[int]bool{}
+		for _, src := range copyOf {
+			sources[src] = true
+		}
+		m.DuplicateGroups, m.DuplicateRecords = len(sources), len(sources)+len(copyOf)
 	}
 	files := map[string]bool{}
 	for k, j := range jobs {

@@ -176,6 +176,12 @@ func TestSchemasRejectBadRows(t *testing.T) {
 		"specialist no index": strings.Replace(good, `"agent":"single"`, `"agent":"GA"`, 1),
 		"single with index":   strings.Replace(good, `"turn":0`, `"turn":0,"delegation":1`, 1),
 		"assistant content":   strings.Replace(good, `{"role":"user","content":"q"}`, `{"role":"assistant","content":"q"}`, 1),
+		"tool without name":   strings.Replace(good, `{"role":"user","content":"q"}`, `{"role":"tool","content":"q"}`, 1),
+		"tool without text":   strings.Replace(good, `{"role":"user","content":"q"}`, `{"role":"tool","tool":"ReadData"}`, 1),
+		"user with action":    strings.Replace(good, `{"role":"user","content":"q"}`, `{"role":"user","action":{"tool":"ReadData","args":{}}}`, 1),
+		"user without text":   strings.Replace(good, `{"role":"user","content":"q"}`, `{"role":"user"}`, 1),
+		"assistant both":      strings.Replace(good, `{"role":"user","content":"q"}`, `{"role":"assistant","content":"q","action":{"tool":"ReadData","args":{}}}`, 1),
+		"error without tool":  strings.Replace(good, `{"role":"user","content":"q"}`, `{"role":"user","content":"q","is_error":true}`, 1),
 		"target without args": strings.Replace(good, `{"tool":"ReadData","args":{}}`, `{"tool":"ReadData"}`, 1),
 		"not JSON":            good[:20],
 	} {

@@ -95,13 +95,18 @@ func (e *ValidationError) Unwrap() error { return e.Err }
 
 // Validate checks one row, as the JSON text written to its file.
 func (v *Validator) Validate(t RowType, row []byte) error {
-	s, ok := v.schemas[t]
-	if !ok {
-		return fmt.Errorf("no schema for row type %q", t)
-	}
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(row))
 	if err != nil {
 		return &ValidationError{Type: t, Err: fmt.Errorf("not JSON: %w", err)}
+	}
+	return v.validateInstance(t, inst)
+}
+
+// validateInstance checks a row given as a decoded JSON value.
+func (v *Validator) validateInstance(t RowType, inst any) error {
+	s, ok := v.schemas[t]
+	if !ok {
+		return fmt.Errorf("no schema for row type %q", t)
 	}
 	if err := s.Validate(inst); err != nil {
 		return &ValidationError{Type: t, Err: err}

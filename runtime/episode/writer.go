@@ -3,9 +3,12 @@ package episode
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"os"
 	"path/filepath"
@@ -29,17 +32,59 @@ func (l Line) Type() RowType { return l.typ }
 // Encode marshals a row (HTML characters are not escaped, so observation
 // texts keep their bytes) and validates it against its type's schema.
 func (v *Validator) Encode(t RowType, row any) (Line, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(row); err != nil {
-		return Line{}, fmt.Errorf("encoding %s row: %w", t, err)
-	}
-	b := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
-	if err := v.Validate(t, b); err != nil {
+	ls, err := v.encode(t, instances{}, []any{row})
+	if err != nil {
 		return Line{}, err
 	}
-	return Line{typ: t, b: b}, nil
+	return ls[0], nil
+}
+
+// An Encoder encodes rows that share messages, such as an episode and its
+// turn rows: each shared message is converted for the schema check once,
+// not once per row that repeats it. It is not safe for concurrent use.
+type Encoder struct {
+	v  *Validator
+	in instances
+}
+
+// NewEncoder returns an encoder checking rows against v's schemas.
+func (v *Validator) NewEncoder() *Encoder { return &Encoder{v: v, in: instances{}} }
+
+// Encode is Validator.Encode for rows that may share messages with the
+// encoder's earlier rows.
+func (e *Encoder) Encode(t RowType, row any) (Line, error) {
+	ls, err := e.v.encode(t, e.in, []any{row})
+	if err != nil {
+		return Line{}, err
+	}
+	return ls[0], nil
+}
+
+func (v *Validator) encode(t RowType, in instances, rows []any) ([]Line, error) {
+	out := make([]Line, 0, len(rows))
+	for _, row := range rows {
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(row); err != nil {
+			return nil, fmt.Errorf("encoding %s row: %w", t, err)
+		}
+		b := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+		inst, ok, err := in.of(row)
+		switch {
+		case err != nil:
+			return nil, &ValidationError{Type: t, Err: err}
+		case ok:
+			err = v.validateInstance(t, inst)
+		default:
+			err = v.Validate(t, b)
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Line{typ: t, b: b})
+	}
+	return out, nil
 }
 
 // Writer writes rows of one type to a JSON Lines file. The file appears at
@@ -50,6 +95,7 @@ type Writer struct {
 	path string
 	f    *os.File
 	bw   *bufio.Writer
+	sum  hash.Hash
 	rows int
 	err  error
 }
@@ -61,7 +107,8 @@ func Create(path string, t RowType) (*Writer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Writer{typ: t, path: path, f: f, bw: bufio.NewWriterSize(f, 1<<20)}, nil
+	h := sha256.New()
+	return &Writer{typ: t, path: path, f: f, sum: h, bw: bufio.NewWriterSize(io.MultiWriter(f, h), 1<<20)}, nil
 }
 
 // WriteLine appends one validated row.
@@ -95,6 +142,10 @@ func (w *Writer) Write(v *Validator, row any) error {
 
 // Rows returns the number of rows written.
 func (w *Writer) Rows() int { return w.rows }
+
+// SHA256 returns the hex SHA-256 of the file's bytes (complete after
+// Close).
+func (w *Writer) SHA256() string { return hex.EncodeToString(w.sum.Sum(nil)) }
 
 // Close flushes the rows and moves the file into place.
 func (w *Writer) Close() error {

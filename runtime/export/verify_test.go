@@ -1,0 +1,210 @@
+package export_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/geodisaster/engine/runtime"
+	"github.com/geodisaster/engine/runtime/export"
+)
+
+// copyDir copies an export directory.
+func copyDir(t *testing.T, src string) string {
+	t.Helper()
+	dst := t.TempDir()
+	err := filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if info.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// editLines replaces a file's rows by what edit returns.
+func editLines(t *testing.T, path string, edit func(lines [][]byte) [][]byte) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := edit(bytes.Split(bytes.TrimSuffix(b, []byte("\n")), []byte("\n")))
+	if err := os.WriteFile(path, append(bytes.Join(lines, []byte("\n")), '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// rewrite changes the first row of a file for which change returns true;
+// it returns the row's id.
+func rewrite(t *testing.T, dir, rel string, change func(row map[string]any) bool) string {
+	t.Helper()
+	id := ""
+	editLines(t, filepath.Join(dir, rel), func(lines [][]byte) [][]byte {
+		for i, l := range lines {
+			var row map[string]any
+			if err := json.Unmarshal(l, &row); err != nil {
+				t.Fatal(err)
+			}
+			if !change(row) {
+				continue
+			}
+			var buf bytes.Buffer
+			enc := json.NewEncoder(&buf)
+			enc.SetEscapeHTML(false)
+			if err := enc.Encode(row); err != nil {
+				t.Fatal(err)
+			}
+			lines[i] = bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+			id = row["id"].(string)
+			return lines
+		}
+		t.Fatalf("%s: no row to change", rel)
+		return nil
+	})
+	return id
+}
+
+// dropRow removes the n-th row of a file and returns its id.
+func dropRow(t *testing.T, dir, rel string, n int) string {
+	t.Helper()
+	var row struct{ ID string }
+	editLines(t, filepath.Join(dir, rel), func(lines [][]byte) [][]byte {
+		json.Unmarshal(lines[n], &row)
+		return append(lines[:n], lines[n+1:]...)
+	})
+	return row.ID
+}
+
+func goldLeaf(t *testing.T, recs []runtime.Record, id string) string {
+	t.Helper()
+	for _, r := range recs {
+		if r.ID == id {
+			var v map[string]any
+			json.Unmarshal(r.Answer, &v)
+			for _, k := range []string{"baseline_class", "answer", "status"} {
+				if s, ok := v[k].(string); ok {
+					return s
+				}
+			}
+			b, _ := json.Marshal(v)
+			return string(b)
+		}
+	}
+	t.Fatalf("no record %s", id)
+	return ""
+}
+
+// TestVerifyCatchesMutations checks that the zero-drift check finds each
+// of the four mutations the issue names, and names the record, the field
+// and the reason.
+func TestVerifyCatchesMutations(t *testing.T) {
+	f := newFixture(t)
+	out, _ := f.export(t, f.recs)
+	train := func(name string) string { return export.File(name, "train") }
+	cases := []struct {
+		name   string
+		mutate func(dir string) string // returns the mutated record's id
+		file   string
+		field  string
+		reason string
+	}{
+		{"argument changed in a tool sequence", func(dir string) string {
+			return rewrite(t, dir, train(export.SingleAgentEpisodes), func(row map[string]any) bool {
+				step := row["tool_sequence"].([]any)[0].(map[string]any)
+				step["args"].(map[string]any)["role"] = "pre_post_altered"
+				return true
+			})
+		}, train(export.SingleAgentEpisodes), "tool_sequence[0].args.role", "gt_chain[0] has"},
+		{"argument changed in an SFT target", func(dir string) string {
+			return rewrite(t, dir, train(export.PASFT), func(row map[string]any) bool {
+				args := row["target"].(map[string]any)["args"].(map[string]any)
+				if _, ok := args["input"]; !ok {
+					return false
+				}
+				args["input"] = "work_9"
+				return true
+			})
+		}, train(export.PASFT), "target.args.input", "its episode's action has"},
+		{"row dropped", func(dir string) string { return dropRow(t, dir, train(export.GASFT), 2) },
+			train(export.GASFT), "delegation 0 turn 2", "missing"},
+		{"row dropped inside a conversation", func(dir string) string { return dropRow(t, dir, train(export.GASFT), 1) },
+			train(export.GASFT), "delegation 0 turn 1", "missing"},
+		{"weight changed", func(dir string) string {
+			return rewrite(t, dir, train(export.MultiAgentEpisodes), func(row map[string]any) bool {
+				row["training_weight"] = 0.5
+				return true
+			})
+		}, train(export.MultiAgentEpisodes), "training_weight", "the canonical record has 1"},
+		{"gold leaked into the question", func(dir string) string {
+			var id string
+			return rewrite(t, dir, train(export.SingleAgentEpisodes), func(row map[string]any) bool {
+				id = row["id"].(string)
+				m := row["messages"].([]any)[1].(map[string]any)
+				m["content"] = strings.Replace(m["content"].(string), `"question":"`, `"question":"(reference: `+goldLeaf(t, f.recs, id)+`) `, 1)
+				return true
+			})
+		}, train(export.SingleAgentEpisodes), "messages[1]", "leaks gold: gold value"},
+		{"gold leaked into an observation", func(dir string) string {
+			return rewrite(t, dir, train(export.SingleAgentSFT), func(row map[string]any) bool {
+				msgs := row["messages"].([]any)
+				if len(msgs) < 4 {
+					return false
+				}
+				m := msgs[3].(map[string]any)
+				var obs map[string]any
+				json.Unmarshal([]byte(m["content"].(string)), &obs)
+				for _, r := range f.recs {
+					if r.ID == row["id"] {
+						obs["answer"] = r.Answer
+					}
+				}
+				b, _ := json.Marshal(obs)
+				m["content"] = string(b)
+				return true
+			})
+		}, train(export.SingleAgentSFT), "messages[3]", "leaks gold: the gold answer JSON"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := copyDir(t, out)
+			id := tc.mutate(dir)
+			rep, err := export.Verify(dir, f.recs, f.val)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.OK || len(rep.Drifts) == 0 {
+				t.Fatal("mutation not caught")
+			}
+			d := rep.Drifts[0]
+			if d.File != tc.file || d.ID != id || d.Field != tc.field || !strings.Contains(d.Reason, tc.reason) {
+				t.Fatalf("first drift %q, want %s record %s field %s reason ~%q", d.String(), tc.file, id, tc.field, tc.reason)
+			}
+			t.Logf("caught: %s", d)
+		})
+	}
+	// The unmutated export has zero drift, also when rows are written
+	// with another key order.
+	dir := copyDir(t, out)
+	rewrite(t, dir, train(export.ORCSFT), func(map[string]any) bool { return true })
+	if rep, err := export.Verify(dir, f.recs, f.val); err != nil || len(rep.Drifts) != 1 || rep.Drifts[0].File != export.ManifestFile {
+		t.Fatalf("re-encoded row: %v %+v", err, rep.Drifts)
+	}
+	if _, err := export.Verify(t.TempDir(), f.recs, f.val); err == nil {
+		t.Fatal("a directory without a manifest verified")
+	}
+}
