@@ -41,8 +41,12 @@ func isNative(s string) bool {
 // helmertShifted reports whether c is on a datum with a Helmert shift to
 // WGS84 (OSGB36, MGI, DHDN).
 func helmertShifted(c CRS) bool {
-	d, ok := c.(datumCRS)
-	return ok && d.helmert != nil
+	d, ok := c.(onDatum)
+	if !ok {
+		return false
+	}
+	g := d.geodetic()
+	return !g.isWGS84() && len(g.shifts) > 0 && !g.shifts[0].h.isNull()
 }
 
 // errorMetres converts the difference between two outputs of CRS c into
