@@ -105,7 +105,8 @@ func Parse(s string) (CRS, error) {
 // FromEPSG returns the CRS with the given EPSG code: every non-deprecated
 // EPSG geographic 2D CRS and every non-deprecated EPSG projected CRS whose
 // method this package implements (see Codes), from the tables generated
-// from PROJ's database, and 900913 (the unofficial code of Web Mercator).
+// from PROJ's database, deprecated codes included (such as 900913, Google
+// Maps Global Mercator).
 // Unknown or unsupported codes give an error wrapping ErrUnknownCRS.
 func FromEPSG(code int) (CRS, error) {
 	r, err := epsg()
@@ -117,14 +118,6 @@ func FromEPSG(code int) (CRS, error) {
 	}
 	var c CRS
 	switch {
-	case code == 900913:
-		p, err := r.projectedCached(3857)
-		if err != nil {
-			return nil, err
-		}
-		alias := *p
-		alias.code, alias.def = 900913, nil
-		c = &alias
 	case r.geog[code] != nil:
 		g, err := r.geographicCRSCached(code)
 		if err != nil {

@@ -58,6 +58,7 @@ type csDef struct {
 type extentDef struct {
 	name, desc string
 	s, w, n, e float64
+	noBBox     bool // EPSG gives no bounding box (world assumed)
 }
 
 type usageDef struct{ extent, scope int }
@@ -216,12 +217,13 @@ func parseRegistry(z []byte) (*registry, error) {
 			r.css[p.int(1)] = cs
 		case "A":
 			p.want(5)
-			if f[4] == ",,," { // an extent without a bounding box
+			noBox := f[4] == ",,,"
+			if noBox {
 				f[4] = "-90,-180,90,180"
 			}
 			b := p.floats(4)
 			if len(b) == 4 {
-				r.extents[p.int(1)] = extentDef{name: f[2], desc: f[3], s: b[0], w: b[1], n: b[2], e: b[3]}
+				r.extents[p.int(1)] = extentDef{name: f[2], desc: f[3], s: b[0], w: b[1], n: b[2], e: b[3], noBBox: noBox}
 			} else {
 				p.fail("bbox")
 			}
@@ -280,6 +282,14 @@ func parseRegistry(z []byte) (*registry, error) {
 	}
 	if r.source == "" {
 		return nil, fmt.Errorf("crs: EPSG table: missing header")
+	}
+	// Sexagesimal angle units (DMS, DMSH) have no factor in EPSG; PROJ
+	// reads their coordinates as degrees.
+	for code, u := range r.units {
+		if u.typ == "angle" && u.factor == 0 {
+			u.factor = r.units[9102].factor
+			r.units[code] = u
+		}
 	}
 	return r, nil
 }

@@ -14,6 +14,16 @@ type projection interface {
 	inverse(x, y float64) (lon, lat float64, err error)
 }
 
+// noProjection stands for a conversion this package cannot compute.
+type noProjection struct{ err error }
+
+func (n noProjection) forward(lon, lat float64) (float64, float64, error) {
+	return 0, 0, fmt.Errorf("%w: %v", ErrUnknownCRS, n.err)
+}
+func (n noProjection) inverse(x, y float64) (float64, float64, error) {
+	return 0, 0, fmt.Errorf("%w: %v", ErrUnknownCRS, n.err)
+}
+
 // projectedCRS is a projected CRS: a base geographic CRS and a conversion.
 // As CRS, x and y are in the order of pyproj's always_xy (the authority
 // order, except that northing-first systems are swapped) and in the CRS's
@@ -184,6 +194,13 @@ func visualSwap(d0, d1 string) bool {
 
 // projectedFromRegistry builds EPSG projected CRS code.
 func (r *registry) projectedFromRegistry(code int) (*projectedCRS, error) {
+	return r.projectedFromRegistryOpt(code, true)
+}
+
+// projectedFromRegistryOpt builds EPSG projected CRS code; without
+// needProj, a method this package does not implement leaves the CRS
+// without a projection (describable, not convertible).
+func (r *registry) projectedFromRegistryOpt(code int, needProj bool) (*projectedCRS, error) {
 	d, ok := r.proj[code]
 	if !ok {
 		return nil, fmt.Errorf("%w: EPSG:%d", ErrUnknownCRS, code)
@@ -214,6 +231,13 @@ func (r *registry) projectedFromRegistry(code int) (*projectedCRS, error) {
 		unit = Metre
 	}
 	p, err := newProjected(code, d.name, base, conv, cs, unit, uc, r)
+	if err != nil && !needProj {
+		comp, sign, swap, aerr := axisMapping(cs)
+		if aerr == nil {
+			p, err = &projectedCRS{code: code, name: d.name, base: base, conv: conv, proj: noProjection{err},
+				unit: unit, ucode: uc, comp: comp, sign: sign, swapXY: swap, cs: cs}, nil
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: EPSG:%d (%s): %v", ErrUnknownCRS, code, d.name, err)
 	}
