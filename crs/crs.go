@@ -99,6 +99,9 @@ func Parse(s string) (CRS, error) {
 	if strings.HasPrefix(t, "+proj=") || strings.HasPrefix(t, "proj=") {
 		return parseProjString(t)
 	}
+	if kw, _, ok := strings.Cut(t, "["); ok && isWKTKeyword(strings.TrimSpace(kw)) {
+		return parseWKT(t)
+	}
 	return nil, fmt.Errorf("%w: %q: want EPSG:n or aeqd:LAT,LON", ErrUnknownCRS, s)
 }
 
@@ -242,6 +245,16 @@ func PixelAreaM2(t Affine, c CRS) (float64, error) {
 		return 0, fmt.Errorf("crs: pixel area in %s: unit %q is not linear", c, c.Unit().Name)
 	}
 	return math.Abs(t.Determinant()) * float64(u*u), nil
+}
+
+// isWKTKeyword reports whether kw opens a WKT CRS definition.
+func isWKTKeyword(kw string) bool {
+	switch strings.ToUpper(kw) {
+	case "GEOGCS", "PROJCS", "COMPD_CS", "GEOGCRS", "GEOGRAPHICCRS", "GEODCRS", "GEODETICCRS",
+		"PROJCRS", "PROJECTEDCRS", "BOUNDCRS", "COMPOUNDCRS":
+		return true
+	}
+	return false
 }
 
 // finite2 checks that x and y are finite numbers.

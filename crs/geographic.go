@@ -16,6 +16,7 @@ type geographicCRS struct {
 	unit   angularUnit
 	latLon bool // the authority order is latitude first
 	def    *geogDef
+	cs     *csDef // axes of a user-defined CRS (nil: latitude, longitude)
 }
 
 // angularUnit is the unit of geographic coordinates.

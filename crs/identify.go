@@ -155,7 +155,7 @@ func identifyProjected(p *projectedCRS) (int, int) {
 	var cs []cand
 	for _, code := range r.projCodes {
 		d := r.proj[code]
-		if baseCode != 0 && d.geog != baseCode {
+		if d.deprecated || (baseCode != 0 && d.geog != baseCode) {
 			continue
 		}
 		cd := r.convs[d.conv]

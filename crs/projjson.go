@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math"
 	"strconv"
 )
 
@@ -328,18 +327,21 @@ func boundJSON(r *registry, d *geodeticDatum, o *jsonObject) *jsonObject {
 	if !d.towgs84 || len(d.shifts) == 0 {
 		return o
 	}
-	h := d.shifts[0].h
-	const asec = math.Pi / 648000
-	param := func(name string, code int, v float64, unit int) any {
-		return obj(jsonKV{"name", name}, jsonKV{"value", jsonNumber(v)}, jsonKV{"unit", unitJSON(r, unit)}, jsonKV{"id", idJSON(code)})
+	var ps []any
+	for _, v := range towgs84Params(d.shifts[0].h) {
+		var unit any = "metre"
+		switch v.code {
+		case 8608, 8609, 8610:
+			unit = unitJSON(r, 9104)
+		case 8611:
+			unit = unitJSON(r, 9202)
+			v.v = (v.v - 1) * 1e6
+		}
+		ps = append(ps, obj(jsonKV{"name", v.name}, jsonKV{"value", jsonNumber(v.v)}, jsonKV{"unit", unit}, jsonKV{"id", idJSON(v.code)}))
 	}
 	t := obj(jsonKV{"name", "Transformation from " + d.name + " to WGS84"},
 		jsonKV{"method", obj(jsonKV{"name", "Position Vector transformation (geog2D domain)"}, jsonKV{"id", idJSON(9606)})},
-		jsonKV{"parameters", []any{
-			param("X-axis translation", 8605, h.tx, 9001), param("Y-axis translation", 8606, h.ty, 9001),
-			param("Z-axis translation", 8607, h.tz, 9001), param("X-axis rotation", 8608, h.m[7]/asec, 9104),
-			param("Y-axis rotation", 8609, h.m[2]/asec, 9104), param("Z-axis rotation", 8610, h.m[3]/asec, 9104),
-			param("Scale difference", 8611, (h.k-1)*1e6, 9202)}})
+		jsonKV{"parameters", ps})
 	target := obj()
 	if wgs, err := r.geographicCRSCached(4326); err == nil {
 		target = geographicJSON(r, wgs, true)

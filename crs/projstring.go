@@ -10,62 +10,63 @@ import (
 
 // projEllipsoid is an entry of PROJ's ellipsoid list (+ellps=).
 type projEllipsoid struct {
-	name    string
-	a       float64
-	rf, b   float64 // one of them is set
-	epsg    int     // EPSG ellipsoid code when the same figure, else 0
-	epsgNam string
+	a         float64
+	rf, b     float64 // one of them is set
+	epsg      int     // EPSG ellipsoid code when the same figure, else 0
+	epsgNam   string
+	projDatum string // PROJ's datum name for +ellps alone
+	projName  string // PROJ's ellipsoid name
 }
 
 // projEllipsoids are PROJ's +ellps values (pj_ellps), with the EPSG
 // ellipsoid of the same figure where there is one.
 var projEllipsoids = map[string]projEllipsoid{
-	"MERIT":     {a: 6378137, rf: 298.257},
-	"SGS85":     {a: 6378136, rf: 298.257},
-	"GRS80":     {a: 6378137, rf: 298.257222101, epsg: 7019, epsgNam: "GRS 1980"},
-	"IAU76":     {a: 6378140, rf: 298.257},
-	"airy":      {a: 6377563.396, b: 6356256.910, epsg: 7001, epsgNam: "Airy 1830"},
-	"APL4.9":    {a: 6378137, rf: 298.25},
-	"NWL9D":     {a: 6378145, rf: 298.25, epsg: 7025, epsgNam: "NWL 9D"},
-	"mod_airy":  {a: 6377340.189, b: 6356034.446, epsg: 7002, epsgNam: "Airy Modified 1849"},
-	"andrae":    {a: 6377104.43, rf: 300},
-	"danish":    {a: 6377019.2563, rf: 300},
-	"aust_SA":   {a: 6378160, rf: 298.25, epsg: 7003, epsgNam: "Australian National Spheroid"},
-	"GRS67":     {a: 6378160, rf: 298.2471674270, epsg: 7036, epsgNam: "GRS 1967"},
-	"GSK2011":   {a: 6378136.5, rf: 298.2564151},
-	"bessel":    {a: 6377397.155, rf: 299.1528128, epsg: 7004, epsgNam: "Bessel 1841"},
-	"bess_nam":  {a: 6377483.865, rf: 299.1528128, epsg: 7006, epsgNam: "Bessel Namibia"},
-	"clrk66":    {a: 6378206.4, b: 6356583.8, epsg: 7008, epsgNam: "Clarke 1866"},
-	"clrk80":    {a: 6378249.145, rf: 293.4663},
-	"clrk80ign": {a: 6378249.2, rf: 293.4660212936269, epsg: 7011, epsgNam: "Clarke 1880 (IGN)"},
-	"CPM":       {a: 6375738.7, rf: 334.29},
-	"delmbr":    {a: 6376428, rf: 311.5},
-	"engelis":   {a: 6378136.05, rf: 298.2566},
-	"evrst30":   {a: 6377276.345, rf: 300.8017, epsg: 7015, epsgNam: "Everest 1830 (1937 Adjustment)"},
-	"evrst48":   {a: 6377304.063, rf: 300.8017, epsg: 7018, epsgNam: "Everest 1830 Modified"},
-	"evrst56":   {a: 6377301.243, rf: 300.8017},
-	"evrst69":   {a: 6377295.664, rf: 300.8017},
-	"evrstSS":   {a: 6377298.556, rf: 300.8017, epsg: 7016, epsgNam: "Everest 1830 (1967 Definition)"},
-	"fschr60":   {a: 6378166, rf: 298.3},
-	"fschr60m":  {a: 6378155, rf: 298.3},
-	"fschr68":   {a: 6378150, rf: 298.3},
-	"helmert":   {a: 6378200, rf: 298.3, epsg: 7020, epsgNam: "Helmert 1906"},
-	"hough":     {a: 6378270, rf: 297, epsg: 7053, epsgNam: "Hough 1960"},
-	"intl":      {a: 6378388, rf: 297, epsg: 7022, epsgNam: "International 1924"},
-	"krass":     {a: 6378245, rf: 298.3, epsg: 7024, epsgNam: "Krassowsky 1940"},
-	"kaula":     {a: 6378163, rf: 298.24},
-	"lerch":     {a: 6378139, rf: 298.257},
-	"mprts":     {a: 6397300, rf: 191},
-	"new_intl":  {a: 6378157.5, b: 6356772.2},
-	"plessis":   {a: 6376523, b: 6355863},
-	"PZ90":      {a: 6378136, rf: 298.25784},
-	"SEasia":    {a: 6378155, b: 6356773.3205},
-	"walbeck":   {a: 6376896, b: 6355834.8467},
-	"WGS60":     {a: 6378165, rf: 298.3},
-	"WGS66":     {a: 6378145, rf: 298.25},
-	"WGS72":     {a: 6378135, rf: 298.26, epsg: 7043, epsgNam: "WGS 72"},
-	"WGS84":     {a: 6378137, rf: 298.257223563, epsg: 7030, epsgNam: "WGS 84"},
-	"sphere":    {a: 6370997, b: 6370997},
+	"MERIT":     {a: 6378137, rf: 298.257, projDatum: "Unknown based on MERIT 1983 ellipsoid", projName: "MERIT 1983"},
+	"SGS85":     {a: 6378136, rf: 298.257, projDatum: "Unknown based on Soviet Geodetic System 85 ellipsoid", projName: "Soviet Geodetic System 85"},
+	"GRS80":     {a: 6378137, rf: 298.257222101, epsg: 7019, epsgNam: "GRS 1980", projDatum: "Unknown based on GRS80 ellipsoid", projName: "GRS 1980"},
+	"IAU76":     {a: 6378140, rf: 298.257, projDatum: "Unknown based on IAU 1976 ellipsoid", projName: "IAU 1976"},
+	"airy":      {a: 6377563.396, b: 6356256.910, epsg: 7001, epsgNam: "Airy 1830", projDatum: "Unknown based on Airy 1830 ellipsoid", projName: "Airy 1830"},
+	"APL4.9":    {a: 6378137, rf: 298.25, projDatum: "Unknown based on Appl. Physics. 1965 ellipsoid", projName: "Appl. Physics. 1965"},
+	"NWL9D":     {a: 6378145, rf: 298.25, epsg: 7025, epsgNam: "NWL 9D", projDatum: "Unknown based on Naval Weapons Lab., 1965 ellipsoid", projName: "Naval Weapons Lab., 1965"},
+	"mod_airy":  {a: 6377340.189, b: 6356034.446, epsg: 7002, epsgNam: "Airy Modified 1849", projDatum: "Unknown based on Modified Airy ellipsoid", projName: "Modified Airy"},
+	"andrae":    {a: 6377104.43, rf: 300, projDatum: "Unknown based on Andrae 1876 (Den., Iclnd.) ellipsoid", projName: "Andrae 1876 (Den., Iclnd.)"},
+	"danish":    {a: 6377019.2563, rf: 300, projDatum: "Unknown based on Andrae 1876 (Denmark, Iceland) ellipsoid", projName: "Andrae 1876 (Denmark, Iceland)"},
+	"aust_SA":   {a: 6378160, rf: 298.25, epsg: 7003, epsgNam: "Australian National Spheroid", projDatum: "Unknown based on Australian Natl & S. Amer. 1969 ellipsoid", projName: "Australian Natl & S. Amer. 1969"},
+	"GRS67":     {a: 6378160, rf: 298.2471674270, epsg: 7036, epsgNam: "GRS 1967", projDatum: "Unknown based on GRS 67(IUGG 1967) ellipsoid", projName: "GRS 67(IUGG 1967)"},
+	"GSK2011":   {a: 6378136.5, rf: 298.2564151, projDatum: "Unknown based on GSK-2011 ellipsoid", projName: "GSK-2011"},
+	"bessel":    {a: 6377397.155, rf: 299.1528128, epsg: 7004, epsgNam: "Bessel 1841", projDatum: "Unknown based on Bessel 1841 ellipsoid", projName: "Bessel 1841"},
+	"bess_nam":  {a: 6377483.865, rf: 299.1528128, epsg: 7006, epsgNam: "Bessel Namibia", projDatum: "Unknown based on Bessel 1841 (Namibia) ellipsoid", projName: "Bessel 1841 (Namibia)"},
+	"clrk66":    {a: 6378206.4, b: 6356583.8, epsg: 7008, epsgNam: "Clarke 1866", projDatum: "Unknown based on Clarke 1866 ellipsoid", projName: "Clarke 1866"},
+	"clrk80":    {a: 6378249.145, rf: 293.4663, projDatum: "Unknown based on Clarke 1880 mod. ellipsoid", projName: "Clarke 1880 mod."},
+	"clrk80ign": {a: 6378249.2, rf: 293.4660212936269, epsg: 7011, epsgNam: "Clarke 1880 (IGN)", projDatum: "Unknown based on Clarke 1880 (IGN). ellipsoid", projName: "Clarke 1880 (IGN)."},
+	"CPM":       {a: 6375738.7, rf: 334.29, projDatum: "Unknown based on Comm. des Poids et Mesures 1799 ellipsoid", projName: "Comm. des Poids et Mesures 1799"},
+	"delmbr":    {a: 6376428, rf: 311.5, projDatum: "Unknown based on Delambre 1810 (Belgium) ellipsoid", projName: "Delambre 1810 (Belgium)"},
+	"engelis":   {a: 6378136.05, rf: 298.2566, projDatum: "Unknown based on Engelis 1985 ellipsoid", projName: "Engelis 1985"},
+	"evrst30":   {a: 6377276.345, rf: 300.8017, epsg: 7015, epsgNam: "Everest 1830 (1937 Adjustment)", projDatum: "Unknown based on Everest 1830 ellipsoid", projName: "Everest 1830"},
+	"evrst48":   {a: 6377304.063, rf: 300.8017, epsg: 7018, epsgNam: "Everest 1830 Modified", projDatum: "Unknown based on Everest 1948 ellipsoid", projName: "Everest 1948"},
+	"evrst56":   {a: 6377301.243, rf: 300.8017, projDatum: "Unknown based on Everest 1956 ellipsoid", projName: "Everest 1956"},
+	"evrst69":   {a: 6377295.664, rf: 300.8017, projDatum: "Unknown based on Everest 1969 ellipsoid", projName: "Everest 1969"},
+	"evrstSS":   {a: 6377298.556, rf: 300.8017, epsg: 7016, epsgNam: "Everest 1830 (1967 Definition)", projDatum: "Unknown based on Everest (Sabah & Sarawak) ellipsoid", projName: "Everest (Sabah & Sarawak)"},
+	"fschr60":   {a: 6378166, rf: 298.3, projDatum: "Unknown based on Fischer (Mercury Datum) 1960 ellipsoid", projName: "Fischer (Mercury Datum) 1960"},
+	"fschr60m":  {a: 6378155, rf: 298.3, projDatum: "Unknown based on Modified Fischer 1960 ellipsoid", projName: "Modified Fischer 1960"},
+	"fschr68":   {a: 6378150, rf: 298.3, projDatum: "Unknown based on Fischer 1968 ellipsoid", projName: "Fischer 1968"},
+	"helmert":   {a: 6378200, rf: 298.3, epsg: 7020, epsgNam: "Helmert 1906", projDatum: "Unknown based on Helmert 1906 ellipsoid", projName: "Helmert 1906"},
+	"hough":     {a: 6378270, rf: 297, epsg: 7053, epsgNam: "Hough 1960", projDatum: "Unknown based on Hough ellipsoid", projName: "Hough"},
+	"intl":      {a: 6378388, rf: 297, epsg: 7022, epsgNam: "International 1924", projDatum: "Unknown based on International 1924 (Hayford 1909, 1910) ellipsoid", projName: "International 1924 (Hayford 1909, 1910)"},
+	"krass":     {a: 6378245, rf: 298.3, epsg: 7024, epsgNam: "Krassowsky 1940", projDatum: "Unknown based on Krassovsky, 1942 ellipsoid", projName: "Krassovsky, 1942"},
+	"kaula":     {a: 6378163, rf: 298.24, projDatum: "Unknown based on Kaula 1961 ellipsoid", projName: "Kaula 1961"},
+	"lerch":     {a: 6378139, rf: 298.257, projDatum: "Unknown based on Lerch 1979 ellipsoid", projName: "Lerch 1979"},
+	"mprts":     {a: 6397300, rf: 191, projDatum: "Unknown based on Maupertius 1738 ellipsoid", projName: "Maupertius 1738"},
+	"new_intl":  {a: 6378157.5, b: 6356772.2, projDatum: "Unknown based on New International 1967 ellipsoid", projName: "New International 1967"},
+	"plessis":   {a: 6376523, b: 6355863, projDatum: "Unknown based on Plessis 1817 (France) ellipsoid", projName: "Plessis 1817 (France)"},
+	"PZ90":      {a: 6378136, rf: 298.25784, projDatum: "Unknown based on PZ-90 ellipsoid", projName: "PZ-90"},
+	"SEasia":    {a: 6378155, b: 6356773.3205, projDatum: "Unknown based on Southeast Asia ellipsoid", projName: "Southeast Asia"},
+	"walbeck":   {a: 6376896, b: 6355834.8467, projDatum: "Unknown based on Walbeck ellipsoid", projName: "Walbeck"},
+	"WGS60":     {a: 6378165, rf: 298.3, projDatum: "Unknown based on WGS 60 ellipsoid", projName: "WGS 60"},
+	"WGS66":     {a: 6378145, rf: 298.25, projDatum: "Unknown based on WGS 66 ellipsoid", projName: "WGS 66"},
+	"WGS72":     {a: 6378135, rf: 298.26, epsg: 7043, epsgNam: "WGS 72", projDatum: "Unknown based on WGS 72 ellipsoid", projName: "WGS 72"},
+	"WGS84":     {a: 6378137, rf: 298.257223563, epsg: 7030, epsgNam: "WGS 84", projDatum: "Unknown based on WGS84 ellipsoid", projName: "WGS 84"},
+	"sphere":    {a: 6370997, b: 6370997, projDatum: "Unknown based on Normal Sphere (r=6370997) ellipsoid", projName: "Normal Sphere (r=6370997)"},
 }
 
 // figure returns the ellipsoid of a PROJ +ellps entry.
@@ -74,6 +75,22 @@ func (e projEllipsoid) figure() ellipsoid {
 		return newEllipsoidAB(e.a, e.b)
 	}
 	return newEllipsoid(e.a, e.rf)
+}
+
+// projEllipsoidName returns the +ellps name of a figure PROJ knows.
+func projEllipsoidName(el ellipsoid) (string, bool) {
+	names := make([]string, 0, len(projEllipsoids))
+	for n := range projEllipsoids {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		f := projEllipsoids[n].figure()
+		if f.a == el.a && math.Abs(f.b-el.b) <= 1e-12*el.b {
+			return n, true
+		}
+	}
+	return "", false
 }
 
 // projWellKnownEllipsoid returns PROJ's +ellps figure that a registry
@@ -281,6 +298,43 @@ func parseProjString(s string) (CRS, error) {
 	return identifyOrKeep(c), nil
 }
 
+// projConversion builds the conversion of a PROJ projection name and its
+// parameters (PROJ string keys without '+'; degrees and metres).
+func projConversion(proj string, vals map[string]string) (*conversion, error) {
+	var src strings.Builder
+	src.WriteString("+proj=" + proj)
+	p := &projParams{vals: map[string]string{}, used: map[string]bool{}}
+	for k, v := range vals {
+		p.vals[k] = v
+		src.WriteString(" +" + k + "=" + v)
+	}
+	p.src = src.String()
+	wgs, err := mustEPSG().geographicCRSCached(4326)
+	if err != nil {
+		return nil, err
+	}
+	var c CRS
+	if proj == "aeqd" {
+		c, err = p.aeqdConversion(wgs)
+	} else {
+		c, err = p.projected(proj, wgs)
+	}
+	if err != nil {
+		return nil, err
+	}
+	for k := range p.vals {
+		if !p.used[k] {
+			return nil, p.bad("unsupported parameter +%s", k)
+		}
+	}
+	pc, ok := c.(*projectedCRS)
+	if !ok {
+		return nil, p.bad("not a projection")
+	}
+	conv := *pc.conv
+	return &conv, nil
+}
+
 // parseGoogleMercator accepts the spherical spelling of EPSG:3857.
 func parseGoogleMercator(p *projParams) (CRS, error) {
 	p.str("a")
@@ -345,13 +399,10 @@ func (p *projParams) geographic() (*geographicCRS, error) {
 	d := &geodeticDatum{el: el, ellRef: ref, pm: pm}
 	if base != nil {
 		d.code, d.name, d.shifts = base.datum.code, base.datum.name, base.datum.shifts
-	} else if ref.code == 7030 && !hasTowgs {
-		// +ellps=WGS84 alone is WGS 84 for PROJ's transformations.
-		d = &geodeticDatum{key: wgs84Datum.key, code: 6326, name: wgs84Datum.name, el: el, ellRef: ref, pm: pm}
 	} else {
 		d.name = "unknown"
-		if ref.name != "" {
-			d.name = "Unknown based on " + ref.name + " ellipsoid"
+		if e, ok := projEllipsoids[ellpsName]; ok && hasEllps {
+			d.name = e.projDatum
 		}
 	}
 	if hasTowgs {
@@ -368,17 +419,26 @@ func (p *projParams) geographic() (*geographicCRS, error) {
 		d.code = 0
 		if base != nil {
 			d.name = base.datum.name
+		} else {
+			// PROJ names such a datum after its definition.
+			d.name += " using towgs84=" + towgs
 		}
+		d.shifts[0].name = "Transformation from " + d.name + " to WGS84"
 	}
 	if d.key == "" {
 		d.key = "user:" + datumKey(d)
 	}
 	name := "unknown"
-	if base != nil {
+	if base != nil && !hasTowgs {
 		name = base.name
 	}
-	return &geographicCRS{name: name, datum: d, unit: degreeUnit, latLon: true}, nil
+	// PROJ strings are longitude/latitude, as PROJ's own CRS of one is.
+	return &geographicCRS{name: name, datum: d, unit: degreeUnit, cs: &lonLatCS}, nil
 }
+
+// lonLatCS is the coordinate system PROJ gives a +proj=longlat CRS.
+var lonLatCS = csDef{typ: "ellipsoidal", axes: []axisDef{
+	{name: "Longitude", dir: "east", unit: 9122}, {name: "Latitude", dir: "north", unit: 9122}}}
 
 // datumKey identifies a user-defined datum by its figure, prime meridian
 // and shift, so that equal definitions convert without a shift.
@@ -419,11 +479,7 @@ func (p *projParams) ellipsoid(name string, named bool) (ellipsoid, ellipsoidRef
 		if !ok {
 			return ellipsoid{}, ellipsoidRef{}, false, p.bad("unknown +ellps=%s", name)
 		}
-		ref := ellipsoidRef{code: e.epsg, name: e.epsgNam, unit: 9001}
-		if ref.name == "" {
-			ref.name = name
-		}
-		return e.figure(), ref, true, nil
+		return e.figure(), ellipsoidRef{name: e.projName, unit: 9001}, true, nil
 	}
 	if !p.has("a") {
 		for _, k := range []string{"b", "rf", "f", "es", "e"} {
@@ -540,9 +596,37 @@ func (p *projParams) aeqd(base *geographicCRS) (CRS, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !guam && base.datum.isWGS84() && base.datum.pm.deg == 0 && x0 == 0 && y0 == 0 && u == Metre && !p.has("axis") {
+	d := base.datum
+	wgsFigure := d.isWGS84() || (d.el == wgs84Ellipsoid && len(d.shifts) == 0)
+	if !guam && wgsFigure && d.pm.deg == 0 && x0 == 0 && y0 == 0 && u == Metre && !p.has("axis") {
 		return NewAzimuthalEquidistant(lat0, lon0)
 	}
+	return p.aeqdBuild(base, guam, lat0, lon0, x0, y0)
+}
+
+// aeqdConversion is aeqd always as a projected CRS.
+func (p *projParams) aeqdConversion(base *geographicCRS) (CRS, error) {
+	lat0, err := p.num("lat_0", 0)
+	if err != nil {
+		return nil, err
+	}
+	lon0, err := p.num("lon_0", 0)
+	if err != nil {
+		return nil, err
+	}
+	x0, err := p.num("x_0", 0)
+	if err != nil {
+		return nil, err
+	}
+	y0, err := p.num("y_0", 0)
+	if err != nil {
+		return nil, err
+	}
+	_, guam := p.str("guam")
+	return p.aeqdBuild(base, guam, lat0, lon0, x0, y0)
+}
+
+func (p *projParams) aeqdBuild(base *geographicCRS, guam bool, lat0, lon0, x0, y0 float64) (CRS, error) {
 	method := methodModifiedAeqd
 	if guam {
 		method = methodGuam
@@ -797,16 +881,8 @@ func (p *projParams) build(base *geographicCRS, method int, ps []paramDef) (CRS,
 	if err != nil {
 		return nil, p.bad("%v", err)
 	}
-	if method == methodPolarStereoA || method == methodPolarStereoB {
-		lat := 0.0
-		for _, q := range ps {
-			if q.code == parLatOrigin || q.code == parLatStdParallel {
-				lat = q.value
-			}
-		}
-		if axis == "enu" {
-			cs = polarCS(lat > 0, ucode)
-		}
+	if lat, ok := polarAspect(method, ps); ok && axis == "enu" {
+		cs = polarCS(lat > 0, ucode)
 	}
 	conv := &conversion{name: "unknown", method: method, params: ps}
 	pc, err := newProjected(0, "unknown", base, conv, cs, u, ucode, mustEPSG())
@@ -814,6 +890,24 @@ func (p *projParams) build(base *geographicCRS, method int, ps []paramDef) (CRS,
 		return nil, p.bad("%v", err)
 	}
 	return pc, nil
+}
+
+// polarAspect reports whether a conversion is centred on a pole (polar
+// stereographic, polar Lambert azimuthal), and the pole's latitude sign.
+func polarAspect(method int, ps []paramDef) (float64, bool) {
+	lat := 0.0
+	for _, q := range ps {
+		if q.code == parLatOrigin || q.code == parLatStdParallel {
+			lat = q.value
+		}
+	}
+	switch method {
+	case methodPolarStereoA, methodPolarStereoB:
+		return lat, true
+	case methodLAEA:
+		return lat, math.Abs(math.Abs(lat)-90) < 1e-10
+	}
+	return 0, false
 }
 
 // polarCS is the coordinate system EPSG gives polar stereographic CRSs
@@ -848,7 +942,14 @@ func projString(c CRS) string {
 	return sb.String()
 }
 
-func fmtNum(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+// fmtNum formats a PROJ string value: the shortest decimal that reads back
+// exactly, without an exponent.
+func fmtNum(v float64) string {
+	if v != 0 && math.Abs(v) < 1e-6 {
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	return strconv.FormatFloat(v, 'f', -1, 64)
+}
 
 func writeDatum(sb *strings.Builder, d *geodeticDatum) {
 	datumName := ""
@@ -864,12 +965,9 @@ func writeDatum(sb *strings.Builder, d *geodeticDatum) {
 		fmt.Fprintf(sb, " +datum=%s", datumName)
 	} else {
 		named := false
-		for name, e := range projEllipsoids {
-			if e.epsg != 0 && e.epsg == d.ellRef.code && name != "WGS66" {
-				fmt.Fprintf(sb, " +ellps=%s", name)
-				named = true
-				break
-			}
+		if name, ok := projEllipsoidName(d.el); ok {
+			fmt.Fprintf(sb, " +ellps=%s", name)
+			named = true
 		}
 		if !named {
 			if d.el.f == 0 {

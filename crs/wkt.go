@@ -253,6 +253,9 @@ func usageNodes(r *registry, us []usageDef) []*wktNode {
 
 // geogCSDef returns the coordinate system of a geographic CRS.
 func geogCSDef(r *registry, g *geographicCRS) csDef {
+	if g.cs != nil {
+		return *g.cs
+	}
 	if g.def != nil {
 		if cs, ok := r.css[g.def.cs]; ok {
 			return cs
@@ -373,6 +376,25 @@ func aeqdAsProjected(a azimuthalEquidistant) (*projectedCRS, error) {
 	return newProjected(0, "unknown", wgs.(*geographicCRS), conv, cs, Metre, 9001, mustEPSG())
 }
 
+// towgs84Param is one parameter of a +towgs84 shift as WKT/PROJJSON
+// write it.
+type towgs84Param struct {
+	name string
+	code int
+	v    float64
+}
+
+// towgs84Params lists a Helmert's parameters in the abridged form:
+// translations (m), position-vector rotations (arc-seconds), scale factor.
+func towgs84Params(h *helmert) []towgs84Param {
+	const asec = math.Pi / 648000
+	return []towgs84Param{
+		{"X-axis translation", 8605, h.tx}, {"Y-axis translation", 8606, h.ty}, {"Z-axis translation", 8607, h.tz},
+		{"X-axis rotation", 8608, h.m[7] / asec}, {"Y-axis rotation", 8609, h.m[2] / asec}, {"Z-axis rotation", 8610, h.m[3] / asec},
+		{"Scale difference", 8611, h.k},
+	}
+}
+
 // boundIfShifted wraps a user-defined CRS whose datum carries its own
 // transformation to WGS 84 in a BOUNDCRS, as PROJ writes +towgs84.
 func boundIfShifted(r *registry, d *geodeticDatum, n *wktNode) *wktNode {
@@ -380,21 +402,12 @@ func boundIfShifted(r *registry, d *geodeticDatum, n *wktNode) *wktNode {
 		return n
 	}
 	h := d.shifts[0].h
-	const asec = math.Pi / 648000
 	t := node("ABRIDGEDTRANSFORMATION", quote("Transformation from "+d.name+" to WGS84"))
 	t.add(node("METHOD", quote("Position Vector transformation (geog2D domain)")).add(idNode(9606)))
-	vals := []struct {
-		name string
-		code int
-		v    float64
-		unit int
-	}{
-		{"X-axis translation", 8605, h.tx, 9001}, {"Y-axis translation", 8606, h.ty, 9001}, {"Z-axis translation", 8607, h.tz, 9001},
-		{"X-axis rotation", 8608, h.m[7] / asec, 9104}, {"Y-axis rotation", 8609, h.m[2] / asec, 9104}, {"Z-axis rotation", 8610, h.m[3] / asec, 9104},
-		{"Scale difference", 8611, (h.k - 1) * 1e6, 9202},
-	}
-	for _, v := range vals {
-		t.add(node("PARAMETER", quote(v.name), wktNum(v.v)).add(unitNode(r, v.unit), idNode(v.code)))
+	// An abridged transformation's parameters carry no units: metres,
+	// arc-seconds and the scale as a factor, as PROJ writes +towgs84.
+	for _, v := range towgs84Params(h) {
+		t.add(node("PARAMETER", quote(v.name), wktNum(v.v)).add(idNode(v.code)))
 	}
 	wgs, _ := r.geographicCRSCached(4326)
 	target := node("TARGETCRS")

@@ -1,0 +1,46 @@
+#!/usr/bin/env python3
+"""Does PROJ read the engine's descriptions of user-defined CRSs back as
+the same CRS? Reads JSON lines {"def": PROJ string, "wkt": ..., "projjson":
+...} on stdin and prints one line per input:
+
+  {"def": ..., "wkt_ok": bool, "projjson_ok": bool, "error": "..."}
+
+where *_ok means PROJ parsed the text and the result is equivalent
+(pyproj CRS.equals) to PROJ's own CRS for the PROJ string. Used by
+crs/wkt_test.go.
+"""
+import json
+import sys
+
+from pyproj import CRS
+
+
+def check(ref, text, loader):
+    try:
+        ours = loader(text)
+    except Exception as exc:  # PROJ refused it
+        return False, str(exc)
+    if ours.equals(ref):
+        return True, ""
+    return False, "not equivalent: " + ours.to_proj4() if ours.to_proj4() else "not equivalent"
+
+
+def main():
+    for line in sys.stdin:
+        item = json.loads(line)
+        out = {"def": item["def"]}
+        try:
+            ref = CRS.from_user_input(item["def"])
+        except Exception as exc:
+            out["error"] = "PROJ cannot read the definition: %s" % exc
+            print(json.dumps(out))
+            continue
+        out["wkt_ok"], e1 = check(ref, item["wkt"], CRS.from_wkt)
+        out["projjson_ok"], e2 = check(ref, item["projjson"], CRS.from_json)
+        out["error"] = "; ".join(e for e in (e1, e2) if e)
+        print(json.dumps(out))
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
