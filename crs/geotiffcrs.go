@@ -3,6 +3,7 @@ package crs
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 )
 
@@ -369,8 +370,15 @@ func (g *GeoKeyDirectory) userProjected() (CRS, error) {
 		}
 	}
 	cs, _ := axisCS("enu", ucode)
-	if conv.method == methodTMSouth {
+	switch lat, polar := polarAspect(conv.method, conv.params); {
+	case conv.method == methodTMSouth:
 		cs, _ = axisCS("wsu", ucode)
+	case polar && conv.method == methodLAEA:
+		cs = polarCS(lat > 0, ucode)
+	case polar:
+		// GDAL gives polar stereographic CRSs EPSG's axes, along the
+		// meridians 90° and 180° (north) or 0° from the origin's.
+		cs = polarCSAlong(lat > 0, conversionLon0(conv), ucode)
 	}
 	p, err := newProjected(0, name, base, conv, cs, unit, ucode, r)
 	if err != nil {
@@ -526,4 +534,36 @@ func (g *GeoKeyDirectory) conversion(u Unit) (*conversion, error) {
 		return nil, fmt.Errorf("%w: ProjCoordTransGeoKey %d is not supported", ErrUnknownCRS, ct)
 	}
 	return c, nil
+}
+
+// conversionLon0 returns a polar conversion's longitude of origin.
+func conversionLon0(c *conversion) float64 {
+	for _, p := range c.params {
+		if p.code == parLonOrigin || p.code == parLonOfOrigin {
+			return p.value
+		}
+	}
+	return 0
+}
+
+// polarCSAlong is EPSG's polar coordinate system for a projection centred
+// on longitude lon0: easting along lon0+90°, northing along lon0+180°
+// (north pole, axes pointing south) or lon0 (south pole, north).
+func polarCSAlong(north bool, lon0 float64, ucode int) csDef {
+	along := func(dir string, lon float64) string {
+		lon = wrap180(lon)
+		hemi := "E"
+		if lon < 0 {
+			hemi, lon = "W", -lon
+		}
+		return dir + " along " + strconv.FormatFloat(lon, 'f', -1, 64) + "°" + hemi
+	}
+	if north {
+		return csDef{typ: "Cartesian", axes: []axisDef{
+			{name: "Easting", abbrev: "E", dir: along("South", lon0+90), unit: ucode},
+			{name: "Northing", abbrev: "N", dir: along("South", lon0+180), unit: ucode}}}
+	}
+	return csDef{typ: "Cartesian", axes: []axisDef{
+		{name: "Easting", abbrev: "E", dir: along("North", lon0+90), unit: ucode},
+		{name: "Northing", abbrev: "N", dir: along("North", lon0), unit: ucode}}}
 }

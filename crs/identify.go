@@ -148,9 +148,10 @@ func identifyProjected(p *projectedCRS) (int, int) {
 	ourDatum := p.base.datum
 	significant := significantDatumName(ourDatum.name)
 	type cand struct {
-		code int
-		name string
-		conf int
+		code    int
+		name    string
+		conf    int
+		towgs84 bool // the candidate's datum publishes our +towgs84
 	}
 	var cs []cand
 	for _, code := range r.projCodes {
@@ -183,7 +184,7 @@ func identifyProjected(p *projectedCRS) (int, int) {
 		} else {
 			conf = 25
 		}
-		cs = append(cs, cand{code, q.name, conf})
+		cs = append(cs, cand{code, q.name, conf, publishesShift(q.base.datum, ourDatum)})
 	}
 	if len(cs) == 0 {
 		return 0, 0
@@ -193,12 +194,32 @@ func identifyProjected(p *projectedCRS) (int, int) {
 		if a.conf != b.conf {
 			return a.conf > b.conf
 		}
+		if a.towgs84 != b.towgs84 {
+			return a.towgs84 // as PROJ identifies a bound CRS
+		}
 		if (a.name == p.name) != (b.name == p.name) {
 			return a.name == p.name
 		}
 		return a.name < b.name
 	})
 	return cs[0].code, cs[0].conf
+}
+
+// publishesShift reports whether datum d has an EPSG Helmert
+// transformation equal to the +towgs84 of the user-defined datum u.
+func publishesShift(d, u *geodeticDatum) bool {
+	if !u.towgs84 || len(u.shifts) == 0 {
+		return false
+	}
+	h := u.shifts[0].h
+	for _, s := range d.shifts {
+		g := s.h
+		if math.Abs(g.tx-h.tx) < 1e-3 && math.Abs(g.ty-h.ty) < 1e-3 && math.Abs(g.tz-h.tz) < 1e-3 &&
+			math.Abs(g.k-h.k) < 1e-9 && math.Abs(g.m[7]-h.m[7]) < 1e-11 && math.Abs(g.m[2]-h.m[2]) < 1e-11 && math.Abs(g.m[3]-h.m[3]) < 1e-11 {
+			return true
+		}
+	}
+	return false
 }
 
 // nameConfidence is PROJ's confidence for an otherwise equivalent CRS: 100
@@ -250,10 +271,19 @@ func sameEllipsoid(a, b ellipsoid) bool {
 }
 
 // sameAxes reports whether two projected CRSs have the same axis
-// directions, order and unit.
+// directions (with their meridians, for polar axes), order and unit.
 func sameAxes(p, q *projectedCRS) bool {
-	return p.comp == q.comp && p.sign == q.sign &&
-		math.Abs(p.unit.Metres-q.unit.Metres) <= 1e-12*p.unit.Metres
+	if p.comp != q.comp || p.sign != q.sign || math.Abs(p.unit.Metres-q.unit.Metres) > 1e-12*p.unit.Metres {
+		return false
+	}
+	for i := 0; i < 2 && i < len(p.cs.axes) && i < len(q.cs.axes); i++ {
+		d1, m1, ok1 := axisDirection(p.cs.axes[i].dir)
+		d2, m2, ok2 := axisDirection(q.cs.axes[i].dir)
+		if d1 != d2 || ok1 != ok2 || (ok1 && math.Abs(wrap180(m1-m2)) > 1e-9) {
+			return false
+		}
+	}
+	return true
 }
 
 // sameConversion reports whether two projections give the same

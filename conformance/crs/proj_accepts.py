@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Does PROJ read the engine's descriptions of user-defined CRSs back as
 the same CRS? Reads JSON lines {"def": PROJ string, "wkt": ..., "projjson":
-...} on stdin and prints one line per input:
+..., "ignore_axis_order": bool} on stdin and prints one line per input:
 
   {"def": ..., "wkt_ok": bool, "projjson_ok": bool, "error": "..."}
 
 where *_ok means PROJ parsed the text and the result is equivalent
-(pyproj CRS.equals) to PROJ's own CRS for the PROJ string. Used by
+(pyproj CRS.equals) to PROJ's own CRS for the PROJ string (the axis order
+of a geographic CRS ignored if asked: GDAL reads a GeoTIFF's latitude
+first, PROJ strings are longitude first). Used by
 crs/wkt_test.go.
 """
 import json
@@ -15,12 +17,12 @@ import sys
 from pyproj import CRS
 
 
-def check(ref, text, loader):
+def check(ref, text, loader, ignore_axis_order=False):
     try:
         ours = loader(text)
     except Exception as exc:  # PROJ refused it
         return False, str(exc)
-    if ours.equals(ref):
+    if ours.equals(ref, ignore_axis_order=ignore_axis_order):
         return True, ""
     return False, "not equivalent: " + ours.to_proj4() if ours.to_proj4() else "not equivalent"
 
@@ -35,8 +37,9 @@ def main():
             out["error"] = "PROJ cannot read the definition: %s" % exc
             print(json.dumps(out))
             continue
-        out["wkt_ok"], e1 = check(ref, item["wkt"], CRS.from_wkt)
-        out["projjson_ok"], e2 = check(ref, item["projjson"], CRS.from_json)
+        ign = bool(item.get("ignore_axis_order"))
+        out["wkt_ok"], e1 = check(ref, item["wkt"], CRS.from_wkt, ign)
+        out["projjson_ok"], e2 = check(ref, item["projjson"], CRS.from_json, ign)
         out["error"] = "; ".join(e for e in (e1, e2) if e)
         print(json.dumps(out))
         sys.stdout.flush()
