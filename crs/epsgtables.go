@@ -103,8 +103,9 @@ type helmertDef struct {
 	accuracy float64 // metres; -1 when unknown
 	usages   []usageDef
 	// tx, ty, tz (m), rx, ry, rz (arc-seconds), ds (ppm), px, py, pz (m)
-	p       [10]float64
-	version string
+	p          [10]float64
+	version    string
+	supersedes []int // codes of the transformations that supersede this one
 }
 
 type rotationDef struct {
@@ -264,8 +265,8 @@ func parseRegistry(z []byte) (*registry, error) {
 			r.proj[d.code] = d
 			r.projCodes = append(r.projCodes, d.code)
 		case "H":
-			p.want(9)
-			h := &helmertDef{code: p.int(1), name: f[2], method: p.int(3), src: p.int(4), accuracy: p.floatOr(5, -1), usages: p.usages(6), version: f[8]}
+			p.want(10)
+			h := &helmertDef{code: p.int(1), name: f[2], method: p.int(3), src: p.int(4), accuracy: p.floatOr(5, -1), usages: p.usages(6), version: f[8], supersedes: p.ints(9, ",")}
 			v := p.floats(7)
 			if len(v) != 10 {
 				p.fail("Helmert parameters")

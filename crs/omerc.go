@@ -67,7 +67,7 @@ func newHotine(el ellipsoid, latc, lonc, alpha, gamma, k0, fe, fn float64, varia
 	if math.Abs(s) > 1 {
 		s = math.Copysign(1, s)
 	}
-	p.lam0 = lonc - math.Asin(s)/deg(p.B)
+	p.lam0 = lonc - deg(math.Asin(s)/p.B)
 	p.singam, p.cosgam = math.Sincos(gamma0)
 	p.sinrot, p.cosrot = math.Sincos(gam)
 	p.rb = 1 / p.B

@@ -126,12 +126,23 @@ var projDatums = map[string]int{
 	"GGRS87": 4121, "ire65": 4299, "nzgd49": 4272, "carthage": 4223, "hermannskogel": 4312,
 }
 
-// projPrimeMeridians are PROJ's +pm names (degrees east of Greenwich).
+// projPrimeMeridians are PROJ's +pm names (degrees east of Greenwich, from
+// PROJ's DMS definitions).
 var projPrimeMeridians = map[string]float64{
-	"greenwich": 0, "lisbon": -9.131906111111112, "paris": 2.337229166666667, "bogota": -74.08091666666667,
-	"madrid": -3.687938888888889, "rome": 12.45233333333333, "bern": 7.439583333333333,
-	"jakarta": 106.8077194444444, "ferro": -17.66666666666667, "brussels": 4.367975,
-	"stockholm": 18.05827777777778, "athens": 23.7163375, "oslo": 10.72291666666667, "copenhagen": 12.57788,
+	"greenwich":  0.0,                 // 0dE
+	"lisbon":     -9.131906111111112,  // 9d07'54.862"W
+	"paris":      2.337229166666667,   // 2d20'14.025"E
+	"bogota":     -74.08091666666667,  // 74d04'51.3"W
+	"madrid":     -3.6873750000000003, // 3d41'14.55"W
+	"rome":       12.452333333333332,  // 12d27'8.4"E
+	"bern":       7.439583333333333,   // 7d26'22.5"E
+	"jakarta":    106.80771944444444,  // 106d48'27.79"E
+	"ferro":      -17.666666666666668, // 17d40'W
+	"brussels":   4.3679749999999995,  // 4d22'4.71"E
+	"stockholm":  18.05827777777778,   // 18d3'29.8"E
+	"athens":     23.716337499999998,  // 23d42'58.815"E
+	"oslo":       10.722916666666666,  // 10d43'22.5"E
+	"copenhagen": 12.577875,           // 12d34'40.35"E
 }
 
 // projUnits are PROJ's +units values (metres per unit) with their EPSG

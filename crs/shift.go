@@ -52,6 +52,7 @@ type datumShift struct {
 	accuracy   float64 // metres; -1 unknown
 	w, s, e, n float64 // area of use, degrees (w > e crosses the antimeridian)
 	offshore   bool
+	ballpark   bool // PROJ's ballpark offset: longitude and latitude unchanged
 }
 
 // contains reports whether lon/lat (Greenwich degrees) lies in the area.
@@ -66,16 +67,16 @@ func (d *datumShift) contains(lon, lat float64) bool {
 	return lon >= d.w || lon <= d.e
 }
 
-// within reports whether d's area lies inside o's.
+// within reports whether d's area lies strictly inside o's.
 func (d *datumShift) within(o *datumShift) bool {
-	return d.w >= o.w && d.s >= o.s && d.e <= o.e && d.n <= o.n && d.w <= d.e && o.w <= o.e
+	return d.w > o.w && d.s > o.s && d.e < o.e && d.n < o.n && d.w <= d.e && o.w <= o.e
 }
 
 // pick returns the transformation PROJ's proj_trans applies at lon/lat:
 // among the candidates whose area of use holds the point the first one,
 // replaced by any later one of better known accuracy (or equal accuracy
-// and an area inside it) that is not offshore; when none holds the point,
-// the first candidate. nil means no shift.
+// and an area strictly inside it) whose area is not offshore; when none
+// holds the point, the first candidate. nil means no shift.
 func (g *geodeticDatum) pick(lon, lat float64) *datumShift {
 	if len(g.shifts) == 0 {
 		return nil
@@ -97,6 +98,15 @@ func (g *geodeticDatum) pick(lon, lat float64) *datumShift {
 	return g.shifts[best]
 }
 
+// nearWGS84Figure reports whether the datum's ellipsoid is WGS 84's to a
+// millimetre (GRS 1980 is): PROJ applies a null transformation between
+// such datums as no operation at all, and otherwise converts through
+// geocentric coordinates, changing the ellipsoid (a ballpark offset is
+// always a no-op).
+func (g *geodeticDatum) nearWGS84Figure() bool {
+	return math.Abs(g.el.a-wgs84Ellipsoid.a) < 1e-3 && math.Abs(g.el.b-wgs84Ellipsoid.b) < 1e-3
+}
+
 // isWGS84 reports whether the datum is WGS 84 itself (no shift at all).
 func (g *geodeticDatum) isWGS84() bool { return g.key == wgs84Datum.key }
 
@@ -106,7 +116,7 @@ func (g *geodeticDatum) toWGS84(lon, lat float64) (float64, float64) {
 		return lon, lat
 	}
 	d := g.pick(lon, lat)
-	if d == nil || d.h.isNull() {
+	if d == nil || d.ballpark || (d.h.isNull() && g.nearWGS84Figure()) {
 		return lon, lat
 	}
 	x, y, z := geocentric(g.el, lon, lat)
@@ -120,7 +130,7 @@ func (g *geodeticDatum) fromWGS84(lon, lat float64) (float64, float64) {
 		return lon, lat
 	}
 	d := g.pick(lon, lat)
-	if d == nil || d.h.isNull() {
+	if d == nil || d.ballpark || (d.h.isNull() && g.nearWGS84Figure()) {
 		return lon, lat
 	}
 	x, y, z := geocentric(wgs84Ellipsoid, lon, lat)
@@ -169,13 +179,42 @@ func (r *registry) datumFor(g *geogDef) (*geodeticDatum, error) {
 		}
 	}
 	gd.shifts = r.orderShifts(hs, r.geog[src])
+	if len(gd.shifts) > 0 && !coversExtent(gd.shifts, r, r.geog[src]) {
+		// PROJ adds its ballpark (null) transformation, valid everywhere,
+		// when no transformation's area holds the CRS's whole area of use;
+		// it applies to the points outside every area.
+		gd.shifts = append(gd.shifts, &datumShift{name: "Ballpark geographic offset", h: newHelmert(0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
+			accuracy: -1, w: -180, s: -90, e: 180, n: 90, ballpark: true})
+	}
 	return gd, nil
+}
+
+// coversExtent reports whether one of the shifts' areas holds the whole
+// area of use of geographic CRS g.
+func coversExtent(shifts []*datumShift, r *registry, g *geogDef) bool {
+	if g == nil || len(g.usages) == 0 {
+		return true
+	}
+	e, ok := r.extents[g.usages[0].extent]
+	if !ok {
+		return true
+	}
+	for _, d := range shifts {
+		if d.w <= d.e && e.w <= e.e && d.w <= e.w && d.e >= e.e && d.s <= e.s && d.n >= e.n {
+			return true
+		}
+		if d.w == -180 && d.e == 180 && d.s <= e.s && d.n >= e.n {
+			return true
+		}
+	}
+	return false
 }
 
 // orderShifts converts Helmert rows to candidates sorted as PROJ sorts the
 // operations between two CRSs without an area of interest: larger overlap
 // with the source CRS's area of use first, then better accuracy (unknown
-// last), then EPSG code.
+// last), then null transformations, then names in decreasing order; a
+// transformation superseded by another candidate is dropped.
 func (r *registry) orderShifts(hs []*helmertDef, src *geogDef) []*datumShift {
 	var srcExt *extentDef
 	if src != nil && len(src.usages) > 0 {
@@ -186,9 +225,21 @@ func (r *registry) orderShifts(hs []*helmertDef, src *geogDef) []*datumShift {
 	type cand struct {
 		d    *datumShift
 		area float64
+		null bool
+	}
+	present := map[int]bool{}
+	for _, h := range hs {
+		present[h.code] = true
 	}
 	var cs []cand
+next:
 	for _, h := range hs {
+		// PROJ drops a transformation superseded by another candidate.
+		for _, r := range h.supersedes {
+			if present[r] {
+				continue next
+			}
+		}
 		d := &datumShift{code: h.code, name: h.name, accuracy: h.accuracy, w: -180, s: -90, e: 180, n: 90}
 		rx, ry, rz := h.p[3], h.p[4], h.p[5]
 		switch h.method {
@@ -199,14 +250,15 @@ func (r *registry) orderShifts(hs []*helmertDef, src *geogDef) []*datumShift {
 		if len(h.usages) > 0 {
 			if e, ok := r.extents[h.usages[0].extent]; ok {
 				d.w, d.s, d.e, d.n = e.w, e.s, e.e, e.n
-				d.offshore = strings.Contains(e.name, "- offshore")
+				l := strings.ToLower(e.name)
+				d.offshore = strings.Contains(l, "offshore") && !strings.Contains(l, "onshore")
 			}
 		}
 		area := pseudoArea(d.w, d.s, d.e, d.n)
 		if srcExt != nil {
 			area = intersectionArea(d.w, d.s, d.e, d.n, srcExt.w, srcExt.s, srcExt.e, srcExt.n)
 		}
-		cs = append(cs, cand{d, area})
+		cs = append(cs, cand{d, area, d.h.isNull()})
 	}
 	sort.SliceStable(cs, func(i, j int) bool {
 		a, b := cs[i], cs[j]
@@ -220,7 +272,10 @@ func (r *registry) orderShifts(hs []*helmertDef, src *geogDef) []*datumShift {
 		if aa != ba {
 			return aa < ba
 		}
-		return a.d.code < b.d.code
+		if a.null != b.null {
+			return a.null
+		}
+		return a.d.name > b.d.name // PROJ's final criterion
 	})
 	out := make([]*datumShift, len(cs))
 	for i, c := range cs {
@@ -299,6 +354,12 @@ func (r *registry) primeMeridian(code int) (primeMeridian, error) {
 	deg, err := r.toDegrees(p.lon, p.unit)
 	if err != nil {
 		return primeMeridian{}, err
+	}
+	// PROJ computes with its own value of a prime meridian it knows by
+	// name when EPSG's agrees to 1e-10 radians (Paris: 2.33722917° in EPSG,
+	// 2°20'14.025" in PROJ).
+	if v, ok := projPrimeMeridians[strings.ToLower(p.name)]; ok && math.Abs(v-deg) < 1e-10/deg2rad {
+		deg = v
 	}
 	return primeMeridian{code: code, name: p.name, deg: deg, value: p.lon, unit: p.unit}, nil
 }

@@ -15,7 +15,8 @@ and parses on first use:
 - the EPSG Helmert transformations (geocentric translations, position
   vector, coordinate frame, Molodensky-Badekas) from those geographic CRSs
   to WGS 84 (EPSG:4326), parameters normalised to metres, arc-seconds and
-  parts per million; grid-based transformations are left out;
+  parts per million, with the transformations EPSG says supersede each;
+  grid-based transformations are left out;
 - the longitude rotations linking a CRS on a non-Greenwich prime meridian
   to its Greenwich twin, units of measure, extents and scopes.
 
@@ -259,9 +260,13 @@ def generate(dbpath):
         else:
             vals += [0, 0, 0]
         usage = g.usages("helmert_transformation", code)
-        helmert_rows.append("H\t%d\t%s\t%d\t%d\t%s\t%s\t%s\t%s" % (
+        repl = [str(int(c)) for (c,) in g.q(
+            "SELECT replacement_code FROM supersession WHERE superseded_table_name='helmert_transformation' "
+            "AND superseded_auth_name='EPSG' AND superseded_code=? AND replacement_auth_name='EPSG' "
+            "AND same_source_target_crs=1 ORDER BY replacement_code", code)]
+        helmert_rows.append("H\t%d\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s" % (
             int(code), clean(name), int(method), src, num(acc), usage,
-            ",".join(num(v) for v in vals), clean(ver)))
+            ",".join(num(v) for v in vals), clean(ver), ",".join(repl)))
 
     rot_rows = []
     for src in sorted(rotations):
