@@ -199,21 +199,37 @@ func Transform(from, to CRS, x, y float64) (float64, float64, error) {
 	if err := finite2(x, y); err != nil {
 		return 0, 0, err
 	}
-	if from.String() == to.String() {
+	if sameSystem(from, to) {
 		return x, y, nil
 	}
+	fd, td := directPath(from, to)
+	return convertPoint(from, to, fd, td, x, y)
+}
+
+// directPath returns the two CRSs as onDatum when they share a datum (the
+// conversion then needs no datum shift), else nils.
+func directPath(from, to CRS) (onDatum, onDatum) {
 	if fd, ok := from.(onDatum); ok {
 		if td, ok := to.(onDatum); ok && fd.geodetic().key == td.geodetic().key {
-			lon, lat, err := fd.toDatum(x, y)
-			if err != nil {
-				return 0, 0, fmt.Errorf("crs: %s to %s: %w", from, to, err)
-			}
-			ox, oy, err := td.fromDatum(lon, lat)
-			if err != nil {
-				return 0, 0, fmt.Errorf("crs: %s to %s: %w", from, to, err)
-			}
-			return ox, oy, nil
+			return fd, td
 		}
+	}
+	return nil, nil
+}
+
+// convertPoint converts a finite point: directly through the datum when fd
+// and td are set, else through WGS 84.
+func convertPoint(from, to CRS, fd, td onDatum, x, y float64) (float64, float64, error) {
+	if fd != nil {
+		lon, lat, err := fd.toDatum(x, y)
+		if err != nil {
+			return 0, 0, fmt.Errorf("crs: %s to %s: %w", from, to, err)
+		}
+		ox, oy, err := td.fromDatum(lon, lat)
+		if err != nil {
+			return 0, 0, fmt.Errorf("crs: %s to %s: %w", from, to, err)
+		}
+		return ox, oy, nil
 	}
 	lon, lat, err := from.ToLonLat(x, y)
 	if err != nil {
@@ -245,6 +261,24 @@ func PixelAreaM2(t Affine, c CRS) (float64, error) {
 		return 0, fmt.Errorf("crs: pixel area in %s: unit %q is not linear", c, c.Unit().Name)
 	}
 	return math.Abs(t.Determinant()) * float64(u*u), nil
+}
+
+// sameSystem reports whether two CRSs are the same system (then Transform
+// returns its input), without formatting their names for the CRSs of this
+// package.
+func sameSystem(a, b CRS) bool {
+	switch x := a.(type) {
+	case *projectedCRS:
+		y, ok := b.(*projectedCRS)
+		return ok && (x == y || (x.code != 0 && x.code == y.code))
+	case *geographicCRS:
+		y, ok := b.(*geographicCRS)
+		return ok && (x == y || (x.code != 0 && x.code == y.code))
+	case azimuthalEquidistant:
+		y, ok := b.(azimuthalEquidistant)
+		return ok && x == y
+	}
+	return a.String() == b.String()
 }
 
 // isWKTKeyword reports whether kw opens a WKT CRS definition.
