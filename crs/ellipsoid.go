@@ -37,6 +37,12 @@ func newEllipsoidAB(a, b float64) ellipsoid {
 	return ellipsoid{a: a, b: b, f: (a - b) / a, e2: e2, e: math.Sqrt(e2)}
 }
 
+// valid reports whether el is a usable ellipsoid: finite positive
+// semi-axes with b ≤ a (an inverse flattening of 0 or above 1).
+func (el ellipsoid) valid() bool {
+	return el.a > 0 && el.b > 0 && el.b <= el.a && !math.IsInf(el.a, 0) && el.e2 >= 0 && el.e2 < 1
+}
+
 // invf returns the inverse flattening (0 for a sphere).
 func (el ellipsoid) invf() float64 {
 	if el.f == 0 {

@@ -180,9 +180,11 @@ func ParseGeoKeyDirectory(dir []uint16, doubles []float64, ascii string) (*GeoKe
 			case off+count > len(ascii):
 				return nil, &GeoKeyError{Key: id, Reason: fmt.Sprintf("ASCII value [%d,%d) beyond GeoAsciiParams' %d bytes", off, off+count, len(ascii))}
 			}
-			s := ascii[off : off+count]
-			s = strings.TrimSuffix(s, "|")
-			g.ASCII[id] = strings.TrimRight(s, "\x00")
+			s := strings.TrimSuffix(ascii[off:off+count], "|")
+			if i := strings.IndexByte(s, 0); i >= 0 {
+				s = s[:i] // a C string to libgeotiff
+			}
+			g.ASCII[id] = s
 		default:
 			return nil, &GeoKeyError{Key: id, Reason: fmt.Sprintf("values in unknown TIFF tag %d", loc)}
 		}

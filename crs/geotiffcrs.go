@@ -208,6 +208,9 @@ func (g *GeoKeyDirectory) geographic() (*geographicCRS, error) {
 		default:
 			d.el = newEllipsoid(a, 0)
 		}
+		if !d.el.valid() || (d.el.f != 0 && !(d.el.invf() > 1)) {
+			return nil, fmt.Errorf("%w: ellipsoid a=%v b=%v 1/f=%v", ErrUnknownCRS, d.el.a, d.el.b, d.el.invf())
+		}
 		if w, ok := projWellKnownEllipsoid(d.el.a, d.el.b, d.el.invf()); ok {
 			d.el = w
 		}

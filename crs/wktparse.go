@@ -427,6 +427,9 @@ func wktGeographic(t *wktTree) (*geographicCRS, error) {
 		}
 	}
 	el := newEllipsoid(a, rf)
+	if !el.valid() || (rf != 0 && !(rf > 1)) {
+		return nil, bad("bad ELLIPSOID")
+	}
 	if w, ok := projWellKnownEllipsoid(el.a, el.b, rf); ok {
 		el = w
 	}
