@@ -251,3 +251,45 @@ func TestPixelAreaM2(t *testing.T) {
 		t.Error("NaN transform accepted")
 	}
 }
+
+// TestBaseGeographicDirect checks that a conversion between a projected
+// CRS and its own base geographic CRS is the projection alone: DHDN
+// (EPSG:4314) to DHDN / 3-degree Gauss-Kruger zone 3 (EPSG:31467) gives
+// what the projection gives on the DHDN datum, and differs from a path
+// through WGS 84 (a Helmert shift there and back, about 1 mm apart).
+func TestBaseGeographicDirect(t *testing.T) {
+	geo, err := FromEPSG(4314)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gk, err := FromEPSG(31467)
+	if err != nil {
+		t.Fatal(err)
+	}
+	maxViaWGS84 := 0.0
+	for _, p := range [][2]float64{{9, 50}, {8.2, 48.1}, {10.4, 53.5}, {9.7, 51.3}} {
+		// Transform's x, y are longitude, latitude for a geographic CRS.
+		x, y, err := Transform(geo, gk, p[0], p[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		wx, wy, err := gk.(onDatum).fromDatum(p[0], p[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if x != wx || y != wy {
+			t.Errorf("%v: Transform gives (%v, %v), the projection on DHDN (%v, %v)", p, x, y, wx, wy)
+		}
+		lon, lat, _ := geo.ToLonLat(p[0], p[1])
+		vx, vy, _ := gk.FromLonLat(lon, lat)
+		maxViaWGS84 = math.Max(maxViaWGS84, math.Hypot(vx-x, vy-y))
+		bx, by, err := Transform(gk, geo, x, y)
+		if err != nil || math.Abs(bx-p[0]) > 1e-11 || math.Abs(by-p[1]) > 1e-11 {
+			t.Errorf("%v: back to DHDN (%v, %v) %v", p, bx, by, err)
+		}
+	}
+	if maxViaWGS84 == 0 {
+		t.Error("the path through WGS 84 gives the same result: the test proves nothing")
+	}
+	t.Logf("through WGS 84 the points would move by up to %.2g m", maxViaWGS84)
+}

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/geodisaster/engine/crs"
@@ -239,6 +240,110 @@ func TestGeoKeysIdentifyLikeRasterio(t *testing.T) {
 		t.Logf("no code: %s: PROJ reads WKT2 %v, PROJJSON %v", r.Def, r.WKTOK, r.PROJJSONOK)
 		if !r.WKTOK || !r.PROJJSONOK {
 			t.Errorf("%s: PROJ reads WKT2 %v, PROJJSON %v: %s", r.Def, r.WKTOK, r.PROJJSONOK, r.Error)
+		}
+	}
+}
+
+// TestRealGeoTIFFsLikeGDAL reads the real-world GeoTIFFs of ../shared/data
+// and, with GEODISASTER_CRS_CORPUS=DIR, every .tif/.tiff under DIR (a
+// held-out corpus): the engine's EPSG code is rasterio's to_epsg(), its
+// coordinateSystem is gdalinfo -json's (unless GDAL read the CRS from a
+// .aux.xml sidecar), and a CRS without a code is described in WKT2 and
+// PROJJSON that PROJ reads back as the CRS GDAL reads.
+func TestRealGeoTIFFsLikeGDAL(t *testing.T) {
+	var files []string
+	for _, root := range []string{filepath.Join("..", "..", "shared", "data"), os.Getenv("GEODISASTER_CRS_CORPUS")} {
+		if root == "" {
+			continue
+		}
+		_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			ext := strings.ToLower(filepath.Ext(p))
+			if err == nil && !d.IsDir() && (ext == ".tif" || ext == ".tiff") {
+				files = append(files, p)
+			}
+			return nil
+		})
+	}
+	if len(files) == 0 {
+		t.Skip("no GeoTIFFs under ../shared/data")
+	}
+	cases := gdalCases(t, append([]string{"--files"}, files...)...)
+	var noCode bytes.Buffer
+	coded := 0
+	for _, c := range cases {
+		if c.Error != "" {
+			t.Logf("%s: GDAL/rasterio cannot read it: %s", c.Def, c.Error)
+			continue
+		}
+		d, err := raster.Open(c.File)
+		if err != nil {
+			t.Errorf("%s: %v", c.File, err)
+			continue
+		}
+		g := d.GeoKeys()
+		d.Close()
+		want := 0
+		if c.EPSG != nil {
+			want = *c.EPSG
+		}
+		if got := g.EPSG(); got != want {
+			t.Errorf("%s: EPSG %d, rasterio's to_epsg() %d", c.File, got, want)
+		}
+		if !c.Aux {
+			w, m, err := g.GDALCoordinateSystem()
+			if err != nil || w != c.WKT || !equalInts(m, c.Mapping) {
+				t.Errorf("%s: coordinateSystem differs from gdalinfo's (%v; mapping %v vs %v):\n%s\n---- gdalinfo:\n%s", c.File, err, m, c.Mapping, w, c.WKT)
+			}
+		}
+		if want != 0 {
+			coded++
+			continue
+		}
+		cr, err := g.CRS()
+		if c.WKT == "" && cr == nil {
+			continue // no CRS for GDAL either
+		}
+		if err != nil || cr == nil || c.WKT == "" {
+			if !c.Aux {
+				t.Errorf("%s: CRS %v (%v), gdalinfo's WKT has %d bytes", c.File, cr, err, len(c.WKT))
+			}
+			continue
+		}
+		w, err := crs.WKT2(cr)
+		if err != nil {
+			t.Errorf("%s: WKT2: %v", c.File, err)
+			continue
+		}
+		j, err := crs.PROJJSON(cr)
+		if err != nil {
+			t.Errorf("%s: PROJJSON: %v", c.File, err)
+			continue
+		}
+		line, _ := json.Marshal(map[string]any{"def": c.WKT, "wkt": w, "projjson": string(j), "ignore_axis_order": true})
+		noCode.Write(line)
+		noCode.WriteByte('\n')
+	}
+	t.Logf("%d GeoTIFFs, %d with an EPSG code, %d described without one", len(cases), coded, strings.Count(noCode.String(), "\n"))
+	if noCode.Len() == 0 {
+		return
+	}
+	cmd := exec.Command("/usr/bin/python3", "../conformance/crs/proj_accepts.py")
+	cmd.Stdin = &noCode
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		var r struct {
+			WKTOK      bool   `json:"wkt_ok"`
+			PROJJSONOK bool   `json:"projjson_ok"`
+			Error      string `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatal(err)
+		}
+		if !r.WKTOK || !r.PROJJSONOK {
+			t.Errorf("PROJ reads WKT2 %v, PROJJSON %v: %s\n%s", r.WKTOK, r.PROJJSONOK, r.Error, line)
 		}
 	}
 }

@@ -9,14 +9,16 @@ Writes small GeoTIFFs into OUTDIR and prints one JSON object per file:
    "wkt": gdalinfo -json's coordinateSystem.wkt,
    "mapping": coordinateSystem.dataAxisToSRSAxisMapping}
 
---codes writes one file per EPSG code (GDAL's osr.ImportFromEPSG, as GDAL
+--files reads existing GeoTIFFs (a corpus of real-world files) without
+writing anything; "def" is then the path. --codes writes one file per EPSG code (GDAL's osr.ImportFromEPSG, as GDAL
 users write a coded CRS); --user writes the user-defined CRSs of
 crs/geotiff_test.go (PROJ strings through rasterio, so that the GeoKeys
 are user-defined, as a GIS user writes them). crs/geotiff_test.go reads
 the files with the engine and compares.
 
 Usage: /usr/bin/python3 conformance/crs/geotiff_cases.py OUTDIR
-       (--codes C1,C2,... | --sample N [--seed S] | --user DEF1 DEF2 ...)
+       (--codes C1,C2,... | --sample N [--seed S] | --user DEF1 DEF2 ... |
+        --files PATH1 PATH2 ...)
 """
 import argparse
 import json
@@ -80,10 +82,14 @@ def main():
     ap.add_argument("--sample", type=int, default=0)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--user", nargs="*", default=None)
+    ap.add_argument("--files", nargs="*", default=None)
     args = ap.parse_args()
     os.makedirs(args.outdir, exist_ok=True)
     items = []
-    if args.user is not None:
+    if args.files is not None:
+        for f in args.files:
+            items.append((f, lambda f=f: f))
+    elif args.user is not None:
         for i, d in enumerate(args.user):
             items.append((d, lambda d=d, i=i: write_def(args.outdir, i, d)))
     else:
