@@ -145,3 +145,15 @@ func benchSlices(b *testing.B, code int, lon0, lat0, dlon, dlat float64) {
 		}
 	}
 }
+
+// BenchmarkParseRegistry measures the one-time cost of reading the
+// embedded EPSG tables (the first FromEPSG of a code beyond UTM, WGS 84
+// and Web Mercator pays it once per process).
+func BenchmarkParseRegistry(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := parseRegistry(epsgTablesZ); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -173,16 +173,21 @@ func parseRegistry(z []byte) (*registry, error) {
 	}
 	r := &registry{
 		units: map[int]unitDef{}, ellipsoids: map[int]ellipsoidDef{}, pms: map[int]pmDef{},
-		datums: map[int]*datumDef{}, css: map[int]csDef{}, extents: map[int]extentDef{},
+		datums: map[int]*datumDef{}, css: map[int]csDef{}, extents: make(map[int]extentDef, 4096),
 		scopes: map[int]string{}, methods: map[int]string{}, params: map[int]string{},
-		geog: map[int]*geogDef{}, rotations: map[int]rotationDef{}, convs: map[int]*convDef{},
-		proj: map[int]*projDef{}, helmerts: map[int][]*helmertDef{},
+		geog: map[int]*geogDef{}, rotations: map[int]rotationDef{}, convs: make(map[int]*convDef, 4096),
+		proj: make(map[int]*projDef, 8192), helmerts: map[int][]*helmertDef{},
+		projCodes: make([]int, 0, 8192),
 	}
-	text := buf.String()
+	text := strings.TrimSuffix(buf.String(), "\n")
 	p := tableParser{}
-	for ln, line := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
-		p.line = ln + 1
-		f := strings.Split(line, "\t")
+	fields := make([]string, 0, 16)
+	for ln := 1; text != ""; ln++ {
+		line, rest, _ := strings.Cut(text, "\n")
+		text = rest
+		p.line = ln
+		f := splitInto(fields[:0], line, '\t')
+		fields = f[:0]
 		p.f = f
 		switch f[0] {
 		case "F":
@@ -207,7 +212,7 @@ func parseRegistry(z []byte) (*registry, error) {
 		case "C":
 			p.want(4)
 			cs := csDef{typ: f[2]}
-			for _, a := range strings.Split(f[3], ";") {
+			for a := range strings.SplitSeq(f[3], ";") {
 				q := strings.Split(a, "|")
 				if len(q) != 4 {
 					p.fail("axis %q", a)
@@ -249,7 +254,7 @@ func parseRegistry(z []byte) (*registry, error) {
 			p.want(5)
 			c := &convDef{code: p.int(1), name: f[2], method: p.int(3)}
 			if f[4] != "" {
-				for _, s := range strings.Split(f[4], ";") {
+				for s := range strings.SplitSeq(f[4], ";") {
 					q := strings.Split(s, "|")
 					if len(q) != 3 {
 						p.fail("parameter %q", s)
@@ -293,6 +298,19 @@ func parseRegistry(z []byte) (*registry, error) {
 		}
 	}
 	return r, nil
+}
+
+// splitInto appends the sep-separated fields of s to dst (strings.Split
+// without a new slice per record).
+func splitInto(dst []string, s string, sep byte) []string {
+	for {
+		i := strings.IndexByte(s, sep)
+		if i < 0 {
+			return append(dst, s)
+		}
+		dst = append(dst, s[:i])
+		s = s[i+1:]
+	}
 }
 
 // tableParser reads the fields of one record, keeping the first error.
@@ -346,7 +364,7 @@ func (p *tableParser) ints(i int, sep string) []int {
 		return nil
 	}
 	var out []int
-	for _, s := range strings.Split(p.f[i], sep) {
+	for s := range strings.SplitSeq(p.f[i], sep) {
 		out = append(out, p.atoi(s))
 	}
 	return out
@@ -354,7 +372,7 @@ func (p *tableParser) ints(i int, sep string) []int {
 
 func (p *tableParser) floats(i int) []float64 {
 	var out []float64
-	for _, s := range strings.Split(p.f[i], ",") {
+	for s := range strings.SplitSeq(p.f[i], ",") {
 		out = append(out, p.atof(s))
 	}
 	return out
@@ -365,7 +383,7 @@ func (p *tableParser) usages(i int) []usageDef {
 		return nil
 	}
 	var out []usageDef
-	for _, s := range strings.Split(p.f[i], ",") {
+	for s := range strings.SplitSeq(p.f[i], ",") {
 		a, b, ok := strings.Cut(s, ":")
 		if !ok {
 			p.fail("usage %q", s)
