@@ -66,11 +66,16 @@ var (
 )
 
 // Parse returns the CRS named by s: "EPSG:n" (case-insensitive prefix, or
-// a bare integer code), "aeqd:LAT,LON" for the WGS84 azimuthal
-// equidistant projection centred at LAT, LON degrees, or a PROJ string
-// for one of the WGS84 systems (for example "+proj=aeqd +lat_0=45
-// +lon_0=7 +datum=WGS84 +units=m" or "+proj=utm +zone=33 +south
-// +datum=WGS84"); unsupported PROJ parameters are errors.
+// a bare integer code; see FromEPSG), "aeqd:LAT,LON" for the WGS84
+// azimuthal equidistant projection centred at LAT, LON degrees, a PROJ
+// string of any implemented method ("+proj=utm +zone=33 +south
+// +datum=WGS84", "+proj=lcc +lat_1=49 +lat_2=44 ... +ellps=GRS80
+// +towgs84=0,0,0"; parameters PROJ would not accept, or that this package
+// cannot honour such as grids, are errors), or WKT: WKT1 as GDAL and ESRI
+// write it and WKT2 (2015 and 2019, BOUNDCRS included). PROJ's
+// spherical Web Mercator string (+proj=merc +a=6378137 +b=6378137 ...
+// +nadgrids=@null) is EPSG:3857; other definitions stay user-defined even
+// when they match an EPSG CRS (Identify finds its code).
 func Parse(s string) (CRS, error) {
 	t := strings.TrimSpace(s)
 	low := strings.ToLower(t)
@@ -102,12 +107,12 @@ func Parse(s string) (CRS, error) {
 	if kw, _, ok := strings.Cut(t, "["); ok && isWKTKeyword(strings.TrimSpace(kw)) {
 		return parseWKT(t)
 	}
-	return nil, fmt.Errorf("%w: %q: want EPSG:n or aeqd:LAT,LON", ErrUnknownCRS, s)
+	return nil, fmt.Errorf("%w: %q: want EPSG:n, aeqd:LAT,LON, a PROJ string or WKT", ErrUnknownCRS, s)
 }
 
 // FromEPSG returns the CRS with the given EPSG code: every non-deprecated
 // EPSG geographic 2D CRS and every non-deprecated EPSG projected CRS whose
-// method this package implements (see Codes), from the tables generated
+// method this package implements (see List), from the tables generated
 // from PROJ's database, deprecated codes included (such as 900913, Google
 // Maps Global Mercator).
 // Unknown or unsupported codes give an error wrapping ErrUnknownCRS.

@@ -19,8 +19,8 @@ cannot convert are printed with "error". crs/sweep_test.go runs this
 script and compares the engine with every number (1 mm forward, 1e-9
 degrees back).
 
-Usage: /usr/bin/python3 conformance/crs/sweep.py [--sample N] [--seed S]
-       [--points K] [--codes C1,C2,...]
+Usage: /usr/bin/python3 conformance/crs/sweep.py [--sample N [--per-method M]]
+       [--seed S] [--points K] [--codes C1,C2,...]
 """
 import argparse
 import json
@@ -106,6 +106,8 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--points", type=int, default=12)
     ap.add_argument("--codes", default="")
+    ap.add_argument("--per-method", type=int, default=0,
+                    help="with --sample, also at least this many codes of every method")
     args = ap.parse_args()
     codes = codes_from_db()
     rnd = random.Random(args.seed)
@@ -113,7 +115,16 @@ def main():
         want = {int(c) for c in args.codes.split(",")}
         codes = [c for c in codes if c[0] in want]
     elif args.sample:
-        codes = sorted(rnd.sample(codes, min(args.sample, len(codes))))
+        chosen = set(rnd.sample(codes, min(args.sample, len(codes))))
+        by_method = {}
+        for c in codes:
+            by_method.setdefault(c[1], []).append(c)
+        for m in sorted(by_method):
+            have = [c for c in by_method[m] if c in chosen]
+            rest = [c for c in by_method[m] if c not in chosen]
+            need = max(0, args.per_method - len(have))
+            chosen.update(rnd.sample(rest, min(need, len(rest))))
+        codes = sorted(chosen)
     print(json.dumps({"proj": pyproj.proj_version_str, "pyproj": pyproj.__version__,
                       "seed": args.seed, "points": args.points}))
     for code, method in codes:
