@@ -40,12 +40,11 @@ func isNative(s string) bool {
 }
 
 // gridShifted reports whether c is on a datum whose shift to WGS 84 PROJ
-// takes from a grid in Debian's proj-data (DHDN: BETA2007.gsb), which the
-// engine does not use (it applies EPSG's Helmert set, as PROJ does without
-// the grid).
+// takes from a grid of Debian's proj-data (gridShiftedDatums; here DHDN,
+// BETA2007.gsb), which the engine does not use.
 func gridShifted(c CRS) bool {
 	d, ok := c.(onDatum)
-	return ok && d.geodetic().code == 6314
+	return ok && gridShiftedDatums[d.geodetic().code]
 }
 
 // helmertShifted reports whether c is on a datum with a non-null Helmert
