@@ -251,17 +251,9 @@ func (g *GeoKeyDirectory) geographic() (*geographicCRS, error) {
 		}
 	}
 	if len(towgs) > 0 {
-		v := append([]float64(nil), towgs...)
-		if len(v) != 3 && len(v) != 7 {
-			return nil, fmt.Errorf("%w: GeogTOWGS84GeoKey with %d values", ErrUnknownCRS, len(v))
+		if !d.setTOWGS84(towgs) {
+			return nil, fmt.Errorf("%w: GeogTOWGS84GeoKey with %d values", ErrUnknownCRS, len(towgs))
 		}
-		for len(v) < 7 {
-			v = append(v, 0)
-		}
-		d.shifts = []*datumShift{{name: "Transformation from " + d.name + " to WGS84", accuracy: -1,
-			w: -180, s: -90, e: 180, n: 90, h: newHelmert(v[0], v[1], v[2], v[3], v[4], v[5], v[6], 0, 0, 0)}}
-		d.towgs84 = true
-		d.code = 0
 		d.key = ""
 	}
 	if d.key == "" || (d.code == 0 && !d.towgs84) {
@@ -462,10 +454,6 @@ func (g *GeoKeyDirectory) conversion(u Unit) (*conversion, error) {
 			c.method = methodPseudoMercator
 			c.params = []paramDef{deg(parLatOrigin, 0), deg(parLonOrigin, natLon), met(parFalseEasting, fe), met(parFalseNorthing, fn)}
 		}
-	case ctObliqueStereographic:
-		c.method = methodObliqueStereo
-		c.params = []paramDef{deg(parLatOrigin, natLat), deg(parLonOrigin, natLon), uni(parScaleOrigin, scale),
-			met(parFalseEasting, fe), met(parFalseNorthing, fn)}
 	case ctObliqueMercator, ctHotineAzimuthCenter:
 		az := g.firstDouble(0, ProjAzimuthAngleGeoKey)
 		rect := g.firstDouble(90, ProjRectifiedGridAngleGeoKey)
@@ -481,15 +469,6 @@ func (g *GeoKeyDirectory) conversion(u Unit) (*conversion, error) {
 		c.method = methodLaborde
 		c.params = []paramDef{deg(parLatCentre, natLat), deg(parLonCentre, natLon), deg(parAzimuth, g.firstDouble(0, ProjAzimuthAngleGeoKey)),
 			uni(parScaleCentre, scale), met(parFalseEasting, fe), met(parFalseNorthing, fn)}
-	case ctCassiniSoldner:
-		c.method = methodCassini
-		c.params = []paramDef{deg(parLatOrigin, natLat), deg(parLonOrigin, natLon), met(parFalseEasting, fe), met(parFalseNorthing, fn)}
-	case ctPolyconic:
-		c.method = methodPolyconic
-		c.params = []paramDef{deg(parLatOrigin, natLat), deg(parLonOrigin, natLon), met(parFalseEasting, fe), met(parFalseNorthing, fn)}
-	case ctAzimuthalEquidistant:
-		c.method = methodModifiedAeqd
-		c.params = []paramDef{deg(parLatOrigin, natLat), deg(parLonOrigin, natLon), met(parFalseEasting, fe), met(parFalseNorthing, fn)}
 	case ctEquirectangular:
 		c.method = methodEquidistantCyl
 		c.params = []paramDef{deg(parLat1stSP, g.firstDouble(0, ProjStdParallel1GeoKey)), deg(parLonOrigin, natLon),
@@ -497,9 +476,6 @@ func (g *GeoKeyDirectory) conversion(u Unit) (*conversion, error) {
 		if natLat != 0 {
 			c.params = append(c.params, deg(parLatOrigin, natLat))
 		}
-	case ctLambertAzimEqualArea:
-		c.method = methodLAEA
-		c.params = []paramDef{deg(parLatOrigin, natLat), deg(parLonOrigin, natLon), met(parFalseEasting, fe), met(parFalseNorthing, fn)}
 	case ctPolarStereographic:
 		lon := g.firstDouble(0, ProjStraightVertPoleLongGeoKey, ProjNatOriginLongGeoKey, ProjFalseOriginLongGeoKey, ProjCenterLongGeoKey)
 		// GDAL's SetPS: variant B (standard parallel) when the scale is 1
@@ -512,23 +488,21 @@ func (g *GeoKeyDirectory) conversion(u Unit) (*conversion, error) {
 			c.params = []paramDef{deg(parLatOrigin, natLat), deg(parLonOrigin, lon), uni(parScaleOrigin, scale),
 				met(parFalseEasting, fe), met(parFalseNorthing, fn)}
 		}
-	case ctLambertConfConic2SP:
+	case ctLambertConfConic2SP, ctAlbersEqualArea:
 		c.method = methodLCC2SP
+		if ct == ctAlbersEqualArea {
+			c.method = methodAlbers
+		}
 		c.params = []paramDef{deg(parLatFalseOrigin, natLat), deg(parLonFalseOrigin, natLon),
 			deg(parLat1stSP, g.firstDouble(0, ProjStdParallel1GeoKey)), deg(parLat2ndSP, g.firstDouble(0, ProjStdParallel2GeoKey)),
 			met(parEastingFalseOr, fe), met(parNorthingFalseOr, fn)}
-	case ctLambertConfConic1SP:
-		c.method = methodLCC1SP
+	case ctCassiniSoldner, ctPolyconic, ctAzimuthalEquidistant, ctLambertAzimEqualArea, ctNewZealandMapGrid:
+		c.method = originMethods[ct]
+		c.params = []paramDef{deg(parLatOrigin, natLat), deg(parLonOrigin, natLon), met(parFalseEasting, fe), met(parFalseNorthing, fn)}
+	case ctObliqueStereographic, ctLambertConfConic1SP:
+		c.method = originMethods[ct]
 		c.params = []paramDef{deg(parLatOrigin, natLat), deg(parLonOrigin, natLon), uni(parScaleOrigin, scale),
 			met(parFalseEasting, fe), met(parFalseNorthing, fn)}
-	case ctAlbersEqualArea:
-		c.method = methodAlbers
-		c.params = []paramDef{deg(parLatFalseOrigin, natLat), deg(parLonFalseOrigin, natLon),
-			deg(parLat1stSP, g.firstDouble(0, ProjStdParallel1GeoKey)), deg(parLat2ndSP, g.firstDouble(0, ProjStdParallel2GeoKey)),
-			met(parEastingFalseOr, fe), met(parNorthingFalseOr, fn)}
-	case ctNewZealandMapGrid:
-		c.method = methodNZMG
-		c.params = []paramDef{deg(parLatOrigin, natLat), deg(parLonOrigin, natLon), met(parFalseEasting, fe), met(parFalseNorthing, fn)}
 	case ctCylindricalEqualArea:
 		c.method = methodLCEA
 		c.params = []paramDef{deg(parLat1stSP, g.firstDouble(0, ProjStdParallel1GeoKey)), deg(parLonOrigin, natLon),
@@ -537,6 +511,15 @@ func (g *GeoKeyDirectory) conversion(u Unit) (*conversion, error) {
 		return nil, fmt.Errorf("%w: ProjCoordTransGeoKey %d is not supported", ErrUnknownCRS, ct)
 	}
 	return c, nil
+}
+
+// originMethods are the methods of the GeoTIFF coordinate transformations
+// whose parameters are a natural origin, false easting and northing (and a
+// scale factor for oblique stereographic and LCC 1SP).
+var originMethods = map[int]int{
+	ctCassiniSoldner: methodCassini, ctPolyconic: methodPolyconic, ctAzimuthalEquidistant: methodModifiedAeqd,
+	ctLambertAzimEqualArea: methodLAEA, ctNewZealandMapGrid: methodNZMG,
+	ctObliqueStereographic: methodObliqueStereo, ctLambertConfConic1SP: methodLCC1SP,
 }
 
 // conversionLon0 returns a polar conversion's longitude of origin.

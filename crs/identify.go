@@ -25,29 +25,27 @@ import (
 // directly. A user-defined geographic CRS matches the EPSG geographic 2D
 // CRS of its datum (by EPSG datum code), prime meridian and unit.
 func Identify(c CRS) int {
+	var code, conf int
 	switch v := c.(type) {
 	case *projectedCRS:
 		if v.code != 0 {
 			return v.code
 		}
-		code, conf := identifyProjected(v)
-		if conf >= 70 {
-			return code
-		}
-		return 0
+		code, conf = identifyProjected(v)
 	case *geographicCRS:
 		if v.code != 0 {
 			return v.code
 		}
-		code, conf := identifyGeographic(v)
-		if conf >= 70 {
-			return code
-		}
-		return 0
+		code, conf = identifyGeographic(v)
 	case nil:
 		return 0
+	default:
+		return c.EPSG()
 	}
-	return c.EPSG()
+	if conf >= 70 { // rasterio's to_epsg() threshold
+		return code
+	}
+	return 0
 }
 
 // identifyOrKeep returns the EPSG CRS fully equivalent to a user-defined

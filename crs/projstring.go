@@ -418,16 +418,9 @@ func (p *projParams) geographic() (*geographicCRS, error) {
 	}
 	if hasTowgs {
 		v, err := parseFloats(towgs)
-		if err != nil || (len(v) != 3 && len(v) != 7) {
+		if err != nil || !d.setTOWGS84(v) {
 			return nil, p.bad("+towgs84 wants 3 or 7 numbers")
 		}
-		for len(v) < 7 {
-			v = append(v, 0)
-		}
-		d.shifts = []*datumShift{{name: "Transformation from " + d.name + " to WGS84", accuracy: -1,
-			w: -180, s: -90, e: 180, n: 90, h: newHelmert(v[0], v[1], v[2], v[3], v[4], v[5], v[6], 0, 0, 0)}}
-		d.towgs84 = true
-		d.code = 0
 		if base != nil {
 			d.name = base.datum.name
 		} else {
@@ -586,23 +579,10 @@ func (p *projParams) linearUnit() (Unit, int, error) {
 // aeqd maps +proj=aeqd onto the WGS 84 aeqd system or the ellipsoidal
 // method.
 func (p *projParams) aeqd(base *geographicCRS) (CRS, error) {
-	lat0, err := p.num("lat_0", 0)
+	lat0, lon0, x0, y0, guam, err := p.aeqdParams()
 	if err != nil {
 		return nil, err
 	}
-	lon0, err := p.num("lon_0", 0)
-	if err != nil {
-		return nil, err
-	}
-	x0, err := p.num("x_0", 0)
-	if err != nil {
-		return nil, err
-	}
-	y0, err := p.num("y_0", 0)
-	if err != nil {
-		return nil, err
-	}
-	_, guam := p.str("guam")
 	u, _, err := p.linearUnit()
 	if err != nil {
 		return nil, err
@@ -617,24 +597,23 @@ func (p *projParams) aeqd(base *geographicCRS) (CRS, error) {
 
 // aeqdConversion is aeqd always as a projected CRS.
 func (p *projParams) aeqdConversion(base *geographicCRS) (CRS, error) {
-	lat0, err := p.num("lat_0", 0)
+	lat0, lon0, x0, y0, guam, err := p.aeqdParams()
 	if err != nil {
 		return nil, err
 	}
-	lon0, err := p.num("lon_0", 0)
-	if err != nil {
-		return nil, err
-	}
-	x0, err := p.num("x_0", 0)
-	if err != nil {
-		return nil, err
-	}
-	y0, err := p.num("y_0", 0)
-	if err != nil {
-		return nil, err
-	}
-	_, guam := p.str("guam")
 	return p.aeqdBuild(base, guam, lat0, lon0, x0, y0)
+}
+
+// aeqdParams reads +lat_0, +lon_0, +x_0, +y_0 and +guam.
+func (p *projParams) aeqdParams() (lat0, lon0, x0, y0 float64, guam bool, err error) {
+	var v [4]float64
+	for i, k := range []string{"lat_0", "lon_0", "x_0", "y_0"} {
+		if v[i], err = p.num(k, 0); err != nil {
+			return 0, 0, 0, 0, false, err
+		}
+	}
+	_, guam = p.str("guam")
+	return v[0], v[1], v[2], v[3], guam, nil
 }
 
 func (p *projParams) aeqdBuild(base *geographicCRS, guam bool, lat0, lon0, x0, y0 float64) (CRS, error) {

@@ -25,6 +25,22 @@ type geodeticDatum struct {
 	towgs84 bool
 }
 
+// setTOWGS84 makes d a bound datum whose only shift to WGS 84 is the
+// Helmert of a TOWGS84 clause (3 or 7 values, position vector, as PROJ's
+// +towgs84); false for another number of values.
+func (d *geodeticDatum) setTOWGS84(v []float64) bool {
+	if len(v) != 3 && len(v) != 7 {
+		return false
+	}
+	p := make([]float64, 7)
+	copy(p, v)
+	d.shifts = []*datumShift{{name: "Transformation from " + d.name + " to WGS84", accuracy: -1,
+		w: -180, s: -90, e: 180, n: 90, h: newHelmert(p[0], p[1], p[2], p[3], p[4], p[5], p[6], 0, 0, 0)}}
+	d.towgs84 = true
+	d.code = 0
+	return true
+}
+
 // ellipsoidRef names an ellipsoid for WKT output.
 type ellipsoidRef struct {
 	code int    // 0 for user-defined

@@ -208,8 +208,7 @@ var userDefinedDefs = []string{
 // and PROJJSON of CRSs without an EPSG code as the CRS their PROJ string
 // defines (pyproj CRS.equals).
 func TestUserDefinedDescriptionsReadBackInPROJ(t *testing.T) {
-	py := pythonWithPyproj(t)
-	var in bytes.Buffer
+	var cases []DescribedCRS
 	for _, def := range userDefinedDefs {
 		c, err := Parse(def)
 		if err != nil {
@@ -218,22 +217,56 @@ func TestUserDefinedDescriptionsReadBackInPROJ(t *testing.T) {
 		if c.EPSG() != 0 {
 			t.Fatalf("%s parsed as %v, want a user-defined CRS", def, c)
 		}
-		w, err := WKT2(c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		j, err := PROJJSON(c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		line, _ := json.Marshal(map[string]string{"def": def, "wkt": w, "projjson": string(j)})
-		in.Write(line)
-		in.WriteByte('\n')
+		d := Describe(t, def, c, false)
+		cases = append(cases, d)
 		// And the engine reads its own WKT back as the same system.
-		back, err := Parse(w)
+		back, err := Parse(d.WKT)
 		if err != nil || !sameBehaviour(c, back) {
 			t.Errorf("%s: WKT reads back as %v (%v), want %s", def, back, err, c)
 		}
+	}
+	CheckPROJReadsBack(t, cases)
+}
+
+// DescribedCRS is a CRS definition PROJ understands (a PROJ string or
+// WKT) with the engine's WKT2 and PROJJSON of it.
+type DescribedCRS struct {
+	Def             string `json:"def"`
+	WKT             string `json:"wkt"`
+	PROJJSON        string `json:"projjson"`
+	IgnoreAxisOrder bool   `json:"ignore_axis_order"`
+	// Also are other definitions of the same CRS PROJ may match instead.
+	Also []string `json:"also,omitempty"`
+}
+
+// Describe returns c's WKT2 and PROJJSON for def (exported for the
+// crs_test tests).
+func Describe(t testing.TB, def string, c CRS, ignoreAxisOrder bool) DescribedCRS {
+	t.Helper()
+	w, err := WKT2(c)
+	if err != nil {
+		t.Fatalf("%s: WKT2: %v", def, err)
+	}
+	j, err := PROJJSON(c)
+	if err != nil {
+		t.Fatalf("%s: PROJJSON: %v", def, err)
+	}
+	return DescribedCRS{Def: def, WKT: w, PROJJSON: string(j), IgnoreAxisOrder: ignoreAxisOrder}
+}
+
+// CheckPROJReadsBack requires PROJ (conformance/crs/proj_accepts.py) to
+// parse every case's WKT2 and PROJJSON as the CRS of its definition.
+func CheckPROJReadsBack(t testing.TB, cases []DescribedCRS) {
+	t.Helper()
+	if len(cases) == 0 {
+		return
+	}
+	py := pythonWithPyproj(t)
+	var in bytes.Buffer
+	for _, c := range cases {
+		line, _ := json.Marshal(c)
+		in.Write(line)
+		in.WriteByte('\n')
 	}
 	cmd := exec.Command(py, "../conformance/crs/proj_accepts.py")
 	cmd.Stdin = &in
@@ -243,6 +276,7 @@ func TestUserDefinedDescriptionsReadBackInPROJ(t *testing.T) {
 	}
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	n := 0
 	for sc.Scan() {
 		var r struct {
 			Def        string `json:"def"`
@@ -253,9 +287,13 @@ func TestUserDefinedDescriptionsReadBackInPROJ(t *testing.T) {
 		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
 			t.Fatal(err)
 		}
+		n++
 		if !r.WKTOK || !r.PROJJSONOK {
 			t.Errorf("%s: PROJ reads WKT2 %v, PROJJSON %v: %s", r.Def, r.WKTOK, r.PROJJSONOK, r.Error)
 		}
+	}
+	if n != len(cases) {
+		t.Errorf("proj_accepts.py answered %d of %d cases", n, len(cases))
 	}
 }
 

@@ -502,16 +502,9 @@ func wktGeographic(t *wktTree) (*geographicCRS, error) {
 		}
 	}
 	if len(towgs) > 0 {
-		if len(towgs) != 3 && len(towgs) != 7 {
+		if !d.setTOWGS84(towgs) {
 			return nil, bad("TOWGS84 with %d values", len(towgs))
 		}
-		for len(towgs) < 7 {
-			towgs = append(towgs, 0)
-		}
-		d.shifts = []*datumShift{{name: "Transformation from " + d.name + " to WGS84", accuracy: -1,
-			w: -180, s: -90, e: 180, n: 90, h: newHelmert(towgs[0], towgs[1], towgs[2], towgs[3], towgs[4], towgs[5], towgs[6], 0, 0, 0)}}
-		d.towgs84 = true
-		d.code = 0
 		d.key = ""
 	}
 	if d.key == "" {

@@ -256,44 +256,13 @@ type cs2cs struct {
 }
 
 func (c *cs2cs) run(ctx context.Context, cio cmdIO) error {
-	sc := bufio.NewScanner(cio.stdin)
-	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
-	w := bufio.NewWriter(cio.stdout)
-	defer w.Flush()
-	failed, total := 0, 0
-	for line := 1; sc.Scan(); line++ {
-		if line%4096 == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		text := sc.Text()
-		trim := strings.TrimSpace(text)
-		if trim == "" || strings.HasPrefix(trim, "#") {
-			fmt.Fprintln(w, text)
-			continue
-		}
-		total++
+	return eachPointLine(ctx, cio, "transform", func(text string) (string, error) {
 		out, err := c.convert(text)
-		if err != nil {
-			failed++
-			fmt.Fprintf(cio.stderr, "geodisaster transform: line %d: %v\n", line, err)
-		}
 		if c.opts.echo {
-			fmt.Fprint(w, strings.TrimRight(text, " \t"), "\t")
+			out = strings.TrimRight(text, " \t") + "\t" + out
 		}
-		fmt.Fprintln(w, out)
-	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("transform: reading input: %w", err)
-	}
-	if err := w.Flush(); err != nil {
-		return fmt.Errorf("transform: writing output: %w", err)
-	}
-	if failed > 0 {
-		return fmt.Errorf("transform: %d of %d points failed", failed, total)
-	}
-	return nil
+		return out, err
+	})
 }
 
 // convert converts one input line; on failure it returns the error text
@@ -526,30 +495,14 @@ func listCRSs(cio cmdIO, asJSON bool) error {
 func formatFloat(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
 // forEachLine reads numeric lines from cio.stdin, calls f with the first n
-// numbers and prints its output followed by any remaining fields. Bad
-// lines print f's failure text (or "*" fields for unparsable input) and
-// are counted; the returned error reports how many failed.
+// numbers of each and prints its result followed by any further fields
+// (blank and '#' lines are copied, see eachPointLine). Failed or
+// unparsable lines print f's failure text (or "*" fields for unparsable
+// input) and are counted; the returned error reports how many failed.
 func forEachLine(ctx context.Context, cio cmdIO, name string, n int, f func([]float64) (string, error)) error {
-	sc := bufio.NewScanner(cio.stdin)
-	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
-	w := bufio.NewWriter(cio.stdout)
-	defer w.Flush()
-	failed, total := 0, 0
 	vals := make([]float64, n)
-	for line := 1; sc.Scan(); line++ {
-		if line%4096 == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		text := sc.Text()
-		trim := strings.TrimSpace(text)
-		if trim == "" || strings.HasPrefix(trim, "#") {
-			fmt.Fprintln(w, text)
-			continue
-		}
-		total++
-		fields := strings.FieldsFunc(trim, func(r rune) bool { return r == ' ' || r == '\t' || r == ',' })
+	return eachPointLine(ctx, cio, name, func(text string) (string, error) {
+		fields := strings.FieldsFunc(strings.TrimSpace(text), func(r rune) bool { return r == ' ' || r == '\t' || r == ',' })
 		out, err := "", error(nil)
 		if len(fields) < n {
 			err = fmt.Errorf("want %d numbers, got %d fields", n, len(fields))
@@ -566,15 +519,43 @@ func forEachLine(ctx context.Context, cio cmdIO, name string, n int, f func([]fl
 				out, err = f(vals)
 			}
 		}
-		if err != nil {
-			failed++
-			fmt.Fprintf(cio.stderr, "geodisaster %s: line %d: %v\n", name, line, err)
-			if out == "" {
-				out = strings.TrimSpace(strings.Repeat("* ", n))
-			}
+		if err != nil && out == "" {
+			out = strings.TrimSpace(strings.Repeat("* ", n))
 		}
 		if len(fields) > n {
 			out += " " + strings.Join(fields[n:], " ")
+		}
+		return out, err
+	})
+}
+
+// eachPointLine copies the blank and '#' lines of cio.stdin to cio.stdout
+// and writes conv(line) for every other line; a line whose conversion
+// fails is reported on cio.stderr with its number and counted, and the
+// returned error says how many of the points failed.
+func eachPointLine(ctx context.Context, cio cmdIO, name string, conv func(line string) (string, error)) error {
+	sc := bufio.NewScanner(cio.stdin)
+	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
+	w := bufio.NewWriter(cio.stdout)
+	defer w.Flush()
+	failed, total := 0, 0
+	for line := 1; sc.Scan(); line++ {
+		if line%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		text := sc.Text()
+		trim := strings.TrimSpace(text)
+		if trim == "" || strings.HasPrefix(trim, "#") {
+			fmt.Fprintln(w, text)
+			continue
+		}
+		total++
+		out, err := conv(text)
+		if err != nil {
+			failed++
+			fmt.Fprintf(cio.stderr, "geodisaster %s: line %d: %v\n", name, line, err)
 		}
 		fmt.Fprintln(w, out)
 	}
