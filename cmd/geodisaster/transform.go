@@ -48,15 +48,36 @@ is "x y [rest]" in Transform's x y order (longitude latitude, easting
 northing, whatever the authority order) and the output is the shortest
 decimals that read back exactly; a failing point prints "* *".
 
-Lines starting with '#' and blank lines are copied. Exit status: 0 when
-every point converted, 1 when some failed, 2 for a usage error.
+Lines starting with '#' and blank lines are copied. Flags go before or
+after the operands.
 
-Examples:
+flags:
+  -I             inverse: convert from DST to SRC
+  -d N           N decimals for every output coordinate
+  -f FORMAT      a printf float format for every output coordinate (%.3f)
+  -r             the input is in the reverse of the authority axis order
+  -s             write the output in the reverse of the authority axis order
+  -E             echo the input line before the output
+  -e TEXT        what a failed point prints instead of "*<TAB>*"
+  --from CRS     source CRS, x y order (with --to)
+  --to CRS       target CRS, x y order (with --from)
+  --list         print every CRS the engine converts: code, kind, name, area of use
+  --json         with --list: JSON, with the method and the bounding box
+
+examples:
+  # latitude longitude (EPSG:4326's order) to UTM 18N
   echo "40 -75" | geodisaster transform EPSG:4326 EPSG:32618
+  # Gauss-Kruger zone 3 (northing first) to DHDN degrees, 6 decimals
   echo "5500000 3500000" | geodisaster transform -d 6 EPSG:31467 EPSG:4314
   echo "15 45" | geodisaster transform +proj=longlat +datum=WGS84 +to +proj=utm +zone=33 +datum=WGS84
+  # the original x y form
   echo "-75 40" | geodisaster transform --from EPSG:4326 --to EPSG:32618
-  geodisaster transform --list | grep "UTM zone 33N"`
+  geodisaster transform --list | grep "UTM zone 33N"
+
+exit codes:
+  0    success
+  1    some points failed to convert, or reading or writing failed
+  2    usage error (unknown flag, bad operand, unknown CRS)`
 
 // transformOptions are the cs2cs-style options.
 type transformOptions struct {

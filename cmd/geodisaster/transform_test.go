@@ -261,7 +261,7 @@ func TestTransformUsage(t *testing.T) {
 		}
 	}
 	code, out, _ := runCLI(t, "", "transform", "--help")
-	if code != exitOK || !strings.Contains(out, "Examples:") {
+	if code != exitOK || !strings.Contains(out, "examples:") || !strings.Contains(out, "2    usage error") {
 		t.Errorf("--help: exit %d, %q", code, out)
 	}
 }
