@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // GDALCoordinateSystem returns what GDAL 3.6's gdalinfo -json prints as
@@ -35,7 +36,7 @@ func (g *GeoKeyDirectory) GDALCoordinateSystem() (wkt string, dataAxisToSRSAxisM
 		return "", nil, err
 	}
 	mapping := []int{1, 2}
-	if AuthorityOrderSwapped(c) {
+	if p, ok := c.(*projectedCRS); ok && gdalSwapsAxes(p) || !ok && AuthorityOrderSwapped(c) {
 		mapping = []int{2, 1}
 	}
 	switch v := c.(type) {
@@ -137,10 +138,62 @@ func gdalAngularUnitNode(r *registry, code int) *wktNode {
 
 // gdalGeographicNode rebuilds a geographic CRS as GDAL does from a
 // GeographicTypeGeoKey code.
+// gdalDatumName is the datum name GDAL gives a geographic CRS it rebuilds
+// from GeoKeys: it massages the name to WKT1 style (every character but
+// letters, digits and '+' becomes '_', repeated and trailing '_' dropped)
+// and PROJ maps it back to the EPSG name when the two compare equal
+// ignoring case, spaces, '_', '-', '/', '(', ')', '.', '&' and ',' — not
+// for a name with an apostrophe ("M'poraloko" stays "M_poraloko").
+func gdalDatumName(name string) string {
+	var b strings.Builder
+	for _, r := range name {
+		if r == '+' || (r >= 'A' && r <= 'Z') || (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			b.WriteRune(r)
+		} else if !strings.HasSuffix(b.String(), "_") {
+			b.WriteByte('_')
+		}
+	}
+	massaged := strings.TrimRight(b.String(), "_")
+	canon := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if strings.ContainsRune(" _-/().&,", r) {
+				return -1
+			}
+			return unicode.ToLower(r)
+		}, s)
+	}
+	if canon(massaged) == canon(name) {
+		return name
+	}
+	return massaged
+}
+
+// gdalSwapsAxes is GDAL's rule for the data axis mapping of a projected
+// CRS in traditional GIS order (ogrspatialreference.cpp,
+// isNorthEastAxisOrder): swapped when the first axis points north and the
+// second east, or both point north (or both south) and are named
+// "Northing" then "Easting".
+func gdalSwapsAxes(p *projectedCRS) bool {
+	if len(p.cs.axes) < 2 {
+		return false
+	}
+	a0, a1 := p.cs.axes[0], p.cs.axes[1]
+	word := func(dir string) string {
+		w, _, _ := strings.Cut(strings.ToLower(dir), " ")
+		return w
+	}
+	d0, d1 := word(a0.dir), word(a1.dir)
+	if d0 == "north" && d1 == "east" {
+		return true
+	}
+	prefix := func(s, p string) bool { return len(s) >= len(p) && strings.EqualFold(s[:len(p)], p) }
+	return (d0 == d1 && (d0 == "north" || d0 == "south")) && prefix(a0.name, "northing") && prefix(a1.name, "easting")
+}
+
 func gdalGeographicNode(r *registry, g *geographicCRS) *wktNode {
 	d := g.datum
 	dd := r.datums[d.code]
-	datumName := strings.TrimSuffix(dd.name, " ensemble")
+	datumName := gdalDatumName(strings.TrimSuffix(dd.name, " ensemble"))
 	a, b := d.el.a, d.el.b
 	if ed, ok := r.ellipsoids[d.ellRef.code]; ok {
 		// libgeotiff's axes, in metres: b from the inverse flattening.

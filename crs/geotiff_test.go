@@ -87,15 +87,25 @@ var gdalWKTExceptions = map[int]bool{
 	27573: true, 27574: true, 27500: true, 29701: true, 29702: true, 27581: true,
 }
 
+// rasterioLosesCode are the codes whose GeoTIFFs rasterio's to_epsg()
+// reports without a code, because GDAL renames the datum of the
+// geographic CRS it rebuilds from the keys ("M_poraloko") and PROJ no
+// longer recognises it; the engine reports the file's code.
+var rasterioLosesCode = map[int]bool{4266: true}
+
 // TestGDALCoordinateSystemMatchesGdalinfo requires the engine's
 // coordinateSystem of GDAL-written GeoTIFFs to be gdalinfo -json's, byte
 // for byte (WKT) and value for value (axis mapping), on a seeded sample
 // of EPSG codes plus the common ones; GEODISASTER_CRS_GDALINFO=all for
-// every code.
+// every code, =C1,C2,... for those codes.
 func TestGDALCoordinateSystemMatchesGdalinfo(t *testing.T) {
 	args := []string{"--sample", "120", "--seed", "27"}
-	if os.Getenv("GEODISASTER_CRS_GDALINFO") == "all" {
+	switch v := os.Getenv("GEODISASTER_CRS_GDALINFO"); v {
+	case "":
+	case "all":
 		args = nil
+	default:
+		args = []string{"--codes", v} // a comma-separated list
 	}
 	cases := gdalCases(t, args...)
 	cases = append(cases, gdalCases(t, "--codes", "4326,4258,4269,4267,4807,7041,9000,32633,32718,25832,31467,3857,2056,27700,3035,2154,3031,3413,5070,28992")...)
@@ -118,8 +128,12 @@ func TestGDALCoordinateSystemMatchesGdalinfo(t *testing.T) {
 			bad++
 			t.Errorf("%s: coordinateSystem differs from gdalinfo's (mapping %v vs %v):\n%s\n---- gdalinfo:\n%s", c.Def, m, c.Mapping, w, c.WKT)
 		}
-		if got, want := g.EPSG(), code; got != want {
-			t.Errorf("%s: EPSG() %d", c.Def, got)
+		want := 0 // rasterio's to_epsg(): the code, or its replacement for a deprecated one
+		if c.EPSG != nil {
+			want = *c.EPSG
+		}
+		if got := g.EPSG(); got != want && !(want == 0 && got == code && rasterioLosesCode[code]) {
+			t.Errorf("%s: EPSG() %d, rasterio's to_epsg() %d", c.Def, got, want)
 		}
 	}
 	t.Logf("%d GeoTIFFs compared with gdalinfo, %d differ", len(cases), bad)

@@ -34,7 +34,12 @@ const (
 // ProjectedCSTypeGeoKey or GeographicTypeGeoKey code when one is given,
 // else the EPSG CRS PROJ identifies the user-defined CRS with (see
 // Identify; the CRS is read from the keys as GDAL reads it, see CRS). It
-// returns 0 when the CRS has no EPSG code.
+// returns 0 when the CRS has no EPSG code. As rasterio does, it reports a
+// longitude-first geographic code ("RGFG95 (lon-lat)", 7041) as its
+// latitude-first twin (4624): GeoTIFF coordinates are longitude first
+// either way. (One difference is kept: for EPSG:4266 rasterio reports no
+// code, because GDAL renames the datum "M_poraloko"; the engine reports
+// 4266.)
 func (g *GeoKeyDirectory) EPSG() int {
 	if g == nil {
 		return 0
@@ -46,7 +51,7 @@ func (g *GeoKeyDirectory) EPSG() int {
 	case (model == ModelTypeProjected || model == 0 || model == userDefined) && pcs != 0 && pcs != userDefined:
 		return int(pcs)
 	case model == ModelTypeGeographic && gcs != 0 && gcs != userDefined:
-		return int(gcs)
+		return latLonTwin(int(gcs))
 	case model == 0 && gcs != 0 && gcs != userDefined && pcs == 0:
 		// No model type: GDAL makes it a local CS; the engine honours the
 		// geographic code as it always has.
@@ -57,6 +62,36 @@ func (g *GeoKeyDirectory) EPSG() int {
 		return 0
 	}
 	return Identify(c)
+}
+
+// latLonTwin returns the non-deprecated latitude-first geographic 2D CRS
+// on the same datum, prime meridian and angular unit as the
+// longitude-first geographic CRS code, or code.
+func latLonTwin(code int) int {
+	r, err := epsg()
+	if err != nil {
+		return code
+	}
+	g := r.geog[code]
+	if g == nil {
+		return code
+	}
+	cs := r.css[g.cs]
+	if len(cs.axes) < 2 || cs.axes[0].dir != "east" {
+		return code
+	}
+	for _, c := range r.geogCodes {
+		t := r.geog[c]
+		tcs := r.css[t.cs]
+		if t.deprecated || t.typ != "geographic 2D" || t.datum != g.datum || len(tcs.axes) < 2 ||
+			tcs.axes[0].dir != "north" || tcs.axes[0].unit != cs.axes[0].unit {
+			continue
+		}
+		if dg, dt := r.datums[g.datum], r.datums[t.datum]; dg != nil && dt != nil && dg.pm == dt.pm {
+			return c
+		}
+	}
+	return code
 }
 
 // CRS returns the CRS the directory describes, read as GDAL 3.6 reads
