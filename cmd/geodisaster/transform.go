@@ -452,7 +452,7 @@ func dms(deg float64, lat bool) string {
 	}
 	const res = 1000.0
 	conv := 180 * 3600 * res / math.Pi
-	r := math.Floor(float64(deg*math.Pi/180)*conv + .5)
+	r := math.Floor(float64(float64(deg*math.Pi/180)*conv) + .5) // float64(): no fused multiply-add
 	sec := math.Mod(r/res, 60)
 	r = math.Floor(r / (res * 60))
 	min := math.Mod(r, 60)
