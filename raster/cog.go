@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/airbusgeo/cogger"
+	"github.com/geodisaster/engine/internal/cfmt"
 )
 
 // WriteCOG encodes bands as a Cloud Optimized GeoTIFF: the tiled image of
@@ -129,7 +130,7 @@ func (img *encodedImage) coggerIFD(main bool) (*cogger.IFD, error) {
 	}
 	if !main {
 		if img.opts.NoData != nil {
-			ifd.NoData = formatNoData(*img.opts.NoData)
+			ifd.NoData = cfmt.FormatG(*img.opts.NoData, -1)
 		}
 		return ifd, nil
 	}

@@ -8,6 +8,8 @@ import (
 	"math/big"
 	"math/bits"
 	"strconv"
+
+	"github.com/geodisaster/engine/internal/cfmt"
 )
 
 // Statistics are a band's exact summary statistics over its valid samples
@@ -39,13 +41,13 @@ var ErrNoValidPixels = errors.New("raster: no valid pixels, statistics undefined
 // statistics are returned verbatim.
 func (s Statistics) Metadata() map[string]string {
 	m := map[string]string{
-		"STATISTICS_MINIMUM": FormatG(s.Min, 14),
-		"STATISTICS_MAXIMUM": FormatG(s.Max, 14),
-		"STATISTICS_MEAN":    FormatG(s.Mean, 14),
-		"STATISTICS_STDDEV":  FormatG(s.StdDev, 14),
+		"STATISTICS_MINIMUM": cfmt.FormatG(s.Min, 14),
+		"STATISTICS_MAXIMUM": cfmt.FormatG(s.Max, 14),
+		"STATISTICS_MEAN":    cfmt.FormatG(s.Mean, 14),
+		"STATISTICS_STDDEV":  cfmt.FormatG(s.StdDev, 14),
 	}
 	if s.HasValidPercent {
-		vp := FormatG(s.ValidPercent, 4)
+		vp := cfmt.FormatG(s.ValidPercent, 4)
 		if vp == "100" && s.Valid < s.Total {
 			// GDAL never reports 100 when a sample is invalid.
 			vp = "99.999"
@@ -56,19 +58,6 @@ func (s Statistics) Metadata() map[string]string {
 		m[k] = v
 	}
 	return m
-}
-
-// FormatG formats v like C's printf("%.<prec>g").
-func FormatG(v float64, prec int) string {
-	switch {
-	case math.IsNaN(v):
-		return "nan"
-	case math.IsInf(v, 1):
-		return "inf"
-	case math.IsInf(v, -1):
-		return "-inf"
-	}
-	return strconv.FormatFloat(v, 'g', prec, 64)
 }
 
 // A StatisticsOption changes how Dataset.Statistics obtains a band's

@@ -11,12 +11,12 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/geodisaster/engine/crs"
+	"github.com/geodisaster/engine/internal/cfmt"
 	"github.com/klauspost/compress/zlib"
 	"github.com/klauspost/compress/zstd"
 )
@@ -398,19 +398,6 @@ func sampleFormat(t DataType) uint16 {
 	return 1
 }
 
-// formatNoData formats a nodata value as GDAL_NODATA text.
-func formatNoData(v float64) string {
-	switch {
-	case math.IsNaN(v):
-		return "nan"
-	case math.IsInf(v, 1):
-		return "inf"
-	case math.IsInf(v, -1):
-		return "-inf"
-	}
-	return strconv.FormatFloat(v, 'g', -1, 64)
-}
-
 // escapeXML escapes text for XML content and attributes.
 func escapeXML(s string) string {
 	var b strings.Builder
@@ -487,7 +474,7 @@ func (img *encodedImage) geoEntries(main bool, scale float64) ([]tiffEntry, erro
 		}
 	}
 	if img.opts.NoData != nil {
-		es = append(es, asciiEntry(tagGDALNoData, formatNoData(*img.opts.NoData)))
+		es = append(es, asciiEntry(tagGDALNoData, cfmt.FormatG(*img.opts.NoData, -1)))
 	}
 	return es, nil
 }

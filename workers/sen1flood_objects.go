@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/geodisaster/engine/internal/numpy"
 	"github.com/geodisaster/engine/raster"
 )
 
@@ -114,7 +115,7 @@ func sen1LabelComponents(m *FloodMask, labelled func(at func(pixel int) int32, n
 			for j, r := range pr {
 				v[j] = ra[r]
 			}
-			c.AreaM2 = raster.SumFloat64(v)
+			c.AreaM2 = numpy.SumFloat64(v)
 		} else {
 			c.AreaM2 = float64(len(pr)) * m.Areas.PixelArea
 		}
@@ -123,11 +124,11 @@ func sen1LabelComponents(m *FloodMask, labelled func(at func(pixel int) int32, n
 			minC, maxC = min(minC, col), max(maxC, col)
 			v[j] = xc[col]
 		}
-		cx := raster.MeanFloat64(v)
+		cx := numpy.MeanFloat64(v)
 		for j, r := range pr {
 			v[j] = yc[r]
 		}
-		cy := raster.MeanFloat64(v)
+		cy := numpy.MeanFloat64(v)
 		minR, maxR := pr[0], pr[len(pr)-1] // row-major order
 		x0 := t[2] + float64(float64(minC)*t[0])
 		x1 := t[2] + float64(float64(maxC+1)*t[0])

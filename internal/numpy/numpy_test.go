@@ -1,4 +1,4 @@
-package raster
+package numpy
 
 import (
 	"encoding/json"

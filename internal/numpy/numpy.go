@@ -1,8 +1,6 @@
-package raster
-
-// NumPy-compatible reductions. The benchmark's reference answers were
-// computed with NumPy, whose float sums depend on the summation order, so
-// these functions reproduce NumPy's order bit for bit:
+// Package numpy reproduces NumPy's float reductions bit for bit. The
+// benchmark's reference answers were computed with NumPy, whose float sums
+// depend on the summation order, so these functions follow NumPy's order:
 //
 //   - a reduction over a contiguous array is fed to the add loop in chunks of
 //     8192 elements (the ufunc buffer size), starting from index 0;
@@ -15,6 +13,7 @@ package raster
 //
 // Every operation is a single rounding in the stated precision; there are
 // no fused multiply-adds.
+package numpy
 
 const (
 	numpyBufferSize = 8192
