@@ -8,8 +8,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"reflect"
-	"slices"
 	"testing"
 )
 
@@ -171,63 +169,5 @@ func FuzzJPEG(f *testing.F) {
 		}
 		out := make([]byte, jd.width*jd.height*len(jd.comps))
 		jd.toPixels(out, jd.width*len(jd.comps), jd.width, jd.height, len(jd.comps) == 3)
-	})
-}
-
-// FuzzLabelRuns checks the run labelling and the traced outlines against
-// the pixel labelling and Polygonize on arbitrary masks: the first byte
-// picks the width, the others are pixels (their value modulo 3 selects 0,
-// 1 or 255).
-func FuzzLabelRuns(f *testing.F) {
-	f.Add([]byte{3, 1, 0, 1, 0, 1, 0, 1, 1, 1})
-	f.Add(append([]byte{70}, bytes.Repeat([]byte{1, 1, 0, 2, 1}, 60)...))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		if len(data) < 2 {
-			return
-		}
-		w := 1 + int(data[0])%130
-		px := data[1:]
-		h := len(px) / w
-		mask := make([]uint8, w*h)
-		for i := range mask {
-			mask[i] = [3]uint8{0, 1, 255}[px[i]%3]
-		}
-		want, n, err := LabelValue(mask, 1, w, h, Connect8)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rl, err := LabelRuns(mask, 1, w, h)
-		if err != nil || rl.Count() != n {
-			t.Fatalf("%dx%d: LabelRuns %v, %d components, want %d", w, h, err, rl.Count(), n)
-		}
-		for i, l := range want {
-			if rl.At(i) != l {
-				t.Fatalf("%dx%d: At(%d) = %d, want %d", w, h, i, rl.At(i), l)
-			}
-		}
-		var g Grouping
-		if got := rl.Fill(&g); !slices.Equal(got, want) {
-			t.Fatalf("%dx%d: Fill's labels differ", w, h)
-		}
-		polys, err := Polygonize(want, w, h, n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		o, err := TraceOutlines(mask, 1, w, h)
-		if err != nil {
-			t.Fatal(err)
-		}
-		traced, err := o.PolygonsAt(rl.At, n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(traced) != len(polys) {
-			t.Fatalf("%dx%d: %d traced polygons, Polygonize %d", w, h, len(traced), len(polys))
-		}
-		for i := range polys {
-			if !reflect.DeepEqual(traced[i], polys[i]) {
-				t.Fatalf("%dx%d: polygon %d differs from Polygonize", w, h, i+1)
-			}
-		}
 	})
 }

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/geodisaster/engine/internal/numpy"
-	"github.com/geodisaster/engine/raster"
+	"github.com/geodisaster/engine/raster/regions"
 )
 
 // randomFloodMask returns a w x h mask of 0/1/255 values (and, with odd,
@@ -150,7 +150,7 @@ func TestRenderRowLayersEqualScan(t *testing.T) {
 	for trial := 0; trial < 300; trial++ {
 		w, h := 1+rng.IntN(40), 1+rng.IntN(12)
 		mask, _ := randomFloodMask(rng, w, h, false)
-		labels, _, err := raster.LabelValue(mask, MaskFlood, w, h, raster.Connect8)
+		labels, _, err := regions.LabelValue(mask, MaskFlood, w, h, regions.Connect8)
 		if err != nil {
 			t.Fatal(err)
 		}

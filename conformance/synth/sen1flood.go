@@ -8,7 +8,9 @@ import (
 	"github.com/geodisaster/engine/crs"
 	"github.com/geodisaster/engine/geodesy"
 	"github.com/geodisaster/engine/internal/numpy"
+	"github.com/geodisaster/engine/internal/otsu"
 	"github.com/geodisaster/engine/raster"
+	"github.com/geodisaster/engine/raster/regions"
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/workers"
 )
@@ -433,7 +435,7 @@ func sen1Gold(c *S1Chip) (*sen1Truth, error) {
 			scores = append(scores, min(c.VV[i], c.VH[i]))
 		}
 	}
-	t, err := raster.OtsuFloat32(scores, 256)
+	t, err := otsu.Threshold(scores, 256)
 	if err != nil {
 		return nil, err
 	}
@@ -456,7 +458,7 @@ func sen1Gold(c *S1Chip) (*sen1Truth, error) {
 		}
 	}
 	tr.floodArea = numpy.SumFloat64(areas)
-	labels, nc, err := raster.Label(flood, c.W, c.H, raster.Connect8)
+	labels, nc, err := regions.Label(flood, c.W, c.H, regions.Connect8)
 	if err != nil {
 		return nil, err
 	}

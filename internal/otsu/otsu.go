@@ -1,16 +1,19 @@
-package raster
+// Package otsu computes Otsu thresholds exactly as scikit-image computes
+// them, over one slice of values or, for the engine's workers, over values
+// held in parts whose histograms the workers' own goroutines count.
+package otsu
 
 import (
 	"errors"
 	"fmt"
 	"math"
-	"sync"
 )
 
-// ErrEmptyInput reports that an algorithm was given no values to work on.
+// ErrEmptyInput reports that Threshold or ThresholdParts was given no
+// values.
 var ErrEmptyInput = errors.New("raster: no input values")
 
-// OtsuFloat32 returns Otsu's threshold of the float32 values x computed with
+// Threshold returns Otsu's threshold of the float32 values x computed with
 // nbins equal-width histogram bins, equal bit for bit to scikit-image's
 // skimage.filters.threshold_otsu(x, nbins) on a float32 array (0.19 to
 // 0.25 share the algorithm), which the caller then applies as "x <= t is
@@ -28,9 +31,9 @@ var ErrEmptyInput = errors.New("raster: no input values")
 //     (w1*w2)*(m1-m2)², and the first maximum wins.
 //
 // The returned threshold is always one of the bin centres (or the constant
-// value). Errors: empty input, nbins < 1, or a non-finite value (NumPy
-// refuses a non-finite histogram range).
-func OtsuFloat32(x []float32, nbins int) (float32, error) {
+// value). Errors: empty input (ErrEmptyInput), nbins < 1, or a non-finite
+// value (NumPy refuses a non-finite histogram range).
+func Threshold(x []float32, nbins int) (float32, error) {
 	if len(x) == 0 {
 		return 0, ErrEmptyInput
 	}
@@ -60,32 +63,15 @@ func OtsuFloat32(x []float32, nbins int) (float32, error) {
 	return otsuThreshold(counts, edges), nil
 }
 
-// OtsuFloat32Parts is OtsuFloat32 over the concatenation of parts for a
-// caller that already knows the values' range: mn and mx must be the
-// minimum and maximum of the values, which must all be finite (not
-// checked). The parts' histograms are counted concurrently, one goroutine
-// per part, and added; the result equals OtsuFloat32's bit for bit
-// (counts do not depend on order). nbins must be at least 1.
-func OtsuFloat32Parts(parts [][]float32, mn, mx float32, nbins int) (float32, error) {
-	return OtsuFloat32PartsRun(parts, mn, mx, nbins, func(fs []func()) {
-		var wg sync.WaitGroup
-		for _, f := range fs[:len(fs)-1] {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				f()
-			}()
-		}
-		fs[len(fs)-1]()
-		wg.Wait()
-	})
-}
-
-// OtsuFloat32PartsRun is OtsuFloat32Parts with the parts' histograms
-// counted by run, which receives one function per part and must call
-// each once (concurrently or not) before it returns; callers with their
-// own workers use it to avoid starting goroutines.
-func OtsuFloat32PartsRun(parts [][]float32, mn, mx float32, nbins int, run func(fs []func())) (float32, error) {
+// ThresholdParts is Threshold over the concatenation of parts for a caller
+// that already knows the values' range: mn and mx must be the minimum and
+// maximum of the values, which must all be finite (not checked). The
+// parts' histograms are counted by run, which receives one function per
+// part and must call each once (concurrently or not) before it returns,
+// and then added; the result equals Threshold's bit for bit (counts do not
+// depend on order). Callers with their own workers use run to count on
+// them instead of starting goroutines. nbins must be at least 1.
+func ThresholdParts(parts [][]float32, mn, mx float32, nbins int, run func(fs []func())) (float32, error) {
 	if nbins < 1 {
 		return 0, fmt.Errorf("raster: Otsu needs at least one bin, got %d", nbins)
 	}

@@ -1,36 +1,25 @@
-package raster
+package otsu
 
 import (
 	"encoding/json"
-	"errors"
 	"math"
 	"os"
 	"testing"
 )
 
-// algorithmGoldens holds the native-stack goldens of
-// conformance/raster/gen_sen1flood.py.
+// algorithmGoldens holds the Otsu thresholds of raster/testdata's
+// native-stack goldens (conformance/raster/gen_sen1flood.py).
 type algorithmGoldens struct {
 	Otsu []struct {
 		Name      string    `json:"name"`
 		Values    []float64 `json:"values"`
 		Threshold float64   `json:"threshold"`
 	} `json:"otsu"`
-	Masks []struct {
-		Width    int         `json:"width"`
-		Height   int         `json:"height"`
-		Mask     string      `json:"mask"`
-		Labels8  []int32     `json:"labels8"`
-		N8       int         `json:"n8"`
-		Labels4  []int32     `json:"labels4"`
-		N4       int         `json:"n4"`
-		Polygons [][][][]int `json:"polygons"`
-	} `json:"masks"`
 }
 
 func loadAlgorithmGoldens(t *testing.T) *algorithmGoldens {
 	t.Helper()
-	b, err := os.ReadFile("testdata/sen1flood_algorithms.json")
+	b, err := os.ReadFile("../../raster/testdata/sen1flood_algorithms.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +40,7 @@ func TestOtsuMatchesScikitImage(t *testing.T) {
 		for i, v := range c.Values {
 			x[i] = float32(v)
 		}
-		got, err := OtsuFloat32(x, 256)
+		got, err := Threshold(x, 256)
 		if err != nil {
 			t.Errorf("%s: %v", c.Name, err)
 			continue
@@ -63,28 +52,28 @@ func TestOtsuMatchesScikitImage(t *testing.T) {
 }
 
 func TestOtsuErrors(t *testing.T) {
-	if _, err := OtsuFloat32(nil, 256); !errors.Is(err, ErrEmptyInput) {
+	if _, err := Threshold(nil, 256); err == nil {
 		t.Errorf("empty input: %v", err)
 	}
-	if _, err := OtsuFloat32([]float32{1, float32(math.NaN())}, 256); err == nil {
+	if _, err := Threshold([]float32{1, float32(math.NaN())}, 256); err == nil {
 		t.Error("NaN accepted")
 	}
-	if _, err := OtsuFloat32([]float32{1, float32(math.Inf(1))}, 256); err == nil {
+	if _, err := Threshold([]float32{1, float32(math.Inf(1))}, 256); err == nil {
 		t.Error("+Inf accepted")
 	}
-	if _, err := OtsuFloat32([]float32{1, 2}, 0); err == nil {
+	if _, err := Threshold([]float32{1, 2}, 0); err == nil {
 		t.Error("zero bins accepted")
 	}
 }
 
 func TestOtsuBoundaries(t *testing.T) {
 	// A constant input returns itself (scikit-image's early return).
-	if v, _ := OtsuFloat32([]float32{-3, -3, -3}, 256); v != -3 {
+	if v, _ := Threshold([]float32{-3, -3, -3}, 256); v != -3 {
 		t.Errorf("constant: %v", v)
 	}
 	// Two well-separated values: the threshold is the first bin centre
 	// (every split between the modes has the same variance; the first wins).
-	v, err := OtsuFloat32([]float32{0, 0, 256, 256}, 256)
+	v, err := Threshold([]float32{0, 0, 256, 256}, 256)
 	if err != nil || v != 0.5 {
 		t.Errorf("two modes: %v %v", v, err)
 	}

@@ -1,8 +1,6 @@
-package raster
+package regions
 
 import (
-	"math/rand/v2"
-	"slices"
 	"testing"
 )
 
@@ -146,96 +144,5 @@ func TestLabelRandomMatchesFloodFill(t *testing.T) {
 				}
 			}
 		}
-	}
-}
-
-// TestLabelValueGroupedEqualsScan checks LabelValueGrouped's labels
-// against LabelValue and its grouping against a scan of those labels, on
-// random masks (a third of them wider than one 64-pixel word, some a
-// multiple of it, as the 8-connected labelling works on 64-pixel words),
-// reusing one Grouping throughout.
-func TestLabelValueGroupedEqualsScan(t *testing.T) {
-	rng := rand.New(rand.NewPCG(11, 12))
-	var g Grouping
-	for trial := 0; trial < 600; trial++ {
-		w, h := 1+rng.IntN(50), 1+rng.IntN(40)
-		switch trial % 6 {
-		case 1:
-			w = 60 + rng.IntN(150)
-		case 4:
-			w = 64 * (1 + rng.IntN(3))
-		}
-		p := rng.Float64()
-		mask := make([]uint8, w*h)
-		for i := range mask {
-			if rng.Float64() < p {
-				mask[i] = 1
-			} else if rng.Float64() < 0.2 {
-				mask[i] = 255
-			}
-		}
-		conn := Connect8
-		if trial%3 == 0 {
-			conn = Connect4
-		}
-		want, wn, err := LabelValue(mask, 1, w, h, conn)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, n, err := LabelValueGrouped(mask, 1, w, h, conn, &g)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if n != wn || !slices.Equal(got, want) {
-			t.Fatalf("%dx%d: labels differ from LabelValue", w, h)
-		}
-		if conn == Connect8 {
-			// The run labelling's answers before Fill.
-			rl, err := LabelRuns(mask, 1, w, h)
-			if err != nil || rl.Count() != n {
-				t.Fatalf("%dx%d: LabelRuns: %v, %d components", w, h, err, rl.Count())
-			}
-			for i, l := range want {
-				if rl.At(i) != l {
-					t.Fatalf("%dx%d: At(%d) = %d, label %d", w, h, i, rl.At(i), l)
-				}
-			}
-			for k := 1; k <= n; k++ {
-				if rl.Pixels(k) != g.Pixels(k) {
-					t.Fatalf("%dx%d: component %d has %d pixels, grouping %d", w, h, k, rl.Pixels(k), g.Pixels(k))
-				}
-			}
-			if rl.At(-1) != 0 || rl.At(w*h) != 0 {
-				t.Fatalf("%dx%d: a label outside the grid", w, h)
-			}
-		}
-		if len(g.Start) != n+1 || g.Start[0] != 0 {
-			t.Fatalf("start %v for %d components", g.Start, n)
-		}
-		next := append([]int32(nil), g.Start[:n]...)
-		for r := 0; r < h; r++ {
-			for c := 0; c < w; c++ {
-				l := want[r*w+c]
-				if l == 0 {
-					continue
-				}
-				i := next[l-1]
-				if i >= g.Start[l] || g.Rows[i] != int32(r) || g.Cols[i] != int32(c) {
-					t.Fatalf("%dx%d: component %d's pixels differ at (%d,%d)", w, h, l, r, c)
-				}
-				next[l-1]++
-			}
-		}
-		for k := 1; k <= n; k++ {
-			if next[k-1] != g.Start[k] || g.Pixels(k) != int(g.Start[k]-g.Start[k-1]) {
-				t.Fatalf("%dx%d: component %d has extra pixels", w, h, k)
-			}
-		}
-	}
-	if _, _, err := LabelValueGrouped(nil, 1, 0, 0, Connect8, &g); err != nil || len(g.Start) != 1 {
-		t.Errorf("empty mask: %v %v", err, g.Start)
-	}
-	if _, _, err := LabelValueGrouped(nil, 1, 0, 0, Connect8, nil); err == nil {
-		t.Error("nil grouping accepted")
 	}
 }
