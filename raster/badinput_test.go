@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/geodisaster/engine/raster/internal/codec/codectest"
 )
 
 // craftTIFF builds a little-endian classic TIFF: header, then data at
@@ -138,7 +140,7 @@ func TestDecompressionBombs(t *testing.T) {
 		comp uint16
 		data []byte
 	}{
-		{"deflate", CompressionDeflate, zlibCompress(t, huge, 9)},
+		{"deflate", CompressionDeflate, codectest.ZlibCompress(t, huge, 9)},
 		{"zstd", CompressionZSTD, z.Bytes()},
 	} {
 		b := craftTIFF(tiledEntries(16, 16, 16, 8, c.comp, []uint32{8}, []uint32{uint32(len(c.data))}), c.data)
@@ -155,7 +157,7 @@ func TestDecompressionBombs(t *testing.T) {
 		}
 	}
 	// A block whose data ends early is an error.
-	short := zlibCompress(t, make([]byte, 100), 6)
+	short := codectest.ZlibCompress(t, make([]byte, 100), 6)
 	b := craftTIFF(tiledEntries(16, 16, 16, 8, CompressionDeflate, []uint32{8}, []uint32{uint32(len(short))}), short)
 	d, _ := openBytes(b)
 	_, err := d.ReadBand(context.Background(), 1)

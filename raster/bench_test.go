@@ -7,6 +7,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/geodisaster/engine/raster/internal/codec/codectest"
 )
 
 // cpuTime returns the process's user+system CPU time: on a shared machine
@@ -144,7 +146,7 @@ func BenchmarkHugeStrip(b *testing.B) {
 		name string
 		comp uint16
 		data []byte
-	}{{"none", CompressionNone, px}, {"deflate", CompressionDeflate, zlibCompress(b, px, 6)}} {
+	}{{"none", CompressionNone, px}, {"deflate", CompressionDeflate, codectest.ZlibCompress(b, px, 6)}} {
 		file := craftTIFF(stripEntries(n, n, n, c.comp, []uint32{8}, []uint32{uint32(len(c.data))}), c.data)
 		for _, mode := range []struct {
 			name  string

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sort"
 	"testing"
+
+	"github.com/geodisaster/engine/raster/internal/codec/codectest"
 )
 
 // A damagedCase is a crafted file and what GDAL 3.6 does with it.
@@ -50,7 +52,7 @@ func damagedCases(t testing.TB) []damagedCase {
 	for i := range px {
 		px[i] = byte(i*7 + 1)
 	}
-	z := zlibCompress(t, px, 6)
+	z := codectest.ZlibCompress(t, px, 6)
 	strip := func(comp uint16, data []byte, off, cnt uint32) []byte {
 		return craftTIFF(stripEntries(16, 16, 16, comp, []uint32{off}, []uint32{cnt}), data)
 	}

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 
 	"github.com/geodisaster/engine/crs"
+	"github.com/geodisaster/engine/raster/internal/codec"
 )
 
 // TIFF compression schemes.
@@ -44,10 +45,10 @@ const (
 
 // Limits that bound the memory a hostile file can make the reader allocate.
 const (
-	maxDimension  = 1 << 24 // pixels per side
-	maxBlockBytes = 1 << 28 // decoded bytes per block
-	maxBlocks     = 1 << 26 // strips or tiles per image
-	maxSamples    = 1 << 14 // samples per pixel
+	maxDimension  = 1 << 24             // pixels per side
+	maxBlockBytes = codec.MaxBlockBytes // decoded bytes per block
+	maxBlocks     = 1 << 26             // strips or tiles per image
+	maxSamples    = 1 << 14             // samples per pixel
 )
 
 // Dataset is an open GeoTIFF: the first image of the file with its
@@ -336,10 +337,7 @@ func (d *Dataset) parseImage(f *ifd) error {
 	if err := d.checkBlocks(); err != nil {
 		return err
 	}
-	switch d.compression {
-	case CompressionNone, CompressionLZW, CompressionDeflate, CompressionDeflate2, CompressionPackBits,
-		CompressionZSTD, CompressionLZMA, CompressionJPEG, CompressionWebP:
-	default:
+	if c := codecs.Lookup(d.compression); c == nil || !c.Decodes() {
 		return UnsupportedError(fmt.Sprintf("compression %d (%s)", d.compression, compressionName(d.compression)))
 	}
 	switch d.predictor {
@@ -409,41 +407,6 @@ func sampleType(bps, sf int) (DataType, error) {
 		return Unknown, FormatError(fmt.Sprintf("SampleFormat %d", sf))
 	}
 	return Unknown, UnsupportedError(fmt.Sprintf("%d-bit samples with SampleFormat %d", bps, sf))
-}
-
-// compressionName returns GDAL's name of a TIFF compression code.
-func compressionName(c int) string {
-	switch c {
-	case CompressionNone:
-		return "NONE"
-	case CompressionLZW:
-		return "LZW"
-	case CompressionOJPEG:
-		return "OJPEG"
-	case CompressionJPEG:
-		return "JPEG"
-	case CompressionDeflate, CompressionDeflate2:
-		return "DEFLATE"
-	case CompressionPackBits:
-		return "PACKBITS"
-	case CompressionLZMA:
-		return "LZMA"
-	case CompressionZSTD:
-		return "ZSTD"
-	case CompressionWebP:
-		return "WEBP"
-	case CompressionLERC:
-		return "LERC"
-	case CompressionJXL:
-		return "JXL"
-	case 2:
-		return "CCITTRLE"
-	case 3:
-		return "CCITTFAX3"
-	case 4:
-		return "CCITTFAX4"
-	}
-	return "unknown"
 }
 
 // blockSamples returns the number of samples per pixel stored in one block.

@@ -2,13 +2,14 @@ package raster
 
 import (
 	"bytes"
-	"compress/zlib"
 	"context"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/geodisaster/engine/raster/internal/codec/codectest"
+	jpegdec "github.com/geodisaster/engine/raster/internal/codec/jpeg"
 )
 
 // fuzzSeeds adds small committed corpus files as seeds.
@@ -90,48 +91,17 @@ func FuzzNoDataText(f *testing.F) {
 	})
 }
 
-// FuzzInflate checks the DEFLATE decoder against the standard library:
-// arbitrary input never panics, and whenever the standard library decodes
-// a stream to at least n bytes, our first n bytes agree.
-func FuzzInflate(f *testing.F) {
-	for _, s := range inflateSamples()[:12] {
-		f.Add(zlibCompress(f, s, 6), uint16(len(s)))
-	}
-	f.Fuzz(func(t *testing.T, src []byte, n uint16) {
-		var inf inflater
-		dst := make([]byte, n)
-		err := inf.inflateZlib(src, dst)
-		r, zerr := zlib.NewReader(bytes.NewReader(src))
-		if zerr != nil {
-			return
-		}
-		want := make([]byte, n)
-		k, rerr := io.ReadFull(r, want)
-		if rerr == nil && k == int(n) && err == nil && !bytes.Equal(dst, want) {
-			t.Fatalf("output differs from compress/zlib")
-		}
-		if rerr == nil && k == int(n) && err != nil && n > 0 {
-			// compress/zlib only verifies the checksum at EOF; ours may
-			// reject a stream it would have read a prefix of.
-			if _, ok := err.(FormatError); !ok {
-				t.Fatalf("untyped error %v", err)
-			}
-		}
-	})
-}
-
 // FuzzDecompress runs every codec on arbitrary input into a fixed-size
 // block: only typed errors, no panics, no output beyond the block.
 func FuzzDecompress(f *testing.F) {
 	f.Add(uint8(0), []byte{0x80, 0x01, 0x02})
 	f.Add(uint8(1), []byte{0x80, 0x00, 0x80})
-	f.Add(uint8(2), zlibCompress(f, []byte("hello hello hello"), 6))
+	f.Add(uint8(2), codectest.ZlibCompress(f, []byte("hello hello hello"), 6))
 	f.Add(uint8(3), []byte{0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x58, 0x11, 0x00, 0x00})
 	f.Add(uint8(4), []byte{0xfd, '7', 'z', 'X', 'Z', 0, 0, 0, 0xff, 0x12, 0xd9, 0x41, 2, 0, 0x21, 1, 0, 0})
 	comps := []int{CompressionPackBits, CompressionLZW, CompressionDeflate, CompressionZSTD, CompressionLZMA, CompressionNone}
 	f.Fuzz(func(t *testing.T, sel uint8, src []byte) {
 		var c codecState
-		defer c.close()
 		dst := make([]byte, 1000)
 		err := c.decompress(comps[int(sel)%len(comps)], src, dst)
 		if err != nil && !isTyped(err) {
@@ -160,14 +130,16 @@ func FuzzJPEG(f *testing.F) {
 		f.Add(raw)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		jd, err := decodeJPEG(b, 256, 256)
+		jd, err := jpegdec.Decode(b, 256, 256)
 		if err != nil {
-			if _, ok := err.(jpegUnsupported); !ok && !isTyped(err) {
+			if !jpegdec.IsUnsupported(err) && !isTyped(err) {
 				t.Fatalf("untyped error %v", err)
 			}
 			return
 		}
-		out := make([]byte, jd.width*jd.height*len(jd.comps))
-		jd.toPixels(out, jd.width*len(jd.comps), jd.width, jd.height, len(jd.comps) == 3)
+		w, h := jd.Size()
+		nc := jd.Components()
+		out := make([]byte, w*h*nc)
+		jd.ToPixels(out, w*nc, w, h, nc == 3)
 	})
 }

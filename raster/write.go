@@ -1,7 +1,6 @@
 package raster
 
 import (
-	"bytes"
 	"context"
 	"encoding/binary"
 	"fmt"
@@ -17,8 +16,7 @@ import (
 
 	"github.com/geodisaster/engine/crs"
 	"github.com/geodisaster/engine/internal/cfmt"
-	"github.com/klauspost/compress/zlib"
-	"github.com/klauspost/compress/zstd"
+	"github.com/geodisaster/engine/raster/internal/codec"
 )
 
 // WriteOptions controls how Write encodes a GeoTIFF.
@@ -149,16 +147,19 @@ func encodeImage(ctx context.Context, bands []*Band, opts WriteOptions, subfile 
 	if img.tile < 16 || img.tile%16 != 0 || img.tile > 1<<15 {
 		return nil, fmt.Errorf("raster: tile size %d is not a multiple of 16 in [16, 32768]", img.tile)
 	}
-	switch strings.ToLower(opts.Compression) {
-	case "", "deflate":
-		img.compression = CompressionDeflate
-	case "none":
-		img.compression = CompressionNone
-	case "zstd":
-		img.compression = CompressionZSTD
-	default:
-		return nil, fmt.Errorf("raster: unsupported write compression %q (none, deflate, zstd)", opts.Compression)
+	name := opts.Compression
+	if name == "" {
+		name = "deflate"
 	}
+	c := codecs.Encoder(name)
+	if c == nil {
+		var names []string
+		for _, e := range codecs.Encoders() {
+			names = append(names, strings.ToLower(e.Name))
+		}
+		return nil, fmt.Errorf("raster: unsupported write compression %q (%s)", opts.Compression, strings.Join(names, ", "))
+	}
+	img.compression = c.Code
 	switch img.predictor {
 	case 0:
 		img.predictor = 1
@@ -185,8 +186,8 @@ func encodeImage(ctx context.Context, bands []*Band, opts WriteOptions, subfile 
 	for k := 0; k < workers; k++ {
 		go func() {
 			defer wg.Done()
-			enc := &tileEncoder{}
-			defer enc.close()
+			enc := &tileEncoder{codec: c.NewEncoder()}
+			defer enc.codec.Close()
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= n {
@@ -221,17 +222,9 @@ func encodeImage(ctx context.Context, bands []*Band, opts WriteOptions, subfile 
 
 // tileEncoder holds one goroutine's reusable compression state.
 type tileEncoder struct {
-	raw  []byte
-	tmp  []byte
-	buf  bytes.Buffer
-	zw   *zlib.Writer
-	zstd *zstd.Encoder
-}
-
-func (e *tileEncoder) close() {
-	if e.zstd != nil {
-		e.zstd.Close()
-	}
+	raw   []byte
+	tmp   []byte
+	codec codec.Encoder
 }
 
 // encode extracts, predicts and compresses the tile whose top-left pixel
@@ -262,38 +255,7 @@ func (e *tileEncoder) encode(img *encodedImage, b *Band, x0, y0 int) ([]byte, er
 			swapBytes(raw, size)
 		}
 	}
-	switch img.compression {
-	case CompressionNone:
-		return append([]byte(nil), raw...), nil
-	case CompressionDeflate:
-		e.buf.Reset()
-		if e.zw == nil {
-			zw, err := zlib.NewWriterLevel(&e.buf, 6)
-			if err != nil {
-				return nil, fmt.Errorf("raster: %w", err)
-			}
-			e.zw = zw
-		} else {
-			e.zw.Reset(&e.buf)
-		}
-		if _, err := e.zw.Write(raw); err != nil {
-			return nil, fmt.Errorf("raster: deflate: %w", err)
-		}
-		if err := e.zw.Close(); err != nil {
-			return nil, fmt.Errorf("raster: deflate: %w", err)
-		}
-		return append([]byte(nil), e.buf.Bytes()...), nil
-	case CompressionZSTD:
-		if e.zstd == nil {
-			z, err := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithEncoderLevel(zstd.SpeedDefault))
-			if err != nil {
-				return nil, fmt.Errorf("raster: %w", err)
-			}
-			e.zstd = z
-		}
-		return e.zstd.EncodeAll(raw, nil), nil
-	}
-	return nil, fmt.Errorf("raster: compression %d", img.compression)
+	return e.codec.Encode(raw)
 }
 
 // applyHorizontal applies TIFF predictor 2 to native-order samples.

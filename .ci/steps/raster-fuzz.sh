@@ -13,7 +13,7 @@ status=0
 # Each fuzz target beside the parser it exercises: package and target.
 targets=(
   ./raster/ FuzzOpen
-  ./raster/ FuzzInflate
+  ./raster/internal/codec/deflate/ FuzzInflate
   ./raster/ FuzzDecompress
   ./raster/ FuzzJPEG
   ./raster/regions/ FuzzLabelRuns

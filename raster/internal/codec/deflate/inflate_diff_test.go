@@ -1,4 +1,4 @@
-package raster
+package deflate
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package raster
+package jpeg
 
 import (
 	"encoding/binary"

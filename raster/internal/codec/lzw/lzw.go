@@ -1,4 +1,4 @@
-package raster
+package lzw
 
 import (
 	"encoding/binary"

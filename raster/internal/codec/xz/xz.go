@@ -1,4 +1,4 @@
-package raster
+package xz
 
 import (
 	"bytes"
