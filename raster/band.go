@@ -55,7 +55,7 @@ func NewBand(width, height int, t DataType) (*Band, error) {
 
 // newBandAlloc is NewBand with the samples stored in memory from alloc
 // (NewBand's own when alloc is nil or returns an unusable slice).
-func newBandAlloc(width, height int, t DataType, alloc Allocator) (*Band, error) {
+func newBandAlloc(width, height int, t DataType, alloc func(n int) []byte) (*Band, error) {
 	if alloc == nil || width <= 0 || height <= 0 {
 		return NewBand(width, height, t)
 	}

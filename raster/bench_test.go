@@ -126,7 +126,7 @@ func BenchmarkStatisticsFloat32(b *testing.B) {
 	}
 	b.SetBytes(int64(len(s) * 4))
 	for i := 0; i < b.N; i++ {
-		if _, err := ComputeBandStatistics(band, 512, 512, nil); err != nil {
+		if _, err := computeBandStatistics(band, 512, 512, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

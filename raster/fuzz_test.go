@@ -69,7 +69,7 @@ func FuzzOpen(f *testing.F) {
 				t.Fatalf("band %d: streamed decode differs", bands[i])
 			}
 		}
-		_, _ = ComputeBandStatistics(out[0], 16, 16, nil)
+		_, _ = computeBandStatistics(out[0], 16, 16, nil)
 	})
 }
 

@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"github.com/geodisaster/engine/internal/rasterhook"
 )
 
 // ReadBand reads a whole band (1-based), decoding blocks concurrently.
@@ -38,18 +40,27 @@ func (d *Dataset) ReadAll(ctx context.Context) ([]*Band, error) {
 // pixel-interleaved blocks are decoded only once. Blocks are decoded
 // concurrently by up to GOMAXPROCS goroutines and by the calling one.
 func (d *Dataset) ReadBands(ctx context.Context, bands []int, w Window) ([]*Band, error) {
-	return d.ReadBandsAlloc(ctx, bands, w, nil)
+	return d.readBandsAlloc(ctx, bands, w, nil)
 }
 
-// An Allocator supplies sample storage: it returns a zero-filled byte
-// slice of length n whose first byte is 8-byte aligned (as make returns).
-// A slice that is too short or misaligned is not used.
-type Allocator func(n int) []byte
+func init() {
+	rasterhook.Set(rasterhook.Reader[*Dataset, Window, *Band]{
+		ReadBands: (*Dataset).readBandsAlloc,
+		StartReadBands: func(d *Dataset, ctx context.Context, bands []int, w Window, alloc rasterhook.Allocator) (rasterhook.Pending[*Band], error) {
+			r, err := d.startReadBands(ctx, bands, w, alloc)
+			if err != nil {
+				return nil, err
+			}
+			return r, nil
+		},
+	})
+}
 
-// ReadBandsAlloc is ReadBands with the bands' sample storage taken from
-// alloc when it is not nil, so a caller can recycle the memory of bands it
-// no longer uses (fresh memory costs page faults and zeroing).
-func (d *Dataset) ReadBandsAlloc(ctx context.Context, bands []int, w Window, alloc Allocator) ([]*Band, error) {
+// readBandsAlloc is ReadBands with the bands' sample storage taken from
+// alloc (a rasterhook.Allocator) when it is not nil, so a caller can
+// recycle the memory of bands it no longer uses (fresh memory costs page
+// faults and zeroing).
+func (d *Dataset) readBandsAlloc(ctx context.Context, bands []int, w Window, alloc func(n int) []byte) ([]*Band, error) {
 	op, err := d.startRead(ctx, bands, w, alloc)
 	if err != nil {
 		return nil, err
@@ -60,26 +71,26 @@ func (d *Dataset) ReadBandsAlloc(ctx context.Context, bands []int, w Window, all
 	return op.out, nil
 }
 
-// A BandRead is a read of bands in progress, started by StartReadBands.
-type BandRead struct{ op *readOp }
+// A bandRead is a read of bands in progress, started by startReadBands.
+type bandRead struct{ op *readOp }
 
-// StartReadBands starts ReadBandsAlloc's read and returns without waiting
+// startReadBands starts readBandsAlloc's read and returns without waiting
 // for it: blocks are decoded by up to GOMAXPROCS background goroutines
 // and by the goroutine that calls Wait, which takes the blocks no other
 // goroutine has started (a caller that waits would otherwise leave its
 // core idle while a background goroutine waits for one).
-func (d *Dataset) StartReadBands(ctx context.Context, bands []int, w Window, alloc Allocator) (*BandRead, error) {
+func (d *Dataset) startReadBands(ctx context.Context, bands []int, w Window, alloc func(n int) []byte) (*bandRead, error) {
 	op, err := d.startRead(ctx, bands, w, alloc)
 	if err != nil {
 		return nil, err
 	}
-	return &BandRead{op: op}, nil
+	return &bandRead{op: op}, nil
 }
 
 // Wait decodes the blocks not taken yet on the calling goroutine, waits
 // for the others and returns the bands, or the read's first error
 // (ctx's error when ctx ends first).
-func (r *BandRead) Wait(ctx context.Context) ([]*Band, error) {
+func (r *bandRead) Wait(ctx context.Context) ([]*Band, error) {
 	r.op.work()
 	select {
 	case <-r.op.finished:
@@ -94,7 +105,7 @@ func (r *BandRead) Wait(ctx context.Context) ([]*Band, error) {
 
 // Done returns a channel closed once the read has finished or failed and
 // no goroutine decodes into its bands any longer.
-func (r *BandRead) Done() <-chan struct{} { return r.op.finished }
+func (r *bandRead) Done() <-chan struct{} { return r.op.finished }
 
 // readJob is one block to decode: plane (band index for planar files, else
 // 0) and block column/row.
@@ -168,7 +179,7 @@ func (op *readOp) wait() error {
 
 // startRead validates a read, allocates its outputs and starts decoding
 // its blocks in the background.
-func (d *Dataset) startRead(ctx context.Context, bands []int, w Window, alloc Allocator) (*readOp, error) {
+func (d *Dataset) startRead(ctx context.Context, bands []int, w Window, alloc func(n int) []byte) (*readOp, error) {
 	if len(bands) == 0 {
 		return nil, fmt.Errorf("raster: no bands requested")
 	}

@@ -84,7 +84,7 @@ func FromPixels(b *Band) StatisticsOption { return func(c *statsConfig) { c.pixe
 // Statistics returns band's (1-based) exact statistics, computed as GDAL
 // 3.6's ComputeStatistics(bApproxOK=FALSE) computes them so that the
 // doubles are bit-identical to what gdalinfo -stats reports (see
-// ComputeBandStatistics). By default the band is streamed from the file
+// computeBandStatistics). By default the band is streamed from the file
 // (blocks are decoded concurrently into a few buffers per core and folded
 // in GDAL's block order, so the band is never held in memory); options
 // accept stored values (UseStored) or use pixels already read
@@ -108,7 +108,7 @@ func (d *Dataset) Statistics(ctx context.Context, band int, opts ...StatisticsOp
 		if b.Width != d.width || b.Height != d.height || b.Type != d.dtype {
 			return Statistics{}, fmt.Errorf("raster: pixels are a %dx%d %s band, the dataset's %dx%d %s", b.Width, b.Height, b.Type, d.width, d.height, d.dtype)
 		}
-		return ComputeBandStatistics(b, d.blockW, d.blockH, d.nodataPtr())
+		return computeBandStatistics(b, d.blockW, d.blockH, d.nodataPtr())
 	}
 	return d.streamStatistics(ctx, band)
 }
@@ -152,7 +152,7 @@ func (d *Dataset) storedStatistics(band int) (Statistics, bool) {
 	return s, true
 }
 
-// ComputeBandStatistics computes the statistics GDAL 3.6 computes for a
+// computeBandStatistics computes the statistics GDAL 3.6 computes for a
 // band stored in blockW x blockH blocks with the given nodata value (nil for
 // none). GDAL visits blocks row by row and samples within a block row by
 // row; uint8 and uint16 bands are summed exactly in integers, every other
@@ -160,7 +160,7 @@ func (d *Dataset) storedStatistics(band int) (Statistics, bool) {
 // block size matters for the last bits of mean and std. Nodata matching
 // follows GDAL: exact for uint8/uint16, otherwise within a relative
 // tolerance of 2*FLT_EPSILON (ARE_REAL_EQUAL), in float32 for float32 bands.
-func ComputeBandStatistics(b *Band, blockW, blockH int, nodata *float64) (Statistics, error) {
+func computeBandStatistics(b *Band, blockW, blockH int, nodata *float64) (Statistics, error) {
 	if err := b.Validate(); err != nil {
 		return Statistics{}, err
 	}
