@@ -2,6 +2,7 @@ package raster
 
 import (
 	"fmt"
+	"github.com/geodisaster/engine/raster/internal/tiff"
 	"math"
 	"unsafe"
 )
@@ -244,10 +245,10 @@ func convert[T number](s []T) []float64 {
 // the result shares the band's memory.
 func LittleEndianBytes(b *Band) []byte {
 	raw := b.Bytes()
-	if nativeLE || b.Type.Size() <= 1 {
+	if tiff.NativeLE || b.Type.Size() <= 1 {
 		return raw
 	}
 	out := append([]byte(nil), raw...)
-	swapBytes(out, b.Type.Size())
+	tiff.SwapBytes(out, b.Type.Size())
 	return out
 }

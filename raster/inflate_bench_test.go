@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/geodisaster/engine/raster/internal/codec/deflate"
+	"github.com/geodisaster/engine/raster/internal/tiff"
 )
 
 // benchTile is one compressed TIFF block and its decoded size.
@@ -175,7 +176,7 @@ func BenchmarkInflateS1Tile(b *testing.B) {
 				b.Fatal(err)
 			}
 			for r := 0; r+rowLen <= t.n; r += rowLen {
-				undoFloatRow(dst[r:r+rowLen], out[r:r+rowLen], 0, 4)
+				tiff.UndoFloatRow(dst[r:r+rowLen], out[r:r+rowLen], 0, 4)
 			}
 		}
 	}
@@ -202,7 +203,7 @@ func BenchmarkUndoFloatRow(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		copy(row, raw)
 		for r := 0; r+rowLen <= len(row); r += rowLen {
-			undoFloatRow(row[r:r+rowLen], out[r:r+rowLen], 0, 4)
+			tiff.UndoFloatRow(row[r:r+rowLen], out[r:r+rowLen], 0, 4)
 		}
 	}
 	reportCPU(b, start)
@@ -216,7 +217,7 @@ func BenchmarkUndoHorizontal(b *testing.B) {
 			rand.New(rand.NewSource(1)).Read(buf)
 			b.SetBytes(int64(len(buf)))
 			for i := 0; i < b.N; i++ {
-				undoHorizontal(buf, 256*size, 256, 1, size)
+				tiff.UndoHorizontal(buf, 256*size, 256, 1, size)
 			}
 		})
 	}

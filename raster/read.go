@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/geodisaster/engine/internal/rasterhook"
+	"github.com/geodisaster/engine/raster/internal/tiff"
 )
 
 // ReadBand reads a whole band (1-based), decoding blocks concurrently.
@@ -358,7 +359,7 @@ func (d *Dataset) readBlock(st *blockState, plane, bx, by int, bands []int, w Wi
 		return fmt.Errorf("block %d: %w", idx, err)
 	}
 	st.raw = grow(st.raw, int(cnt))
-	if err := readFull(d.r, d.size, st.raw, off, fmt.Sprintf("block %d", idx)); err != nil {
+	if err := tiff.ReadFull(d.r, d.size, st.raw, off, fmt.Sprintf("block %d", idx)); err != nil {
 		return err
 	}
 	stride := d.blockW * bs * size
@@ -382,7 +383,7 @@ func (d *Dataset) readBlock(st *blockState, plane, bx, by int, bands []int, w Wi
 		for r := r0; r < r1; r++ {
 			row := blk[(r-by*d.blockH)*stride : (r-by*d.blockH+1)*stride]
 			o := ((r-w.Row)*w.Width + (c0 - w.Col)) * size
-			undoFloatRow(row, dst[o:o+n], c0-bx*d.blockW, size)
+			tiff.UndoFloatRow(row, dst[o:o+n], c0-bx*d.blockW, size)
 		}
 		return nil
 	}
@@ -515,24 +516,24 @@ func encodeSample(b []byte, t DataType, v float64) {
 	case Int8:
 		b[0] = byte(int8(clamp(-128, 127)))
 	case Uint16:
-		u16s(b)[0] = uint16(clamp(0, 65535))
+		tiff.U16s(b)[0] = uint16(clamp(0, 65535))
 	case Int16:
-		u16s(b)[0] = uint16(int16(clamp(-32768, 32767)))
+		tiff.U16s(b)[0] = uint16(int16(clamp(-32768, 32767)))
 	case Uint32:
-		u32s(b)[0] = uint32(clamp(0, 4294967295))
+		tiff.U32s(b)[0] = uint32(clamp(0, 4294967295))
 	case Int32:
-		u32s(b)[0] = uint32(int32(clamp(-2147483648, 2147483647)))
+		tiff.U32s(b)[0] = uint32(int32(clamp(-2147483648, 2147483647)))
 	case Float32:
-		u32s(b)[0] = math.Float32bits(float32(v))
+		tiff.U32s(b)[0] = math.Float32bits(float32(v))
 	case Float64:
-		u64s(b)[0] = math.Float64bits(v)
+		tiff.U64s(b)[0] = math.Float64bits(v)
 	}
 }
 
 // decodeBlock decompresses one block of rows rows into native-order samples
 // of the dataset's DataType, rows of blockW*blockSamples samples.
 // With rawFloat, the floating-point predictor is left for the caller
-// (undoFloatRow).
+// (tiff.UndoFloatRow).
 func (d *Dataset) decodeBlock(st *blockState, raw []byte, rows int, rawFloat bool) ([]byte, error) {
 	if d.compression == CompressionJPEG || d.compression == CompressionWebP {
 		return d.decodeImageBlock(st, raw, rows)
@@ -568,18 +569,18 @@ func (d *Dataset) finishRows(st *blockState, buf []byte, rows int, rawFloat bool
 	switch d.predictor {
 	case 2:
 		if size > 1 && !d.fileNative() {
-			swapBytes(buf, size)
+			tiff.SwapBytes(buf, size)
 		}
-		undoHorizontal(buf, rowLen, rows, bs, size)
+		tiff.UndoHorizontal(buf, rowLen, rows, bs, size)
 	case 3:
 		if rawFloat {
 			return buf
 		}
 		st.tmp = grow(st.tmp, rowLen)
-		undoFloat(buf, rowLen, rows, bs, size, st.tmp)
+		tiff.UndoFloat(buf, rowLen, rows, bs, size, st.tmp)
 	default:
 		if size > 1 && !d.fileNative() {
-			swapBytes(buf, size)
+			tiff.SwapBytes(buf, size)
 		}
 	}
 	if d.bps == 16 && d.sampleFormat == 3 {
@@ -590,14 +591,14 @@ func (d *Dataset) finishRows(st *blockState, buf []byte, rows int, rawFloat bool
 
 // fileNative reports whether the file's byte order is the host's.
 func (d *Dataset) fileNative() bool {
-	return (d.bo.Uint16([]byte{1, 0}) == 1) == nativeLE
+	return (d.bo.Uint16([]byte{1, 0}) == 1) == tiff.NativeLE
 }
 
 // expandHalf widens native-order IEEE half floats to float32.
 func (d *Dataset) expandHalf(st *blockState, buf []byte) []byte {
-	in := u16s(buf)
+	in := tiff.U16s(buf)
 	st.exp = grow(st.exp, len(in)*4)
-	out := u32s(st.exp)
+	out := tiff.U32s(st.exp)
 	for i, h := range in {
 		out[i] = halfToFloat32Bits(h)
 	}
@@ -654,9 +655,9 @@ func (d *Dataset) expandBits(st *blockState, buf []byte, rowLen, rows int) []byt
 			case 1:
 				out[o] = uint8(v)
 			case 2:
-				u16s(out[o : o+2])[0] = uint16(v)
+				tiff.U16s(out[o : o+2])[0] = uint16(v)
 			case 4:
-				u32s(out[o : o+4])[0] = v
+				tiff.U32s(out[o : o+4])[0] = v
 			}
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/geodisaster/engine/crs"
 	"github.com/geodisaster/engine/internal/cfmt"
 	"github.com/geodisaster/engine/raster/internal/codec"
+	"github.com/geodisaster/engine/raster/internal/tiff"
 )
 
 // WriteOptions controls how Write encodes a GeoTIFF.
@@ -243,110 +244,19 @@ func (e *tileEncoder) encode(img *encodedImage, b *Band, x0, y0 int) ([]byte, er
 	}
 	switch img.predictor {
 	case 2:
-		applyHorizontal(raw, rowLen, img.tile, size)
-		if !nativeLE && size > 1 {
-			swapBytes(raw, size)
+		tiff.ApplyHorizontal(raw, rowLen, img.tile, size)
+		if !tiff.NativeLE && size > 1 {
+			tiff.SwapBytes(raw, size)
 		}
 	case 3:
 		e.tmp = grow(e.tmp, rowLen)
-		applyFloat(raw, rowLen, img.tile, size, e.tmp)
+		tiff.ApplyFloat(raw, rowLen, img.tile, size, e.tmp)
 	default:
-		if !nativeLE && size > 1 {
-			swapBytes(raw, size)
+		if !tiff.NativeLE && size > 1 {
+			tiff.SwapBytes(raw, size)
 		}
 	}
 	return e.codec.Encode(raw)
-}
-
-// applyHorizontal applies TIFF predictor 2 to native-order samples.
-func applyHorizontal(b []byte, rowLen, rows, size int) {
-	for r := 0; r < rows; r++ {
-		row := b[r*rowLen : (r+1)*rowLen]
-		switch size {
-		case 1:
-			for i := len(row) - 1; i > 0; i-- {
-				row[i] -= row[i-1]
-			}
-		case 2:
-			s := u16s(row)
-			for i := len(s) - 1; i > 0; i-- {
-				s[i] -= s[i-1]
-			}
-		case 4:
-			s := u32s(row)
-			for i := len(s) - 1; i > 0; i-- {
-				s[i] -= s[i-1]
-			}
-		case 8:
-			s := u64s(row)
-			for i := len(s) - 1; i > 0; i-- {
-				s[i] -= s[i-1]
-			}
-		}
-	}
-}
-
-// applyFloat applies TIFF predictor 3: byte planes, most significant first,
-// then byte-wise differencing.
-func applyFloat(b []byte, rowLen, rows, size int, tmp []byte) {
-	n := rowLen / size
-	for r := 0; r < rows; r++ {
-		row := b[r*rowLen : (r+1)*rowLen]
-		switch size {
-		case 4:
-			s := u32s(row)
-			for i, v := range s {
-				tmp[i], tmp[n+i], tmp[2*n+i], tmp[3*n+i] = byte(v>>24), byte(v>>16), byte(v>>8), byte(v)
-			}
-		case 8:
-			s := u64s(row)
-			for i, v := range s {
-				for k := 0; k < 8; k++ {
-					tmp[k*n+i] = byte(v >> (56 - 8*k))
-				}
-			}
-		}
-		copy(row, tmp[:rowLen])
-		for i := len(row) - 1; i > 0; i-- {
-			row[i] -= row[i-1]
-		}
-	}
-}
-
-// tiffEntry is one IFD entry to write, its value already encoded
-// little-endian.
-type tiffEntry struct {
-	tag   uint16
-	typ   uint16
-	count uint64
-	data  []byte
-}
-
-func shortsEntry(tag uint16, v ...uint16) tiffEntry {
-	b := make([]byte, 2*len(v))
-	for i, x := range v {
-		binary.LittleEndian.PutUint16(b[2*i:], x)
-	}
-	return tiffEntry{tag, dtShort, uint64(len(v)), b}
-}
-
-func longEntry(tag uint16, v uint32) tiffEntry {
-	b := make([]byte, 4)
-	binary.LittleEndian.PutUint32(b, v)
-	return tiffEntry{tag, dtLong, 1, b}
-}
-
-func doublesEntry(tag uint16, v ...float64) tiffEntry {
-	b := make([]byte, 8*len(v))
-	for i, x := range v {
-		binary.LittleEndian.PutUint64(b[8*i:], math.Float64bits(x))
-	}
-	return tiffEntry{tag, dtDouble, uint64(len(v)), b}
-}
-
-func asciiEntry(tag uint16, s string) tiffEntry {
-	b := append([]byte(s), 0)
-	return tiffEntry{tag, dtASCII, uint64(len(b)), b}
 }
 
 // sampleFormat returns the TIFF SampleFormat of t.
@@ -405,8 +315,8 @@ func gdalMetadataXML(desc []string) string {
 }
 
 // geoEntries returns the georeferencing, nodata and metadata tags.
-func (img *encodedImage) geoEntries(main bool, scale float64) ([]tiffEntry, error) {
-	var es []tiffEntry
+func (img *encodedImage) geoEntries(main bool, scale float64) ([]tiff.Entry, error) {
+	var es []tiff.Entry
 	t := img.opts.Transform
 	if t != (crs.Affine{}) {
 		if err := t.Validate(); err != nil {
@@ -416,10 +326,10 @@ func (img *encodedImage) geoEntries(main bool, scale float64) ([]tiffEntry, erro
 			t[0], t[1], t[3], t[4] = t[0]*scale, t[1]*scale, t[3]*scale, t[4]*scale
 		}
 		if t.IsRectilinear() && t[0] > 0 && t[4] < 0 {
-			es = append(es, doublesEntry(tagModelPixelScale, t[0], -t[4], 0),
-				doublesEntry(tagModelTiepoint, 0, 0, 0, t[2], t[5], 0))
+			es = append(es, tiff.DoublesEntry(tiff.TagModelPixelScale, t[0], -t[4], 0),
+				tiff.DoublesEntry(tiff.TagModelTiepoint, 0, 0, 0, t[2], t[5], 0))
 		} else {
-			es = append(es, doublesEntry(tagModelTransform,
+			es = append(es, tiff.DoublesEntry(tiff.TagModelTransform,
 				t[0], t[1], 0, t[2], t[3], t[4], 0, t[5], 0, 0, 0, 0, 0, 0, 0, 1))
 		}
 	}
@@ -428,51 +338,51 @@ func (img *encodedImage) geoEntries(main bool, scale float64) ([]tiffEntry, erro
 		if err != nil {
 			return nil, fmt.Errorf("raster: %w", err)
 		}
-		es = append(es, shortsEntry(tagGeoKeyDirectory, keys...))
+		es = append(es, tiff.ShortsEntry(tiff.TagGeoKeyDirectory, keys...))
 	}
 	if main {
 		if md := gdalMetadataXML(img.opts.BandDescriptions); md != "" {
-			es = append(es, asciiEntry(tagGDALMetadata, md))
+			es = append(es, tiff.ASCIIEntry(tiff.TagGDALMetadata, md))
 		}
 	}
 	if img.opts.NoData != nil {
-		es = append(es, asciiEntry(tagGDALNoData, cfmt.FormatG(*img.opts.NoData, -1)))
+		es = append(es, tiff.ASCIIEntry(tiff.TagGDALNoData, cfmt.FormatG(*img.opts.NoData, -1)))
 	}
 	return es, nil
 }
 
 // entries returns the image's IFD entries except the tile offsets, with
 // the tile byte counts.
-func (img *encodedImage) entries(big bool) ([]tiffEntry, error) {
+func (img *encodedImage) entries(big bool) ([]tiff.Entry, error) {
 	bps := make([]uint16, img.spp)
 	sf := make([]uint16, img.spp)
 	for i := range bps {
 		bps[i] = uint16(8 * img.dtype.Size())
 		sf[i] = sampleFormat(img.dtype)
 	}
-	es := []tiffEntry{
-		longEntry(tagImageWidth, uint32(img.width)),
-		longEntry(tagImageLength, uint32(img.height)),
-		shortsEntry(tagBitsPerSample, bps...),
-		shortsEntry(tagCompression, uint16(img.compression)),
-		shortsEntry(tagPhotometric, photoMinIsBlack),
-		shortsEntry(tagSamplesPerPixel, uint16(img.spp)),
-		shortsEntry(tagPlanarConfig, 2),
-		shortsEntry(tagTileWidth, uint16(img.tile)),
-		shortsEntry(tagTileLength, uint16(img.tile)),
-		shortsEntry(tagSampleFormat, sf...),
+	es := []tiff.Entry{
+		tiff.LongEntry(tiff.TagImageWidth, uint32(img.width)),
+		tiff.LongEntry(tiff.TagImageLength, uint32(img.height)),
+		tiff.ShortsEntry(tiff.TagBitsPerSample, bps...),
+		tiff.ShortsEntry(tiff.TagCompression, uint16(img.compression)),
+		tiff.ShortsEntry(tiff.TagPhotometric, photoMinIsBlack),
+		tiff.ShortsEntry(tiff.TagSamplesPerPixel, uint16(img.spp)),
+		tiff.ShortsEntry(tiff.TagPlanarConfig, 2),
+		tiff.ShortsEntry(tiff.TagTileWidth, uint16(img.tile)),
+		tiff.ShortsEntry(tiff.TagTileLength, uint16(img.tile)),
+		tiff.ShortsEntry(tiff.TagSampleFormat, sf...),
 	}
 	if img.spp == 1 {
-		es[6] = shortsEntry(tagPlanarConfig, 1)
+		es[6] = tiff.ShortsEntry(tiff.TagPlanarConfig, 1)
 	}
 	if img.subfileType != 0 {
-		es = append(es, longEntry(tagNewSubfileType, uint32(img.subfileType)))
+		es = append(es, tiff.LongEntry(tiff.TagNewSubfileType, uint32(img.subfileType)))
 	}
 	if img.predictor != 1 {
-		es = append(es, shortsEntry(tagPredictor, uint16(img.predictor)))
+		es = append(es, tiff.ShortsEntry(tiff.TagPredictor, uint16(img.predictor)))
 	}
 	if img.spp > 1 {
-		es = append(es, shortsEntry(tagExtraSamples, make([]uint16, img.spp-1)...))
+		es = append(es, tiff.ShortsEntry(tiff.TagExtraSamples, make([]uint16, img.spp-1)...))
 	}
 	counts := make([]byte, 0, len(img.tiles)*8)
 	for _, t := range img.tiles {
@@ -482,11 +392,11 @@ func (img *encodedImage) entries(big bool) ([]tiffEntry, error) {
 			counts = binary.LittleEndian.AppendUint32(counts, uint32(len(t)))
 		}
 	}
-	typ := uint16(dtLong)
+	typ := uint16(tiff.TypeLong)
 	if big {
-		typ = dtLong8
+		typ = tiff.TypeLong8
 	}
-	es = append(es, tiffEntry{tagTileByteCounts, typ, uint64(len(img.tiles)), counts})
+	es = append(es, tiff.Entry{Tag: tiff.TagTileByteCounts, Type: typ, Count: uint64(len(img.tiles)), Data: counts})
 	geo, err := img.geoEntries(true, 1)
 	if err != nil {
 		return nil, err
@@ -505,19 +415,19 @@ func (img *encodedImage) writeTIFF(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	offType, offSize := uint16(dtLong), 4
+	offType, offSize := uint16(tiff.TypeLong), 4
 	if big {
-		offType, offSize = dtLong8, 8
+		offType, offSize = tiff.TypeLong8, 8
 	}
 	offsets := make([]byte, len(img.tiles)*offSize)
-	es = append(es, tiffEntry{tagTileOffsets, offType, uint64(len(img.tiles)), offsets})
-	sort.Slice(es, func(i, j int) bool { return es[i].tag < es[j].tag })
+	es = append(es, tiff.Entry{Tag: tiff.TagTileOffsets, Type: offType, Count: uint64(len(img.tiles)), Data: offsets})
+	sort.Slice(es, func(i, j int) bool { return es[i].Tag < es[j].Tag })
 	hdrLen := uint64(8)
 	if big {
 		hdrLen = 16
 	}
 	// Size the IFD and its out-of-line values, then fill in tile offsets.
-	ifdBytes := encodeIFD(es, hdrLen, big)
+	ifdBytes := tiff.EncodeIFD(es, hdrLen, big)
 	pos := hdrLen + uint64(len(ifdBytes))
 	for i, t := range img.tiles {
 		if big {
@@ -527,7 +437,7 @@ func (img *encodedImage) writeTIFF(w io.Writer) error {
 		}
 		pos += uint64(len(t))
 	}
-	ifdBytes = encodeIFD(es, hdrLen, big)
+	ifdBytes = tiff.EncodeIFD(es, hdrLen, big)
 	var hdr []byte
 	if big {
 		hdr = []byte{'I', 'I', 43, 0, 8, 0, 0, 0}
@@ -548,50 +458,4 @@ func (img *encodedImage) writeTIFF(w io.Writer) error {
 		}
 	}
 	return nil
-}
-
-// encodeIFD encodes entries (sorted by tag) as an IFD at offset off
-// followed by their out-of-line values (word-aligned), with no next IFD.
-func encodeIFD(es []tiffEntry, off uint64, big bool) []byte {
-	entrySize, inline, countSize := 12, 4, 2
-	if big {
-		entrySize, inline, countSize = 20, 8, 8
-	}
-	head := uint64(countSize + len(es)*entrySize + inline)
-	var out, extra []byte
-	if big {
-		out = binary.LittleEndian.AppendUint64(out, uint64(len(es)))
-	} else {
-		out = binary.LittleEndian.AppendUint16(out, uint16(len(es)))
-	}
-	for _, e := range es {
-		out = binary.LittleEndian.AppendUint16(out, e.tag)
-		out = binary.LittleEndian.AppendUint16(out, e.typ)
-		if big {
-			out = binary.LittleEndian.AppendUint64(out, e.count)
-		} else {
-			out = binary.LittleEndian.AppendUint32(out, uint32(e.count))
-		}
-		if len(e.data) <= inline {
-			v := make([]byte, inline)
-			copy(v, e.data)
-			out = append(out, v...)
-			continue
-		}
-		if len(extra)%2 == 1 {
-			extra = append(extra, 0)
-		}
-		vo := off + head + uint64(len(extra))
-		if big {
-			out = binary.LittleEndian.AppendUint64(out, vo)
-		} else {
-			out = binary.LittleEndian.AppendUint32(out, uint32(vo))
-		}
-		extra = append(extra, e.data...)
-	}
-	out = append(out, make([]byte, inline)...) // next IFD: none
-	if len(extra)%2 == 1 {
-		extra = append(extra, 0)
-	}
-	return append(out, extra...)
 }

@@ -1,5 +1,6 @@
-// Package cfmt formats numbers the way C's printf does, for output that
-// must match what GDAL prints.
+// Package cfmt formats numbers the way C's printf does and parses them the
+// way GDAL's CPLAtofM does, for text that must match what GDAL prints and
+// reads.
 package cfmt
 
 import (

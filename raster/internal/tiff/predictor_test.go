@@ -1,4 +1,4 @@
-package raster
+package tiff
 
 import (
 	"bytes"
@@ -54,28 +54,28 @@ func TestPredictorsMatchReference(t *testing.T) {
 				b := make([]byte, rowLen*rows)
 				r.Read(b)
 				got := append([]byte(nil), b...)
-				undoHorizontal(got, rowLen, rows, stride, size)
+				UndoHorizontal(got, rowLen, rows, stride, size)
 				want := refHorizontal(b, rowLen, rows, stride, size)
 				if !bytes.Equal(got, want) {
-					t.Fatalf("undoHorizontal size %d stride %d width %d differs", size, stride, w)
+					t.Fatalf("UndoHorizontal size %d stride %d width %d differs", size, stride, w)
 				}
 				if size == 1 {
 					continue
 				}
 				got = append([]byte(nil), b...)
-				undoFloat(got, rowLen, rows, stride, size, make([]byte, rowLen))
+				UndoFloat(got, rowLen, rows, stride, size, make([]byte, rowLen))
 				want = refFloat(b, rowLen, rows, stride, size)
 				if !bytes.Equal(got, want) {
-					t.Fatalf("undoFloat size %d stride %d width %d differs", size, stride, w)
+					t.Fatalf("UndoFloat size %d stride %d width %d differs", size, stride, w)
 				}
 				if stride == 1 && size >= 4 {
 					for from := 0; from < w; from += 1 + w/3 {
 						m := w - from
 						row := append([]byte(nil), b[:rowLen]...)
 						dst := make([]byte, m*size)
-						undoFloatRow(row, dst, from, size)
+						UndoFloatRow(row, dst, from, size)
 						if !bytes.Equal(dst, want[from*size:(from+m)*size]) {
-							t.Fatalf("undoFloatRow size %d width %d from %d differs", size, w, from)
+							t.Fatalf("UndoFloatRow size %d width %d from %d differs", size, w, from)
 						}
 					}
 				}
@@ -101,7 +101,7 @@ func refHorizontal(b []byte, rowLen, rows, stride, size int) []byte {
 			}
 		}
 	}
-	if !nativeLE {
+	if !NativeLE {
 		panic("reference assumes a little-endian host")
 	}
 	return out

@@ -1,4 +1,4 @@
-package raster
+package tiff
 
 import (
 	"encoding/binary"
@@ -6,50 +6,50 @@ import (
 	"unsafe"
 )
 
-// nativeLE reports whether the host stores integers little-endian.
-var nativeLE = func() bool {
+// NativeLE reports whether the host stores integers little-endian.
+var NativeLE = func() bool {
 	x := uint16(1)
 	return *(*byte)(unsafe.Pointer(&x)) == 1
 }()
 
-// u16s, u32s and u64s view b as native-order integers; b must be aligned
+// U16s, U32s and U64s view b as native-order integers; b must be aligned
 // (slices from make are) and its length a multiple of the element size.
-func u16s(b []byte) []uint16 {
+func U16s(b []byte) []uint16 {
 	if len(b) < 2 {
 		return nil
 	}
 	return unsafe.Slice((*uint16)(unsafe.Pointer(&b[0])), len(b)/2)
 }
 
-func u32s(b []byte) []uint32 {
+func U32s(b []byte) []uint32 {
 	if len(b) < 4 {
 		return nil
 	}
 	return unsafe.Slice((*uint32)(unsafe.Pointer(&b[0])), len(b)/4)
 }
 
-func u64s(b []byte) []uint64 {
+func U64s(b []byte) []uint64 {
 	if len(b) < 8 {
 		return nil
 	}
 	return unsafe.Slice((*uint64)(unsafe.Pointer(&b[0])), len(b)/8)
 }
 
-// swapBytes reverses the byte order of every size-byte word of b.
-func swapBytes(b []byte, size int) {
+// SwapBytes reverses the byte order of every size-byte word of b.
+func SwapBytes(b []byte, size int) {
 	switch size {
 	case 2:
-		s := u16s(b)
+		s := U16s(b)
 		for i, v := range s {
 			s[i] = bits.ReverseBytes16(v)
 		}
 	case 4:
-		s := u32s(b)
+		s := U32s(b)
 		for i, v := range s {
 			s[i] = bits.ReverseBytes32(v)
 		}
 	case 8:
-		s := u64s(b)
+		s := U64s(b)
 		for i, v := range s {
 			s[i] = bits.ReverseBytes64(v)
 		}
@@ -109,10 +109,10 @@ func prefixSum16LE(b []byte) {
 	}
 }
 
-// undoHorizontal reverses TIFF predictor 2 on native-order samples of size
+// UndoHorizontal reverses TIFF predictor 2 on native-order samples of size
 // bytes: each row of rowLen bytes is a running sum with the given stride
 // (samples per pixel), modulo the sample width.
-func undoHorizontal(b []byte, rowLen, rows, stride, size int) {
+func UndoHorizontal(b []byte, rowLen, rows, stride, size int) {
 	for r := 0; r < rows; r++ {
 		row := b[r*rowLen : (r+1)*rowLen]
 		switch size {
@@ -125,16 +125,16 @@ func undoHorizontal(b []byte, rowLen, rows, stride, size int) {
 				row[i] += row[i-stride]
 			}
 		case 2:
-			if stride == 1 && nativeLE {
+			if stride == 1 && NativeLE {
 				prefixSum16LE(row)
 				continue
 			}
-			s := u16s(row)
+			s := U16s(row)
 			for i := stride; i < len(s); i++ {
 				s[i] += s[i-stride]
 			}
 		case 4:
-			s := u32s(row)
+			s := U32s(row)
 			if stride == 1 && len(s) > 0 {
 				acc := s[0]
 				for i := 1; i < len(s); i++ {
@@ -147,7 +147,7 @@ func undoHorizontal(b []byte, rowLen, rows, stride, size int) {
 				s[i] += s[i-stride]
 			}
 		case 8:
-			s := u64s(row)
+			s := U64s(row)
 			for i := stride; i < len(s); i++ {
 				s[i] += s[i-stride]
 			}
@@ -155,11 +155,11 @@ func undoHorizontal(b []byte, rowLen, rows, stride, size int) {
 	}
 }
 
-// undoFloat reverses TIFF predictor 3 (floating point) in place. Each row
+// UndoFloat reverses TIFF predictor 3 (floating point) in place. Each row
 // holds n = rowLen/size samples stored as size byte planes, most significant
 // byte first, horizontally differenced byte-wise with the given stride; the
 // result is native-order floats. tmp must hold at least rowLen bytes.
-func undoFloat(b []byte, rowLen, rows, stride, size int, tmp []byte) {
+func UndoFloat(b []byte, rowLen, rows, stride, size int, tmp []byte) {
 	n := rowLen / size
 	tmp = tmp[:rowLen]
 	for r := 0; r < rows; r++ {
@@ -174,15 +174,15 @@ func undoFloat(b []byte, rowLen, rows, stride, size int, tmp []byte) {
 		copy(tmp, row)
 		switch size {
 		case 4:
-			interleave4(u32s(row)[:n], tmp[:n], tmp[n:2*n], tmp[2*n:3*n], tmp[3*n:4*n])
+			interleave4(U32s(row)[:n], tmp[:n], tmp[n:2*n], tmp[2*n:3*n], tmp[3*n:4*n])
 		case 2:
 			p0, p1 := tmp[:n], tmp[n:2*n]
-			out := u16s(row)[:n]
+			out := U16s(row)[:n]
 			for i := range out {
 				out[i] = uint16(p0[i])<<8 | uint16(p1[i])
 			}
 		case 8:
-			out := u64s(row)[:n]
+			out := U64s(row)[:n]
 			for i := range out {
 				var v uint64
 				for k := 0; k < 8; k++ {
@@ -196,18 +196,18 @@ func undoFloat(b []byte, rowLen, rows, stride, size int, tmp []byte) {
 	}
 }
 
-// undoFloatRow reverses predictor 3 on one row of single-sample floats of
+// UndoFloatRow reverses predictor 3 on one row of single-sample floats of
 // size bytes (4 or 8): it accumulates the byte differences of row in place
 // and writes samples [from, from+len(dst)/size) to dst in native order.
-func undoFloatRow(row, dst []byte, from, size int) {
+func UndoFloatRow(row, dst []byte, from, size int) {
 	prefixSum8(row, 0)
 	n := len(row) / size
 	m := len(dst) / size
 	switch size {
 	case 4:
-		interleave4(u32s(dst)[:m], row[from:from+m], row[n+from:n+from+m], row[2*n+from:2*n+from+m], row[3*n+from:3*n+from+m])
+		interleave4(U32s(dst)[:m], row[from:from+m], row[n+from:n+from+m], row[2*n+from:2*n+from+m], row[3*n+from:3*n+from+m])
 	case 8:
-		out := u64s(dst)[:m]
+		out := U64s(dst)[:m]
 		for i := range out {
 			var v uint64
 			for k := 0; k < 8; k++ {
@@ -226,5 +226,60 @@ func interleave4(out []uint32, p0, p1, p2, p3 []byte) {
 	p0, p1, p2, p3 = p0[:n], p1[:n], p2[:n], p3[:n]
 	for i := range out {
 		out[i] = uint32(p0[i])<<24 | uint32(p1[i])<<16 | uint32(p2[i])<<8 | uint32(p3[i])
+	}
+}
+
+// ApplyHorizontal applies TIFF predictor 2 to native-order samples.
+func ApplyHorizontal(b []byte, rowLen, rows, size int) {
+	for r := 0; r < rows; r++ {
+		row := b[r*rowLen : (r+1)*rowLen]
+		switch size {
+		case 1:
+			for i := len(row) - 1; i > 0; i-- {
+				row[i] -= row[i-1]
+			}
+		case 2:
+			s := U16s(row)
+			for i := len(s) - 1; i > 0; i-- {
+				s[i] -= s[i-1]
+			}
+		case 4:
+			s := U32s(row)
+			for i := len(s) - 1; i > 0; i-- {
+				s[i] -= s[i-1]
+			}
+		case 8:
+			s := U64s(row)
+			for i := len(s) - 1; i > 0; i-- {
+				s[i] -= s[i-1]
+			}
+		}
+	}
+}
+
+// ApplyFloat applies TIFF predictor 3: byte planes, most significant first,
+// then byte-wise differencing.
+func ApplyFloat(b []byte, rowLen, rows, size int, tmp []byte) {
+	n := rowLen / size
+	for r := 0; r < rows; r++ {
+		row := b[r*rowLen : (r+1)*rowLen]
+		switch size {
+		case 4:
+			s := U32s(row)
+			for i, v := range s {
+				tmp[i], tmp[n+i], tmp[2*n+i], tmp[3*n+i] = byte(v>>24), byte(v>>16), byte(v>>8), byte(v)
+			}
+		case 8:
+			s := U64s(row)
+			for i, v := range s {
+				for k := 0; k < 8; k++ {
+					tmp[k*n+i] = byte(v >> (56 - 8*k))
+				}
+			}
+		}
+		copy(row, tmp[:rowLen])
+		for i := len(row) - 1; i > 0; i-- {
+			row[i] -= row[i-1]
+		}
 	}
 }
