@@ -31,14 +31,7 @@ func TestTraceOutlinesEqualsPolygonize(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := Polygonize(labels, w, h, n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		o, err := TraceOutlines(mask, 1, w, h)
-		if err != nil {
-			t.Fatal(err)
-		}
+		want, o := polygonizeAndTrace(t, mask, labels, w, h, n)
 		got, err := o.Polygons(labels, n)
 		if err != nil {
 			t.Fatal(err)
@@ -61,4 +54,20 @@ func TestTraceOutlinesEqualsPolygonize(t *testing.T) {
 	if _, err := o.Polygons([]int32{1}, 1); err == nil {
 		t.Error("labels of a smaller grid accepted")
 	}
+}
+
+// polygonizeAndTrace returns Polygonize of labels, the n-component
+// 8-connected labelling of mask's pixels equal to 1, and the outlines
+// traced from mask itself.
+func polygonizeAndTrace(t testing.TB, mask []uint8, labels []int32, w, h, n int) ([]PixelPolygon, *Outlines) {
+	t.Helper()
+	polys, err := Polygonize(labels, w, h, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := TraceOutlines(mask, 1, w, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return polys, o
 }

@@ -121,14 +121,7 @@ func FuzzLabelRuns(f *testing.F) {
 		if got := rl.Fill(&g); !slices.Equal(got, want) {
 			t.Fatalf("%dx%d: Fill's labels differ", w, h)
 		}
-		polys, err := Polygonize(want, w, h, n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		o, err := TraceOutlines(mask, 1, w, h)
-		if err != nil {
-			t.Fatal(err)
-		}
+		polys, o := polygonizeAndTrace(t, mask, want, w, h, n)
 		traced, err := o.PolygonsAt(rl.At, n)
 		if err != nil {
 			t.Fatal(err)

@@ -10,16 +10,6 @@ import (
 	"github.com/geodisaster/engine/raster/internal/codec"
 )
 
-// Codec returns the PackBits codec.
-func Codec() *codec.Codec {
-	return &codec.Codec{Code: 32773, Name: "PACKBITS",
-		NewDecoder: func() codec.Decoder { return decoder{} },
-		NewReader: func(r *bufio.Reader, _, _ int64) (io.Reader, func(), error) {
-			return &reader{r: r}, func() {}, nil
-		},
-	}
-}
-
 type decoder struct{}
 
 // Decode decodes PackBits data into dst.
@@ -105,4 +95,14 @@ func (p *reader) Read(out []byte) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+// Codec returns the PackBits codec.
+func Codec() *codec.Codec {
+	return &codec.Codec{Code: 32773, Name: "PACKBITS",
+		NewDecoder: func() codec.Decoder { return decoder{} },
+		NewReader: func(r *bufio.Reader, _, _ int64) (io.Reader, func(), error) {
+			return &reader{r: r}, func() {}, nil
+		},
+	}
 }
