@@ -18,6 +18,7 @@ import (
 	"github.com/geodisaster/engine/conformance/hydrate"
 	"github.com/geodisaster/engine/conformance/synth"
 	"github.com/geodisaster/engine/raster"
+	"github.com/geodisaster/engine/raster/regions"
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/scoring"
 	"github.com/geodisaster/engine/workers"
@@ -92,18 +93,18 @@ func checkSen1Diagnostics(t *testing.T, dir string, recs []runtime.Record, g *se
 		for i, v := range m.Mask {
 			fg[i] = v == workers.MaskFlood
 		}
-		labels, n, _ := raster.Label(fg, info.Width, info.Height, raster.Connect8)
-		polys, err := raster.Polygonize(labels, info.Width, info.Height, n)
+		labels, n, _ := regions.Label(fg, info.Width, info.Height, regions.Connect8)
+		polys, err := regions.Polygonize(labels, info.Width, info.Height, n)
 		if err != nil {
 			t.Fatalf("%s: %v", rec.ID, err)
 		}
 		// The worker's own path: outlines traced from the mask, grouped
 		// by the run labelling.
-		rl, err := raster.LabelRuns(m.Mask, workers.MaskFlood, info.Width, info.Height)
+		rl, err := regions.LabelRuns(m.Mask, workers.MaskFlood, info.Width, info.Height)
 		if err != nil {
 			t.Fatalf("%s: %v", rec.ID, err)
 		}
-		outlines, err := raster.TraceOutlines(m.Mask, workers.MaskFlood, info.Width, info.Height)
+		outlines, err := regions.TraceOutlines(m.Mask, workers.MaskFlood, info.Width, info.Height)
 		if err != nil {
 			t.Fatalf("%s: %v", rec.ID, err)
 		}
@@ -128,8 +129,8 @@ func checkSen1Diagnostics(t *testing.T, dir string, recs []runtime.Record, g *se
 // canonicalRing mirrors oracle_sen1flood.py's _canonical_ring: no closing
 // or collinear points, positive (x, row-down) shoelace, smallest rotation
 // by numeric (x, y) order.
-func canonicalRing(r raster.PixelRing) string {
-	pts := append([]raster.PixelPoint(nil), r...)
+func canonicalRing(r regions.PixelRing) string {
+	pts := append([]regions.PixelPoint(nil), r...)
 	for changed := true; changed && len(pts) > 2; {
 		changed = false
 		for i := range pts {
@@ -141,7 +142,7 @@ func canonicalRing(r raster.PixelRing) string {
 			}
 		}
 	}
-	if raster.PixelRing(pts).SignedArea2() < 0 {
+	if regions.PixelRing(pts).SignedArea2() < 0 {
 		slices.Reverse(pts)
 	}
 	less := func(s, u int) bool {
@@ -168,7 +169,7 @@ func canonicalRing(r raster.PixelRing) string {
 }
 
 // polygonDigest mirrors oracle_sen1flood.py's polygon_digest.
-func polygonDigest(polys []raster.PixelPolygon) string {
+func polygonDigest(polys []regions.PixelPolygon) string {
 	var all []string
 	for _, p := range polys {
 		var holes []string

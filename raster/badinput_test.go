@@ -11,11 +11,14 @@ import (
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/geodisaster/engine/raster/internal/codec/codectest"
+	"github.com/geodisaster/engine/raster/internal/tiff"
 )
 
 // craftTIFF builds a little-endian classic TIFF: header, then data at
 // offset 8, then an IFD of the given entries (sorted by the caller).
-func craftTIFF(entries []tiffEntry, data []byte) []byte {
+func craftTIFF(entries []tiff.Entry, data []byte) []byte {
 	ifdOff := uint64(8 + len(data))
 	if ifdOff%2 == 1 {
 		data = append(data, 0)
@@ -24,29 +27,29 @@ func craftTIFF(entries []tiffEntry, data []byte) []byte {
 	out := []byte{'I', 'I', 42, 0}
 	out = binary.LittleEndian.AppendUint32(out, uint32(ifdOff))
 	out = append(out, data...)
-	return append(out, encodeIFD(entries, ifdOff, false)...)
+	return append(out, tiff.EncodeIFD(entries, ifdOff, false)...)
 }
 
 // tiledEntries returns the entries of a one-band tiled image whose tiles
 // start at offsets with the given byte counts.
-func tiledEntries(w, h, tile uint32, bps uint16, comp uint16, offsets, counts []uint32) []tiffEntry {
+func tiledEntries(w, h, tile uint32, bps uint16, comp uint16, offsets, counts []uint32) []tiff.Entry {
 	long := longsEntry
-	return []tiffEntry{
-		longEntry(tagImageWidth, w), longEntry(tagImageLength, h),
-		shortsEntry(tagBitsPerSample, bps), shortsEntry(tagCompression, comp),
-		shortsEntry(tagPhotometric, 1),
-		longEntry(tagTileWidth, tile), longEntry(tagTileLength, tile),
-		long(tagTileOffsets, offsets), long(tagTileByteCounts, counts),
+	return []tiff.Entry{
+		tiff.LongEntry(tiff.TagImageWidth, w), tiff.LongEntry(tiff.TagImageLength, h),
+		tiff.ShortsEntry(tiff.TagBitsPerSample, bps), tiff.ShortsEntry(tiff.TagCompression, comp),
+		tiff.ShortsEntry(tiff.TagPhotometric, 1),
+		tiff.LongEntry(tiff.TagTileWidth, tile), tiff.LongEntry(tiff.TagTileLength, tile),
+		long(tiff.TagTileOffsets, offsets), long(tiff.TagTileByteCounts, counts),
 	}
 }
 
 // longsEntry returns a LONG entry of little-endian values.
-func longsEntry(tag uint16, v []uint32) tiffEntry {
+func longsEntry(tag uint16, v []uint32) tiff.Entry {
 	b := make([]byte, 4*len(v))
 	for i, x := range v {
 		binary.LittleEndian.PutUint32(b[4*i:], x)
 	}
-	return tiffEntry{tag, dtLong, uint64(len(v)), b}
+	return tiff.Entry{Tag: tag, Type: tiff.TypeLong, Count: uint64(len(v)), Data: b}
 }
 
 func openBytes(b []byte) (*Dataset, error) { return OpenReaderAt(bytes.NewReader(b), int64(len(b))) }
@@ -138,7 +141,7 @@ func TestDecompressionBombs(t *testing.T) {
 		comp uint16
 		data []byte
 	}{
-		{"deflate", CompressionDeflate, zlibCompress(t, huge, 9)},
+		{"deflate", CompressionDeflate, codectest.ZlibCompress(t, huge, 9)},
 		{"zstd", CompressionZSTD, z.Bytes()},
 	} {
 		b := craftTIFF(tiledEntries(16, 16, 16, 8, c.comp, []uint32{8}, []uint32{uint32(len(c.data))}), c.data)
@@ -155,7 +158,7 @@ func TestDecompressionBombs(t *testing.T) {
 		}
 	}
 	// A block whose data ends early is an error.
-	short := zlibCompress(t, make([]byte, 100), 6)
+	short := codectest.ZlibCompress(t, make([]byte, 100), 6)
 	b := craftTIFF(tiledEntries(16, 16, 16, 8, CompressionDeflate, []uint32{8}, []uint32{uint32(len(short))}), short)
 	d, _ := openBytes(b)
 	_, err := d.ReadBand(context.Background(), 1)
@@ -172,7 +175,7 @@ func TestUnsupported(t *testing.T) {
 		}
 	}
 	// Complex samples.
-	es := append(tiledEntries(16, 16, 16, 32, 1, []uint32{8}, []uint32{1024}), shortsEntry(tagSampleFormat, 6))
+	es := append(tiledEntries(16, 16, 16, 32, 1, []uint32{8}, []uint32{1024}), tiff.ShortsEntry(tiff.TagSampleFormat, 6))
 	_, err := openBytes(craftTIFF(es, make([]byte, 1024)))
 	var ue UnsupportedError
 	if !errors.As(err, &ue) {
@@ -182,7 +185,7 @@ func TestUnsupported(t *testing.T) {
 
 func TestUnknownTagsAndLoops(t *testing.T) {
 	es := tiledEntries(16, 16, 16, 8, 1, []uint32{8}, []uint32{256})
-	es = append(es, tiffEntry{60000, 99, 1, []byte{1, 2, 3, 4}}, tiffEntry{60001, dtASCII, 3, []byte("hi\x00")})
+	es = append(es, tiff.Entry{Tag: 60000, Type: 99, Count: 1, Data: []byte{1, 2, 3, 4}}, tiff.Entry{Tag: 60001, Type: tiff.TypeASCII, Count: 3, Data: []byte("hi\x00")})
 	b := craftTIFF(es, make([]byte, 256))
 	// Point the next-IFD offset at the IFD itself.
 	ifdOff := binary.LittleEndian.Uint32(b[4:])
@@ -199,7 +202,7 @@ func TestUnknownTagsAndLoops(t *testing.T) {
 
 func TestSparseFill(t *testing.T) {
 	es := tiledEntries(20, 16, 16, 8, 1, []uint32{0, 8}, []uint32{0, 256})
-	es = append(es, asciiEntry(tagGDALNoData, "7"))
+	es = append(es, tiff.ASCIIEntry(tiff.TagGDALNoData, "7"))
 	data := bytes.Repeat([]byte{3}, 256)
 	d, err := openBytes(craftTIFF(es, data))
 	if err != nil {

@@ -2,6 +2,7 @@ package raster
 
 import (
 	"fmt"
+	"github.com/geodisaster/engine/raster/internal/tiff"
 	"math"
 	"unsafe"
 )
@@ -55,7 +56,7 @@ func NewBand(width, height int, t DataType) (*Band, error) {
 
 // newBandAlloc is NewBand with the samples stored in memory from alloc
 // (NewBand's own when alloc is nil or returns an unusable slice).
-func newBandAlloc(width, height int, t DataType, alloc Allocator) (*Band, error) {
+func newBandAlloc(width, height int, t DataType, alloc func(n int) []byte) (*Band, error) {
 	if alloc == nil || width <= 0 || height <= 0 {
 		return NewBand(width, height, t)
 	}
@@ -244,10 +245,10 @@ func convert[T number](s []T) []float64 {
 // the result shares the band's memory.
 func LittleEndianBytes(b *Band) []byte {
 	raw := b.Bytes()
-	if nativeLE || b.Type.Size() <= 1 {
+	if tiff.NativeLE || b.Type.Size() <= 1 {
 		return raw
 	}
 	out := append([]byte(nil), raw...)
-	swapBytes(out, b.Type.Size())
+	tiff.SwapBytes(out, b.Type.Size())
 	return out
 }

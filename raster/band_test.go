@@ -1,6 +1,7 @@
 package raster
 
 import (
+	"github.com/geodisaster/engine/raster/internal/tiff"
 	"math"
 	"testing"
 )
@@ -61,11 +62,11 @@ func TestEncodeSampleClamps(t *testing.T) {
 		t.Errorf("uint8(-9999) = %d", b[0])
 	}
 	encodeSample(b, Int16, 1e9)
-	if int16(u16s(b)[0]) != 32767 {
-		t.Errorf("int16(1e9) = %d", int16(u16s(b)[0]))
+	if int16(tiff.U16s(b)[0]) != 32767 {
+		t.Errorf("int16(1e9) = %d", int16(tiff.U16s(b)[0]))
 	}
 	encodeSample(b, Float32, math.NaN())
-	if v := math.Float32frombits(u32s(b)[0]); v == v {
+	if v := math.Float32frombits(tiff.U32s(b)[0]); v == v {
 		t.Errorf("float32 NaN = %v", v)
 	}
 	if halfToFloat32Bits(0x3c00) != math.Float32bits(1) || halfToFloat32Bits(0xc000) != math.Float32bits(-2) ||

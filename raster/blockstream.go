@@ -2,16 +2,11 @@ package raster
 
 import (
 	"bufio"
-	"compress/zlib"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-
-	"github.com/klauspost/compress/zstd"
-	"github.com/ulikunitz/xz/lzma"
-	"golang.org/x/image/tiff/lzw"
 )
 
 // Large strips and tiles. A block is normally read whole and decompressed
@@ -230,50 +225,20 @@ func (d *Dataset) openBlockStream(idx int, want int64) (*blockStream, error) {
 		}
 		return nil, FormatError(fmt.Sprintf("block %d: %s: %v", idx, s.codec, err))
 	}
-	switch d.compression {
-	case CompressionPackBits:
-		s.r = &packBitsReader{r: br}
-	case CompressionLZW:
-		if b, _ := br.Peek(2); len(b) == 2 && b[0] == 0 && b[1]&1 != 0 {
-			return nil, UnsupportedError("old-style (pre-TIFF 6.0) LZW")
-		}
-		lr := lzw.NewReader(br, lzw.MSB, 8)
-		s.r, s.closer = lr, func() { lr.Close() }
-	case CompressionDeflate, CompressionDeflate2:
-		zr, err := zlib.NewReader(br)
-		if err != nil {
-			return fail(err)
-		}
-		s.r = zr
-	case CompressionZSTD:
-		zd, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
-			zstd.WithDecoderMaxMemory(uint64(lim)))
-		if err != nil {
-			return fail(err)
-		}
-		s.r, s.closer = zd, zd.Close
-	case CompressionLZMA:
-		hdr, _ := br.Peek(xzHeaderMax)
-		start, delta, dict, err := parseXZBlockHeader(hdr)
-		if err != nil {
-			return nil, fmt.Errorf("block %d: %w", idx, err)
-		}
-		if _, err := br.Discard(start); err != nil {
-			return fail(err)
-		}
-		// The dictionary never needs to exceed the block.
-		dictCap := int(max(min(dict, want, lzma.MaxDictCap), lzma.MinDictCap))
-		lr, err := lzma.Reader2Config{DictCap: dictCap}.NewReader2(br)
-		if err != nil {
-			return fail(err)
-		}
-		s.r = lr
-		if delta > 0 {
-			s.r = &deltaReader{r: lr, dist: delta}
-		}
-	default:
+	c := codecs.Lookup(d.compression)
+	if c == nil || c.NewReader == nil {
 		return nil, UnsupportedError(fmt.Sprintf("compression %d (%s)", d.compression, s.codec))
 	}
+	r, closer, err := c.NewReader(br, want, lim)
+	if err != nil {
+		var fe FormatError
+		var ue UnsupportedError
+		if errors.As(err, &fe) || errors.As(err, &ue) {
+			return nil, fmt.Errorf("block %d: %w", idx, err)
+		}
+		return fail(err)
+	}
+	s.r, s.closer = r, closer
 	return s, nil
 }
 
@@ -312,69 +277,6 @@ func (s *blockStream) decodeRows(st *blockState, d *Dataset, need int, fn func(b
 		fn(d.finishRows(st, st.buf, n, false), r)
 	}
 	return nil
-}
-
-// packBitsReader decodes a PackBits stream.
-type packBitsReader struct {
-	r        *bufio.Reader
-	lit, run int
-	b        byte
-}
-
-func (p *packBitsReader) Read(out []byte) (int, error) {
-	n := 0
-	for n < len(out) {
-		switch {
-		case p.lit > 0:
-			k, err := p.r.Read(out[n : n+min(p.lit, len(out)-n)])
-			n += k
-			p.lit -= k
-			if err != nil {
-				return n, err
-			}
-		case p.run > 0:
-			k := min(p.run, len(out)-n)
-			for i := n; i < n+k; i++ {
-				out[i] = p.b
-			}
-			n += k
-			p.run -= k
-		default:
-			c, err := p.r.ReadByte()
-			if err != nil {
-				return n, err
-			}
-			switch v := int(int8(c)); {
-			case v >= 0:
-				p.lit = v + 1
-			case v != -128:
-				if p.b, err = p.r.ReadByte(); err != nil {
-					return n, err
-				}
-				p.run = 1 - v
-			}
-		}
-	}
-	return n, nil
-}
-
-// deltaReader undoes xz's delta filter: each byte adds the decoded byte
-// dist bytes before it.
-type deltaReader struct {
-	r    io.Reader
-	dist int
-	hist [256]byte
-	pos  int
-}
-
-func (d *deltaReader) Read(p []byte) (int, error) {
-	n, err := d.r.Read(p)
-	for i := 0; i < n; i++ {
-		p[i] += d.hist[(d.pos-d.dist)&255]
-		d.hist[d.pos&255] = p[i]
-		d.pos++
-	}
-	return n, err
 }
 
 // statisticsStreamed is Statistics for streamed blocks: they are decoded

@@ -7,6 +7,8 @@ import (
 	"math"
 
 	"github.com/airbusgeo/cogger"
+	"github.com/geodisaster/engine/internal/cfmt"
+	"github.com/geodisaster/engine/raster/internal/tiff"
 )
 
 // WriteCOG encodes bands as a Cloud Optimized GeoTIFF: the tiled image of
@@ -129,7 +131,7 @@ func (img *encodedImage) coggerIFD(main bool) (*cogger.IFD, error) {
 	}
 	if !main {
 		if img.opts.NoData != nil {
-			ifd.NoData = formatNoData(*img.opts.NoData)
+			ifd.NoData = cfmt.FormatG(*img.opts.NoData, -1)
 		}
 		return ifd, nil
 	}
@@ -138,19 +140,19 @@ func (img *encodedImage) coggerIFD(main bool) (*cogger.IFD, error) {
 		return nil, err
 	}
 	for _, e := range geo {
-		switch e.tag {
-		case tagModelPixelScale:
-			ifd.ModelPixelScaleTag = decodeDoubles(e.data)
-		case tagModelTiepoint:
-			ifd.ModelTiePointTag = decodeDoubles(e.data)
-		case tagModelTransform:
-			ifd.ModelTransformationTag = decodeDoubles(e.data)
-		case tagGeoKeyDirectory:
-			ifd.GeoKeyDirectoryTag = decodeShorts(e.data)
-		case tagGDALMetadata:
-			ifd.GDALMetaData = string(e.data[:len(e.data)-1])
-		case tagGDALNoData:
-			ifd.NoData = string(e.data[:len(e.data)-1])
+		switch e.Tag {
+		case tiff.TagModelPixelScale:
+			ifd.ModelPixelScaleTag = decodeDoubles(e.Data)
+		case tiff.TagModelTiepoint:
+			ifd.ModelTiePointTag = decodeDoubles(e.Data)
+		case tiff.TagModelTransform:
+			ifd.ModelTransformationTag = decodeDoubles(e.Data)
+		case tiff.TagGeoKeyDirectory:
+			ifd.GeoKeyDirectoryTag = decodeShorts(e.Data)
+		case tiff.TagGDALMetadata:
+			ifd.GDALMetaData = string(e.Data[:len(e.Data)-1])
+		case tiff.TagGDALNoData:
+			ifd.NoData = string(e.Data[:len(e.Data)-1])
 		}
 	}
 	return ifd, nil

@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"sort"
 	"testing"
+
+	"github.com/geodisaster/engine/raster/internal/codec/codectest"
+	"github.com/geodisaster/engine/raster/internal/tiff"
 )
 
 // A damagedCase is a crafted file and what GDAL 3.6 does with it.
@@ -27,19 +30,19 @@ type damagedCase struct {
 
 // stripEntries returns the entries of a w x h one-band 8-bit image in
 // strips of rps rows at the given offsets and byte counts.
-func stripEntries(w, h, rps uint32, comp uint16, offsets, counts []uint32) []tiffEntry {
-	return []tiffEntry{
-		longEntry(tagImageWidth, w), longEntry(tagImageLength, h),
-		shortsEntry(tagBitsPerSample, 8), shortsEntry(tagCompression, comp),
-		shortsEntry(tagPhotometric, 1), longsEntry(tagStripOffsets, offsets),
-		longEntry(tagRowsPerStrip, rps), longsEntry(tagStripByteCounts, counts),
+func stripEntries(w, h, rps uint32, comp uint16, offsets, counts []uint32) []tiff.Entry {
+	return []tiff.Entry{
+		tiff.LongEntry(tiff.TagImageWidth, w), tiff.LongEntry(tiff.TagImageLength, h),
+		tiff.ShortsEntry(tiff.TagBitsPerSample, 8), tiff.ShortsEntry(tiff.TagCompression, comp),
+		tiff.ShortsEntry(tiff.TagPhotometric, 1), longsEntry(tiff.TagStripOffsets, offsets),
+		tiff.LongEntry(tiff.TagRowsPerStrip, rps), longsEntry(tiff.TagStripByteCounts, counts),
 	}
 }
 
 // withEntry inserts e into es in tag order.
-func withEntry(es []tiffEntry, e tiffEntry) []tiffEntry {
-	out := append(append([]tiffEntry(nil), es...), e)
-	sort.Slice(out, func(i, j int) bool { return out[i].tag < out[j].tag })
+func withEntry(es []tiff.Entry, e tiff.Entry) []tiff.Entry {
+	out := append(append([]tiff.Entry(nil), es...), e)
+	sort.Slice(out, func(i, j int) bool { return out[i].Tag < out[j].Tag })
 	return out
 }
 
@@ -50,12 +53,12 @@ func damagedCases(t testing.TB) []damagedCase {
 	for i := range px {
 		px[i] = byte(i*7 + 1)
 	}
-	z := zlibCompress(t, px, 6)
+	z := codectest.ZlibCompress(t, px, 6)
 	strip := func(comp uint16, data []byte, off, cnt uint32) []byte {
 		return craftTIFF(stripEntries(16, 16, 16, comp, []uint32{off}, []uint32{cnt}), data)
 	}
 	planar := func(pc uint16) []byte {
-		return craftTIFF(withEntry(stripEntries(16, 16, 16, 1, []uint32{8}, []uint32{256}), shortsEntry(tagPlanarConfig, pc)), px)
+		return craftTIFF(withEntry(stripEntries(16, 16, 16, 1, []uint32{8}, []uint32{256}), tiff.ShortsEntry(tiff.TagPlanarConfig, pc)), px)
 	}
 	return []damagedCase{
 		{name: "planar0", file: planar(0), openErr: "PlanarConfiguration 0", gdal: "open"},

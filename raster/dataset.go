@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 
 	"github.com/geodisaster/engine/crs"
+	"github.com/geodisaster/engine/raster/internal/codec"
+	"github.com/geodisaster/engine/raster/internal/tiff"
 )
 
 // TIFF compression schemes.
@@ -44,10 +46,10 @@ const (
 
 // Limits that bound the memory a hostile file can make the reader allocate.
 const (
-	maxDimension  = 1 << 24 // pixels per side
-	maxBlockBytes = 1 << 28 // decoded bytes per block
-	maxBlocks     = 1 << 26 // strips or tiles per image
-	maxSamples    = 1 << 14 // samples per pixel
+	maxDimension  = 1 << 24             // pixels per side
+	maxBlockBytes = codec.MaxBlockBytes // decoded bytes per block
+	maxBlocks     = 1 << 26             // strips or tiles per image
+	maxSamples    = 1 << 14             // samples per pixel
 )
 
 // Dataset is an open GeoTIFF: the first image of the file with its
@@ -91,7 +93,7 @@ type Dataset struct {
 	overviews    int
 	limits       atomic.Pointer[Limits]
 
-	hdr          header
+	hdr          tiff.Header
 	overviewIFDs []uint64 // reduced-resolution images, in file order
 	maskIFD      uint64   // the full-resolution internal mask, or 0
 	maskOvIFDs   []uint64 // reduced-resolution masks, in file order
@@ -151,15 +153,15 @@ func OpenReaderAt(r io.ReaderAt, size int64) (d *Dataset, err error) {
 			d, err = nil, FormatError(fmt.Sprintf("internal error while parsing: %v", p))
 		}
 	}()
-	h, err := readHeader(r, size)
+	h, err := tiff.ReadHeader(r, size)
 	if err != nil {
 		return nil, err
 	}
-	first, err := readIFD(r, size, h, h.firstIFD)
+	first, err := tiff.ReadIFD(r, size, h, h.FirstIFD)
 	if err != nil {
 		return nil, err
 	}
-	d = &Dataset{r: r, size: size, bo: h.bo, big: h.big, hdr: h}
+	d = &Dataset{r: r, size: size, bo: h.ByteOrder, big: h.Big, hdr: h}
 	if err := d.parseImage(first); err != nil {
 		return nil, err
 	}
@@ -174,34 +176,34 @@ func OpenReaderAt(r io.ReaderAt, size int64) (d *Dataset, err error) {
 // scanSubfiles follows the IFD chain and records the reduced-resolution
 // images (overviews) and internal masks. Errors in later IFDs end the scan
 // without failing the open, as GDAL ignores them.
-func (d *Dataset) scanSubfiles(h header, first *ifd) {
-	seen := map[uint64]bool{first.offset: true}
-	next := first.next
-	for i := 0; next != 0 && i < maxIFDsFollowed && !seen[next]; i++ {
+func (d *Dataset) scanSubfiles(h tiff.Header, first *tiff.IFD) {
+	seen := map[uint64]bool{first.Offset: true}
+	next := first.Next
+	for i := 0; next != 0 && i < tiff.MaxIFDsFollowed && !seen[next]; i++ {
 		seen[next] = true
-		sub, err := readIFD(d.r, d.size, h, next)
+		sub, err := tiff.ReadIFD(d.r, d.size, h, next)
 		if err != nil {
 			return
 		}
-		t, _ := sub.uint(d.bo, tagNewSubfileType, 0)
+		t, _ := sub.Uint(d.bo, tiff.TagNewSubfileType, 0)
 		switch {
 		case t&1 != 0 && t&4 == 0:
 			d.overviews++
-			d.overviewIFDs = append(d.overviewIFDs, sub.offset)
+			d.overviewIFDs = append(d.overviewIFDs, sub.Offset)
 		case t&1 == 0 && t&4 != 0 && d.maskIFD == 0:
-			d.maskIFD = sub.offset
+			d.maskIFD = sub.Offset
 		case t&1 != 0 && t&4 != 0:
-			d.maskOvIFDs = append(d.maskOvIFDs, sub.offset)
+			d.maskOvIFDs = append(d.maskOvIFDs, sub.Offset)
 		}
-		next = sub.next
+		next = sub.Next
 	}
 }
 
 // parseImage reads the image structure tags of the first IFD.
-func (d *Dataset) parseImage(f *ifd) error {
+func (d *Dataset) parseImage(f *tiff.IFD) error {
 	bo := d.bo
 	get := func(tag uint16, def uint64) (int, error) {
-		v, err := f.uint(bo, tag, def)
+		v, err := f.Uint(bo, tag, def)
 		if err != nil {
 			return 0, err
 		}
@@ -211,25 +213,25 @@ func (d *Dataset) parseImage(f *ifd) error {
 		return int(v), nil
 	}
 	var err error
-	if !f.has(tagImageWidth) || !f.has(tagImageLength) {
+	if !f.Has(tiff.TagImageWidth) || !f.Has(tiff.TagImageLength) {
 		return FormatError("missing ImageWidth or ImageLength")
 	}
-	if d.width, err = get(tagImageWidth, 0); err != nil {
+	if d.width, err = get(tiff.TagImageWidth, 0); err != nil {
 		return err
 	}
-	if d.height, err = get(tagImageLength, 0); err != nil {
+	if d.height, err = get(tiff.TagImageLength, 0); err != nil {
 		return err
 	}
 	if d.width <= 0 || d.height <= 0 || d.width > maxDimension || d.height > maxDimension {
 		return FormatError(fmt.Sprintf("image size %dx%d out of range", d.width, d.height))
 	}
-	if d.spp, err = get(tagSamplesPerPixel, 1); err != nil {
+	if d.spp, err = get(tiff.TagSamplesPerPixel, 1); err != nil {
 		return err
 	}
 	if d.spp < 1 || d.spp > maxSamples {
 		return FormatError(fmt.Sprintf("SamplesPerPixel %d out of range", d.spp))
 	}
-	bpsAll, err := f.uints(bo, tagBitsPerSample)
+	bpsAll, err := f.Uints(bo, tiff.TagBitsPerSample)
 	if err != nil {
 		return err
 	}
@@ -242,7 +244,7 @@ func (d *Dataset) parseImage(f *ifd) error {
 			}
 		}
 	}
-	sfAll, err := f.uints(bo, tagSampleFormat)
+	sfAll, err := f.Uints(bo, tiff.TagSampleFormat)
 	if err != nil {
 		return err
 	}
@@ -258,16 +260,16 @@ func (d *Dataset) parseImage(f *ifd) error {
 	if d.dtype, err = sampleType(d.bps, d.sampleFormat); err != nil {
 		return err
 	}
-	if d.compression, err = get(tagCompression, CompressionNone); err != nil {
+	if d.compression, err = get(tiff.TagCompression, CompressionNone); err != nil {
 		return err
 	}
-	if d.predictor, err = get(tagPredictor, 1); err != nil {
+	if d.predictor, err = get(tiff.TagPredictor, 1); err != nil {
 		return err
 	}
-	if d.photometric, err = get(tagPhotometric, photoMinIsBlack); err != nil {
+	if d.photometric, err = get(tiff.TagPhotometric, photoMinIsBlack); err != nil {
 		return err
 	}
-	pc, err := get(tagPlanarConfig, 1)
+	pc, err := get(tiff.TagPlanarConfig, 1)
 	if err != nil {
 		return err
 	}
@@ -276,26 +278,26 @@ func (d *Dataset) parseImage(f *ifd) error {
 		return FormatError(fmt.Sprintf("PlanarConfiguration %d (1 contiguous or 2 separate)", pc))
 	}
 	d.planar = pc == 2 && d.spp > 1
-	if f.has(tagTileWidth) || f.has(tagTileOffsets) {
+	if f.Has(tiff.TagTileWidth) || f.Has(tiff.TagTileOffsets) {
 		d.tiled = true
-		if d.blockW, err = get(tagTileWidth, 0); err != nil {
+		if d.blockW, err = get(tiff.TagTileWidth, 0); err != nil {
 			return err
 		}
-		if d.blockH, err = get(tagTileLength, 0); err != nil {
+		if d.blockH, err = get(tiff.TagTileLength, 0); err != nil {
 			return err
 		}
 		if d.blockW <= 0 || d.blockH <= 0 || d.blockW > maxDimension || d.blockH > maxDimension {
 			return FormatError(fmt.Sprintf("tile size %dx%d out of range", d.blockW, d.blockH))
 		}
-		if d.offsets, err = f.uints(bo, tagTileOffsets); err != nil {
+		if d.offsets, err = f.Uints(bo, tiff.TagTileOffsets); err != nil {
 			return err
 		}
-		if d.counts, err = f.uints(bo, tagTileByteCounts); err != nil {
+		if d.counts, err = f.Uints(bo, tiff.TagTileByteCounts); err != nil {
 			return err
 		}
 	} else {
 		d.blockW = d.width
-		rps, err := f.uint(bo, tagRowsPerStrip, math.MaxUint32)
+		rps, err := f.Uint(bo, tiff.TagRowsPerStrip, math.MaxUint32)
 		if err != nil {
 			return err
 		}
@@ -303,10 +305,10 @@ func (d *Dataset) parseImage(f *ifd) error {
 			rps = uint64(d.height)
 		}
 		d.blockH = int(rps)
-		if d.offsets, err = f.uints(bo, tagStripOffsets); err != nil {
+		if d.offsets, err = f.Uints(bo, tiff.TagStripOffsets); err != nil {
 			return err
 		}
-		if d.counts, err = f.uints(bo, tagStripByteCounts); err != nil {
+		if d.counts, err = f.Uints(bo, tiff.TagStripByteCounts); err != nil {
 			return err
 		}
 	}
@@ -336,10 +338,7 @@ func (d *Dataset) parseImage(f *ifd) error {
 	if err := d.checkBlocks(); err != nil {
 		return err
 	}
-	switch d.compression {
-	case CompressionNone, CompressionLZW, CompressionDeflate, CompressionDeflate2, CompressionPackBits,
-		CompressionZSTD, CompressionLZMA, CompressionJPEG, CompressionWebP:
-	default:
+	if c := codecs.Lookup(d.compression); c == nil || !c.Decodes() {
 		return UnsupportedError(fmt.Sprintf("compression %d (%s)", d.compression, compressionName(d.compression)))
 	}
 	switch d.predictor {
@@ -366,9 +365,9 @@ func (d *Dataset) parseImage(f *ifd) error {
 			return UnsupportedError("WebP with planar configuration")
 		}
 	}
-	d.jpegTables = f.bytes(tagJPEGTables)
+	d.jpegTables = f.Bytes(tiff.TagJPEGTables)
 	d.ycbcrSub = [2]int{2, 2}
-	if sub, _ := f.uints(bo, tagYCbCrSubsampling); len(sub) == 2 {
+	if sub, _ := f.Uints(bo, tiff.TagYCbCrSubsampling); len(sub) == 2 {
 		d.ycbcrSub = [2]int{int(sub[0]), int(sub[1])}
 	}
 	return nil
@@ -411,41 +410,6 @@ func sampleType(bps, sf int) (DataType, error) {
 	return Unknown, UnsupportedError(fmt.Sprintf("%d-bit samples with SampleFormat %d", bps, sf))
 }
 
-// compressionName returns GDAL's name of a TIFF compression code.
-func compressionName(c int) string {
-	switch c {
-	case CompressionNone:
-		return "NONE"
-	case CompressionLZW:
-		return "LZW"
-	case CompressionOJPEG:
-		return "OJPEG"
-	case CompressionJPEG:
-		return "JPEG"
-	case CompressionDeflate, CompressionDeflate2:
-		return "DEFLATE"
-	case CompressionPackBits:
-		return "PACKBITS"
-	case CompressionLZMA:
-		return "LZMA"
-	case CompressionZSTD:
-		return "ZSTD"
-	case CompressionWebP:
-		return "WEBP"
-	case CompressionLERC:
-		return "LERC"
-	case CompressionJXL:
-		return "JXL"
-	case 2:
-		return "CCITTRLE"
-	case 3:
-		return "CCITTFAX3"
-	case 4:
-		return "CCITTFAX4"
-	}
-	return "unknown"
-}
-
 // blockSamples returns the number of samples per pixel stored in one block.
 func (d *Dataset) blockSamples() int {
 	if d.planar {
@@ -465,23 +429,23 @@ func (d *Dataset) blockBytes() int {
 }
 
 // parseGeo reads the georeferencing, nodata and GDAL metadata tags.
-func (d *Dataset) parseGeo(f *ifd) error {
+func (d *Dataset) parseGeo(f *tiff.IFD) error {
 	bo := d.bo
-	if dir, err := f.uints(bo, tagGeoKeyDirectory); err == nil && len(dir) >= 4 {
+	if dir, err := f.Uints(bo, tiff.TagGeoKeyDirectory); err == nil && len(dir) >= 4 {
 		d16 := make([]uint16, len(dir))
 		for i, v := range dir {
 			d16[i] = uint16(v)
 		}
-		doubles, _ := f.floats(bo, tagGeoDoubleParams)
-		g, err := crs.ParseGeoKeyDirectory(d16, doubles, f.ascii(tagGeoASCIIParams))
+		doubles, _ := f.Floats(bo, tiff.TagGeoDoubleParams)
+		g, err := crs.ParseGeoKeyDirectory(d16, doubles, f.ASCII(tiff.TagGeoASCIIParams))
 		if err == nil {
 			d.geoKeys = g
 			d.epsg = g.EPSG()
 		}
 	}
-	scale, _ := f.floats(bo, tagModelPixelScale)
-	tie, _ := f.floats(bo, tagModelTiepoint)
-	mt, _ := f.floats(bo, tagModelTransform)
+	scale, _ := f.Floats(bo, tiff.TagModelPixelScale)
+	tie, _ := f.Floats(bo, tiff.TagModelTiepoint)
+	mt, _ := f.Floats(bo, tiff.TagModelTransform)
 	switch {
 	case len(scale) >= 2 && scale[0] != 0 && scale[1] != 0 && len(tie) >= 6:
 		a, e := scale[0], -scale[1]
@@ -497,15 +461,15 @@ func (d *Dataset) parseGeo(f *ifd) error {
 		t[2] -= float64(t[0]*0.5) + float64(t[1]*0.5)
 		t[5] -= float64(t[3]*0.5) + float64(t[4]*0.5)
 	}
-	if f.has(tagGDALNoData) {
-		d.nodata, d.hasNoData = parseGDALNoData(string(f.bytes(tagGDALNoData)), d.bps, d.sampleFormat)
+	if f.Has(tiff.TagGDALNoData) {
+		d.nodata, d.hasNoData = parseGDALNoData(string(f.Bytes(tiff.TagGDALNoData)), d.bps, d.sampleFormat)
 	}
 	d.metadata = map[string]string{}
 	d.bandMeta = make([]map[string]string, d.spp)
 	d.descriptions = make([]string, d.spp)
 	d.bandRoles = make([]bandRoles, d.spp)
-	if f.has(tagGDALMetadata) {
-		d.parseGDALMetadata(f.ascii(tagGDALMetadata))
+	if f.Has(tiff.TagGDALMetadata) {
+		d.parseGDALMetadata(f.ASCII(tiff.TagGDALMetadata))
 	}
 	return nil
 }

@@ -8,12 +8,15 @@
 // DEFLATE, PackBits, ZSTD, LZMA, JPEG and WebP with the horizontal and
 // floating-point predictors.
 //
-// Beside reading, it computes what the engine needs on bands: exact band
-// statistics and checksums as GDAL computes them (Dataset.Statistics,
-// Checksum), NumPy-order float32 sums and means, Otsu thresholds,
-// connected-component labelling, polygonization of labelled masks, and
-// drawing and PNG encoding of RGBA images. It knows nothing about the
-// benchmark.
+// Band statistics and checksums are computed exactly as GDAL computes them
+// (Dataset.Statistics, Checksum). Connected-component labelling and the
+// polygonization of masks are in raster/regions. The package and its
+// sub-packages know nothing about the benchmark (deps_test.go checks it).
+//
+// Inside, the TIFF container (header, directories, predictors) is
+// raster/internal/tiff, each compression scheme a package of
+// raster/internal/codec behind one registry (codec.go), and HTTP range
+// reading raster/internal/httprange.
 //
 // Reading follows GDAL: nodata is the GDAL_NODATA text as GDAL 3.6 parses
 // it, rounded to float32 on 32-bit float bands (NoData, NoDataValue);

@@ -2,15 +2,14 @@ package raster
 
 import (
 	"bytes"
-	"compress/zlib"
 	"context"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
-	"reflect"
-	"slices"
 	"testing"
+
+	"github.com/geodisaster/engine/raster/internal/codec/codectest"
+	jpegdec "github.com/geodisaster/engine/raster/internal/codec/jpeg"
 )
 
 // fuzzSeeds adds small committed corpus files as seeds.
@@ -70,7 +69,7 @@ func FuzzOpen(f *testing.F) {
 				t.Fatalf("band %d: streamed decode differs", bands[i])
 			}
 		}
-		_, _ = ComputeBandStatistics(out[0], 16, 16, nil)
+		_, _ = computeBandStatistics(out[0], 16, 16, nil)
 	})
 }
 
@@ -92,48 +91,17 @@ func FuzzNoDataText(f *testing.F) {
 	})
 }
 
-// FuzzInflate checks the DEFLATE decoder against the standard library:
-// arbitrary input never panics, and whenever the standard library decodes
-// a stream to at least n bytes, our first n bytes agree.
-func FuzzInflate(f *testing.F) {
-	for _, s := range inflateSamples()[:12] {
-		f.Add(zlibCompress(f, s, 6), uint16(len(s)))
-	}
-	f.Fuzz(func(t *testing.T, src []byte, n uint16) {
-		var inf inflater
-		dst := make([]byte, n)
-		err := inf.inflateZlib(src, dst)
-		r, zerr := zlib.NewReader(bytes.NewReader(src))
-		if zerr != nil {
-			return
-		}
-		want := make([]byte, n)
-		k, rerr := io.ReadFull(r, want)
-		if rerr == nil && k == int(n) && err == nil && !bytes.Equal(dst, want) {
-			t.Fatalf("output differs from compress/zlib")
-		}
-		if rerr == nil && k == int(n) && err != nil && n > 0 {
-			// compress/zlib only verifies the checksum at EOF; ours may
-			// reject a stream it would have read a prefix of.
-			if _, ok := err.(FormatError); !ok {
-				t.Fatalf("untyped error %v", err)
-			}
-		}
-	})
-}
-
 // FuzzDecompress runs every codec on arbitrary input into a fixed-size
 // block: only typed errors, no panics, no output beyond the block.
 func FuzzDecompress(f *testing.F) {
 	f.Add(uint8(0), []byte{0x80, 0x01, 0x02})
 	f.Add(uint8(1), []byte{0x80, 0x00, 0x80})
-	f.Add(uint8(2), zlibCompress(f, []byte("hello hello hello"), 6))
+	f.Add(uint8(2), codectest.ZlibCompress(f, []byte("hello hello hello"), 6))
 	f.Add(uint8(3), []byte{0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x58, 0x11, 0x00, 0x00})
 	f.Add(uint8(4), []byte{0xfd, '7', 'z', 'X', 'Z', 0, 0, 0, 0xff, 0x12, 0xd9, 0x41, 2, 0, 0x21, 1, 0, 0})
 	comps := []int{CompressionPackBits, CompressionLZW, CompressionDeflate, CompressionZSTD, CompressionLZMA, CompressionNone}
 	f.Fuzz(func(t *testing.T, sel uint8, src []byte) {
 		var c codecState
-		defer c.close()
 		dst := make([]byte, 1000)
 		err := c.decompress(comps[int(sel)%len(comps)], src, dst)
 		if err != nil && !isTyped(err) {
@@ -162,72 +130,16 @@ func FuzzJPEG(f *testing.F) {
 		f.Add(raw)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		jd, err := decodeJPEG(b, 256, 256)
+		jd, err := jpegdec.Decode(b, 256, 256)
 		if err != nil {
-			if _, ok := err.(jpegUnsupported); !ok && !isTyped(err) {
+			if !jpegdec.IsUnsupported(err) && !isTyped(err) {
 				t.Fatalf("untyped error %v", err)
 			}
 			return
 		}
-		out := make([]byte, jd.width*jd.height*len(jd.comps))
-		jd.toPixels(out, jd.width*len(jd.comps), jd.width, jd.height, len(jd.comps) == 3)
-	})
-}
-
-// FuzzLabelRuns checks the run labelling and the traced outlines against
-// the pixel labelling and Polygonize on arbitrary masks: the first byte
-// picks the width, the others are pixels (their value modulo 3 selects 0,
-// 1 or 255).
-func FuzzLabelRuns(f *testing.F) {
-	f.Add([]byte{3, 1, 0, 1, 0, 1, 0, 1, 1, 1})
-	f.Add(append([]byte{70}, bytes.Repeat([]byte{1, 1, 0, 2, 1}, 60)...))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		if len(data) < 2 {
-			return
-		}
-		w := 1 + int(data[0])%130
-		px := data[1:]
-		h := len(px) / w
-		mask := make([]uint8, w*h)
-		for i := range mask {
-			mask[i] = [3]uint8{0, 1, 255}[px[i]%3]
-		}
-		want, n, err := LabelValue(mask, 1, w, h, Connect8)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rl, err := LabelRuns(mask, 1, w, h)
-		if err != nil || rl.Count() != n {
-			t.Fatalf("%dx%d: LabelRuns %v, %d components, want %d", w, h, err, rl.Count(), n)
-		}
-		for i, l := range want {
-			if rl.At(i) != l {
-				t.Fatalf("%dx%d: At(%d) = %d, want %d", w, h, i, rl.At(i), l)
-			}
-		}
-		var g Grouping
-		if got := rl.Fill(&g); !slices.Equal(got, want) {
-			t.Fatalf("%dx%d: Fill's labels differ", w, h)
-		}
-		polys, err := Polygonize(want, w, h, n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		o, err := TraceOutlines(mask, 1, w, h)
-		if err != nil {
-			t.Fatal(err)
-		}
-		traced, err := o.PolygonsAt(rl.At, n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(traced) != len(polys) {
-			t.Fatalf("%dx%d: %d traced polygons, Polygonize %d", w, h, len(traced), len(polys))
-		}
-		for i := range polys {
-			if !reflect.DeepEqual(traced[i], polys[i]) {
-				t.Fatalf("%dx%d: polygon %d differs from Polygonize", w, h, i+1)
-			}
-		}
+		w, h := jd.Size()
+		nc := jd.Components()
+		out := make([]byte, w*h*nc)
+		jd.ToPixels(out, w*nc, w, h, nc == 3)
 	})
 }

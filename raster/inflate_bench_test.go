@@ -12,6 +12,9 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+
+	"github.com/geodisaster/engine/raster/internal/codec/deflate"
+	"github.com/geodisaster/engine/raster/internal/tiff"
 )
 
 // benchTile is one compressed TIFF block and its decoded size.
@@ -108,7 +111,7 @@ func benchInflate(b *testing.B, tiles []benchTile, std bool) {
 	dst := make([]byte, maxN)
 	b.SetBytes(int64(total))
 	b.ReportAllocs()
-	var f inflater
+	f := deflate.Codec(CompressionDeflate).NewDecoder()
 	var zr io.ReadCloser
 	var br bytes.Reader
 	b.ResetTimer()
@@ -117,7 +120,7 @@ func benchInflate(b *testing.B, tiles []benchTile, std bool) {
 	for i := 0; i < b.N; i++ {
 		for _, t := range tiles {
 			if !std {
-				if err := f.inflateZlib(t.raw, dst[:t.n]); err != nil {
+				if err := f.Decode(t.raw, dst[:t.n]); err != nil {
 					b.Fatal(err)
 				}
 				continue
@@ -162,18 +165,18 @@ func BenchmarkInflateS1Tile(b *testing.B) {
 	dst := make([]byte, tiles[0].n)
 	out := make([]byte, tiles[0].n)
 	b.SetBytes(int64(total))
-	var f inflater
+	f := deflate.Codec(CompressionDeflate).NewDecoder()
 	rowLen := 256 * 4
 	b.ResetTimer()
 	start := cpuTime()
 	defer func() { reportCPU(b, start) }()
 	for i := 0; i < b.N; i++ {
 		for _, t := range tiles {
-			if err := f.inflateZlib(t.raw, dst[:t.n]); err != nil {
+			if err := f.Decode(t.raw, dst[:t.n]); err != nil {
 				b.Fatal(err)
 			}
 			for r := 0; r+rowLen <= t.n; r += rowLen {
-				undoFloatRow(dst[r:r+rowLen], out[r:r+rowLen], 0, 4)
+				tiff.UndoFloatRow(dst[r:r+rowLen], out[r:r+rowLen], 0, 4)
 			}
 		}
 	}
@@ -186,9 +189,9 @@ func BenchmarkUndoFloatRow(b *testing.B) {
 	if len(tiles) == 0 {
 		tiles = synthFloatTiles()
 	}
-	var f inflater
+	f := deflate.Codec(CompressionDeflate).NewDecoder()
 	raw := make([]byte, tiles[0].n)
-	if err := f.inflateZlib(tiles[0].raw, raw); err != nil {
+	if err := f.Decode(tiles[0].raw, raw); err != nil {
 		b.Fatal(err)
 	}
 	rowLen := 256 * 4
@@ -200,7 +203,7 @@ func BenchmarkUndoFloatRow(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		copy(row, raw)
 		for r := 0; r+rowLen <= len(row); r += rowLen {
-			undoFloatRow(row[r:r+rowLen], out[r:r+rowLen], 0, 4)
+			tiff.UndoFloatRow(row[r:r+rowLen], out[r:r+rowLen], 0, 4)
 		}
 	}
 	reportCPU(b, start)
@@ -214,7 +217,7 @@ func BenchmarkUndoHorizontal(b *testing.B) {
 			rand.New(rand.NewSource(1)).Read(buf)
 			b.SetBytes(int64(len(buf)))
 			for i := 0; i < b.N; i++ {
-				undoHorizontal(buf, 256*size, 256, 1, size)
+				tiff.UndoHorizontal(buf, 256*size, 256, 1, size)
 			}
 		})
 	}

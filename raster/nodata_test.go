@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
+	"github.com/geodisaster/engine/raster/internal/tiff"
 	"math"
 	"os"
 	"strconv"
@@ -67,10 +68,10 @@ func nodataTIFF(t *testing.T, c nodataCase) []byte {
 		t.Fatal(err)
 	}
 	es := stripEntries(10, 1, 1, 1, []uint32{8}, []uint32{uint32(len(data))})
-	es[2] = shortsEntry(tagBitsPerSample, uint16(c.BPS))
-	es = withEntry(es, shortsEntry(tagSamplesPerPixel, 1))
-	es = withEntry(es, shortsEntry(tagSampleFormat, uint16(c.SF)))
-	es = withEntry(es, asciiEntry(tagGDALNoData, c.Text))
+	es[2] = tiff.ShortsEntry(tiff.TagBitsPerSample, uint16(c.BPS))
+	es = withEntry(es, tiff.ShortsEntry(tiff.TagSamplesPerPixel, 1))
+	es = withEntry(es, tiff.ShortsEntry(tiff.TagSampleFormat, uint16(c.SF)))
+	es = withEntry(es, tiff.ASCIIEntry(tiff.TagGDALNoData, c.Text))
 	return craftTIFF(es, data)
 }
 
@@ -159,9 +160,9 @@ func TestFloat32NoData(t *testing.T) {
 	if err := Write(&buf, []*Band{b}, WriteOptions{NoData: &nd}); err != nil {
 		t.Fatal(err)
 	}
-	es := withEntry(stripEntries(3, 1, 1, 1, []uint32{8}, []uint32{12}), asciiEntry(tagGDALNoData, "-3.39999999999999996e+38"))
-	es[2] = shortsEntry(tagBitsPerSample, 32)
-	es = withEntry(es, shortsEntry(tagSampleFormat, 3))
+	es := withEntry(stripEntries(3, 1, 1, 1, []uint32{8}, []uint32{12}), tiff.ASCIIEntry(tiff.TagGDALNoData, "-3.39999999999999996e+38"))
+	es[2] = tiff.ShortsEntry(tiff.TagBitsPerSample, 32)
+	es = withEntry(es, tiff.ShortsEntry(tiff.TagSampleFormat, 3))
 	px := buf.Bytes() // any bytes: only the tag is read here
 	gdalWritten := craftTIFF(es, make([]byte, 12))
 	for name, f := range map[string][]byte{"engine-written": px, "GDAL-written": gdalWritten} {

@@ -1,5 +1,7 @@
 package raster
 
+import "github.com/geodisaster/engine/raster/internal/tiff"
+
 import "fmt"
 
 // OverviewCount returns the number of reduced-resolution images
@@ -56,7 +58,7 @@ func (d *Dataset) subDataset(off uint64, what string) (s *Dataset, err error) {
 			s, err = nil, FormatError(fmt.Sprintf("internal error while parsing the %s: %v", what, p))
 		}
 	}()
-	f, err := readIFD(d.r, d.size, d.hdr, off)
+	f, err := tiff.ReadIFD(d.r, d.size, d.hdr, off)
 	if err != nil {
 		return nil, err
 	}

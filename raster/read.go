@@ -7,6 +7,9 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"github.com/geodisaster/engine/internal/rasterhook"
+	"github.com/geodisaster/engine/raster/internal/tiff"
 )
 
 // ReadBand reads a whole band (1-based), decoding blocks concurrently.
@@ -38,18 +41,27 @@ func (d *Dataset) ReadAll(ctx context.Context) ([]*Band, error) {
 // pixel-interleaved blocks are decoded only once. Blocks are decoded
 // concurrently by up to GOMAXPROCS goroutines and by the calling one.
 func (d *Dataset) ReadBands(ctx context.Context, bands []int, w Window) ([]*Band, error) {
-	return d.ReadBandsAlloc(ctx, bands, w, nil)
+	return d.readBandsAlloc(ctx, bands, w, nil)
 }
 
-// An Allocator supplies sample storage: it returns a zero-filled byte
-// slice of length n whose first byte is 8-byte aligned (as make returns).
-// A slice that is too short or misaligned is not used.
-type Allocator func(n int) []byte
+func init() {
+	rasterhook.Set(rasterhook.Reader[*Dataset, Window, *Band]{
+		ReadBands: (*Dataset).readBandsAlloc,
+		StartReadBands: func(d *Dataset, ctx context.Context, bands []int, w Window, alloc rasterhook.Allocator) (rasterhook.Pending[*Band], error) {
+			r, err := d.startReadBands(ctx, bands, w, alloc)
+			if err != nil {
+				return nil, err
+			}
+			return r, nil
+		},
+	})
+}
 
-// ReadBandsAlloc is ReadBands with the bands' sample storage taken from
-// alloc when it is not nil, so a caller can recycle the memory of bands it
-// no longer uses (fresh memory costs page faults and zeroing).
-func (d *Dataset) ReadBandsAlloc(ctx context.Context, bands []int, w Window, alloc Allocator) ([]*Band, error) {
+// readBandsAlloc is ReadBands with the bands' sample storage taken from
+// alloc (a rasterhook.Allocator) when it is not nil, so a caller can
+// recycle the memory of bands it no longer uses (fresh memory costs page
+// faults and zeroing).
+func (d *Dataset) readBandsAlloc(ctx context.Context, bands []int, w Window, alloc func(n int) []byte) ([]*Band, error) {
 	op, err := d.startRead(ctx, bands, w, alloc)
 	if err != nil {
 		return nil, err
@@ -60,26 +72,26 @@ func (d *Dataset) ReadBandsAlloc(ctx context.Context, bands []int, w Window, all
 	return op.out, nil
 }
 
-// A BandRead is a read of bands in progress, started by StartReadBands.
-type BandRead struct{ op *readOp }
+// A bandRead is a read of bands in progress, started by startReadBands.
+type bandRead struct{ op *readOp }
 
-// StartReadBands starts ReadBandsAlloc's read and returns without waiting
+// startReadBands starts readBandsAlloc's read and returns without waiting
 // for it: blocks are decoded by up to GOMAXPROCS background goroutines
 // and by the goroutine that calls Wait, which takes the blocks no other
 // goroutine has started (a caller that waits would otherwise leave its
 // core idle while a background goroutine waits for one).
-func (d *Dataset) StartReadBands(ctx context.Context, bands []int, w Window, alloc Allocator) (*BandRead, error) {
+func (d *Dataset) startReadBands(ctx context.Context, bands []int, w Window, alloc func(n int) []byte) (*bandRead, error) {
 	op, err := d.startRead(ctx, bands, w, alloc)
 	if err != nil {
 		return nil, err
 	}
-	return &BandRead{op: op}, nil
+	return &bandRead{op: op}, nil
 }
 
 // Wait decodes the blocks not taken yet on the calling goroutine, waits
 // for the others and returns the bands, or the read's first error
 // (ctx's error when ctx ends first).
-func (r *BandRead) Wait(ctx context.Context) ([]*Band, error) {
+func (r *bandRead) Wait(ctx context.Context) ([]*Band, error) {
 	r.op.work()
 	select {
 	case <-r.op.finished:
@@ -94,7 +106,7 @@ func (r *BandRead) Wait(ctx context.Context) ([]*Band, error) {
 
 // Done returns a channel closed once the read has finished or failed and
 // no goroutine decodes into its bands any longer.
-func (r *BandRead) Done() <-chan struct{} { return r.op.finished }
+func (r *bandRead) Done() <-chan struct{} { return r.op.finished }
 
 // readJob is one block to decode: plane (band index for planar files, else
 // 0) and block column/row.
@@ -168,7 +180,7 @@ func (op *readOp) wait() error {
 
 // startRead validates a read, allocates its outputs and starts decoding
 // its blocks in the background.
-func (d *Dataset) startRead(ctx context.Context, bands []int, w Window, alloc Allocator) (*readOp, error) {
+func (d *Dataset) startRead(ctx context.Context, bands []int, w Window, alloc func(n int) []byte) (*readOp, error) {
 	if len(bands) == 0 {
 		return nil, fmt.Errorf("raster: no bands requested")
 	}
@@ -347,7 +359,7 @@ func (d *Dataset) readBlock(st *blockState, plane, bx, by int, bands []int, w Wi
 		return fmt.Errorf("block %d: %w", idx, err)
 	}
 	st.raw = grow(st.raw, int(cnt))
-	if err := readFull(d.r, d.size, st.raw, off, fmt.Sprintf("block %d", idx)); err != nil {
+	if err := tiff.ReadFull(d.r, d.size, st.raw, off, fmt.Sprintf("block %d", idx)); err != nil {
 		return err
 	}
 	stride := d.blockW * bs * size
@@ -371,7 +383,7 @@ func (d *Dataset) readBlock(st *blockState, plane, bx, by int, bands []int, w Wi
 		for r := r0; r < r1; r++ {
 			row := blk[(r-by*d.blockH)*stride : (r-by*d.blockH+1)*stride]
 			o := ((r-w.Row)*w.Width + (c0 - w.Col)) * size
-			undoFloatRow(row, dst[o:o+n], c0-bx*d.blockW, size)
+			tiff.UndoFloatRow(row, dst[o:o+n], c0-bx*d.blockW, size)
 		}
 		return nil
 	}
@@ -504,24 +516,24 @@ func encodeSample(b []byte, t DataType, v float64) {
 	case Int8:
 		b[0] = byte(int8(clamp(-128, 127)))
 	case Uint16:
-		u16s(b)[0] = uint16(clamp(0, 65535))
+		tiff.U16s(b)[0] = uint16(clamp(0, 65535))
 	case Int16:
-		u16s(b)[0] = uint16(int16(clamp(-32768, 32767)))
+		tiff.U16s(b)[0] = uint16(int16(clamp(-32768, 32767)))
 	case Uint32:
-		u32s(b)[0] = uint32(clamp(0, 4294967295))
+		tiff.U32s(b)[0] = uint32(clamp(0, 4294967295))
 	case Int32:
-		u32s(b)[0] = uint32(int32(clamp(-2147483648, 2147483647)))
+		tiff.U32s(b)[0] = uint32(int32(clamp(-2147483648, 2147483647)))
 	case Float32:
-		u32s(b)[0] = math.Float32bits(float32(v))
+		tiff.U32s(b)[0] = math.Float32bits(float32(v))
 	case Float64:
-		u64s(b)[0] = math.Float64bits(v)
+		tiff.U64s(b)[0] = math.Float64bits(v)
 	}
 }
 
 // decodeBlock decompresses one block of rows rows into native-order samples
 // of the dataset's DataType, rows of blockW*blockSamples samples.
 // With rawFloat, the floating-point predictor is left for the caller
-// (undoFloatRow).
+// (tiff.UndoFloatRow).
 func (d *Dataset) decodeBlock(st *blockState, raw []byte, rows int, rawFloat bool) ([]byte, error) {
 	if d.compression == CompressionJPEG || d.compression == CompressionWebP {
 		return d.decodeImageBlock(st, raw, rows)
@@ -557,18 +569,18 @@ func (d *Dataset) finishRows(st *blockState, buf []byte, rows int, rawFloat bool
 	switch d.predictor {
 	case 2:
 		if size > 1 && !d.fileNative() {
-			swapBytes(buf, size)
+			tiff.SwapBytes(buf, size)
 		}
-		undoHorizontal(buf, rowLen, rows, bs, size)
+		tiff.UndoHorizontal(buf, rowLen, rows, bs, size)
 	case 3:
 		if rawFloat {
 			return buf
 		}
 		st.tmp = grow(st.tmp, rowLen)
-		undoFloat(buf, rowLen, rows, bs, size, st.tmp)
+		tiff.UndoFloat(buf, rowLen, rows, bs, size, st.tmp)
 	default:
 		if size > 1 && !d.fileNative() {
-			swapBytes(buf, size)
+			tiff.SwapBytes(buf, size)
 		}
 	}
 	if d.bps == 16 && d.sampleFormat == 3 {
@@ -579,14 +591,14 @@ func (d *Dataset) finishRows(st *blockState, buf []byte, rows int, rawFloat bool
 
 // fileNative reports whether the file's byte order is the host's.
 func (d *Dataset) fileNative() bool {
-	return (d.bo.Uint16([]byte{1, 0}) == 1) == nativeLE
+	return (d.bo.Uint16([]byte{1, 0}) == 1) == tiff.NativeLE
 }
 
 // expandHalf widens native-order IEEE half floats to float32.
 func (d *Dataset) expandHalf(st *blockState, buf []byte) []byte {
-	in := u16s(buf)
+	in := tiff.U16s(buf)
 	st.exp = grow(st.exp, len(in)*4)
-	out := u32s(st.exp)
+	out := tiff.U32s(st.exp)
 	for i, h := range in {
 		out[i] = halfToFloat32Bits(h)
 	}
@@ -643,9 +655,9 @@ func (d *Dataset) expandBits(st *blockState, buf []byte, rowLen, rows int) []byt
 			case 1:
 				out[o] = uint8(v)
 			case 2:
-				u16s(out[o : o+2])[0] = uint16(v)
+				tiff.U16s(out[o : o+2])[0] = uint16(v)
 			case 4:
-				u32s(out[o : o+4])[0] = v
+				tiff.U32s(out[o : o+4])[0] = v
 			}
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/geodisaster/engine/internal/rasterhook"
 )
 
 // sameSamples compares two bands sample by sample (NaNs by their bits).
@@ -152,7 +154,7 @@ func TestZstdOversizedThenDecodeAll(t *testing.T) {
 	}
 }
 
-// TestReadBandsAllocStorage checks that ReadBandsAlloc decodes into the
+// TestReadBandsAllocStorage checks that readBandsAlloc decodes into the
 // allocator's memory for every sample type and falls back to its own for
 // a slice that is short or misaligned.
 func TestReadBandsAllocStorage(t *testing.T) {
@@ -172,7 +174,7 @@ func TestReadBandsAllocStorage(t *testing.T) {
 		}
 		w := Window{Width: 37, Height: 29}
 		var given []byte
-		got, err := ds.ReadBandsAlloc(context.Background(), []int{1}, w, func(n int) []byte {
+		got, err := ds.readBandsAlloc(context.Background(), []int{1}, w, func(n int) []byte {
 			given = make([]byte, n)
 			return given
 		})
@@ -183,11 +185,11 @@ func TestReadBandsAllocStorage(t *testing.T) {
 		if &got[0].Bytes()[0] != &given[0] {
 			t.Errorf("%v: band not stored in the allocator's memory", typ)
 		}
-		for name, alloc := range map[string]Allocator{
+		for name, alloc := range map[string]func(n int) []byte{
 			"short":      func(n int) []byte { return make([]byte, n-1) },
 			"misaligned": func(n int) []byte { return make([]byte, n+8)[1 : n+1] },
 		} {
-			got, err := ds.ReadBandsAlloc(context.Background(), []int{1}, w, alloc)
+			got, err := rasterhook.Get[*Dataset, Window, *Band]().ReadBands(ds, context.Background(), []int{1}, w, alloc)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -196,7 +198,8 @@ func TestReadBandsAllocStorage(t *testing.T) {
 	}
 }
 
-// TestStartReadBands checks the background read: Wait returns what
+// TestStartReadBands checks the background read, through the hook the
+// runtime calls (rasterhook): Wait returns what
 // ReadBands returns (whether or not the caller finds blocks left to
 // decode), and a read cancelled before Wait reports the cancellation and
 // closes Done.
@@ -216,8 +219,9 @@ func TestStartReadBands(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := Window{Width: 300, Height: 200}
+	hooks := rasterhook.Get[*Dataset, Window, *Band]()
 	for _, delay := range []time.Duration{0, 5 * time.Millisecond} {
-		r, err := ds.StartReadBands(context.Background(), []int{2, 1}, w, nil)
+		r, err := hooks.StartReadBands(ds, context.Background(), []int{2, 1}, w, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -236,7 +240,7 @@ func TestStartReadBands(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	r, err := ds.StartReadBands(ctx, []int{1}, w, nil)
+	r, err := hooks.StartReadBands(ds, ctx, []int{1}, w, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,7 +252,7 @@ func TestStartReadBands(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("Done not closed after a cancelled read")
 	}
-	if _, err := ds.StartReadBands(context.Background(), []int{3}, w, nil); err == nil {
+	if r, err := hooks.StartReadBands(ds, context.Background(), []int{3}, w, nil); err == nil || r != nil {
 		t.Fatal("band 3 of a 2-band file accepted")
 	}
 }

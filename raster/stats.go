@@ -8,6 +8,8 @@ import (
 	"math/big"
 	"math/bits"
 	"strconv"
+
+	"github.com/geodisaster/engine/internal/cfmt"
 )
 
 // Statistics are a band's exact summary statistics over its valid samples
@@ -39,13 +41,13 @@ var ErrNoValidPixels = errors.New("raster: no valid pixels, statistics undefined
 // statistics are returned verbatim.
 func (s Statistics) Metadata() map[string]string {
 	m := map[string]string{
-		"STATISTICS_MINIMUM": FormatG(s.Min, 14),
-		"STATISTICS_MAXIMUM": FormatG(s.Max, 14),
-		"STATISTICS_MEAN":    FormatG(s.Mean, 14),
-		"STATISTICS_STDDEV":  FormatG(s.StdDev, 14),
+		"STATISTICS_MINIMUM": cfmt.FormatG(s.Min, 14),
+		"STATISTICS_MAXIMUM": cfmt.FormatG(s.Max, 14),
+		"STATISTICS_MEAN":    cfmt.FormatG(s.Mean, 14),
+		"STATISTICS_STDDEV":  cfmt.FormatG(s.StdDev, 14),
 	}
 	if s.HasValidPercent {
-		vp := FormatG(s.ValidPercent, 4)
+		vp := cfmt.FormatG(s.ValidPercent, 4)
 		if vp == "100" && s.Valid < s.Total {
 			// GDAL never reports 100 when a sample is invalid.
 			vp = "99.999"
@@ -56,19 +58,6 @@ func (s Statistics) Metadata() map[string]string {
 		m[k] = v
 	}
 	return m
-}
-
-// FormatG formats v like C's printf("%.<prec>g").
-func FormatG(v float64, prec int) string {
-	switch {
-	case math.IsNaN(v):
-		return "nan"
-	case math.IsInf(v, 1):
-		return "inf"
-	case math.IsInf(v, -1):
-		return "-inf"
-	}
-	return strconv.FormatFloat(v, 'g', prec, 64)
 }
 
 // A StatisticsOption changes how Dataset.Statistics obtains a band's
@@ -95,7 +84,7 @@ func FromPixels(b *Band) StatisticsOption { return func(c *statsConfig) { c.pixe
 // Statistics returns band's (1-based) exact statistics, computed as GDAL
 // 3.6's ComputeStatistics(bApproxOK=FALSE) computes them so that the
 // doubles are bit-identical to what gdalinfo -stats reports (see
-// ComputeBandStatistics). By default the band is streamed from the file
+// computeBandStatistics). By default the band is streamed from the file
 // (blocks are decoded concurrently into a few buffers per core and folded
 // in GDAL's block order, so the band is never held in memory); options
 // accept stored values (UseStored) or use pixels already read
@@ -119,7 +108,7 @@ func (d *Dataset) Statistics(ctx context.Context, band int, opts ...StatisticsOp
 		if b.Width != d.width || b.Height != d.height || b.Type != d.dtype {
 			return Statistics{}, fmt.Errorf("raster: pixels are a %dx%d %s band, the dataset's %dx%d %s", b.Width, b.Height, b.Type, d.width, d.height, d.dtype)
 		}
-		return ComputeBandStatistics(b, d.blockW, d.blockH, d.nodataPtr())
+		return computeBandStatistics(b, d.blockW, d.blockH, d.nodataPtr())
 	}
 	return d.streamStatistics(ctx, band)
 }
@@ -163,7 +152,7 @@ func (d *Dataset) storedStatistics(band int) (Statistics, bool) {
 	return s, true
 }
 
-// ComputeBandStatistics computes the statistics GDAL 3.6 computes for a
+// computeBandStatistics computes the statistics GDAL 3.6 computes for a
 // band stored in blockW x blockH blocks with the given nodata value (nil for
 // none). GDAL visits blocks row by row and samples within a block row by
 // row; uint8 and uint16 bands are summed exactly in integers, every other
@@ -171,7 +160,7 @@ func (d *Dataset) storedStatistics(band int) (Statistics, bool) {
 // block size matters for the last bits of mean and std. Nodata matching
 // follows GDAL: exact for uint8/uint16, otherwise within a relative
 // tolerance of 2*FLT_EPSILON (ARE_REAL_EQUAL), in float32 for float32 bands.
-func ComputeBandStatistics(b *Band, blockW, blockH int, nodata *float64) (Statistics, error) {
+func computeBandStatistics(b *Band, blockW, blockH int, nodata *float64) (Statistics, error) {
 	if err := b.Validate(); err != nil {
 		return Statistics{}, err
 	}

@@ -10,7 +10,7 @@ import (
 )
 
 // streamStatistics computes band's (1-based) exact statistics as GDAL does
-// (see ComputeBandStatistics) without holding the band in memory: blocks
+// (see computeBandStatistics) without holding the band in memory: blocks
 // are decoded concurrently into a bounded set of buffers and folded into
 // the statistics in GDAL's block order. Memory is a few blocks per core.
 func (d *Dataset) streamStatistics(ctx context.Context, band int) (Statistics, error) {

@@ -2,6 +2,7 @@ package raster
 
 import (
 	"fmt"
+	"github.com/geodisaster/engine/raster/internal/tiff"
 	"strconv"
 	"strings"
 )
@@ -19,29 +20,29 @@ var tiffTextTags = []struct {
 	tag  uint16
 	name string
 }{
-	{269, "TIFFTAG_DOCUMENTNAME"}, {tagImageDescription, "TIFFTAG_IMAGEDESCRIPTION"},
-	{tagSoftware, "TIFFTAG_SOFTWARE"}, {306, "TIFFTAG_DATETIME"}, {315, "TIFFTAG_ARTIST"},
+	{269, "TIFFTAG_DOCUMENTNAME"}, {tiff.TagImageDescription, "TIFFTAG_IMAGEDESCRIPTION"},
+	{tiff.TagSoftware, "TIFFTAG_SOFTWARE"}, {306, "TIFFTAG_DATETIME"}, {315, "TIFFTAG_ARTIST"},
 	{316, "TIFFTAG_HOSTCOMPUTER"}, {33432, "TIFFTAG_COPYRIGHT"},
 }
 
 // parseTIFFTags reads the text and resolution tags, the extra samples and
 // the colour map of f.
-func (d *Dataset) parseTIFFTags(f *ifd) {
+func (d *Dataset) parseTIFFTags(f *tiff.IFD) {
 	t := tiffTags{meta: map[string]string{}}
 	for _, tt := range tiffTextTags {
-		if f.has(tt.tag) {
-			t.meta[tt.name] = f.ascii(tt.tag)
+		if f.Has(tt.tag) {
+			t.meta[tt.name] = f.ASCII(tt.tag)
 		}
 	}
 	for _, r := range []struct {
 		tag  uint16
 		name string
 	}{{282, "TIFFTAG_XRESOLUTION"}, {283, "TIFFTAG_YRESOLUTION"}} {
-		if v, err := f.floats(d.bo, r.tag); err == nil && len(v) > 0 {
+		if v, err := f.Floats(d.bo, r.tag); err == nil && len(v) > 0 {
 			t.meta[r.name] = strconv.FormatFloat(v[0], 'g', 8, 64)
 		}
 	}
-	if u, err := f.uints(d.bo, 296); err == nil && len(u) > 0 {
+	if u, err := f.Uints(d.bo, 296); err == nil && len(u) > 0 {
 		unit := map[uint64]string{1: "unitless", 2: "pixels/inch", 3: "pixels/cm"}[u[0]]
 		if unit == "" {
 			unit = "unknown"
@@ -52,13 +53,13 @@ func (d *Dataset) parseTIFFTags(f *ifd) {
 		tag  uint16
 		name string
 	}{{280, "TIFFTAG_MINSAMPLEVALUE"}, {281, "TIFFTAG_MAXSAMPLEVALUE"}} {
-		if u, err := f.uints(d.bo, r.tag); err == nil && len(u) > 0 {
+		if u, err := f.Uints(d.bo, r.tag); err == nil && len(u) > 0 {
 			t.meta[r.name] = strconv.FormatUint(u[0], 10)
 		}
 	}
-	t.extraSamples, _ = f.uints(d.bo, tagExtraSamples)
+	t.extraSamples, _ = f.Uints(d.bo, tiff.TagExtraSamples)
 	if d.photometric == photoPalette {
-		if cm, err := f.uints(d.bo, tagColorMap); err == nil && d.bps <= 16 && len(cm) == 3<<d.bps {
+		if cm, err := f.Uints(d.bo, tiff.TagColorMap); err == nil && d.bps <= 16 && len(cm) == 3<<d.bps {
 			t.colorMap = cm
 		}
 	}
@@ -70,13 +71,13 @@ func (d *Dataset) parseTIFFTags(f *ifd) {
 // GDAL_STRUCTURAL_METADATA block GDAL's COG driver writes after the
 // header.
 func (d *Dataset) hasCOGHeader() bool {
-	off := uint64(classicHeaderSize)
+	off := uint64(tiff.ClassicHeaderSize)
 	if d.big {
-		off = bigTIFFHeaderSize
+		off = tiff.BigTIFFHeaderSize
 	}
 	const marker = "GDAL_STRUCTURAL_METADATA_SIZE="
 	b := make([]byte, len(marker))
-	return readFull(d.r, d.size, b, off, "COG header") == nil && string(b) == marker
+	return tiff.ReadFull(d.r, d.size, b, off, "COG header") == nil && string(b) == marker
 }
 
 // TIFFTags returns the baseline TIFF text and resolution tags of the image

@@ -1,7 +1,6 @@
 package raster
 
 import (
-	"bytes"
 	"context"
 	"encoding/binary"
 	"fmt"
@@ -11,14 +10,14 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/geodisaster/engine/crs"
-	"github.com/klauspost/compress/zlib"
-	"github.com/klauspost/compress/zstd"
+	"github.com/geodisaster/engine/internal/cfmt"
+	"github.com/geodisaster/engine/raster/internal/codec"
+	"github.com/geodisaster/engine/raster/internal/tiff"
 )
 
 // WriteOptions controls how Write encodes a GeoTIFF.
@@ -149,16 +148,19 @@ func encodeImage(ctx context.Context, bands []*Band, opts WriteOptions, subfile 
 	if img.tile < 16 || img.tile%16 != 0 || img.tile > 1<<15 {
 		return nil, fmt.Errorf("raster: tile size %d is not a multiple of 16 in [16, 32768]", img.tile)
 	}
-	switch strings.ToLower(opts.Compression) {
-	case "", "deflate":
-		img.compression = CompressionDeflate
-	case "none":
-		img.compression = CompressionNone
-	case "zstd":
-		img.compression = CompressionZSTD
-	default:
-		return nil, fmt.Errorf("raster: unsupported write compression %q (none, deflate, zstd)", opts.Compression)
+	name := opts.Compression
+	if name == "" {
+		name = "deflate"
 	}
+	c := codecs.Encoder(name)
+	if c == nil {
+		var names []string
+		for _, e := range codecs.Encoders() {
+			names = append(names, strings.ToLower(e.Name))
+		}
+		return nil, fmt.Errorf("raster: unsupported write compression %q (%s)", opts.Compression, strings.Join(names, ", "))
+	}
+	img.compression = c.Code
 	switch img.predictor {
 	case 0:
 		img.predictor = 1
@@ -185,8 +187,8 @@ func encodeImage(ctx context.Context, bands []*Band, opts WriteOptions, subfile 
 	for k := 0; k < workers; k++ {
 		go func() {
 			defer wg.Done()
-			enc := &tileEncoder{}
-			defer enc.close()
+			enc := &tileEncoder{codec: c.NewEncoder()}
+			defer enc.codec.Close()
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= n {
@@ -221,17 +223,9 @@ func encodeImage(ctx context.Context, bands []*Band, opts WriteOptions, subfile 
 
 // tileEncoder holds one goroutine's reusable compression state.
 type tileEncoder struct {
-	raw  []byte
-	tmp  []byte
-	buf  bytes.Buffer
-	zw   *zlib.Writer
-	zstd *zstd.Encoder
-}
-
-func (e *tileEncoder) close() {
-	if e.zstd != nil {
-		e.zstd.Close()
-	}
+	raw   []byte
+	tmp   []byte
+	codec codec.Encoder
 }
 
 // encode extracts, predicts and compresses the tile whose top-left pixel
@@ -250,141 +244,19 @@ func (e *tileEncoder) encode(img *encodedImage, b *Band, x0, y0 int) ([]byte, er
 	}
 	switch img.predictor {
 	case 2:
-		applyHorizontal(raw, rowLen, img.tile, size)
-		if !nativeLE && size > 1 {
-			swapBytes(raw, size)
+		tiff.ApplyHorizontal(raw, rowLen, img.tile, size)
+		if !tiff.NativeLE && size > 1 {
+			tiff.SwapBytes(raw, size)
 		}
 	case 3:
 		e.tmp = grow(e.tmp, rowLen)
-		applyFloat(raw, rowLen, img.tile, size, e.tmp)
+		tiff.ApplyFloat(raw, rowLen, img.tile, size, e.tmp)
 	default:
-		if !nativeLE && size > 1 {
-			swapBytes(raw, size)
+		if !tiff.NativeLE && size > 1 {
+			tiff.SwapBytes(raw, size)
 		}
 	}
-	switch img.compression {
-	case CompressionNone:
-		return append([]byte(nil), raw...), nil
-	case CompressionDeflate:
-		e.buf.Reset()
-		if e.zw == nil {
-			zw, err := zlib.NewWriterLevel(&e.buf, 6)
-			if err != nil {
-				return nil, fmt.Errorf("raster: %w", err)
-			}
-			e.zw = zw
-		} else {
-			e.zw.Reset(&e.buf)
-		}
-		if _, err := e.zw.Write(raw); err != nil {
-			return nil, fmt.Errorf("raster: deflate: %w", err)
-		}
-		if err := e.zw.Close(); err != nil {
-			return nil, fmt.Errorf("raster: deflate: %w", err)
-		}
-		return append([]byte(nil), e.buf.Bytes()...), nil
-	case CompressionZSTD:
-		if e.zstd == nil {
-			z, err := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithEncoderLevel(zstd.SpeedDefault))
-			if err != nil {
-				return nil, fmt.Errorf("raster: %w", err)
-			}
-			e.zstd = z
-		}
-		return e.zstd.EncodeAll(raw, nil), nil
-	}
-	return nil, fmt.Errorf("raster: compression %d", img.compression)
-}
-
-// applyHorizontal applies TIFF predictor 2 to native-order samples.
-func applyHorizontal(b []byte, rowLen, rows, size int) {
-	for r := 0; r < rows; r++ {
-		row := b[r*rowLen : (r+1)*rowLen]
-		switch size {
-		case 1:
-			for i := len(row) - 1; i > 0; i-- {
-				row[i] -= row[i-1]
-			}
-		case 2:
-			s := u16s(row)
-			for i := len(s) - 1; i > 0; i-- {
-				s[i] -= s[i-1]
-			}
-		case 4:
-			s := u32s(row)
-			for i := len(s) - 1; i > 0; i-- {
-				s[i] -= s[i-1]
-			}
-		case 8:
-			s := u64s(row)
-			for i := len(s) - 1; i > 0; i-- {
-				s[i] -= s[i-1]
-			}
-		}
-	}
-}
-
-// applyFloat applies TIFF predictor 3: byte planes, most significant first,
-// then byte-wise differencing.
-func applyFloat(b []byte, rowLen, rows, size int, tmp []byte) {
-	n := rowLen / size
-	for r := 0; r < rows; r++ {
-		row := b[r*rowLen : (r+1)*rowLen]
-		switch size {
-		case 4:
-			s := u32s(row)
-			for i, v := range s {
-				tmp[i], tmp[n+i], tmp[2*n+i], tmp[3*n+i] = byte(v>>24), byte(v>>16), byte(v>>8), byte(v)
-			}
-		case 8:
-			s := u64s(row)
-			for i, v := range s {
-				for k := 0; k < 8; k++ {
-					tmp[k*n+i] = byte(v >> (56 - 8*k))
-				}
-			}
-		}
-		copy(row, tmp[:rowLen])
-		for i := len(row) - 1; i > 0; i-- {
-			row[i] -= row[i-1]
-		}
-	}
-}
-
-// tiffEntry is one IFD entry to write, its value already encoded
-// little-endian.
-type tiffEntry struct {
-	tag   uint16
-	typ   uint16
-	count uint64
-	data  []byte
-}
-
-func shortsEntry(tag uint16, v ...uint16) tiffEntry {
-	b := make([]byte, 2*len(v))
-	for i, x := range v {
-		binary.LittleEndian.PutUint16(b[2*i:], x)
-	}
-	return tiffEntry{tag, dtShort, uint64(len(v)), b}
-}
-
-func longEntry(tag uint16, v uint32) tiffEntry {
-	b := make([]byte, 4)
-	binary.LittleEndian.PutUint32(b, v)
-	return tiffEntry{tag, dtLong, 1, b}
-}
-
-func doublesEntry(tag uint16, v ...float64) tiffEntry {
-	b := make([]byte, 8*len(v))
-	for i, x := range v {
-		binary.LittleEndian.PutUint64(b[8*i:], math.Float64bits(x))
-	}
-	return tiffEntry{tag, dtDouble, uint64(len(v)), b}
-}
-
-func asciiEntry(tag uint16, s string) tiffEntry {
-	b := append([]byte(s), 0)
-	return tiffEntry{tag, dtASCII, uint64(len(b)), b}
+	return e.codec.Encode(raw)
 }
 
 // sampleFormat returns the TIFF SampleFormat of t.
@@ -396,19 +268,6 @@ func sampleFormat(t DataType) uint16 {
 		return 3
 	}
 	return 1
-}
-
-// formatNoData formats a nodata value as GDAL_NODATA text.
-func formatNoData(v float64) string {
-	switch {
-	case math.IsNaN(v):
-		return "nan"
-	case math.IsInf(v, 1):
-		return "inf"
-	case math.IsInf(v, -1):
-		return "-inf"
-	}
-	return strconv.FormatFloat(v, 'g', -1, 64)
 }
 
 // escapeXML escapes text for XML content and attributes.
@@ -456,8 +315,8 @@ func gdalMetadataXML(desc []string) string {
 }
 
 // geoEntries returns the georeferencing, nodata and metadata tags.
-func (img *encodedImage) geoEntries(main bool, scale float64) ([]tiffEntry, error) {
-	var es []tiffEntry
+func (img *encodedImage) geoEntries(main bool, scale float64) ([]tiff.Entry, error) {
+	var es []tiff.Entry
 	t := img.opts.Transform
 	if t != (crs.Affine{}) {
 		if err := t.Validate(); err != nil {
@@ -467,10 +326,10 @@ func (img *encodedImage) geoEntries(main bool, scale float64) ([]tiffEntry, erro
 			t[0], t[1], t[3], t[4] = t[0]*scale, t[1]*scale, t[3]*scale, t[4]*scale
 		}
 		if t.IsRectilinear() && t[0] > 0 && t[4] < 0 {
-			es = append(es, doublesEntry(tagModelPixelScale, t[0], -t[4], 0),
-				doublesEntry(tagModelTiepoint, 0, 0, 0, t[2], t[5], 0))
+			es = append(es, tiff.DoublesEntry(tiff.TagModelPixelScale, t[0], -t[4], 0),
+				tiff.DoublesEntry(tiff.TagModelTiepoint, 0, 0, 0, t[2], t[5], 0))
 		} else {
-			es = append(es, doublesEntry(tagModelTransform,
+			es = append(es, tiff.DoublesEntry(tiff.TagModelTransform,
 				t[0], t[1], 0, t[2], t[3], t[4], 0, t[5], 0, 0, 0, 0, 0, 0, 0, 1))
 		}
 	}
@@ -479,51 +338,51 @@ func (img *encodedImage) geoEntries(main bool, scale float64) ([]tiffEntry, erro
 		if err != nil {
 			return nil, fmt.Errorf("raster: %w", err)
 		}
-		es = append(es, shortsEntry(tagGeoKeyDirectory, keys...))
+		es = append(es, tiff.ShortsEntry(tiff.TagGeoKeyDirectory, keys...))
 	}
 	if main {
 		if md := gdalMetadataXML(img.opts.BandDescriptions); md != "" {
-			es = append(es, asciiEntry(tagGDALMetadata, md))
+			es = append(es, tiff.ASCIIEntry(tiff.TagGDALMetadata, md))
 		}
 	}
 	if img.opts.NoData != nil {
-		es = append(es, asciiEntry(tagGDALNoData, formatNoData(*img.opts.NoData)))
+		es = append(es, tiff.ASCIIEntry(tiff.TagGDALNoData, cfmt.FormatG(*img.opts.NoData, -1)))
 	}
 	return es, nil
 }
 
 // entries returns the image's IFD entries except the tile offsets, with
 // the tile byte counts.
-func (img *encodedImage) entries(big bool) ([]tiffEntry, error) {
+func (img *encodedImage) entries(big bool) ([]tiff.Entry, error) {
 	bps := make([]uint16, img.spp)
 	sf := make([]uint16, img.spp)
 	for i := range bps {
 		bps[i] = uint16(8 * img.dtype.Size())
 		sf[i] = sampleFormat(img.dtype)
 	}
-	es := []tiffEntry{
-		longEntry(tagImageWidth, uint32(img.width)),
-		longEntry(tagImageLength, uint32(img.height)),
-		shortsEntry(tagBitsPerSample, bps...),
-		shortsEntry(tagCompression, uint16(img.compression)),
-		shortsEntry(tagPhotometric, photoMinIsBlack),
-		shortsEntry(tagSamplesPerPixel, uint16(img.spp)),
-		shortsEntry(tagPlanarConfig, 2),
-		shortsEntry(tagTileWidth, uint16(img.tile)),
-		shortsEntry(tagTileLength, uint16(img.tile)),
-		shortsEntry(tagSampleFormat, sf...),
+	es := []tiff.Entry{
+		tiff.LongEntry(tiff.TagImageWidth, uint32(img.width)),
+		tiff.LongEntry(tiff.TagImageLength, uint32(img.height)),
+		tiff.ShortsEntry(tiff.TagBitsPerSample, bps...),
+		tiff.ShortsEntry(tiff.TagCompression, uint16(img.compression)),
+		tiff.ShortsEntry(tiff.TagPhotometric, photoMinIsBlack),
+		tiff.ShortsEntry(tiff.TagSamplesPerPixel, uint16(img.spp)),
+		tiff.ShortsEntry(tiff.TagPlanarConfig, 2),
+		tiff.ShortsEntry(tiff.TagTileWidth, uint16(img.tile)),
+		tiff.ShortsEntry(tiff.TagTileLength, uint16(img.tile)),
+		tiff.ShortsEntry(tiff.TagSampleFormat, sf...),
 	}
 	if img.spp == 1 {
-		es[6] = shortsEntry(tagPlanarConfig, 1)
+		es[6] = tiff.ShortsEntry(tiff.TagPlanarConfig, 1)
 	}
 	if img.subfileType != 0 {
-		es = append(es, longEntry(tagNewSubfileType, uint32(img.subfileType)))
+		es = append(es, tiff.LongEntry(tiff.TagNewSubfileType, uint32(img.subfileType)))
 	}
 	if img.predictor != 1 {
-		es = append(es, shortsEntry(tagPredictor, uint16(img.predictor)))
+		es = append(es, tiff.ShortsEntry(tiff.TagPredictor, uint16(img.predictor)))
 	}
 	if img.spp > 1 {
-		es = append(es, shortsEntry(tagExtraSamples, make([]uint16, img.spp-1)...))
+		es = append(es, tiff.ShortsEntry(tiff.TagExtraSamples, make([]uint16, img.spp-1)...))
 	}
 	counts := make([]byte, 0, len(img.tiles)*8)
 	for _, t := range img.tiles {
@@ -533,11 +392,11 @@ func (img *encodedImage) entries(big bool) ([]tiffEntry, error) {
 			counts = binary.LittleEndian.AppendUint32(counts, uint32(len(t)))
 		}
 	}
-	typ := uint16(dtLong)
+	typ := uint16(tiff.TypeLong)
 	if big {
-		typ = dtLong8
+		typ = tiff.TypeLong8
 	}
-	es = append(es, tiffEntry{tagTileByteCounts, typ, uint64(len(img.tiles)), counts})
+	es = append(es, tiff.Entry{Tag: tiff.TagTileByteCounts, Type: typ, Count: uint64(len(img.tiles)), Data: counts})
 	geo, err := img.geoEntries(true, 1)
 	if err != nil {
 		return nil, err
@@ -556,19 +415,19 @@ func (img *encodedImage) writeTIFF(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	offType, offSize := uint16(dtLong), 4
+	offType, offSize := uint16(tiff.TypeLong), 4
 	if big {
-		offType, offSize = dtLong8, 8
+		offType, offSize = tiff.TypeLong8, 8
 	}
 	offsets := make([]byte, len(img.tiles)*offSize)
-	es = append(es, tiffEntry{tagTileOffsets, offType, uint64(len(img.tiles)), offsets})
-	sort.Slice(es, func(i, j int) bool { return es[i].tag < es[j].tag })
+	es = append(es, tiff.Entry{Tag: tiff.TagTileOffsets, Type: offType, Count: uint64(len(img.tiles)), Data: offsets})
+	sort.Slice(es, func(i, j int) bool { return es[i].Tag < es[j].Tag })
 	hdrLen := uint64(8)
 	if big {
 		hdrLen = 16
 	}
 	// Size the IFD and its out-of-line values, then fill in tile offsets.
-	ifdBytes := encodeIFD(es, hdrLen, big)
+	ifdBytes := tiff.EncodeIFD(es, hdrLen, big)
 	pos := hdrLen + uint64(len(ifdBytes))
 	for i, t := range img.tiles {
 		if big {
@@ -578,7 +437,7 @@ func (img *encodedImage) writeTIFF(w io.Writer) error {
 		}
 		pos += uint64(len(t))
 	}
-	ifdBytes = encodeIFD(es, hdrLen, big)
+	ifdBytes = tiff.EncodeIFD(es, hdrLen, big)
 	var hdr []byte
 	if big {
 		hdr = []byte{'I', 'I', 43, 0, 8, 0, 0, 0}
@@ -599,50 +458,4 @@ func (img *encodedImage) writeTIFF(w io.Writer) error {
 		}
 	}
 	return nil
-}
-
-// encodeIFD encodes entries (sorted by tag) as an IFD at offset off
-// followed by their out-of-line values (word-aligned), with no next IFD.
-func encodeIFD(es []tiffEntry, off uint64, big bool) []byte {
-	entrySize, inline, countSize := 12, 4, 2
-	if big {
-		entrySize, inline, countSize = 20, 8, 8
-	}
-	head := uint64(countSize + len(es)*entrySize + inline)
-	var out, extra []byte
-	if big {
-		out = binary.LittleEndian.AppendUint64(out, uint64(len(es)))
-	} else {
-		out = binary.LittleEndian.AppendUint16(out, uint16(len(es)))
-	}
-	for _, e := range es {
-		out = binary.LittleEndian.AppendUint16(out, e.tag)
-		out = binary.LittleEndian.AppendUint16(out, e.typ)
-		if big {
-			out = binary.LittleEndian.AppendUint64(out, e.count)
-		} else {
-			out = binary.LittleEndian.AppendUint32(out, uint32(e.count))
-		}
-		if len(e.data) <= inline {
-			v := make([]byte, inline)
-			copy(v, e.data)
-			out = append(out, v...)
-			continue
-		}
-		if len(extra)%2 == 1 {
-			extra = append(extra, 0)
-		}
-		vo := off + head + uint64(len(extra))
-		if big {
-			out = binary.LittleEndian.AppendUint64(out, vo)
-		} else {
-			out = binary.LittleEndian.AppendUint32(out, uint32(vo))
-		}
-		extra = append(extra, e.data...)
-	}
-	out = append(out, make([]byte, inline)...) // next IFD: none
-	if len(extra)%2 == 1 {
-		extra = append(extra, 0)
-	}
-	return append(out, extra...)
 }

@@ -87,7 +87,7 @@ func (s *Session) alloc(n int) []byte {
 	return make([]byte, n)
 }
 
-// allocZeroed is alloc with the buffer cleared (a raster.Allocator).
+// allocZeroed is alloc with the buffer cleared (a rasterhook.Allocator).
 func (s *Session) allocZeroed(n int) []byte {
 	if b := s.take(n); b != nil {
 		clear(b)

@@ -5,9 +5,14 @@ import (
 	"context"
 	"errors"
 
+	"github.com/geodisaster/engine/internal/rasterhook"
 	"github.com/geodisaster/engine/raster"
 	"github.com/geodisaster/engine/workers"
 )
+
+// rasterReader holds the raster reader's hooks for reads into the
+// session's recycled buffers and reads started in the background.
+var rasterReader = rasterhook.Get[*raster.Dataset, raster.Window, *raster.Band]()
 
 // A band prefetch decodes bands of a declared GeoTIFF on other goroutines
 // from the moment its bytes are in memory, while the session is still
@@ -40,7 +45,7 @@ type bandPrefetch struct {
 	ds     *raster.Dataset
 	info   *workers.RasterInfo
 	bands  map[int]int // band number -> index in the read's bands
-	read   *raster.BandRead
+	read   rasterhook.Pending[*raster.Band]
 	cancel context.CancelFunc
 }
 
@@ -48,7 +53,7 @@ type bandPrefetch struct {
 // bands (those in range, without repeats) on other goroutines. It returns
 // nil when there is nothing to decode, including when data is not a
 // readable GeoTIFF: the session's synchronous open then reports why.
-func startPrefetch(data []byte, bands []int, alloc raster.Allocator) *bandPrefetch {
+func startPrefetch(data []byte, bands []int, alloc rasterhook.Allocator) *bandPrefetch {
 	ds, err := raster.OpenReaderAt(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
 		return nil
@@ -66,7 +71,7 @@ func startPrefetch(data []byte, bands []int, alloc raster.Allocator) *bandPrefet
 		return nil
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	r, err := ds.StartReadBands(ctx, list, raster.Window{Width: info.Width, Height: info.Height}, alloc)
+	r, err := rasterReader.StartReadBands(ds, ctx, list, raster.Window{Width: info.Width, Height: info.Height}, alloc)
 	if err != nil {
 		cancel()
 		return nil
@@ -77,7 +82,7 @@ func startPrefetch(data []byte, bands []int, alloc raster.Allocator) *bandPrefet
 
 // band returns band b, whether the prefetch covered it, and its decoding
 // error; the caller decodes the blocks no goroutine has started yet
-// (raster.BandRead.Wait). A prefetch stopped by Session.Close or by ctx
+// (rasterhook.Pending.Wait). A prefetch stopped by Session.Close or by ctx
 // reports ctx's error.
 func (p *bandPrefetch) band(ctx context.Context, b int) (*raster.Band, bool, error) {
 	i, ok := p.bands[b]

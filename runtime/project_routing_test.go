@@ -103,7 +103,7 @@ func TestRoutingReplayAndRenderDeterminism(t *testing.T) {
 	}
 	// Pinned so a platform or dependency change that alters the bytes is
 	// noticed (spec type 38: image hashes reproduce exactly). Re-pinned when
-	// raster.EncodeRGBPNG moved from image/png's default compression to
+	// overlay.EncodeRGBPNG moved from image/png's default compression to
 	// filter None + flate.BestSpeed (same pixels, different bytes; was
 	// 3c4f78c2a2dfc0ad246382b6bb680471093a38da07cef52b04941324212a3923).
 	const want = "252246b281e818a9f46c80d01f97652f262ef01e813129e328db9c67ed3fa3ee"

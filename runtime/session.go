@@ -595,7 +595,7 @@ func (e *callEnv) Band(path string, band int) (*raster.Band, workers.RasterInfo,
 			return b, *fe.info, nil
 		}
 	}
-	bs, err := fe.ds.ReadBandsAlloc(e.ctx, []int{band}, raster.Window{Width: fe.info.Width, Height: fe.info.Height}, e.s.allocZeroed)
+	bs, err := rasterReader.ReadBands(fe.ds, e.ctx, []int{band}, raster.Window{Width: fe.info.Width, Height: fe.info.Height}, e.s.allocZeroed)
 	if err != nil {
 		return nil, workers.RasterInfo{}, fmt.Errorf("declared raster %s band %d: %w", path, band, err)
 	}

@@ -5,7 +5,7 @@ import (
 
 	"github.com/geodisaster/engine/crs"
 	"github.com/geodisaster/engine/geodesy"
-	"github.com/geodisaster/engine/raster"
+	"github.com/geodisaster/engine/internal/numpy"
 )
 
 // GridAreas computes cell areas of a raster grid as the spec's shared rule
@@ -69,5 +69,5 @@ func (g *GridAreas) Sum(indices []int) float64 {
 	for k, i := range indices {
 		vals[k] = g.RowArea[i/g.width]
 	}
-	return raster.SumFloat64(vals)
+	return numpy.SumFloat64(vals)
 }

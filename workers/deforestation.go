@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/geodisaster/engine/internal/numpy"
 	"github.com/geodisaster/engine/raster"
 )
 
@@ -104,7 +105,7 @@ func computeTreecoverMean(env Env, a Args) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	mean := raster.MeanFloat32(valid)
+	mean := numpy.MeanFloat32(valid)
 	if math.IsNaN(float64(mean)) || math.IsInf(float64(mean), 0) {
 		return nil, fmt.Errorf("%s: tree-cover mean is not finite", f.Path)
 	}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/geodisaster/engine/internal/numpy"
 	"github.com/geodisaster/engine/raster"
 )
 
@@ -302,8 +303,8 @@ func epochIndices(env Env, e opticalEpoch, region []bool, regionInfo *RasterInfo
 	}
 	ndvi := normalizedDifference(b8, b4, i8, i4, region)
 	nbr := normalizedDifference(b8, b12, i8, i12, region)
-	out.NDVI, out.NDVIPixels = raster.MeanFloat32(ndvi), len(ndvi)
-	out.NBR, out.NBRPixels = raster.MeanFloat32(nbr), len(nbr)
+	out.NDVI, out.NDVIPixels = numpy.MeanFloat32(ndvi), len(ndvi)
+	out.NBR, out.NBRPixels = numpy.MeanFloat32(nbr), len(nbr)
 	return out, nil
 }
 
@@ -335,7 +336,7 @@ func finiteMean(vals []float32) float64 {
 			ok = append(ok, float64(v))
 		}
 	}
-	return raster.MeanFloat64(ok)
+	return numpy.MeanFloat64(ok)
 }
 
 // finite64 reports whether a float64 is finite.
@@ -427,7 +428,7 @@ func declaredBandMean(env Env, f *SceneFile, name string) (float32, int, error) 
 	if len(valid) == 0 {
 		return 0, 0, fmt.Errorf("%s: band %s has no valid pixel", f.Path, name)
 	}
-	return raster.MeanFloat32(valid), len(valid), nil
+	return numpy.MeanFloat32(valid), len(valid), nil
 }
 
 // sarChange aggregates a SAR scene by each path's declared temporal role,
@@ -651,7 +652,7 @@ func canopyMean(env Env, s *Scene) (float32, error) {
 	if err != nil {
 		return 0, err
 	}
-	return raster.MeanFloat32(valid), nil
+	return numpy.MeanFloat32(valid), nil
 }
 
 // checkForestGrids requires the declared Hansen rasters to share one grid

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/geodisaster/engine/internal/numpy"
 	"github.com/geodisaster/engine/raster"
 )
 
@@ -445,9 +446,9 @@ func (c *Continuous) values(idx []int) (f32 []float32, f64 []float64) {
 func (c *Continuous) mean(idx []int) float64 {
 	f32, f64 := c.values(idx)
 	if f32 != nil {
-		return float64(raster.MeanFloat32(f32))
+		return float64(numpy.MeanFloat32(f32))
 	}
-	return raster.MeanFloat64(f64)
+	return numpy.MeanFloat64(f64)
 }
 
 // asDtype rounds a Python float threshold to the raster's sample type, as
@@ -520,4 +521,4 @@ func workHazard(w *Work) (hazardDomain, error) {
 }
 
 // sumF64 is NumPy's float64 sum (pairwise, in order).
-func sumF64(x []float64) float64 { return raster.SumFloat64(x) }
+func sumF64(x []float64) float64 { return numpy.SumFloat64(x) }

@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/geodisaster/engine/raster"
+	"github.com/geodisaster/engine/internal/numpy"
 )
 
 // Multi-hazard task shape A: one measurement of one declared source raster
@@ -167,13 +167,13 @@ func computeNDVIZScore(env Env, a Args) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", f.Path, err)
 	}
-	mean := raster.SumFloat64(base) / float64(len(base))
+	mean := numpy.SumFloat64(base) / float64(len(base))
 	sq := make([]float64, len(base))
 	for i, v := range base {
 		d := v - mean
 		sq[i] = d * d
 	}
-	std := math.Sqrt(raster.SumFloat64(sq) / float64(len(base)-1))
+	std := math.Sqrt(numpy.SumFloat64(sq) / float64(len(base)-1))
 	if math.IsNaN(std) || math.IsInf(std, 0) || std <= 0 {
 		return nil, fmt.Errorf("%s: baseline sample standard deviation %v is not finite and positive", f.Path, std)
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/geodisaster/engine/crs"
-	"github.com/geodisaster/engine/raster"
+	"github.com/geodisaster/engine/internal/numpy"
 	"github.com/geodisaster/engine/vector"
 )
 
@@ -253,9 +253,9 @@ func estimateExposure(env Env, a Args, r exposureRule) (*Result, error) {
 	}
 	var total float64
 	if f32, f64 := pop.values(sel); f32 != nil {
-		total = float64(raster.SumFloat32(f32))
+		total = float64(numpy.SumFloat32(f32))
 	} else {
-		total = raster.SumFloat64(f64)
+		total = numpy.SumFloat64(f64)
 	}
 	if err := finiteOrErr("population in footprint", total); err != nil {
 		return nil, err

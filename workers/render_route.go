@@ -17,6 +17,7 @@ import (
 	"golang.org/x/image/math/fixed"
 
 	"github.com/geodisaster/engine/crs"
+	"github.com/geodisaster/engine/internal/overlay"
 	"github.com/geodisaster/engine/raster"
 )
 
@@ -325,7 +326,7 @@ func renderRouteOverlay(env Env, a Args) (*Result, error) {
 	}
 	rr.CompareHandle = h.Name
 	rr.Selected = sel
-	pngBytes, err := raster.EncodeRGBPNG(img)
+	pngBytes, err := overlay.EncodeRGBPNG(img)
 	if err != nil {
 		return nil, err
 	}
@@ -472,7 +473,7 @@ func drawRouteOverlay(env Env, plan *RoutePlan, sel map[string]string, on map[st
 			rr.InChip["flood_polygons"]++
 		}
 		if on["flood"] {
-			raster.FillPolygon(img, chip, rings, colFlood)
+			overlay.FillPolygon(img, chip, rings, colFlood)
 		}
 	}
 	// Roads, risky roads (flood_risk > 0) and blocked roads.
@@ -497,7 +498,7 @@ func drawRouteOverlay(env Env, plan *RoutePlan, sel map[string]string, on map[st
 			if e.FloodRisk > 0 {
 				c = colRisky
 			}
-			raster.DrawPolyline(img, chip, px, 1, c)
+			overlay.DrawPolyline(img, chip, px, 1, c)
 		}
 		if plan.Blocked[e.ID] {
 			blockedLines = append(blockedLines, px)
@@ -505,7 +506,7 @@ func drawRouteOverlay(env Env, plan *RoutePlan, sel map[string]string, on map[st
 	}
 	if on["blocked_roads"] {
 		for _, px := range blockedLines {
-			raster.DrawPolyline(img, chip, px, 3, colBlocked)
+			overlay.DrawPolyline(img, chip, px, 3, colBlocked)
 		}
 	}
 	// Routes: candidates first, then the three selections on top.
@@ -540,7 +541,7 @@ func drawRouteOverlay(env Env, plan *RoutePlan, sel map[string]string, on map[st
 				if pass == 1 {
 					w = 3
 				}
-				raster.DrawPolyline(img, chip, r.px, w, routeColour(r.c.Strategy))
+				overlay.DrawPolyline(img, chip, r.px, w, routeColour(r.c.Strategy))
 			}
 		}
 		for _, r := range routes {
@@ -561,13 +562,13 @@ func drawRouteOverlay(env Env, plan *RoutePlan, sel map[string]string, on map[st
 	}
 	if on["origin"] && oIn {
 		x, y := int(math.Floor(ox)), int(math.Floor(oy))
-		raster.FillRect(img, chip, image.Rect(x-5, y-5, x+6, y+6), colOrigin)
-		raster.FillRect(img, chip, image.Rect(x-2, y-2, x+3, y+3), colWhite)
+		overlay.FillRect(img, chip, image.Rect(x-5, y-5, x+6, y+6), colOrigin)
+		overlay.FillRect(img, chip, image.Rect(x-2, y-2, x+3, y+3), colWhite)
 		rr.OriginRendered = true
 	}
 	if on["shelter"] && sIn {
-		raster.FillDisc(img, chip, sx, sy, 7, colShelter)
-		raster.FillDisc(img, chip, sx, sy, 3, colWhite)
+		overlay.FillDisc(img, chip, sx, sy, 7, colShelter)
+		overlay.FillDisc(img, chip, sx, sy, 3, colWhite)
 		rr.ShelterRendered = true
 	}
 	// Labels: route ids on the chip and the legend.
@@ -584,7 +585,7 @@ func drawRouteOverlay(env Env, plan *RoutePlan, sel map[string]string, on map[st
 		}
 	}
 	drawLegend(img, plan, sel, on)
-	rr.ChangedChipPixels = raster.ChangedPixels(base, img, chip)
+	rr.ChangedChipPixels = overlay.ChangedPixels(base, img, chip)
 	if rr.ChangedChipPixels == 0 && len(rr.Layers) > 1 {
 		return nil, nil, fmt.Errorf("RenderMap: the overlay changed no chip pixel")
 	}
@@ -699,7 +700,7 @@ func drawLegend(img *image.RGBA, plan *RoutePlan, sel map[string]string, on map[
 		}
 	}
 	swatch := func(c color.RGBA) {
-		raster.FillRect(img, panel, image.Rect(x0, y-9, x0+16, y+1), c)
+		overlay.FillRect(img, panel, image.Rect(x0, y-9, x0+16, y+1), c)
 	}
 	text("route_overlay  "+plan.Overlay.CRS.String(), colWhite)
 	y += 20

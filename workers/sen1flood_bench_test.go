@@ -15,6 +15,7 @@ import (
 
 	"github.com/geodisaster/engine/conformance/hydrate"
 	"github.com/geodisaster/engine/raster"
+	"github.com/geodisaster/engine/raster/regions"
 )
 
 // sen1BenchEnv is sen1Env with decoded bands (a session's band cache).
@@ -97,7 +98,7 @@ func BenchmarkSen1FloodStages(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	polys, err := raster.Polygonize(labels, info.Width, info.Height, len(comps))
+	polys, err := regions.Polygonize(labels, info.Width, info.Height, len(comps))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -131,14 +132,14 @@ func BenchmarkSen1FloodStages(b *testing.B) {
 	})
 	b.Run("trace", func(b *testing.B) {
 		sen1CPU(b, func() {
-			if _, err := raster.TraceOutlines(m.Mask, MaskFlood, info.Width, info.Height); err != nil {
+			if _, err := regions.TraceOutlines(m.Mask, MaskFlood, info.Width, info.Height); err != nil {
 				b.Fatal(err)
 			}
 		})
 	})
 	b.Run("polygonize", func(b *testing.B) {
 		sen1CPU(b, func() {
-			if _, err := raster.Polygonize(labels, info.Width, info.Height, len(comps)); err != nil {
+			if _, err := regions.Polygonize(labels, info.Width, info.Height, len(comps)); err != nil {
 				b.Fatal(err)
 			}
 		})

@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/geodisaster/engine/raster"
+	"github.com/geodisaster/engine/internal/numpy"
 )
 
 // FloodCell is one cell of the 4x4 inventory (spec types 39-41).
@@ -107,7 +107,7 @@ func sen1FloodArea(m *FloodMask) float64 {
 			vals = append(vals, a)
 		}
 	}
-	return raster.SumFloat64(vals)
+	return numpy.SumFloat64(vals)
 }
 
 // sen1CellIndex returns the grid index k with k*n/4 <= i < (k+1)*n/4.

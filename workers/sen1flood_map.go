@@ -8,6 +8,7 @@ import (
 	"math"
 	"sync"
 
+	"github.com/geodisaster/engine/internal/otsu"
 	"github.com/geodisaster/engine/raster"
 )
 
@@ -226,7 +227,7 @@ func predictFlood(vv, vh []float32, info RasterInfo, both func(f, g func())) (*F
 		}
 		parts = append(parts, score[h.lo:h.lo+h.valid])
 	}
-	t, err := raster.OtsuFloat32PartsRun(parts, mn, mx, sen1OtsuBins, func(fs []func()) {
+	t, err := otsu.ThresholdParts(parts, mn, mx, sen1OtsuBins, func(fs []func()) {
 		for len(fs) >= 2 {
 			both(fs[0], fs[1])
 			fs = fs[2:]

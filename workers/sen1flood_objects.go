@@ -10,7 +10,8 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/geodisaster/engine/raster"
+	"github.com/geodisaster/engine/internal/numpy"
+	"github.com/geodisaster/engine/raster/regions"
 )
 
 // FloodComponent is one 8-neighbour component of the prediction.
@@ -74,7 +75,7 @@ func sen1LabelComponents(m *FloodMask, labelled func(at func(pixel int) int32, n
 	w, h := m.Info.Width, m.Info.Height
 	sc := sen1LabelPool.Get().(*sen1LabelScratch)
 	defer sen1LabelPool.Put(sc)
-	rl, err := raster.LabelRuns(m.Mask, MaskFlood, w, h)
+	rl, err := regions.LabelRuns(m.Mask, MaskFlood, w, h)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -114,7 +115,7 @@ func sen1LabelComponents(m *FloodMask, labelled func(at func(pixel int) int32, n
 			for j, r := range pr {
 				v[j] = ra[r]
 			}
-			c.AreaM2 = raster.SumFloat64(v)
+			c.AreaM2 = numpy.SumFloat64(v)
 		} else {
 			c.AreaM2 = float64(len(pr)) * m.Areas.PixelArea
 		}
@@ -123,11 +124,11 @@ func sen1LabelComponents(m *FloodMask, labelled func(at func(pixel int) int32, n
 			minC, maxC = min(minC, col), max(maxC, col)
 			v[j] = xc[col]
 		}
-		cx := raster.MeanFloat64(v)
+		cx := numpy.MeanFloat64(v)
 		for j, r := range pr {
 			v[j] = yc[r]
 		}
-		cy := raster.MeanFloat64(v)
+		cy := numpy.MeanFloat64(v)
 		minR, maxR := pr[0], pr[len(pr)-1] // row-major order
 		x0 := t[2] + float64(float64(minC)*t[0])
 		x1 := t[2] + float64(float64(maxC+1)*t[0])
@@ -144,7 +145,7 @@ func sen1LabelComponents(m *FloodMask, labelled func(at func(pixel int) int32, n
 // written before it is read, except start, which is cleared), reused
 // across calls; none is retained.
 type sen1LabelScratch struct {
-	group raster.Grouping
+	group regions.Grouping
 	vals  []float64
 }
 
@@ -228,7 +229,7 @@ func sen1ExtractPolygons(env Env, o *FloodObjects) (Artifact, int, error) {
 		labelledOK bool        // labelAt, n and pixels are set
 		labelErr   error       // the caller's alone
 		labelled   atomic.Bool // set after labelledOK is set (or the labelling failed)
-		polys      []raster.PixelPolygon
+		polys      []regions.PixelPolygon
 		polyErr    error
 		doc        atomic.Pointer[[]byte] // the document, before it is written
 		written    atomic.Int64           // bytes of doc final so far
@@ -244,7 +245,7 @@ func sen1ExtractPolygons(env Env, o *FloodObjects) (Artifact, int, error) {
 	)
 	wait := tm.Go(func() {
 		defer finished.Store(true)
-		outlines, err := raster.TraceOutlines(m.Mask, MaskFlood, w, h)
+		outlines, err := regions.TraceOutlines(m.Mask, MaskFlood, w, h)
 		// Tracing usually ends first; waiting awake (as the hasher
 		// does) saves waking this goroutine's core up again.
 		for !labelled.Load() {
@@ -330,7 +331,7 @@ var sen1GeoJSONPool = sync.Pool{New: func() any { return new([]byte) }}
 // counter-clockwise and holes clockwise on a north-up grid (RFC 7946),
 // rings are closed, and coordinates are pixel corners mapped through the
 // affine transform and printed with the shortest exact representation.
-func FloodPolygonsGeoJSON(polys []raster.PixelPolygon, comps []FloodComponent, info RasterInfo) []byte {
+func FloodPolygonsGeoJSON(polys []regions.PixelPolygon, comps []FloodComponent, info RasterInfo) []byte {
 	pixels := make([]int32, len(comps))
 	for i, c := range comps {
 		pixels[i] = int32(c.Pixels)
@@ -350,7 +351,7 @@ const (
 // sen1GeoJSONWriter formats the features of FloodPolygonsGeoJSON. Corners
 // lie on the grid lines, so each distinct coordinate is formatted once.
 type sen1GeoJSONWriter struct {
-	polys      []raster.PixelPolygon
+	polys      []regions.PixelPolygon
 	pixels     []int32 // pixel count by label-1
 	xs, ys     [][]byte
 	flip       bool
@@ -360,7 +361,7 @@ type sen1GeoJSONWriter struct {
 
 // newSen1GeoJSONWriter formats the grid's coordinates and lays out the
 // document of polys: every feature's exact byte range.
-func newSen1GeoJSONWriter(polys []raster.PixelPolygon, pixels []int32, info RasterInfo) *sen1GeoJSONWriter {
+func newSen1GeoJSONWriter(polys []regions.PixelPolygon, pixels []int32, info RasterInfo) *sen1GeoJSONWriter {
 	t := info.Transform
 	g := &sen1GeoJSONWriter{polys: polys, pixels: pixels, flip: t[0]*t[4] < 0}
 	coords := make([]byte, 0, 24*(info.Width+info.Height+2))
@@ -417,7 +418,7 @@ func (g *sen1GeoJSONWriter) writeStreaming(doc []byte, written *atomic.Int64) {
 // sen1AppendGeoJSON appends FloodPolygonsGeoJSON's document to buf. The
 // document's exact size is computed first and its two halves of features
 // are written concurrently into their own byte ranges.
-func sen1AppendGeoJSON(buf []byte, polys []raster.PixelPolygon, pixels []int32, info RasterInfo) []byte {
+func sen1AppendGeoJSON(buf []byte, polys []regions.PixelPolygon, pixels []int32, info RasterInfo) []byte {
 	g := newSen1GeoJSONWriter(polys, pixels, info)
 	base := len(buf)
 	if cap(buf)-base < g.size {
@@ -452,7 +453,7 @@ func (g *sen1GeoJSONWriter) featureSize(i int) int {
 }
 
 // ringSize returns the bytes of a closed ring: [[x,y],...,[x0,y0]].
-func (g *sen1GeoJSONWriter) ringSize(r raster.PixelRing) int {
+func (g *sen1GeoJSONWriter) ringSize(r regions.PixelRing) int {
 	n := 2 + len(r) + 3*(len(r)+1) // brackets, commas between points, each point's [,]
 	for _, p := range r {
 		n += len(g.xs[p.X]) + len(g.ys[p.Y])
@@ -496,7 +497,7 @@ func (g *sen1GeoJSONWriter) write(doc []byte, i0, i1 int) {
 // ring appends a closed ring. Pixel rings run clockwise on screen (rows
 // down), which is clockwise on the map too once rows become decreasing
 // latitudes; they are reversed then so exteriors are counter-clockwise.
-func (g *sen1GeoJSONWriter) ring(b []byte, r raster.PixelRing) []byte {
+func (g *sen1GeoJSONWriter) ring(b []byte, r regions.PixelRing) []byte {
 	b = append(b, '[')
 	n := len(r)
 	for k := 0; k <= n; k++ {

@@ -3,8 +3,10 @@ package workers
 import (
 	"math/rand/v2"
 
-	"github.com/geodisaster/engine/raster"
 	"testing"
+
+	"github.com/geodisaster/engine/internal/numpy"
+	"github.com/geodisaster/engine/raster/regions"
 )
 
 // randomFloodMask returns a w x h mask of 0/1/255 values (and, with odd,
@@ -76,7 +78,7 @@ func TestFloodAreaEqualsAppendedSum(t *testing.T) {
 		}
 		for _, claimed := range []int{flood, flood / 2, flood + 3} {
 			m := &FloodMask{Info: RasterInfo{Width: w, Height: h}, Mask: mask, Flood: claimed, Areas: &GridAreas{RowArea: areas}}
-			if got, exp := sen1FloodArea(m), raster.SumFloat64(want); got != exp {
+			if got, exp := sen1FloodArea(m), numpy.SumFloat64(want); got != exp {
 				t.Fatalf("%dx%d claimed %d of %d: %v, want %v", w, h, claimed, flood, got, exp)
 			}
 		}
@@ -148,7 +150,7 @@ func TestRenderRowLayersEqualScan(t *testing.T) {
 	for trial := 0; trial < 300; trial++ {
 		w, h := 1+rng.IntN(40), 1+rng.IntN(12)
 		mask, _ := randomFloodMask(rng, w, h, false)
-		labels, _, err := raster.LabelValue(mask, MaskFlood, w, h, raster.Connect8)
+		labels, _, err := regions.LabelValue(mask, MaskFlood, w, h, regions.Connect8)
 		if err != nil {
 			t.Fatal(err)
 		}

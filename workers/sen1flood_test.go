@@ -13,6 +13,7 @@ import (
 
 	"github.com/geodisaster/engine/crs"
 	"github.com/geodisaster/engine/raster"
+	"github.com/geodisaster/engine/raster/regions"
 )
 
 // sen1Env is a minimal Env over in-memory handles for worker unit tests.
@@ -211,7 +212,7 @@ func TestLabelFloodMeasures(t *testing.T) {
 func TestFloodPolygonsGeoJSON(t *testing.T) {
 	info := testInfo(3, 3)
 	labels := []int32{1, 1, 1, 1, 0, 1, 1, 1, 1}
-	polys, err := raster.Polygonize(labels, 3, 3, 1)
+	polys, err := regions.Polygonize(labels, 3, 3, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,7 +27,7 @@ import (
 // to stealing it (a trace showed a band decode goroutine waiting out the
 // whole 1 ms spin). Work that runs while a team is awake is therefore
 // handed to the team (Both, Go) or done by the goroutine that would
-// otherwise wait for it (raster.BandRead.Wait).
+// otherwise wait for it (rasterhook.Pending.Wait).
 type Team struct {
 	pending atomic.Pointer[func()] // a step not yet taken
 	quit    atomic.Bool

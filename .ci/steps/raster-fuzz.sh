@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Brief fuzz runs of the raster package's parsers, codecs, labellings and nodata texts (about 60 s of fuzzing plus builds).
-# A crasher is saved under raster/testdata/fuzz/<target>/ and fails CI.
+# Brief fuzz runs of raster's parsers, codecs, labellings and nodata texts (about 60 s of fuzzing plus builds).
+# A crasher is saved under <package>/testdata/fuzz/<target>/ and fails CI.
 #
 # Go's fuzzer can report "context deadline exceeded" when -fuzztime runs out
 # while it is still minimizing a new interesting input (no failing input is
@@ -10,9 +10,19 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 export CGO_ENABLED=0
 status=0
-for target in FuzzOpen FuzzInflate FuzzDecompress FuzzJPEG FuzzLabelRuns FuzzNoDataText; do
-  echo "   fuzz raster $target (8s)"
-  out=$(go test -run='^$' -fuzz="^${target}\$" -fuzztime=8s -fuzzminimizetime=5s ./raster/ 2>&1)
+# Each fuzz target beside the parser it exercises: package and target.
+targets=(
+  ./raster/ FuzzOpen
+  ./raster/internal/codec/deflate/ FuzzInflate
+  ./raster/ FuzzDecompress
+  ./raster/ FuzzJPEG
+  ./raster/regions/ FuzzLabelRuns
+  ./raster/ FuzzNoDataText
+)
+for ((i = 0; i < ${#targets[@]}; i += 2)); do
+  pkg=${targets[i]} target=${targets[i+1]}
+  echo "   fuzz $pkg $target (8s)"
+  out=$(go test -run='^$' -fuzz="^${target}\$" -fuzztime=8s -fuzzminimizetime=5s "$pkg" 2>&1)
   rc=$?
   echo "$out" | tail -4
   if [ $rc -ne 0 ]; then

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/geodisaster/engine/internal/cfmt"
 	"github.com/geodisaster/engine/raster"
 )
 
@@ -211,7 +212,7 @@ func setInspectStats(ib *inspectBand, s raster.Statistics, err error) {
 		ib.Stats = &inspectStats{Minimum: jsonFloat(math.NaN()), Maximum: jsonFloat(math.NaN()),
 			Mean: jsonFloat(math.NaN()), StdDev: jsonFloat(math.NaN()), ValidPercent: &vp,
 			ValidCount: &s.Valid, Source: "computed",
-			Metadata: map[string]string{"STATISTICS_VALID_PERCENT": raster.FormatG(s.ValidPercent, 4)}}
+			Metadata: map[string]string{"STATISTICS_VALID_PERCENT": cfmt.FormatG(s.ValidPercent, 4)}}
 	}
 }
 
@@ -241,7 +242,7 @@ func fmtNoData(v any) string {
 	if math.IsNaN(float64(f)) {
 		return "nan"
 	}
-	return raster.FormatG(float64(f), 18)
+	return cfmt.FormatG(float64(f), 18)
 }
 
 // writeInspectText prints the report in a gdalinfo-like text layout.

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/geodisaster/engine/crs"
+	"github.com/geodisaster/engine/internal/cfmt"
 	"github.com/geodisaster/engine/raster"
 )
 
@@ -273,7 +274,7 @@ func gdalInfoOf(ctx context.Context, name string, d *raster.Dataset, stats, chec
 			}
 		case errors.Is(err, raster.ErrNoValidPixels):
 			// GDAL records the valid percentage and reports no statistics.
-			gb.metadata = mergeItems(gb.metadata, map[string]string{"STATISTICS_VALID_PERCENT": raster.FormatG(s.ValidPercent, 4)})
+			gb.metadata = mergeItems(gb.metadata, map[string]string{"STATISTICS_VALID_PERCENT": cfmt.FormatG(s.ValidPercent, 4)})
 		default:
 			return nil, err
 		}

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Goldens for raster/numpy.go: NumPy's float32/float64 sum and mean of
+"""Goldens for internal/numpy/numpy.go: NumPy's float32/float64 sum and mean of
 deterministic arrays. Run with Debian's python3 (NumPy 1.24):
 
-    /usr/bin/python3 conformance/numpy/gen_sums.py > raster/testdata/numpy_sums.json
+    /usr/bin/python3 conformance/numpy/gen_sums.py > internal/numpy/testdata/numpy_sums.json
 """
 import json
 import numpy as np

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/geodisaster/engine/internal/numpy"
 	"github.com/geodisaster/engine/raster"
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/workers"
@@ -102,7 +103,7 @@ func genBaselineCanopy(g *gen, i int) (runtime.Record, error) {
 		setAt(b, (h-1)*w+w-1, 255)
 		valid = valid[:len(valid)-1]
 	}
-	mean := raster.MeanFloat32(valid)
+	mean := numpy.MeanFloat32(valid)
 	class := "sparse"
 	switch m := float64(mean); {
 	case m > 60:

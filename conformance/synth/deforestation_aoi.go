@@ -10,6 +10,7 @@ import (
 
 	"github.com/geodisaster/engine/crs"
 	"github.com/geodisaster/engine/geodesy"
+	"github.com/geodisaster/engine/internal/numpy"
 	"github.com/geodisaster/engine/raster"
 	"github.com/geodisaster/engine/workers"
 )
@@ -496,7 +497,7 @@ func (a *forestAOI) areaHa(mark func(i int) bool) (float64, error) {
 	}
 	m2 := float64(count) * math.Abs(float64(a.t[0]*a.t[4])-float64(a.t[1]*a.t[3]))
 	if rows != nil {
-		m2 = raster.SumFloat64(cells)
+		m2 = numpy.SumFloat64(cells)
 	}
 	return workers.RoundHalfEven(m2/10000, 6), nil
 }
@@ -529,7 +530,7 @@ func (a *forestAOI) goldEpoch(e string, region []bool) (float32, float32) {
 			}
 			vals = append(vals, v)
 		}
-		return raster.MeanFloat32(vals)
+		return numpy.MeanFloat32(vals)
 	}
 	return nd(b[3], b[2]), nd(b[3], b[5])
 }
@@ -540,7 +541,7 @@ func mean64(v []float32) float64 {
 	for i, x := range v {
 		w[i] = float64(x)
 	}
-	return raster.MeanFloat64(w)
+	return numpy.MeanFloat64(w)
 }
 
 // goldDrops returns the whole-period NDVI and NBR drops (mean of pre epoch
@@ -590,7 +591,7 @@ func (a *forestAOI) goldSAR() (float64, float64) {
 				ok = append(ok, x)
 			}
 		}
-		return raster.MeanFloat32(ok)
+		return numpy.MeanFloat32(ok)
 	}
 	var preVH, postVH, postVV []float32
 	for _, q := range a.s1 {
@@ -612,5 +613,5 @@ func (a *forestAOI) goldCanopy() float32 {
 			v = append(v, x)
 		}
 	}
-	return raster.MeanFloat32(v)
+	return numpy.MeanFloat32(v)
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/geodisaster/engine/geodesy"
+	"github.com/geodisaster/engine/internal/numpy"
 	"github.com/geodisaster/engine/raster"
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/workers"
@@ -102,7 +103,7 @@ func genWildfireA(g *gen, i int) (runtime.Record, error) {
 	for k, idx := range burned {
 		areas[k] = rows[idx/w]
 	}
-	ha := workers.RoundHalfEven(raster.SumFloat64(areas)/10000, 3)
+	ha := workers.RoundHalfEven(numpy.SumFloat64(areas)/10000, 3)
 
 	base := "source_assets/multi_hazard/" + sample + "/"
 	opts := raster.WriteOptions{Compression: "deflate", TileSize: 256, EPSG: 4326, Transform: grid.T}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/geodisaster/engine/internal/numpy"
 	"github.com/geodisaster/engine/raster"
 	"github.com/geodisaster/engine/runtime"
 )
@@ -121,12 +122,12 @@ func genDroughtA(g *gen, i int) (runtime.Record, error) {
 		fmt.Fprintf(&sb, "%d-07-15,baseline,%s\n", y, fmtF(v))
 	}
 	fmt.Fprintf(&sb, "2022-07-15,target,%s\n", fmtF(round(target, 6)))
-	mean := raster.SumFloat64(base) / float64(len(base))
+	mean := numpy.SumFloat64(base) / float64(len(base))
 	sq := make([]float64, len(base))
 	for k, v := range base {
 		sq[k] = (v - mean) * (v - mean)
 	}
-	std := math.Sqrt(raster.SumFloat64(sq) / float64(len(base)-1))
+	std := math.Sqrt(numpy.SumFloat64(sq) / float64(len(base)-1))
 	z := (target - mean) / std
 	cards, err := r.raster("modis_ndvi__target", b, ndv, map[string]any{"product": "MODIS/061/MOD13Q1", "band": "NDVI", "scale": "NDVI (-1..1)", "date": "2022-07-15"})
 	if err != nil {

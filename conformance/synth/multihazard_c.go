@@ -4,6 +4,7 @@ import (
 	"math"
 	"sort"
 
+	"github.com/geodisaster/engine/internal/numpy"
 	"github.com/geodisaster/engine/raster"
 	"github.com/geodisaster/engine/runtime"
 )
@@ -339,12 +340,12 @@ func genAirC(g *gen, i int) (runtime.Record, error) {
 	srcJ := map[string]any{}
 	for k, s := range srcs {
 		m := means[s]
-		mu := raster.SumFloat64(m) / float64(len(m))
+		mu := numpy.SumFloat64(m) / float64(len(m))
 		sq := make([]float64, len(m))
 		for j, v := range m {
 			sq[j] = (v - mu) * (v - mu)
 		}
-		sd := math.Sqrt(raster.SumFloat64(sq) / float64(len(m)))
+		sd := math.Sqrt(numpy.SumFloat64(sq) / float64(len(m)))
 		level := mu + float64(targets[k]*sd)
 		b, err := r.band(raster.Float32)
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/geodisaster/engine/geodesy"
+	"github.com/geodisaster/engine/internal/numpy"
 	"github.com/geodisaster/engine/raster"
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/workers"
@@ -63,7 +64,7 @@ func (r *mhRec) areaHa(idx []int) float64 {
 	for k, i := range idx {
 		v[k] = r.rows[i/r.grid.W]
 	}
-	return raster.SumFloat64(v) / 10000
+	return numpy.SumFloat64(v) / 10000
 }
 
 // raster writes rasters/<handle>.tif and its JSON sidecar (sha256, shape,
@@ -199,7 +200,7 @@ func meanF32(b *raster.Band, idx []int) float64 {
 	for k, i := range idx {
 		v[k] = d[i]
 	}
-	return float64(raster.MeanFloat32(v))
+	return float64(numpy.MeanFloat32(v))
 }
 
 // numpyPercentile is np.percentile(x, q) (linear) of unsorted values.

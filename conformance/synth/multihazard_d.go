@@ -7,6 +7,7 @@ import (
 	"github.com/paulmach/orb"
 
 	"github.com/geodisaster/engine/crs"
+	"github.com/geodisaster/engine/internal/numpy"
 	"github.com/geodisaster/engine/raster"
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/vector"
@@ -101,7 +102,7 @@ func genExposureD(t exposureTypeD) func(g *gen, i int) (runtime.Record, error) {
 				pv = append(pv, pop.Data.([]float32)[k])
 			}
 		}
-		population := round(float64(raster.SumFloat32(pv)), 3)
+		population := round(float64(numpy.SumFloat32(pv)), 3)
 		// OSM representative points.
 		var feats []osmFeature
 		next := 1000 + 37*i

@@ -7,7 +7,10 @@ import (
 
 	"github.com/geodisaster/engine/crs"
 	"github.com/geodisaster/engine/geodesy"
+	"github.com/geodisaster/engine/internal/numpy"
+	"github.com/geodisaster/engine/internal/otsu"
 	"github.com/geodisaster/engine/raster"
+	"github.com/geodisaster/engine/raster/regions"
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/workers"
 )
@@ -432,7 +435,7 @@ func sen1Gold(c *S1Chip) (*sen1Truth, error) {
 			scores = append(scores, min(c.VV[i], c.VH[i]))
 		}
 	}
-	t, err := raster.OtsuFloat32(scores, 256)
+	t, err := otsu.Threshold(scores, 256)
 	if err != nil {
 		return nil, err
 	}
@@ -454,8 +457,8 @@ func sen1Gold(c *S1Chip) (*sen1Truth, error) {
 			areas = append(areas, rows[i/c.W])
 		}
 	}
-	tr.floodArea = raster.SumFloat64(areas)
-	labels, nc, err := raster.Label(flood, c.W, c.H, raster.Connect8)
+	tr.floodArea = numpy.SumFloat64(areas)
+	labels, nc, err := regions.Label(flood, c.W, c.H, regions.Connect8)
 	if err != nil {
 		return nil, err
 	}
@@ -483,8 +486,8 @@ func sen1Gold(c *S1Chip) (*sen1Truth, error) {
 			ys = append(ys, c.T[5]+float64((float64(row)+0.5)*c.T[4]))
 			minC, maxC, minR, maxR = min(minC, col), max(maxC, col), min(minR, row), max(maxR, row)
 		}
-		tr.largestArea = sen1Round(raster.SumFloat64(la), 3)
-		tr.largestCentroid = map[string]any{"lon": sen1Round(raster.MeanFloat64(xs), 6), "lat": sen1Round(raster.MeanFloat64(ys), 6)}
+		tr.largestArea = sen1Round(numpy.SumFloat64(la), 3)
+		tr.largestCentroid = map[string]any{"lon": sen1Round(numpy.MeanFloat64(xs), 6), "lat": sen1Round(numpy.MeanFloat64(ys), 6)}
 		tr.largestBBox = []any{
 			sen1Round(c.T[2]+float64(float64(minC)*c.T[0]), 6), sen1Round(c.T[5]+float64(float64(maxR+1)*c.T[4]), 6),
 			sen1Round(c.T[2]+float64(float64(maxC+1)*c.T[0]), 6), sen1Round(c.T[5]+float64(float64(minR)*c.T[4]), 6),

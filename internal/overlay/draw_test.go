@@ -1,0 +1,109 @@
+package overlay
+
+import (
+	"image"
+	"image/color"
+	"testing"
+)
+
+func blank(w, h int, c color.RGBA) *image.RGBA {
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for i := 0; i < len(img.Pix); i += 4 {
+		img.Pix[i], img.Pix[i+1], img.Pix[i+2], img.Pix[i+3] = c.R, c.G, c.B, 255
+	}
+	return img
+}
+
+func painted(img *image.RGBA, c color.RGBA) int {
+	n := 0
+	for i := 0; i < len(img.Pix); i += 4 {
+		if img.Pix[i] == c.R && img.Pix[i+1] == c.G && img.Pix[i+2] == c.B {
+			n++
+		}
+	}
+	return n
+}
+
+var red = color.RGBA{255, 0, 0, 255}
+
+func TestBlendPixel(t *testing.T) {
+	img := blank(2, 1, color.RGBA{0, 0, 0, 255})
+	clip := img.Rect
+	if !BlendPixel(img, clip, 0, 0, color.RGBA{255, 100, 0, 128}) {
+		t.Fatal("blend reported no change")
+	}
+	// (255*128 + 0*127 + 127)/255 = 128; (100*128+127)/255 = 50.
+	if got := img.Pix[:4]; got[0] != 128 || got[1] != 50 || got[2] != 0 || got[3] != 255 {
+		t.Errorf("blended pixel %v", got)
+	}
+	if BlendPixel(img, image.Rect(0, 0, 1, 1), 1, 0, red) {
+		t.Error("pixel outside the clip changed")
+	}
+	if BlendPixel(img, clip, 5, 5, red) {
+		t.Error("pixel outside the image changed")
+	}
+}
+
+func TestDrawLine(t *testing.T) {
+	img := blank(20, 10, color.RGBA{})
+	clip := image.Rect(0, 0, 10, 10)
+	// A horizontal line across the clip edge paints only the clip's part.
+	n := DrawLine(img, clip, 2.5, 4.5, 18.5, 4.5, 1, red)
+	if n != 8 || painted(img, red) != 8 {
+		t.Errorf("horizontal line changed %d pixels (%d red), want 8 (x 2..9)", n, painted(img, red))
+	}
+	img = blank(10, 10, color.RGBA{})
+	DrawLine(img, img.Rect, 0.5, 0.5, 9.5, 9.5, 1, red)
+	for i := 0; i < 10; i++ {
+		if img.RGBAAt(i, i) != red {
+			t.Errorf("diagonal misses (%d,%d)", i, i)
+		}
+	}
+	if painted(img, red) != 10 {
+		t.Errorf("diagonal painted %d pixels", painted(img, red))
+	}
+	img = blank(10, 10, color.RGBA{})
+	DrawLine(img, img.Rect, 5.5, 2, 5.5, 7, 3, red)
+	// Rows 2..7 sampled, the square pen adds a row above and below: 8x3.
+	if painted(img, red) != 8*3 {
+		t.Errorf("3-wide vertical line painted %d pixels, want 24", painted(img, red))
+	}
+	if DrawLine(img, img.Rect, -50, -50, -40, -60, 1, red) != 0 {
+		t.Error("a segment outside the clip drew")
+	}
+}
+
+func TestFillPolygon(t *testing.T) {
+	img := blank(10, 10, color.RGBA{})
+	square := [][2]float64{{2, 2}, {8, 2}, {8, 8}, {2, 8}, {2, 2}}
+	FillPolygon(img, img.Rect, [][][2]float64{square}, red)
+	if n := painted(img, red); n != 36 {
+		t.Errorf("6x6 square filled %d pixels", n)
+	}
+	img = blank(10, 10, color.RGBA{})
+	hole := [][2]float64{{4, 4}, {6, 4}, {6, 6}, {4, 6}, {4, 4}}
+	FillPolygon(img, img.Rect, [][][2]float64{square, hole}, red)
+	if n := painted(img, red); n != 32 {
+		t.Errorf("square with a 2x2 hole filled %d pixels", n)
+	}
+	img = blank(10, 10, color.RGBA{})
+	FillPolygon(img, image.Rect(0, 0, 5, 10), [][][2]float64{square}, red)
+	if n := painted(img, red); n != 18 {
+		t.Errorf("clipped square filled %d pixels", n)
+	}
+}
+
+func TestFillDiscAndChanged(t *testing.T) {
+	a := blank(9, 9, color.RGBA{})
+	b := blank(9, 9, color.RGBA{})
+	FillDisc(b, b.Rect, 4.5, 4.5, 1, red)
+	// Pixel centres at distance <= 1: the centre and its 4 neighbours.
+	if n := ChangedPixels(a, b, a.Rect); n != 5 {
+		t.Errorf("radius-1 disc changed %d pixels, want 5", n)
+	}
+	FillDisc(b, b.Rect, 4.5, 4.5, 2, red)
+	// Integer offsets with dx*dx+dy*dy <= 4: 13 pixels.
+	if n := ChangedPixels(a, b, a.Rect); n != 13 {
+		t.Errorf("radius-2 disc changed %d pixels, want 13", n)
+	}
+}

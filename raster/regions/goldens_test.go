@@ -1,0 +1,36 @@
+package regions
+
+import (
+	"encoding/json"
+	"os"
+	"testing"
+)
+
+// maskGoldens are the labelled masks of raster/testdata's native-stack
+// goldens (conformance/raster/gen_sen1flood.py): scipy.ndimage.label with
+// both connectivities and rasterio.features.shapes's polygons.
+type maskGoldens struct {
+	Masks []struct {
+		Width    int         `json:"width"`
+		Height   int         `json:"height"`
+		Mask     string      `json:"mask"`
+		Labels8  []int32     `json:"labels8"`
+		N8       int         `json:"n8"`
+		Labels4  []int32     `json:"labels4"`
+		N4       int         `json:"n4"`
+		Polygons [][][][]int `json:"polygons"`
+	} `json:"masks"`
+}
+
+func loadAlgorithmGoldens(t *testing.T) *maskGoldens {
+	t.Helper()
+	var g maskGoldens
+	b, err := os.ReadFile("../testdata/sen1flood_algorithms.json")
+	if err == nil {
+		err = json.Unmarshal(b, &g)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &g
+}
