@@ -224,6 +224,31 @@ func TestExportCommand(t *testing.T) {
 	if code != exitFailure || rep.OK || rep.Drifts[0].Field != "training_weight" || !strings.Contains(stderr, "training_weight") {
 		t.Fatalf("mutated: exit %d %+v\n%s", code, rep.Drifts, stderr)
 	}
+	// A drifted core row: exit 1, named as well.
+	if err := os.WriteFile(filepath.Join(out, rel), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	core := export.File(export.CoreTasks, "train")
+	cb, err := os.ReadFile(filepath.Join(out, core))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(out, core), []byte(strings.Replace(string(cb), `"training_weight":1`, `"training_weight":2`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, _ = runCLI(t, "", "export", "--verify", out, "--input", gold)
+	if code != exitFailure || !strings.Contains(stdout, core+":1: record ") || !strings.Contains(stdout, "field training_weight: 2, the canonical record has 1") {
+		t.Fatalf("core row drift: exit %d\n%s", code, stdout)
+	}
+	// export.json counts the core rows per split: one per record.
+	var m export.Manifest
+	mb, err := os.ReadFile(filepath.Join(out, export.ManifestFile))
+	if err != nil || json.Unmarshal(mb, &m) != nil {
+		t.Fatalf("manifest: %v", err)
+	}
+	if ps := m.Projections[export.CoreTasks]; ps == nil || ps.Train != 2 || ps.Test != 2 || ps.Files[0] != core {
+		t.Fatalf("core_tasks summary %+v", ps)
+	}
 	for _, args := range [][]string{
 		{"export", "--output-dir", out},
 		{"export", "--input", gold},

@@ -28,6 +28,11 @@ var Splits = []string{"train", "test"}
 // 6); docs/episodes.md describes the others.
 func File(name, split string) string {
 	switch name {
+	case CoreTasks:
+		if split == "train" {
+			return coreTrainFile
+		}
+		return coreTestFile
 	case MultiAgentEpisodes:
 		return "data/multi_agent/episodes/" + split + ".jsonl"
 	case SingleAgentEpisodes:
@@ -77,6 +82,14 @@ type Summary struct {
 	CrossSplitTrajectoryGroups int `json:"cross_split_trajectory_groups"`
 }
 
+func (ps *ProjectionSummary) add(split string, rows int) {
+	if split == "train" {
+		ps.Train += rows
+	} else {
+		ps.Test += rows
+	}
+}
+
 // FileInfo is one written file in the manifest.
 type FileInfo struct {
 	Rows   int    `json:"rows"`
@@ -104,14 +117,16 @@ type Options struct {
 	Progress func(done, total int)
 }
 
-// Export projects every record (each replayed once) into the layout of
-// File and writes the manifest. Rows keep the input's record order. The
+// Export projects every canonical record (each replayed once) into the
+// layout of File and writes the manifest. Rows keep the input's record
+// order. The
 // files appear only when every record projected: they are written under a
 // temporary directory inside OutputDir and moved into place at the end,
 // the manifest last; on error nothing of the run is left, and the manifest
 // of an earlier export is removed first, so no stale manifest vouches for
 // files being replaced.
-func Export(ctx context.Context, p *Projector, recs []runtime.Record, opts Options) (*Manifest, error) {
+func Export(ctx context.Context, p *Projector, canon *Canonical, opts Options) (*Manifest, error) {
+	recs := canon.Records
 	if len(recs) == 0 {
 		return nil, errors.New("export: no records")
 	}
@@ -126,7 +141,9 @@ func Export(ctx context.Context, p *Projector, recs []runtime.Record, opts Optio
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	writers := map[string]*episode.Writer{}
+	writers := map[string]fileWriter{}
+	rows := map[string]*episode.Writer{} // the projections' rows
+	core := map[string]*rawWriter{}      // the core rows, by split
 	abort := func() {
 		for _, w := range writers {
 			w.Abort()
@@ -139,21 +156,33 @@ func Export(ctx context.Context, p *Projector, recs []runtime.Record, opts Optio
 				abort()
 				return nil, err
 			}
-			w, err := episode.Create(filepath.Join(tmp, rel), rowType(name))
+			var err error
+			if name == CoreTasks {
+				core[split], err = createRaw(filepath.Join(tmp, rel))
+				writers[rel] = core[split]
+			} else {
+				rows[rel], err = episode.Create(filepath.Join(tmp, rel), rowType(name))
+				writers[rel] = rows[rel]
+			}
 			if err != nil {
+				delete(writers, rel)
 				abort()
 				return nil, err
 			}
-			writers[rel] = w
 		}
 	}
 	m := &Manifest{Summary: newSummary(), Input: opts.Input, Files: map[string]FileInfo{}}
 	groups := map[string]map[string]int{} // trajectory group -> split -> records
+	next := 0                             // the canonical line of the next record written
 	err = project(ctx, p, recs, opts, func(rp *RecordProjection) error {
+		if err := core[rp.Split].writeLine(canon.Lines[next]); err != nil {
+			return err
+		}
+		next++
 		for _, name := range Projections() {
 			rel := File(name, rp.Split)
 			for _, l := range rp.Lines[name] {
-				if err := writers[rel].WriteLine(l); err != nil {
+				if err := rows[rel].WriteLine(l); err != nil {
 					return err
 				}
 			}
@@ -223,16 +252,20 @@ func newSummary() Summary {
 	return s
 }
 
+// fileWriter is a file of an export being written.
+type fileWriter interface {
+	Rows() int
+	SHA256() string
+	Close() error
+	Abort()
+}
+
 // count adds a record's rows to the summary.
 func (m *Manifest) count(rp *RecordProjection) {
 	m.Records++
+	m.Projections[CoreTasks].add(rp.Split, 1) // the record itself
 	for name, lines := range rp.Lines {
-		ps := m.Projections[name]
-		if rp.Split == "train" {
-			ps.Train += len(lines)
-		} else {
-			ps.Test += len(lines)
-		}
+		m.Projections[name].add(rp.Split, len(lines))
 		if rowType(name) == episode.TurnRow {
 			m.SFTRows += len(lines)
 		}

@@ -14,6 +14,9 @@ import (
 
 // Projection names, as in the export summary.
 const (
+	// CoreTasks are the core train/test files: the canonical records
+	// themselves, split by their split (core.go).
+	CoreTasks           = "core_tasks"
 	MultiAgentEpisodes  = "multi_agent_episodes"
 	SingleAgentEpisodes = "single_agent_episodes"
 	ORCSFT              = "orc_sft"
@@ -23,14 +26,18 @@ const (
 	SingleAgentSFT      = "single_agent_sft"
 )
 
-// Projections lists the projection names in summary order.
+// Projections lists the projection names in summary order (spec section
+// 6's table).
 func Projections() []string {
-	return []string{MultiAgentEpisodes, SingleAgentEpisodes, ORCSFT, GASFT, PASFT, VRASFT, SingleAgentSFT}
+	return []string{CoreTasks, MultiAgentEpisodes, SingleAgentEpisodes, ORCSFT, GASFT, PASFT, VRASFT, SingleAgentSFT}
 }
 
-// rowType is the row type of a projection's files.
+// rowType is the row type of a projection's files; the core files hold
+// canonical records, not rows of an episode schema ("").
 func rowType(name string) episode.RowType {
 	switch name {
+	case CoreTasks:
+		return ""
 	case MultiAgentEpisodes:
 		return episode.MultiAgentEpisodeRow
 	case SingleAgentEpisodes:

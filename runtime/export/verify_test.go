@@ -123,6 +123,27 @@ func TestVerifyCatchesMutations(t *testing.T) {
 		field  string
 		reason string
 	}{
+		{"core row drifted", func(dir string) string {
+			return rewrite(t, dir, train(export.CoreTasks), func(row map[string]any) bool {
+				row["gt_chain"].([]any)[0].(map[string]any)["tool"] = "PrepareScene"
+				return true
+			})
+		}, train(export.CoreTasks), "gt_chain[0].tool", `"PrepareScene", the canonical record has "ReadData"`},
+		{"core row dropped", func(dir string) string { return dropRow(t, dir, train(export.CoreTasks), 1) },
+			train(export.CoreTasks), "", "missing: the canonical record has no core row"},
+		{"core row in the other split", func(dir string) string {
+			var row []byte
+			editLines(t, filepath.Join(dir, train(export.CoreTasks)), func(lines [][]byte) [][]byte {
+				row = lines[0]
+				return lines[1:]
+			})
+			editLines(t, filepath.Join(dir, export.File(export.CoreTasks, "test")), func(lines [][]byte) [][]byte {
+				return append([][]byte{row}, lines...)
+			})
+			var probe struct{ ID string }
+			json.Unmarshal(row, &probe)
+			return probe.ID
+		}, train(export.CoreTasks), "", "missing: the canonical record has no core row"},
 		{"argument changed in a tool sequence", func(dir string) string {
 			return rewrite(t, dir, train(export.SingleAgentEpisodes), func(row map[string]any) bool {
 				step := row["tool_sequence"].([]any)[0].(map[string]any)
@@ -183,7 +204,7 @@ func TestVerifyCatchesMutations(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := copyDir(t, out)
 			id := tc.mutate(dir)
-			rep, err := export.Verify(dir, f.recs, f.val)
+			rep, err := export.Verify(dir, f.canon, f.val)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -201,10 +222,10 @@ func TestVerifyCatchesMutations(t *testing.T) {
 	// with another key order.
 	dir := copyDir(t, out)
 	rewrite(t, dir, train(export.ORCSFT), func(map[string]any) bool { return true })
-	if rep, err := export.Verify(dir, f.recs, f.val); err != nil || len(rep.Drifts) != 1 || rep.Drifts[0].File != export.ManifestFile {
+	if rep, err := export.Verify(dir, f.canon, f.val); err != nil || len(rep.Drifts) != 1 || rep.Drifts[0].File != export.ManifestFile {
 		t.Fatalf("re-encoded row: %v %+v", err, rep.Drifts)
 	}
-	if _, err := export.Verify(t.TempDir(), f.recs, f.val); err == nil {
+	if _, err := export.Verify(t.TempDir(), f.canon, f.val); err == nil {
 		t.Fatal("a directory without a manifest verified")
 	}
 }
