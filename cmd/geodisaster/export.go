@@ -55,12 +55,10 @@ func runExport(ctx context.Context, cio cmdIO, args []string) error {
 	verify := fs.String("verify", "", "check the export in this directory against --input instead of exporting")
 	nworkers := fs.Int("workers", defaultWorkers(), "records replayed and projected in parallel")
 	asJSON := fs.Bool("json", false, "print the summary (or the drift report) as JSON")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseNoOperands(fs, args); err != nil {
 		return err
 	}
 	switch {
-	case fs.NArg() > 0:
-		return usagef("export: unexpected arguments %v", fs.Args())
 	case *input == "":
 		return usagef("export: --input is required")
 	case *verify != "" && (*out != "" || *root != ""):

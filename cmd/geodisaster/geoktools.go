@@ -64,11 +64,8 @@ func runGeoKToolsScore(_ context.Context, cio cmdIO, args []string) error {
 	pred := fs.String("prediction", "", "prediction as a JSON literal; text that is not JSON is taken as a string")
 	batch := fs.String("batch", "", `JSONL with {"id"?, "k"?, "reference", "prediction"} per line ("-" for stdin)`)
 	asJSON := fs.Bool("json", false, "print JSON")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseNoOperands(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usagef("geoktools-score: unexpected arguments %q", fs.Args())
 	}
 	seen := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { seen[f.Name] = true })

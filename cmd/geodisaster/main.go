@@ -75,6 +75,18 @@ func parseFlags(fs *kit.FlagSet, args []string) error {
 	return err
 }
 
+// parseNoOperands is parseFlags for a command that takes no operands: an
+// operand is a usage error.
+func parseNoOperands(fs *kit.FlagSet, args []string) error {
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("%s: unexpected arguments %q", fs.Name(), fs.Args())
+	}
+	return nil
+}
+
 func main() {
 	ctx, stop := signalContext(context.Background(), os.Stderr)
 	code := run(ctx, cmdIO{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}, os.Args[1:])

@@ -40,11 +40,8 @@ and correct, 1 when scoring ran but some are not.`
 	policyPath := fs.String("policy", "", "scoring policy JSON (default: the embedded scoring_policy_43.json)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	fs.Require("gold", "pred")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseNoOperands(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usagef("score: unexpected arguments %q", fs.Args())
 	}
 
 	policy, err := scoreLoadPolicy(*policyPath)

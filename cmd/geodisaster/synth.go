@@ -32,11 +32,8 @@ Replays of it are FIXTURE: generated material never backs a published number.`
 	nworkers := fs.Int("workers", defaultWorkers(), "records generated in parallel (the output is byte-identical for any value)")
 	asJSON := fs.Bool("json", false, "print the corpus manifest as JSON")
 	fs.Require("out")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseNoOperands(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usagef("synth: unexpected arguments %q", fs.Args())
 	}
 	if *per < 1 {
 		return usagef("synth: --per-type must be >= 1")

@@ -266,33 +266,6 @@ func (p *Projector) single(rec runtime.Record, c *capture) (*episode.SingleAgent
 	return episode.NewSingleAgentEpisode(episode.IdentityOf(rec, ""), conv)
 }
 
-// delegationArgs are the orchestrator's Delegate arguments (also the
-// specialist's delegation message).
-type delegationArgs struct {
-	Role   string   `json:"role"`
-	Steps  []string `json:"steps"`
-	Inputs []string `json:"inputs"`
-}
-
-func (d delegationArgs) args() map[string]any {
-	return map[string]any{"role": d.Role, "steps": anySlice(d.Steps), "inputs": anySlice(d.Inputs)}
-}
-
-func anySlice(s []string) []any {
-	out := make([]any, len(s))
-	for i, v := range s {
-		out[i] = v
-	}
-	return out
-}
-
-// delegationResult is the tool message the orchestrator receives after a
-// Delegate: the specialist's observations, in order.
-type delegationResult struct {
-	Role         string            `json:"role"`
-	Observations []json.RawMessage `json:"observations"`
-}
-
 // multi builds the multi-agent episode: ORC's Plan, one Delegate per run
 // of same-owner steps (each carried out in the specialist's own
 // conversation, ending with its TaskComplete), and ORC's Terminate.
@@ -303,15 +276,15 @@ func (p *Projector) multi(rec runtime.Record, id episode.Identity, c *capture) (
 	}
 	ep := &episode.MultiAgentEpisode{Identity: id, Format: episode.FormatMultiAgentEpisode, AnswerRef: runtime.AnswerRef}
 	var planned []any
-	args := make([]delegationArgs, len(c.ds))
+	args := make([]episode.DelegateArgs, len(c.ds))
 	for j, d := range c.ds {
-		args[j] = delegationArgs{Role: string(d.role), Steps: stepTools(d.steps), Inputs: c.delegationInputs(d)}
-		planned = append(planned, map[string]any{"role": args[j].Role, "steps": anySlice(args[j].Steps)})
+		args[j] = episode.DelegateArgs{Role: string(d.role), Steps: stepTools(d.steps), Inputs: c.delegationInputs(d)}
+		planned = append(planned, args[j].Planned())
 	}
 	orc.Act(episode.ToolPlan, map[string]any{"delegations": planned})
 	last := len(rec.GTChain) - 1
 	for j, d := range c.ds {
-		orc.Act(episode.ToolDelegate, args[j].args())
+		orc.Act(episode.ToolDelegate, args[j].Args())
 		sp, err := episode.Start(episode.Specialist(d.role), rec)
 		if err != nil {
 			return nil, err
@@ -321,7 +294,7 @@ func (p *Projector) multi(rec runtime.Record, id episode.Identity, c *capture) (
 			return nil, err
 		}
 		sp.Say(string(msg))
-		result := delegationResult{Role: string(d.role)}
+		result := episode.DelegateResult{Role: string(d.role)}
 		for k, st := range d.steps {
 			sp.Act(st.Tool, st.Args)
 			sp.Observe(st.Tool, c.multi[d.first+k], false)

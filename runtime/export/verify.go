@@ -668,9 +668,9 @@ func (v *verifier) checkMulti(at Drift, rec *runtime.Record, ep *episode.MultiAg
 			d(df+".inputs", "%s: %s", h, reason)
 			return
 		}
-		args := delegationArgs{Role: got.Role, Steps: got.Steps, Inputs: got.Inputs}
-		planned[j] = map[string]any{"role": args.Role, "steps": anySlice(args.Steps)}
-		orcWant = append(orcWant, episode.Action{Tool: episode.ToolDelegate, Args: args.args()})
+		args := episode.DelegateArgs{Role: got.Role, Steps: got.Steps, Inputs: got.Inputs}
+		planned[j] = args.Planned()
+		orcWant = append(orcWant, episode.Action{Tool: episode.ToolDelegate, Args: args.Args()})
 		msg, _ := json.Marshal(args)
 		want := wantSteps(dl.steps)
 		tc := wantStep{Action: episode.Action{Tool: runtime.ToolTaskComplete, Args: taskCompleteArgs}}
@@ -738,7 +738,7 @@ func (v *verifier) orchestrator(d func(string, string, ...any), rec *runtime.Rec
 			continue
 		}
 		dl := ep.Delegations[j-1]
-		res := delegationResult{Role: dl.Role}
+		res := episode.DelegateResult{Role: dl.Role}
 		for _, m := range dl.Messages {
 			if m.Role == episode.RoleTool {
 				res.Observations = append(res.Observations, json.RawMessage(m.Content))
