@@ -1,6 +1,11 @@
 package episode
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/geodisaster/engine/runtime"
+	"github.com/geodisaster/engine/workers"
+)
 
 // DelegateArgs are the orchestrator's Delegate arguments; their JSON is
 // also the specialist's delegation message (docs/episodes.md).
@@ -13,6 +18,22 @@ type DelegateArgs struct {
 // Args returns the Delegate action's arguments.
 func (d DelegateArgs) Args() map[string]any {
 	return map[string]any{"role": d.Role, "steps": stringValues(d.Steps), "inputs": stringValues(d.Inputs)}
+}
+
+// StartSpecialist starts the conversation of the specialist that carries
+// out the delegation: its system prompt, question view and the delegation
+// message.
+func (d DelegateArgs) StartSpecialist(rec runtime.Record) (*Conversation, error) {
+	sp, err := Start(Specialist(workers.Role(d.Role)), rec)
+	if err != nil {
+		return nil, err
+	}
+	msg, err := json.Marshal(d)
+	if err != nil {
+		return nil, err
+	}
+	sp.Say(string(msg))
+	return sp, nil
 }
 
 // Planned returns the delegation's entry in the orchestrator's Plan.

@@ -1,15 +1,10 @@
 package export
 
 import (
-	"bufio"
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -27,11 +22,9 @@ import (
 // public-reference test records"). A core row is therefore the canonical
 // record itself: its line of the canonical file, byte for byte, in the file
 // of its split, in the canonical order. The files sit beside the canonical
-// file and named like it (section 2's data/core/geodisaster_2921_*.jsonl).
-const (
-	coreTrainFile = "data/core/geodisaster_2921_train.jsonl"
-	coreTestFile  = "data/core/geodisaster_2921_test.jsonl"
-)
+// file and are named like it and the test inputs (section 2:
+// data/core/geodisaster_2921_source_with_splits.jsonl and
+// data/core/geodisaster_2921_test_inputs.jsonl): see File.
 
 // Canonical is a canonical records file as the projections read it: the
 // records (with gold) and, for each, its line of the file (white space
@@ -76,48 +69,6 @@ func NewCanonical(recs []runtime.Record) (*Canonical, error) {
 		return nil, fmt.Errorf("%d lines for %d records", len(lines), len(recs))
 	}
 	return &Canonical{Records: recs, Lines: lines}, nil
-}
-
-// rawWriter writes the core rows into the export's staging directory
-// (the export moves its files into place only when every record
-// projected, so it needs no temporary file of its own).
-type rawWriter struct {
-	f    *os.File
-	bw   *bufio.Writer
-	sum  hash.Hash
-	rows int
-}
-
-func createRaw(path string) (*rawWriter, error) {
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, err
-	}
-	h := sha256.New()
-	return &rawWriter{f: f, sum: h, bw: bufio.NewWriterSize(io.MultiWriter(f, h), 1<<20)}, nil
-}
-
-func (w *rawWriter) writeLine(b []byte) error {
-	w.rows++
-	if _, err := w.bw.Write(b); err != nil {
-		return err
-	}
-	return w.bw.WriteByte('\n')
-}
-
-func (w *rawWriter) Rows() int      { return w.rows }
-func (w *rawWriter) SHA256() string { return hex.EncodeToString(w.sum.Sum(nil)) }
-func (w *rawWriter) Abort()         { w.f.Close() }
-
-func (w *rawWriter) Close() error {
-	err := w.bw.Flush()
-	if err == nil {
-		err = w.f.Chmod(0o644)
-	}
-	if cerr := w.f.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }
 
 // core checks one core file: its rows are the canonical lines of the

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/geodisaster/engine/runtime"
@@ -22,33 +23,30 @@ const ManifestFile = "export.json"
 // Splits are the splits every projection has a file for.
 var Splits = []string{"train", "test"}
 
-// File returns where a projection's rows of one split go, relative to the
-// output directory. The multi-agent role-SFT rows are stored only in
+// layout is where each projection's rows go, "{split}" standing for the
+// split. The multi-agent role-SFT rows are stored only in
 // data/multi_agent/sft_train/ and data/multi_agent/sft_test/ (spec section
-// 6); docs/episodes.md describes the others.
+// 6); the core files sit beside the canonical file, named like it (core.go);
+// docs/episodes.md describes the others.
+var layout = map[string]string{
+	CoreTasks:           "data/core/geodisaster_2921_{split}.jsonl",
+	MultiAgentEpisodes:  "data/multi_agent/episodes/{split}.jsonl",
+	SingleAgentEpisodes: "data/single_agent/episodes/{split}.jsonl",
+	ORCSFT:              "data/multi_agent/sft_{split}/orc.jsonl",
+	GASFT:               "data/multi_agent/sft_{split}/ga.jsonl",
+	PASFT:               "data/multi_agent/sft_{split}/pa.jsonl",
+	VRASFT:              "data/multi_agent/sft_{split}/vra.jsonl",
+	SingleAgentSFT:      "data/single_agent/sft_{split}/single_agent.jsonl",
+}
+
+// File returns where a projection's rows of one split go, relative to the
+// output directory ("" for an unknown projection).
 func File(name, split string) string {
-	switch name {
-	case CoreTasks:
-		if split == "train" {
-			return coreTrainFile
-		}
-		return coreTestFile
-	case MultiAgentEpisodes:
-		return "data/multi_agent/episodes/" + split + ".jsonl"
-	case SingleAgentEpisodes:
-		return "data/single_agent/episodes/" + split + ".jsonl"
-	case ORCSFT:
-		return "data/multi_agent/sft_" + split + "/orc.jsonl"
-	case GASFT:
-		return "data/multi_agent/sft_" + split + "/ga.jsonl"
-	case PASFT:
-		return "data/multi_agent/sft_" + split + "/pa.jsonl"
-	case VRASFT:
-		return "data/multi_agent/sft_" + split + "/vra.jsonl"
-	case SingleAgentSFT:
-		return "data/single_agent/sft_" + split + "/single_agent.jsonl"
+	pattern, ok := layout[name]
+	if !ok {
+		return ""
 	}
-	return ""
+	return strings.Replace(pattern, "{split}", split, 1)
 }
 
 // ProjectionSummary counts one projection's rows per split.
@@ -141,9 +139,7 @@ func Export(ctx context.Context, p *Projector, canon *Canonical, opts Options) (
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	writers := map[string]fileWriter{}
-	rows := map[string]*episode.Writer{} // the projections' rows
-	core := map[string]*rawWriter{}      // the core rows, by split
+	writers := map[string]*episode.Writer{}
 	abort := func() {
 		for _, w := range writers {
 			w.Abort()
@@ -156,33 +152,26 @@ func Export(ctx context.Context, p *Projector, canon *Canonical, opts Options) (
 				abort()
 				return nil, err
 			}
-			var err error
-			if name == CoreTasks {
-				core[split], err = createRaw(filepath.Join(tmp, rel))
-				writers[rel] = core[split]
-			} else {
-				rows[rel], err = episode.Create(filepath.Join(tmp, rel), rowType(name))
-				writers[rel] = rows[rel]
-			}
+			w, err := episode.Create(filepath.Join(tmp, rel), rowType(name))
 			if err != nil {
-				delete(writers, rel)
 				abort()
 				return nil, err
 			}
+			writers[rel] = w
 		}
 	}
 	m := &Manifest{Summary: newSummary(), Input: opts.Input, Files: map[string]FileInfo{}}
 	groups := map[string]map[string]int{} // trajectory group -> split -> records
 	next := 0                             // the canonical line of the next record written
 	err = project(ctx, p, recs, opts, func(rp *RecordProjection) error {
-		if err := core[rp.Split].writeLine(canon.Lines[next]); err != nil {
+		if err := writers[File(CoreTasks, rp.Split)].WriteLine(episode.RawLine(canon.Lines[next])); err != nil {
 			return err
 		}
 		next++
 		for _, name := range Projections() {
 			rel := File(name, rp.Split)
 			for _, l := range rp.Lines[name] {
-				if err := rows[rel].WriteLine(l); err != nil {
+				if err := writers[rel].WriteLine(l); err != nil {
 					return err
 				}
 			}
@@ -250,14 +239,6 @@ func newSummary() Summary {
 		s.Projections[name] = ps
 	}
 	return s
-}
-
-// fileWriter is a file of an export being written.
-type fileWriter interface {
-	Rows() int
-	SHA256() string
-	Close() error
-	Abort()
 }
 
 // count adds a record's rows to the summary.
@@ -348,20 +329,5 @@ func writeManifest(path string, m *Manifest) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".export.json.tmp-*")
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(append(b, '\n'))
-	merr := tmp.Chmod(0o644)
-	cerr := tmp.Close()
-	if err := errors.Join(werr, merr, cerr); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return nil
+	return runtime.WriteFileAtomic(path, append(b, '\n'))
 }

@@ -285,15 +285,10 @@ func (p *Projector) multi(rec runtime.Record, id episode.Identity, c *capture) (
 	last := len(rec.GTChain) - 1
 	for j, d := range c.ds {
 		orc.Act(episode.ToolDelegate, args[j].Args())
-		sp, err := episode.Start(episode.Specialist(d.role), rec)
+		sp, err := args[j].StartSpecialist(rec)
 		if err != nil {
 			return nil, err
 		}
-		msg, err := json.Marshal(args[j])
-		if err != nil {
-			return nil, err
-		}
-		sp.Say(string(msg))
 		result := episode.DelegateResult{Role: string(d.role)}
 		for k, st := range d.steps {
 			sp.Act(st.Tool, st.Args)

@@ -8,33 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/geodisaster/engine/internal/testdir"
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/runtime/export"
 )
-
-// copyDir copies an export directory.
-func copyDir(t *testing.T, src string) string {
-	t.Helper()
-	dst := t.TempDir()
-	err := filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if info.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
 
 // editLines replaces a file's rows by what edit returns.
 func editLines(t *testing.T, path string, edit func(lines [][]byte) [][]byte) {
@@ -202,7 +179,7 @@ func TestVerifyCatchesMutations(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := copyDir(t, out)
+			dir := testdir.Copy(t, out)
 			id := tc.mutate(dir)
 			rep, err := export.Verify(dir, f.canon, f.val)
 			if err != nil {
@@ -220,7 +197,7 @@ func TestVerifyCatchesMutations(t *testing.T) {
 	}
 	// The unmutated export has zero drift, also when rows are written
 	// with another key order.
-	dir := copyDir(t, out)
+	dir := testdir.Copy(t, out)
 	rewrite(t, dir, train(export.ORCSFT), func(map[string]any) bool { return true })
 	if rep, err := export.Verify(dir, f.canon, f.val); err != nil || len(rep.Drifts) != 1 || rep.Drifts[0].File != export.ManifestFile {
 		t.Fatalf("re-encoded row: %v %+v", err, rep.Drifts)

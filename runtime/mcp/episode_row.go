@@ -174,15 +174,10 @@ func multiEpisode(rec runtime.Record, id episode.Identity, exs []Exchange, calls
 			return nil, fmt.Errorf("a call by %q in an orchestrator's session", r.actor)
 		}
 		orc.Act(episode.ToolDelegate, args[j].Args())
-		sp, err := episode.Start(episode.Specialist(role), rec)
+		sp, err := args[j].StartSpecialist(rec)
 		if err != nil {
 			return nil, err
 		}
-		msg, err := json.Marshal(args[j])
-		if err != nil {
-			return nil, err
-		}
-		sp.Say(string(msg))
 		result := episode.DelegateResult{Role: r.actor}
 		for _, ex := range r.exs {
 			sp.Act(ex.Tool, actionArgs(ex))
