@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -127,26 +126,9 @@ func TestServeFeedsTestEpisodes(t *testing.T) {
 	for _, ep := range singles {
 		families[ep.Family] = true
 		t.Run("single/"+ep.QuestionType, func(t *testing.T) {
-			inR, inW := io.Pipe()
-			outR, outW := io.Pipe()
-			var stderr lockedBuffer
-			done := make(chan int, 1)
-			go func() {
-				done <- run(context.Background(), cmdIO{stdin: inR, stdout: outW, stderr: &stderr},
-					[]string{"serve", "--dataset-root", root, "--input", inputs, "--record", ep.ID})
-				outW.Close()
-			}()
-			cs, err := sdk.NewClient(&sdk.Implementation{Name: "feed", Version: "1"}, nil).
-				Connect(context.Background(), &sdk.IOTransport{Reader: outR, Writer: inW}, nil)
-			if err != nil {
-				t.Fatalf("connect: %v\n%s", err, stderr.String())
-			}
-			replayConversation(t, cs, ep.ID, ep.Messages, 1)
-			cs.Close()
-			inW.Close()
-			if code := <-done; code != exitOK {
-				t.Fatalf("serve exit %d\n%s", code, stderr.String())
-			}
+			srv := startStdioServe(t, "feed", "--dataset-root", root, "--input", inputs, "--record", ep.ID)
+			replayConversation(t, srv.cs, ep.ID, ep.Messages, 1)
+			srv.stop(t)
 		})
 	}
 	if len(families) != 5 {
