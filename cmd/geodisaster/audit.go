@@ -97,7 +97,7 @@ func runAuditSplits(_ context.Context, cio cmdIO, args []string) error {
 	}
 	a := scoring.AuditSplits(recs)
 	if *asJSON {
-		if err := geokWriteJSON(cio.stdout, a); err != nil {
+		if err := writeJSON(cio.stdout, a); err != nil {
 			return err
 		}
 	} else if err := auditPrintSplits(cio.stdout, a); err != nil {
@@ -300,7 +300,7 @@ func runVerifySeal(_ context.Context, cio cmdIO, args []string) error {
 		return fmt.Errorf("verify-seal %s: %w", *dir, err)
 	}
 	if *asJSON {
-		if err := geokWriteJSON(cio.stdout, map[string]any{"ok": d.OK(), "sealed_files": s.Files, "diff": d}); err != nil {
+		if err := writeJSON(cio.stdout, map[string]any{"ok": d.OK(), "sealed_files": s.Files, "diff": d}); err != nil {
 			return err
 		}
 	} else {

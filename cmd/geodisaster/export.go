@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -117,9 +116,7 @@ func runExport(ctx context.Context, cio cmdIO, args []string) error {
 		cio.log.Warn("trajectory groups cross the split; run audit-splits", "groups", m.CrossSplitTrajectoryGroups)
 	}
 	if *asJSON {
-		enc := json.NewEncoder(cio.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(m.Summary)
+		return writeJSON(cio.stdout, m.Summary)
 	}
 	return printExportSummary(cio.stdout, m, *out)
 }
@@ -154,9 +151,7 @@ func exportVerify(cio cmdIO, dir string, canon *export.Canonical, val *episode.V
 		return fmt.Errorf("export --verify: %w", err)
 	}
 	if asJSON {
-		enc := json.NewEncoder(cio.stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
+		if err := writeJSON(cio.stdout, rep); err != nil {
 			return err
 		}
 	} else if rep.OK {

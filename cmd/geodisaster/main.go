@@ -17,6 +17,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -83,6 +84,16 @@ func parseNoOperands(fs *kit.FlagSet, args []string) error {
 	}
 	if fs.NArg() > 0 {
 		return usagef("%s: unexpected arguments %q", fs.Name(), fs.Args())
+	}
+	return nil
+}
+
+// writeJSON writes v as indented JSON (the --json output of the commands).
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return fmt.Errorf("write JSON: %w", err)
 	}
 	return nil
 }

@@ -180,7 +180,7 @@ func runMixture(_ context.Context, cio cmdIO, args []string) error {
 		return usagef("mixture: --merge-template needs --cases")
 	}
 	if *asJSON {
-		return geokWriteJSON(cio.stdout, rep)
+		return writeJSON(cio.stdout, rep)
 	}
 	return mixturePrint(cio.stdout, &rep)
 }

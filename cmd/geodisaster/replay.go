@@ -192,9 +192,7 @@ func replay(ctx context.Context, cio cmdIO, job replayJob) error {
 	}
 	committed = true
 	if job.asJSON {
-		enc := json.NewEncoder(cio.stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
+		if err := writeJSON(cio.stdout, rep); err != nil {
 			return err
 		}
 	} else {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -53,9 +52,7 @@ Replays of it are FIXTURE: generated material never backs a published number.`
 		return err
 	}
 	if *asJSON {
-		enc := json.NewEncoder(cio.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(m)
+		return writeJSON(cio.stdout, m)
 	}
 	fmt.Fprintf(cio.stdout, "wrote %d records (%d files) to %s; records.jsonl sha256 %s\n", m.Records, m.Files, *out, m.RecordsSHA256)
 	return nil
