@@ -183,6 +183,20 @@ func TestServeFeedsTestEpisodes(t *testing.T) {
 	}
 }
 
+// replaceInFile replaces the first old in a file by new and returns the
+// file's bytes from before.
+func replaceInFile(t *testing.T, path, old, new string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(strings.Replace(string(b), old, new, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 func TestExportCommand(t *testing.T) {
 	_, gold, out := exportCorpus(t, []string{"wildfire_a", "xbd_q5"})
 	code, stdout, stderr := runCLI(t, "", "export", "--verify", out, "--input", gold)
@@ -191,13 +205,7 @@ func TestExportCommand(t *testing.T) {
 	}
 	// A changed weight: exit 1, the record and the field named.
 	rel := export.File(export.SingleAgentEpisodes, "test")
-	b, err := os.ReadFile(filepath.Join(out, rel))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(out, rel), []byte(strings.Replace(string(b), `"training_weight":1`, `"training_weight":0.25`, 1)), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	b := replaceInFile(t, filepath.Join(out, rel), `"training_weight":1`, `"training_weight":0.25`)
 	code, stdout, stderr = runCLI(t, "", "export", "--verify", out, "--input", gold, "--json")
 	var rep export.VerifyReport
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
@@ -211,13 +219,7 @@ func TestExportCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	core := export.File(export.CoreTasks, "train")
-	cb, err := os.ReadFile(filepath.Join(out, core))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(out, core), []byte(strings.Replace(string(cb), `"training_weight":1`, `"training_weight":2`, 1)), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	replaceInFile(t, filepath.Join(out, core), `"training_weight":1`, `"training_weight":2`)
 	code, stdout, _ = runCLI(t, "", "export", "--verify", out, "--input", gold)
 	if code != exitFailure || !strings.Contains(stdout, core+":1: record ") || !strings.Contains(stdout, "field training_weight: 2, the canonical record has 1") {
 		t.Fatalf("core row drift: exit %d\n%s", code, stdout)
