@@ -88,21 +88,41 @@ func eachLine(r io.Reader, fn func(line []byte, n int) error) error {
 	}
 }
 
+// eachObject calls fn with each non-blank line of r decoded as a JSON
+// object. Every error it returns is an *InputError naming input (a line
+// that is not a JSON object, fn's own, or a failed read, at line 0).
+func eachObject(r io.Reader, input string, fn func(obj map[string]any, n int) error) error {
+	return asInputError(input, eachLine(r, func(line []byte, n int) error {
+		v, err := DecodeJSON(line)
+		if err != nil {
+			return &InputError{input, n, err}
+		}
+		obj, ok := v.(map[string]any)
+		if !ok {
+			return &InputError{input, n, errors.New("not a JSON object")}
+		}
+		return fn(obj, n)
+	}))
+}
+
+// asInputError is err as an *InputError of input (line 0 when it is not
+// one already).
+func asInputError(input string, err error) error {
+	var ie *InputError
+	if err == nil || errors.As(err, &ie) {
+		return err
+	}
+	return &InputError{input, 0, err}
+}
+
 // ReadGold reads gold JSONL. Every non-blank line must be a JSON object
 // with a string id, a string question_type and an answer member; ids must
 // be unique. Any violation is an *InputError.
 func ReadGold(r io.Reader) ([]GoldRecord, error) {
 	var out []GoldRecord
 	seen := map[string]int{}
-	err := eachLine(r, func(line []byte, n int) error {
-		v, err := DecodeJSON(line)
-		if err != nil {
-			return &InputError{"gold", n, err}
-		}
-		obj, ok := v.(map[string]any)
-		if !ok {
-			return &InputError{"gold", n, errors.New("not a JSON object")}
-		}
+	err := eachObject(r, "gold", func(obj map[string]any, n int) error {
+		var ok bool
 		g := GoldRecord{Line: n}
 		if g.ID, ok = obj["id"].(string); !ok || g.ID == "" {
 			return &InputError{"gold", n, errors.New("missing or non-string id")}
@@ -126,11 +146,7 @@ func ReadGold(r io.Reader) ([]GoldRecord, error) {
 		return nil
 	})
 	if err != nil {
-		var ie *InputError
-		if errors.As(err, &ie) {
-			return nil, err
-		}
-		return nil, &InputError{"gold", 0, err}
+		return nil, err
 	}
 	return out, nil
 }

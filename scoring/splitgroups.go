@@ -1,7 +1,6 @@
 package scoring
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -228,12 +227,8 @@ func ReadEpisodeTrajectories(r io.Reader, name string) ([]EpisodeTrajectory, err
 		out = append(out, e)
 		return nil
 	})
-	if err != nil {
-		var ie *InputError
-		if errors.As(err, &ie) {
-			return nil, err
-		}
-		return nil, &InputError{name, 0, err}
+	if err := asInputError(name, err); err != nil {
+		return nil, err
 	}
 	for i := range out {
 		out[i].File = name

@@ -74,15 +74,7 @@ type SplitRecord struct {
 func ReadSplitRecords(r io.Reader) ([]SplitRecord, error) {
 	var out []SplitRecord
 	seen := map[string]int{}
-	err := eachLine(r, func(line []byte, n int) error {
-		v, err := DecodeJSON(line)
-		if err != nil {
-			return &InputError{"records", n, err}
-		}
-		obj, ok := v.(map[string]any)
-		if !ok {
-			return &InputError{"records", n, errors.New("not a JSON object")}
-		}
+	err := eachObject(r, "records", func(obj map[string]any, n int) error {
 		rec, err := splitRecord(obj)
 		if err != nil {
 			return &InputError{"records", n, err}
@@ -96,11 +88,7 @@ func ReadSplitRecords(r io.Reader) ([]SplitRecord, error) {
 		return nil
 	})
 	if err != nil {
-		var ie *InputError
-		if errors.As(err, &ie) {
-			return nil, err
-		}
-		return nil, &InputError{"records", 0, err}
+		return nil, err
 	}
 	return out, nil
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
@@ -75,9 +74,7 @@ planar pixel area for projected ones. NoData and NaN pixels never count.`
 		return fmt.Errorf("area: %w", err)
 	}
 	if *asJSON {
-		enc := json.NewEncoder(cio.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(res)
+		return writeJSON(cio.stdout, res)
 	}
 	fmt.Fprintf(cio.stdout, "%s m2 (%d pixels, %s, %s)\n", formatFloat(res.AreaM2), res.Pixels, res.CRS, res.Method)
 	return nil

@@ -61,11 +61,8 @@ func runAuditSplits(_ context.Context, cio cmdIO, args []string) error {
 	exportDir := fs.String("export", "", "an export directory: take the trajectory groups from its single-agent episodes")
 	asJSON := fs.Bool("json", false, "print JSON")
 	fs.Require("records")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseNoOperands(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usagef("audit-splits: unexpected arguments %q", fs.Args())
 	}
 	f, err := os.Open(*records)
 	if err != nil {
@@ -100,7 +97,7 @@ func runAuditSplits(_ context.Context, cio cmdIO, args []string) error {
 	}
 	a := scoring.AuditSplits(recs)
 	if *asJSON {
-		if err := geokWriteJSON(cio.stdout, a); err != nil {
+		if err := writeJSON(cio.stdout, a); err != nil {
 			return err
 		}
 	} else if err := auditPrintSplits(cio.stdout, a); err != nil {
@@ -214,11 +211,8 @@ func runSeal(_ context.Context, cio cmdIO, args []string) error {
 	dir := fs.String("dir", "", "corpus directory to seal")
 	out := fs.String("out", "", `seal manifest to write ("-" for stdout); must lie outside --dir`)
 	fs.Require("dir", "out")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseNoOperands(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usagef("seal: unexpected arguments %q", fs.Args())
 	}
 	if *out != "-" {
 		inside, err := auditWithin(*dir, *out)
@@ -284,11 +278,8 @@ func runVerifySeal(_ context.Context, cio cmdIO, args []string) error {
 	sealPath := fs.String("seal", "", "seal manifest written by 'geodisaster seal'")
 	asJSON := fs.Bool("json", false, "print JSON")
 	fs.Require("dir", "seal")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseNoOperands(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usagef("verify-seal: unexpected arguments %q", fs.Args())
 	}
 	f, err := os.Open(*sealPath)
 	if err != nil {
@@ -309,7 +300,7 @@ func runVerifySeal(_ context.Context, cio cmdIO, args []string) error {
 		return fmt.Errorf("verify-seal %s: %w", *dir, err)
 	}
 	if *asJSON {
-		if err := geokWriteJSON(cio.stdout, map[string]any{"ok": d.OK(), "sealed_files": s.Files, "diff": d}); err != nil {
+		if err := writeJSON(cio.stdout, map[string]any{"ok": d.OK(), "sealed_files": s.Files, "diff": d}); err != nil {
 			return err
 		}
 	} else {

@@ -162,9 +162,7 @@ func conformanceMain(ctx context.Context, cio cmdIO, args []string) (int, error)
 		}
 	}
 	if *asJSON {
-		enc := json.NewEncoder(cio.stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
+		if err := writeJSON(cio.stdout, rep); err != nil {
 			return exitFailure, err
 		}
 	} else if err := rep.WriteTable(cio.stdout); err != nil {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -24,6 +23,7 @@ func init() {
 const exportDescription = `Replays every record of RECORDS.jsonl once (gold-free sessions, as replay
 does) and writes the spec's generated projections (section 6) under OUT:
 
+  data/core/geodisaster_2921_{train,test}.jsonl       core train/test files
   data/multi_agent/episodes/{train,test}.jsonl        full multi-agent episodes
   data/single_agent/episodes/{train,test}.jsonl       full single-agent episodes
   data/multi_agent/sft_train/{orc,ga,pa,vra}.jsonl    multi-agent role-SFT turns
@@ -31,13 +31,15 @@ does) and writes the spec's generated projections (section 6) under OUT:
   data/single_agent/sft_{train,test}/single_agent.jsonl  single-agent SFT turns
   export.json                                          summary, file digests
 
-Every row is validated against its JSON Schema (docs/episodes.md) before it
-is written; the files appear only when every record projected. A record
+A core row is the record's canonical line, byte for byte; every other row
+is validated against its JSON Schema (docs/episodes.md) before it is
+written. The files appear only when every record projected. A record
 whose replay fails or scores incorrect fails the export.
 
---verify OUT checks an export against RECORDS.jsonl: ids, splits, weights,
-group ids, tool sequences and arguments, answer references and handles
-equal the canonical source, no gold in any model-visible message, every
+--verify OUT checks an export against RECORDS.jsonl: the core files hold
+each split's canonical records; ids, splits, weights, group ids, tool
+sequences and arguments, answer references and handles equal the
+canonical source, no gold in any model-visible message, every
 SFT row present. It names the first drifting record and field (exit 1).`
 
 func runExport(ctx context.Context, cio cmdIO, args []string) error {
@@ -52,12 +54,10 @@ func runExport(ctx context.Context, cio cmdIO, args []string) error {
 	verify := fs.String("verify", "", "check the export in this directory against --input instead of exporting")
 	nworkers := fs.Int("workers", defaultWorkers(), "records replayed and projected in parallel")
 	asJSON := fs.Bool("json", false, "print the summary (or the drift report) as JSON")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseNoOperands(fs, args); err != nil {
 		return err
 	}
 	switch {
-	case fs.NArg() > 0:
-		return usagef("export: unexpected arguments %v", fs.Args())
 	case *input == "":
 		return usagef("export: --input is required")
 	case *verify != "" && (*out != "" || *root != ""):
@@ -67,11 +67,11 @@ func runExport(ctx context.Context, cio cmdIO, args []string) error {
 	case *nworkers < 1:
 		return usagef("export: --workers must be >= 1")
 	}
-	recs, err := runtime.ReadRecordsFile(*input, true)
+	canon, err := export.ReadCanonical(*input)
 	if err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
-	if len(recs) == 0 {
+	if len(canon.Records) == 0 {
 		return fmt.Errorf("export: %s holds no records", *input)
 	}
 	val, err := episode.NewValidator()
@@ -79,7 +79,7 @@ func runExport(ctx context.Context, cio cmdIO, args []string) error {
 		return err
 	}
 	if *verify != "" {
-		return exportVerify(cio, *verify, recs, val, *asJSON)
+		return exportVerify(cio, *verify, canon, val, *asJSON)
 	}
 	if *root == "" {
 		*root = filepath.Dir(*input)
@@ -104,10 +104,10 @@ func runExport(ctx context.Context, cio cmdIO, args []string) error {
 	absArtifacts, _ := filepath.Abs(artifacts)
 	p := export.NewProjector(eng, val, absRoot, absArtifacts)
 	opts := export.Options{OutputDir: *out, Workers: *nworkers, Input: corpus}
-	bar := kit.NewProgress(cio.stderr, len(recs), "export")
+	bar := kit.NewProgress(cio.stderr, len(canon.Records), "export")
 	opts.Progress = bar.Func()
-	cio.log.Info("exporting", "records", len(recs), "input", *input, "output_dir", *out, "workers", *nworkers)
-	m, err := export.Export(ctx, p, recs, opts)
+	cio.log.Info("exporting", "records", len(canon.Records), "input", *input, "output_dir", *out, "workers", *nworkers)
+	m, err := export.Export(ctx, p, canon, opts)
 	bar.Finish()
 	if err != nil {
 		return fmt.Errorf("export: %w", err)
@@ -116,9 +116,7 @@ func runExport(ctx context.Context, cio cmdIO, args []string) error {
 		cio.log.Warn("trajectory groups cross the split; run audit-splits", "groups", m.CrossSplitTrajectoryGroups)
 	}
 	if *asJSON {
-		enc := json.NewEncoder(cio.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(m.Summary)
+		return writeJSON(cio.stdout, m.Summary)
 	}
 	return printExportSummary(cio.stdout, m, *out)
 }
@@ -147,15 +145,13 @@ func printExportSummary(w io.Writer, m *export.Manifest, out string) error {
 	return nil
 }
 
-func exportVerify(cio cmdIO, dir string, recs []runtime.Record, val *episode.Validator, asJSON bool) error {
-	rep, err := export.Verify(dir, recs, val)
+func exportVerify(cio cmdIO, dir string, canon *export.Canonical, val *episode.Validator, asJSON bool) error {
+	rep, err := export.Verify(dir, canon, val)
 	if err != nil {
 		return fmt.Errorf("export --verify: %w", err)
 	}
 	if asJSON {
-		enc := json.NewEncoder(cio.stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
+		if err := writeJSON(cio.stdout, rep); err != nil {
 			return err
 		}
 	} else if rep.OK {

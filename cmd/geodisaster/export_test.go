@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -127,26 +126,9 @@ func TestServeFeedsTestEpisodes(t *testing.T) {
 	for _, ep := range singles {
 		families[ep.Family] = true
 		t.Run("single/"+ep.QuestionType, func(t *testing.T) {
-			inR, inW := io.Pipe()
-			outR, outW := io.Pipe()
-			var stderr lockedBuffer
-			done := make(chan int, 1)
-			go func() {
-				done <- run(context.Background(), cmdIO{stdin: inR, stdout: outW, stderr: &stderr},
-					[]string{"serve", "--dataset-root", root, "--input", inputs, "--record", ep.ID})
-				outW.Close()
-			}()
-			cs, err := sdk.NewClient(&sdk.Implementation{Name: "feed", Version: "1"}, nil).
-				Connect(context.Background(), &sdk.IOTransport{Reader: outR, Writer: inW}, nil)
-			if err != nil {
-				t.Fatalf("connect: %v\n%s", err, stderr.String())
-			}
-			replayConversation(t, cs, ep.ID, ep.Messages, 1)
-			cs.Close()
-			inW.Close()
-			if code := <-done; code != exitOK {
-				t.Fatalf("serve exit %d\n%s", code, stderr.String())
-			}
+			srv := startStdioServe(t, "feed", "--dataset-root", root, "--input", inputs, "--record", ep.ID)
+			replayConversation(t, srv.cs, ep.ID, ep.Messages, 1)
+			srv.stop(t)
 		})
 	}
 	if len(families) != 5 {
@@ -201,6 +183,20 @@ func TestServeFeedsTestEpisodes(t *testing.T) {
 	}
 }
 
+// replaceInFile replaces the first old in a file by new and returns the
+// file's bytes from before.
+func replaceInFile(t *testing.T, path, old, new string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(strings.Replace(string(b), old, new, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 func TestExportCommand(t *testing.T) {
 	_, gold, out := exportCorpus(t, []string{"wildfire_a", "xbd_q5"})
 	code, stdout, stderr := runCLI(t, "", "export", "--verify", out, "--input", gold)
@@ -209,13 +205,7 @@ func TestExportCommand(t *testing.T) {
 	}
 	// A changed weight: exit 1, the record and the field named.
 	rel := export.File(export.SingleAgentEpisodes, "test")
-	b, err := os.ReadFile(filepath.Join(out, rel))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(out, rel), []byte(strings.Replace(string(b), `"training_weight":1`, `"training_weight":0.25`, 1)), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	b := replaceInFile(t, filepath.Join(out, rel), `"training_weight":1`, `"training_weight":0.25`)
 	code, stdout, stderr = runCLI(t, "", "export", "--verify", out, "--input", gold, "--json")
 	var rep export.VerifyReport
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
@@ -223,6 +213,25 @@ func TestExportCommand(t *testing.T) {
 	}
 	if code != exitFailure || rep.OK || rep.Drifts[0].Field != "training_weight" || !strings.Contains(stderr, "training_weight") {
 		t.Fatalf("mutated: exit %d %+v\n%s", code, rep.Drifts, stderr)
+	}
+	// A drifted core row: exit 1, named as well.
+	if err := os.WriteFile(filepath.Join(out, rel), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	core := export.File(export.CoreTasks, "train")
+	replaceInFile(t, filepath.Join(out, core), `"training_weight":1`, `"training_weight":2`)
+	code, stdout, _ = runCLI(t, "", "export", "--verify", out, "--input", gold)
+	if code != exitFailure || !strings.Contains(stdout, core+":1: record ") || !strings.Contains(stdout, "field training_weight: 2, the canonical record has 1") {
+		t.Fatalf("core row drift: exit %d\n%s", code, stdout)
+	}
+	// export.json counts the core rows per split: one per record.
+	var m export.Manifest
+	mb, err := os.ReadFile(filepath.Join(out, export.ManifestFile))
+	if err != nil || json.Unmarshal(mb, &m) != nil {
+		t.Fatalf("manifest: %v", err)
+	}
+	if ps := m.Projections[export.CoreTasks]; ps == nil || ps.Train != 2 || ps.Test != 2 || ps.Files[0] != core {
+		t.Fatalf("core_tasks summary %+v", ps)
 	}
 	for _, args := range [][]string{
 		{"export", "--output-dir", out},

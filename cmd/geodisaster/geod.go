@@ -414,11 +414,8 @@ func runGeodScript(ctx context.Context, cio cmdIO, mode string, args []string) e
 	} else {
 		fs.Example(`echo "40.64 -73.78 45 1e6" | geodisaster geod direct`, "prints lat2 lon2 azi2 at full precision")
 	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseNoOperands(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usagef("geod %s: unexpected arguments %q", mode, fs.Args())
 	}
 	g := geodesy.NewGeodesic(geodesy.WGS84())
 	if mode == "inverse" {

@@ -64,11 +64,8 @@ func runGeoKToolsScore(_ context.Context, cio cmdIO, args []string) error {
 	pred := fs.String("prediction", "", "prediction as a JSON literal; text that is not JSON is taken as a string")
 	batch := fs.String("batch", "", `JSONL with {"id"?, "k"?, "reference", "prediction"} per line ("-" for stdin)`)
 	asJSON := fs.Bool("json", false, "print JSON")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseNoOperands(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usagef("geoktools-score: unexpected arguments %q", fs.Args())
 	}
 	seen := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { seen[f.Name] = true })
@@ -82,7 +79,7 @@ func runGeoKToolsScore(_ context.Context, cio cmdIO, args []string) error {
 	}
 	score := scoring.GeoKToolsScore(geokLiteral(*ref), geokLiteral(*pred))
 	if *asJSON {
-		return geokWriteJSON(cio.stdout, map[string]any{"scorer": "geoktools_deterministic", "score": score})
+		return writeJSON(cio.stdout, map[string]any{"scorer": "geoktools_deterministic", "score": score})
 	}
 	fmt.Fprintln(cio.stdout, strconv.FormatFloat(score, 'g', -1, 64))
 	return nil
@@ -148,7 +145,7 @@ func geokBatch(cio cmdIO, path string, asJSON bool) error {
 		g.Mean = g.Sum / float64(g.N)
 	}
 	if asJSON {
-		return geokWriteJSON(cio.stdout, map[string]any{
+		return writeJSON(cio.stdout, map[string]any{
 			"scorer": "geoktools_deterministic", "cases": cases, "by_k": groups, "all": all,
 		})
 	}
@@ -202,14 +199,4 @@ func geokParseCase(line []byte, n int) (geokCase, error) {
 		c.Score = scoring.GeoKToolsScore(ref, p)
 	}
 	return c, nil
-}
-
-// geokWriteJSON writes v as indented JSON.
-func geokWriteJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return fmt.Errorf("write JSON: %w", err)
-	}
-	return nil
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -57,9 +56,7 @@ pinned manifest. Existing files with other content are never overwritten.`
 	st, err := hydrate.Run(ctx, m, hydrate.Options{Source: *source, Dest: *dest, VerifyOnly: *verify, Progress: bar.Func()})
 	bar.Finish()
 	if *asJSON {
-		enc := json.NewEncoder(cio.stdout)
-		enc.SetIndent("", "  ")
-		if jerr := enc.Encode(map[string]any{"files": st, "ok": err == nil}); jerr != nil {
+		if jerr := writeJSON(cio.stdout, map[string]any{"files": st, "ok": err == nil}); jerr != nil {
 			return jerr
 		}
 	} else {

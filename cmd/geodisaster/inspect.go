@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 
 	"github.com/geodisaster/engine/raster"
@@ -60,9 +59,7 @@ func runInspect(ctx context.Context, cio cmdIO, args []string) error {
 			return err
 		}
 		if *asJSON {
-			enc := json.NewEncoder(cio.stdout)
-			enc.SetIndent("", "  ")
-			return enc.Encode(rep)
+			return writeJSON(cio.stdout, rep)
 		}
 		writeInspectText(cio.stdout, rep)
 		return nil

@@ -17,6 +17,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -73,6 +74,28 @@ func newFlagSet(name, usage string, _ io.Writer) *kit.FlagSet {
 func parseFlags(fs *kit.FlagSet, args []string) error {
 	_, err := fs.Parse(args)
 	return err
+}
+
+// parseNoOperands is parseFlags for a command that takes no operands: an
+// operand is a usage error.
+func parseNoOperands(fs *kit.FlagSet, args []string) error {
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("%s: unexpected arguments %q", fs.Name(), fs.Args())
+	}
+	return nil
+}
+
+// writeJSON writes v as indented JSON (the --json output of the commands).
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return fmt.Errorf("write JSON: %w", err)
+	}
+	return nil
 }
 
 func main() {

@@ -87,11 +87,8 @@ func runMixture(_ context.Context, cio cmdIO, args []string) error {
 	confidence := fs.Float64("confidence", 0.95, "bootstrap interval confidence level")
 	merge := fs.String("merge-template", "", "merge declared template variants into one family: VARIANT=FAMILY[,...]")
 	asJSON := fs.Bool("json", false, "print JSON")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseNoOperands(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usagef("mixture: unexpected arguments %q", fs.Args())
 	}
 	dev, err := mixtureList(*devFlag)
 	if err != nil {
@@ -183,7 +180,7 @@ func runMixture(_ context.Context, cio cmdIO, args []string) error {
 		return usagef("mixture: --merge-template needs --cases")
 	}
 	if *asJSON {
-		return geokWriteJSON(cio.stdout, rep)
+		return writeJSON(cio.stdout, rep)
 	}
 	return mixturePrint(cio.stdout, &rep)
 }

@@ -70,11 +70,8 @@ func runReplay(ctx context.Context, cio cmdIO, args []string) error {
 	out := fs.String("output-dir", "replay-out", "where results.jsonl, report.json, report.html, artifacts/, traces/ and manifest.json go")
 	asJSON := fs.Bool("json", false, "print report.json to stdout instead of tables")
 	cpuProfile := fs.String("cpuprofile", "", "write a pprof CPU profile of the replay to this file")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseNoOperands(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usagef("replay: unexpected arguments %v", fs.Args())
 	}
 	if *nworkers < 1 {
 		return usagef("replay: --workers must be >= 1")
@@ -195,9 +192,7 @@ func replay(ctx context.Context, cio cmdIO, job replayJob) error {
 	}
 	committed = true
 	if job.asJSON {
-		enc := json.NewEncoder(cio.stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
+		if err := writeJSON(cio.stdout, rep); err != nil {
 			return err
 		}
 	} else {

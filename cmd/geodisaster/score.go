@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -40,11 +39,8 @@ and correct, 1 when scoring ran but some are not.`
 	policyPath := fs.String("policy", "", "scoring policy JSON (default: the embedded scoring_policy_43.json)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	fs.Require("gold", "pred")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseNoOperands(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usagef("score: unexpected arguments %q", fs.Args())
 	}
 
 	policy, err := scoreLoadPolicy(*policyPath)
@@ -67,9 +63,7 @@ and correct, 1 when scoring ran but some are not.`
 		return fmt.Errorf("score %s: %w", *goldPath, err)
 	}
 	if *asJSON {
-		enc := json.NewEncoder(cio.stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
+		if err := writeJSON(cio.stdout, rep); err != nil {
 			return fmt.Errorf("score: write report: %w", err)
 		}
 	} else if err := printScoreReport(cio.stdout, policy, rep); err != nil {
@@ -233,13 +227,11 @@ func scoreEpisodes(cio cmdIO, policy *scoring.Policy, gold []scoring.GoldRecord,
 		}
 	}
 	if asJSON {
-		enc := json.NewEncoder(cio.stdout)
-		enc.SetIndent("", "  ")
 		var v any = reps[0]
 		if len(reps) > 1 {
 			v = attemptsReport{Scorer: reps[0].Scorer, Policy: reps[0].Policy, Episodes: len(eps), Attempts: reps}
 		}
-		if err := enc.Encode(v); err != nil {
+		if err := writeJSON(cio.stdout, v); err != nil {
 			return fmt.Errorf("score: write report: %w", err)
 		}
 		return nil

@@ -91,11 +91,8 @@ func runServe(ctx context.Context, cio cmdIO, args []string) error {
 	fs.IntVar(&f.callSlots, "call-slots", 0, "tool calls running at once across sessions (default: the number of CPUs)")
 	fs.DurationVar(&f.grace, "shutdown-grace", 30*time.Second, "on SIGINT or SIGTERM, time running calls get to finish before every session is closed")
 	f.limits.ReadBytes, f.limits.ArtifactBytes, f.maxRequest = 2<<30, 1<<30, 1<<20
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseNoOperands(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usagef("serve: unexpected arguments %v", fs.Args())
 	}
 	// --record, or --http with --episodes: which flags are required depends
 	// on the form, so they are checked here, every missing one at once.

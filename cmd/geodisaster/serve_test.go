@@ -51,6 +51,49 @@ func serveCorpusOf(t *testing.T, qtypes ...string) (string, string, []runtime.Re
 
 // lockedBuffer is a bytes.Buffer safe for a writer and a reader in
 // different goroutines.
+// stdioServe is "geodisaster serve" over stdio, run in this process, with
+// an MCP client session connected to it.
+type stdioServe struct {
+	cs     *sdk.ClientSession
+	stdin  *io.PipeWriter
+	stderr *lockedBuffer
+	done   chan int
+}
+
+// startStdioServe runs serve with args and connects client to it.
+func startStdioServe(t *testing.T, client string, args ...string) *stdioServe {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	s := &stdioServe{stdin: inW, stderr: &lockedBuffer{}, done: make(chan int, 1)}
+	go func() {
+		s.done <- run(context.Background(), cmdIO{stdin: inR, stdout: outW, stderr: s.stderr}, append([]string{"serve"}, args...))
+		outW.Close()
+	}()
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: client, Version: "1"}, nil).
+		Connect(context.Background(), &sdk.IOTransport{Reader: outR, Writer: inW}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v\n%s", err, s.stderr.String())
+	}
+	s.cs = cs
+	return s
+}
+
+// stop closes the session and stdin; serve must then exit 0.
+func (s *stdioServe) stop(t *testing.T) {
+	t.Helper()
+	s.cs.Close()
+	s.stdin.Close()
+	select {
+	case code := <-s.done:
+		if code != exitOK {
+			t.Fatalf("serve exit %d\n%s", code, s.stderr.String())
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("serve did not exit after stdin closed")
+	}
+}
+
 type lockedBuffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer
@@ -119,20 +162,8 @@ func sameJSON(t *testing.T, a, b json.RawMessage) bool {
 func TestServeStdio(t *testing.T) {
 	root, gold := serveCorpus(t, "wildfire_a")
 	auditPath := filepath.Join(t.TempDir(), "audit.json")
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	var stderr lockedBuffer
-	done := make(chan int, 1)
-	go func() {
-		done <- run(context.Background(), cmdIO{stdin: inR, stdout: outW, stderr: &stderr},
-			[]string{"serve", "--dataset-root", root, "--input", filepath.Join(root, "test_inputs.jsonl"), "--record", gold.ID, "--audit", auditPath})
-		outW.Close()
-	}()
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "serve-test", Version: "1"}, nil).
-		Connect(context.Background(), &sdk.IOTransport{Reader: outR, Writer: inW}, nil)
-	if err != nil {
-		t.Fatalf("connect: %v\n%s", err, stderr.String())
-	}
+	srv := startStdioServe(t, "serve-test", "--dataset-root", root, "--input", filepath.Join(root, "test_inputs.jsonl"), "--record", gold.ID, "--audit", auditPath)
+	cs := srv.cs
 	// A traversal attempt is a tool error with the reason.
 	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "ReadData",
 		Arguments: map[string]any{"question": "question_1", "handle": "../records.jsonl", "role": "wildfire"}})
@@ -140,16 +171,7 @@ func TestServeStdio(t *testing.T) {
 		t.Fatalf("traversal: %v %v", err, res)
 	}
 	got := solveWith(t, cs, gold)
-	cs.Close()
-	inW.Close()
-	select {
-	case code := <-done:
-		if code != exitOK {
-			t.Fatalf("serve exit %d\n%s", code, stderr.String())
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("serve did not exit after stdin closed")
-	}
+	srv.stop(t)
 	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: root})
 	if err != nil {
 		t.Fatal(err)
@@ -169,7 +191,7 @@ func TestServeStdio(t *testing.T) {
 	if len(audit.Denials) != 0 || len(audit.Calls) != len(gold.GTChain)+2 || !sameJSON(t, audit.Answer, rep.Answer) {
 		t.Fatalf("audit: %d calls, %d denials, answer %s", len(audit.Calls), len(audit.Denials), audit.Answer)
 	}
-	if log := stderr.String(); !strings.Contains(log, "unknown handle") || !strings.Contains(log, "session ended") {
+	if log := srv.stderr.String(); !strings.Contains(log, "unknown handle") || !strings.Contains(log, "session ended") {
 		t.Fatalf("stderr log lacks the failed call or the summary:\n%s", log)
 	}
 }

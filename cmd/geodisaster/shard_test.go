@@ -9,11 +9,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/geodisaster/engine/internal/testdir"
 	"github.com/geodisaster/engine/runtime"
 )
 
@@ -26,35 +26,23 @@ func TestMain(m *testing.M) {
 		return
 	}
 	code := m.Run()
-	if sharedCorpusDir != "" {
-		os.RemoveAll(sharedCorpusDir)
-	}
+	sharedCorpusDir.Remove()
 	os.Exit(code)
 }
 
-var (
-	sharedCorpusOnce sync.Once
-	sharedCorpusDir  string
-	sharedCorpusErr  error
-)
+var sharedCorpusDir testdir.Once
 
 // sharedCorpus is a synthetic corpus of every type (5 records each, seed
 // 3), generated once for the tests of this file; its records.jsonl path.
 func sharedCorpus(t *testing.T) string {
 	t.Helper()
-	sharedCorpusOnce.Do(func() {
-		sharedCorpusDir, sharedCorpusErr = os.MkdirTemp("", "geodisaster-shard-test-")
-		if sharedCorpusErr != nil {
-			return
+	dir := sharedCorpusDir.Dir(t, "geodisaster-shard-test-", func(dir string) error {
+		if code, _, e := cli(t, "synth", "--out", dir, "--per-type", "5", "--seed", "3"); code != exitOK {
+			return fmt.Errorf("synth: exit %d: %s", code, e)
 		}
-		if code, _, e := cli(t, "synth", "--out", sharedCorpusDir, "--per-type", "5", "--seed", "3"); code != exitOK {
-			sharedCorpusErr = fmt.Errorf("synth: exit %d: %s", code, e)
-		}
+		return nil
 	})
-	if sharedCorpusErr != nil {
-		t.Fatal(sharedCorpusErr)
-	}
-	return filepath.Join(sharedCorpusDir, "records.jsonl")
+	return filepath.Join(dir, "records.jsonl")
 }
 
 // replayShards replays in into n shard directories under a new directory

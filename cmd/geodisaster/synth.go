@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -32,11 +31,8 @@ Replays of it are FIXTURE: generated material never backs a published number.`
 	nworkers := fs.Int("workers", defaultWorkers(), "records generated in parallel (the output is byte-identical for any value)")
 	asJSON := fs.Bool("json", false, "print the corpus manifest as JSON")
 	fs.Require("out")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseNoOperands(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usagef("synth: unexpected arguments %q", fs.Args())
 	}
 	if *per < 1 {
 		return usagef("synth: --per-type must be >= 1")
@@ -56,9 +52,7 @@ Replays of it are FIXTURE: generated material never backs a published number.`
 		return err
 	}
 	if *asJSON {
-		enc := json.NewEncoder(cio.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(m)
+		return writeJSON(cio.stdout, m)
 	}
 	fmt.Fprintf(cio.stdout, "wrote %d records (%d files) to %s; records.jsonl sha256 %s\n", m.Records, m.Files, *out, m.RecordsSHA256)
 	return nil

@@ -300,6 +300,23 @@ func lookup(v any, path string) (any, bool) {
 	return v, true
 }
 
+// lookup is get with a missing path as an error.
+func (rv *recView) lookup(path string) (any, error) {
+	v, ok := rv.get(path)
+	if !ok {
+		return nil, fmt.Errorf("record %s: path %s absent", rv.rec.ID, path)
+	}
+	return v, nil
+}
+
+// value is lookup in a record whose answer decoded.
+func (rv *recView) value(path string) (any, error) {
+	if rv.err != nil {
+		return nil, rv.err
+	}
+	return rv.lookup(path)
+}
+
 // valueKey renders a JSON scalar as a value_counts key.
 func valueKey(v any) string {
 	switch x := v.(type) {
@@ -318,9 +335,9 @@ func valueKey(v any) string {
 
 // match evaluates a condition; missing paths are reported.
 func (rv *recView) match(c Cond) (bool, error) {
-	v, ok := rv.get(c.Path)
-	if !ok {
-		return false, fmt.Errorf("record %s: path %s absent", rv.rec.ID, c.Path)
+	v, err := rv.lookup(c.Path)
+	if err != nil {
+		return false, err
 	}
 	switch c.Op {
 	case "is_null":
@@ -329,9 +346,9 @@ func (rv *recView) match(c Cond) (bool, error) {
 		return v != nil, nil
 	case "eq_path":
 		other, _ := c.Value.(string)
-		w, ok := rv.get(other)
-		if !ok {
-			return false, fmt.Errorf("record %s: path %s absent", rv.rec.ID, other)
+		w, err := rv.lookup(other)
+		if err != nil {
+			return false, err
 		}
 		return equalJSON(v, w, 1e-9), nil
 	case "eq":
@@ -467,12 +484,9 @@ func checkTypeFact(f Fact, recs []*recView, replay map[string]*TypeReport) (stri
 	case KindValueCounts:
 		counts := map[string]int{}
 		for _, rv := range recs {
-			if rv.err != nil {
-				return "", rv.err.Error(), false, true
-			}
-			v, ok := rv.get(f.Path)
-			if !ok {
-				return "", fmt.Sprintf("record %s: path %s absent", rv.rec.ID, f.Path), false, true
+			v, err := rv.value(f.Path)
+			if err != nil {
+				return "", err.Error(), false, true
 			}
 			counts[valueKey(v)]++
 		}
@@ -505,9 +519,9 @@ func checkTypeFact(f Fact, recs []*recView, replay map[string]*TypeReport) (stri
 		var loID, hiID string
 		n := 0
 		for _, rv := range sel {
-			v, ok := rv.get(f.Path)
-			if !ok {
-				return "", fmt.Sprintf("record %s: path %s absent", rv.rec.ID, f.Path), false, true
+			v, err := rv.lookup(f.Path)
+			if err != nil {
+				return "", err.Error(), false, true
 			}
 			x, isNum := v.(float64)
 			if !isNum {
@@ -534,12 +548,9 @@ func checkTypeFact(f Fact, recs []*recView, replay map[string]*TypeReport) (stri
 		return obs, "", true, true
 	case KindConstant:
 		for _, rv := range recs {
-			if rv.err != nil {
-				return "", rv.err.Error(), false, true
-			}
-			v, ok := rv.get(f.Path)
-			if !ok {
-				return "", fmt.Sprintf("record %s: path %s absent", rv.rec.ID, f.Path), false, true
+			v, err := rv.value(f.Path)
+			if err != nil {
+				return "", err.Error(), false, true
 			}
 			if !equalJSON(v, f.Value, f.Tol) {
 				b, _ := json.Marshal(v)

@@ -8,10 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/geodisaster/engine/conformance/synth"
+	"github.com/geodisaster/engine/internal/testdir"
 	"github.com/geodisaster/engine/runtime"
 )
 
@@ -19,23 +19,13 @@ import (
 // (one or two per family, including Sen1Floods11 for the hydration path).
 var fixtureTypes = []string{"baseline_canopy_assessment", "wildfire_a", "xbd_q5", "nearest_shelter", "sen1_flood_e"}
 
-// fixtureOnce builds one pristine fixture per test binary; tests copy it
-// before tampering.
-var (
-	fixtureOnce sync.Once
-	fixtureDir  string
-	fixtureErr  error
-)
+// fixture is one pristine fixture per test binary; tests copy it before
+// tampering.
+var fixture testdir.Once
 
 func pristineFixture(t *testing.T) string {
 	t.Helper()
-	fixtureOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "release-fixture-")
-		if err != nil {
-			fixtureErr = err
-			return
-		}
-		fixtureDir = dir
+	return fixture.Dir(t, "release-fixture-", func(dir string) error {
 		types := []string{}
 		supported := map[string]bool{}
 		for _, s := range synth.SupportedTypes() {
@@ -46,45 +36,22 @@ func pristineFixture(t *testing.T) string {
 				types = append(types, ty)
 			}
 		}
-		_, fixtureErr = BuildFixture(context.Background(), dir, synth.Options{Types: types, PerType: 2, Seed: 7})
+		if _, err := BuildFixture(context.Background(), dir, synth.Options{Types: types, PerType: 2, Seed: 7}); err != nil {
+			return fmt.Errorf("BuildFixture: %w", err)
+		}
+		return nil
 	})
-	if fixtureErr != nil {
-		t.Fatalf("BuildFixture: %v", fixtureErr)
-	}
-	return fixtureDir
 }
 
 // copyFixture copies the pristine fixture into a fresh directory.
 func copyFixture(t *testing.T) string {
 	t.Helper()
-	src := pristineFixture(t)
-	dst := t.TempDir()
-	err := filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if info.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
+	return testdir.Copy(t, pristineFixture(t))
 }
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if fixtureDir != "" {
-		os.RemoveAll(fixtureDir)
-	}
+	fixture.Remove()
 	os.Exit(code)
 }
 

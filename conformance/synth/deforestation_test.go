@@ -3,7 +3,6 @@ package synth
 import (
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"testing"
 
 	"github.com/geodisaster/engine/runtime"
@@ -20,18 +19,7 @@ func TestDeforestationScenariosReplay(t *testing.T) {
 	}
 	types := []string{"forest_loss_detection", "area_estimation", "change_window_estimation", "false_positive_rejection",
 		"multi_year_loss_attribution", "cross_modal_concordance", "severity_proxy_numeric"}
-	dir := t.TempDir()
-	if _, err := Generate(context.Background(), dir, Options{Types: types, PerType: 10, Seed: 9}); err != nil {
-		t.Fatal(err)
-	}
-	recs, err := runtime.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, recs, eng := generate(t, Options{Types: types, PerType: 10, Seed: 9})
 	seen := map[string]bool{}
 	for _, res := range eng.Replay(context.Background(), recs, runtime.ReplayOptions{Workers: 2}) {
 		if res.Status != "ok" || !res.Correct {

@@ -30,21 +30,10 @@ var mhTypeIDs = func() []string {
 // directory (tests that rewrite files get their own copy).
 func mhCorpus(t *testing.T, n int, types ...string) (string, map[string]runtime.Record, *runtime.Engine) {
 	t.Helper()
-	dir := t.TempDir()
 	if len(types) == 0 {
 		types = mhTypeIDs
 	}
-	if _, err := Generate(context.Background(), dir, Options{Types: types, PerType: n, Seed: 3}); err != nil {
-		t.Fatal(err)
-	}
-	recs, err := runtime.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, recs, eng := generate(t, Options{Types: types, PerType: n, Seed: 3})
 	by := map[string]runtime.Record{}
 	for _, r := range recs {
 		if _, ok := by[r.QuestionType]; !ok {

@@ -66,14 +66,7 @@ func TestFullSplitPlan(t *testing.T) {
 // TestCopyRecord checks that a path-renamed copy declares byte copies of
 // its source's files under its own sample and replays to the same answer.
 func TestCopyRecord(t *testing.T) {
-	dir := t.TempDir()
-	if _, err := Generate(context.Background(), dir, Options{Types: []string{"fastest_safest"}, PerType: 1, Seed: 2}); err != nil {
-		t.Fatal(err)
-	}
-	recs, err := runtime.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, recs, _ := generate(t, Options{Types: []string{"fastest_safest"}, PerType: 1, Seed: 2})
 	src := recs[0]
 	files := map[string]bool{}
 	cp, err := copyRecord(dir, src, routingSample("fastest_safest", 150), files)
@@ -122,14 +115,7 @@ func TestCopyRecord(t *testing.T) {
 // spec's table (section 6). geodisaster export on a fresh synth --full
 // gives these counts row for row (docs/inventory.md).
 func TestFullCorpusTurnCounts(t *testing.T) {
-	dir := t.TempDir()
-	if _, err := Generate(context.Background(), dir, Options{PerType: 1}); err != nil {
-		t.Fatal(err)
-	}
-	recs, err := runtime.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, recs, _ := generate(t, Options{PerType: 1})
 	gens := generators()
 	var train, test export.TurnCounts
 	episodes := [2]int{}

@@ -23,7 +23,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -394,14 +393,4 @@ func answerJSON(v any) (json.RawMessage, error) {
 		return nil, fmt.Errorf("gold answer: %w", err)
 	}
 	return b, nil
-}
-
-// sortedKeys returns a map's keys sorted.
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -7,9 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
+	"github.com/geodisaster/engine/internal/testdir"
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/workers"
 )
@@ -22,44 +22,29 @@ type xbdCorpus struct {
 	eng  *runtime.Engine
 }
 
-var (
-	xbdOnce sync.Once
-	xbdC    xbdCorpus
-	xbdErr  error
-)
+var xbdOnce testdir.Once
 
-// corpus generates the xbd corpus once per test binary.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	xbdOnce.Remove()
+	os.Exit(code)
+}
+
+// xbdTestCorpus generates the xbd corpus once per test binary.
 func xbdTestCorpus(t *testing.T) xbdCorpus {
 	t.Helper()
-	xbdOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "xbd-synth-")
-		if err != nil {
-			xbdErr = err
-			return
-		}
-		if _, err := Generate(context.Background(), dir, Options{Types: xbdTypes, Seed: 1}); err != nil {
-			xbdErr = err
-			return
-		}
-		recs, err := runtime.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
-		if err != nil {
-			xbdErr = err
-			return
-		}
-		eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir})
-		if err != nil {
-			xbdErr = err
-			return
-		}
-		xbdC = xbdCorpus{dir: dir, recs: map[string][]runtime.Record{}, eng: eng}
-		for _, r := range recs {
-			xbdC.recs[r.QuestionType] = append(xbdC.recs[r.QuestionType], r)
-		}
+	var c xbdCorpus
+	c.dir = xbdOnce.Dir(t, "xbd-synth-", func(dir string) error {
+		_, err := Generate(context.Background(), dir, Options{Types: xbdTypes, Seed: 1})
+		return err
 	})
-	if xbdErr != nil {
-		t.Fatal(xbdErr)
+	recs, eng := readCorpus(t, c.dir)
+	c.eng = eng
+	c.recs = map[string][]runtime.Record{}
+	for _, r := range recs {
+		c.recs[r.QuestionType] = append(c.recs[r.QuestionType], r)
 	}
-	return xbdC
+	return c
 }
 
 // clone deep-copies a record through JSON.
@@ -165,6 +150,15 @@ func setArg(r *runtime.Record, tool, key string, val any) {
 func TestXBDMutationsRejected(t *testing.T) {
 	c := xbdTestCorpus(t)
 	first := func(typ string) runtime.Record { return clone(t, c.recs[typ][0]) }
+	// withArg is the first record of a type with one argument of a chain
+	// step changed.
+	withArg := func(typ, tool, arg string, v any) func() runtime.Record {
+		return func() runtime.Record {
+			r := first(typ)
+			setArg(&r, tool, arg, v)
+			return r
+		}
+	}
 	cases := []struct {
 		name   string
 		rec    func() runtime.Record
@@ -180,72 +174,24 @@ func TestXBDMutationsRejected(t *testing.T) {
 			r.Handles["damage_labels_1"] = clone(t, c.recs["xbd_q1"][2]).Handles["damage_labels_1"]
 			return r
 		}, "a handle from another scene"},
-		{"grid other than declared (PrepareScene)", func() runtime.Record {
-			r := first("xbd_q2")
-			setArg(&r, "PrepareScene", "grid", "4x4")
-			return r
-		}, `unsupported value "4x4"`},
+		{"grid other than declared (PrepareScene)", withArg("xbd_q2", "PrepareScene", "grid", "4x4"), `unsupported value "4x4"`},
 		{"quadrant table as the grid handle", func() runtime.Record {
 			r := first("xbd_q3")
 			q2 := clone(t, c.recs["xbd_q2"][0])
 			r.Handles["grid_1"] = q2.Handles["quadrants_1"]
 			return r
 		}, `declares no file ending in "grid_4x4.geojson"`},
-		{"severity filter other than the spec's (AssessDamage)", func() runtime.Record {
-			r := first("xbd_q7")
-			setArg(&r, "AssessDamage", "severity", "minor_or_worse")
-			return r
-		}, `unsupported value "minor_or_worse"`},
-		{"severity filter other than the spec's (ExtractObjects)", func() runtime.Record {
-			r := first("xbd_q5")
-			setArg(&r, "ExtractObjects", "severity", "destroyed")
-			return r
-		}, `unsupported value "destroyed"`},
-		{"pair severity other than severe", func() runtime.Record {
-			r := first("xbd_q4")
-			setArg(&r, "AssessDamage", "severity", "major_or_destroyed")
-			return r
-		}, `unsupported value "major_or_destroyed"`},
-		{"scorer bypasses the ranking", func() runtime.Record {
-			r := first("xbd_q7")
-			setArg(&r, "ScoreHazard", "input", "work_1")
-			return r
-		}, "requires a rank"},
-		{"assessment bypasses the extraction", func() runtime.Record {
-			r := first("xbd_q5")
-			setArg(&r, "AssessDamage", "input", "work_1")
-			return r
-		}, "requires a objects"},
-		{"stats bypass the damage artifact", func() runtime.Record {
-			r := first("xbd_q1")
-			setArg(&r, "ComputeStats", "input", "work_1")
-			return r
-		}, "requires a damage"},
-		{"ranking over the wrong grid", func() runtime.Record {
-			r := first("xbd_q2")
-			setArg(&r, "RankRegions", "by", "normalized_damage_severity")
-			return r
-		}, "ranks grid_4x4 cells"},
-		{"unknown argument", func() runtime.Record {
-			r := first("xbd_q1")
-			setArg(&r, "AssessDamage", "threshold", 0.5)
-			return r
-		}, `argument "threshold": unknown argument`},
-		{"summary-only metrics over mask layers", func() runtime.Record {
-			r := first("xbd_q8")
-			setArg(&r, "ComputeStats", "metrics", map[string]any{"damage_summary": true})
-			return r
-		}, "target_mask_distribution"},
-		{"mask distribution over a polygon-only summary", func() runtime.Record {
-			r := first("xbd_q1")
-			setArg(&r, "ComputeStats", "metrics", map[string]any{"damage_summary": true, "severe_footprint_area": true, "target_mask_distribution": true})
-			return r
-		}, "xbd_scene_summary work"},
-		{"Q1 metrics over mask layers", func() runtime.Record {
-			r := first("xbd_q8")
-			setArg(&r, "ComputeStats", "metrics", map[string]any{"damage_summary": true, "severe_footprint_area": true})
-			return r
-		}, "target_mask_distribution"},
+		{"severity filter other than the spec's (AssessDamage)", withArg("xbd_q7", "AssessDamage", "severity", "minor_or_worse"), `unsupported value "minor_or_worse"`},
+		{"severity filter other than the spec's (ExtractObjects)", withArg("xbd_q5", "ExtractObjects", "severity", "destroyed"), `unsupported value "destroyed"`},
+		{"pair severity other than severe", withArg("xbd_q4", "AssessDamage", "severity", "major_or_destroyed"), `unsupported value "major_or_destroyed"`},
+		{"scorer bypasses the ranking", withArg("xbd_q7", "ScoreHazard", "input", "work_1"), "requires a rank"},
+		{"assessment bypasses the extraction", withArg("xbd_q5", "AssessDamage", "input", "work_1"), "requires a objects"},
+		{"stats bypass the damage artifact", withArg("xbd_q1", "ComputeStats", "input", "work_1"), "requires a damage"},
+		{"ranking over the wrong grid", withArg("xbd_q2", "RankRegions", "by", "normalized_damage_severity"), "ranks grid_4x4 cells"},
+		{"unknown argument", withArg("xbd_q1", "AssessDamage", "threshold", 0.5), `argument "threshold": unknown argument`},
+		{"summary-only metrics over mask layers", withArg("xbd_q8", "ComputeStats", "metrics", map[string]any{"damage_summary": true}), "target_mask_distribution"},
+		{"mask distribution over a polygon-only summary", withArg("xbd_q1", "ComputeStats", "metrics", map[string]any{"damage_summary": true, "severe_footprint_area": true, "target_mask_distribution": true}), "xbd_scene_summary work"},
+		{"Q1 metrics over mask layers", withArg("xbd_q8", "ComputeStats", "metrics", map[string]any{"damage_summary": true, "severe_footprint_area": true}), "target_mask_distribution"},
 		{"pair of one scene twice", func() runtime.Record {
 			r := first("xbd_q4")
 			r.Handles["scene_b_1"] = r.Handles["scene_a_1"]
@@ -262,11 +208,7 @@ func TestXBDMutationsRejected(t *testing.T) {
 			t.Fatal("every pair is from one event")
 			return r
 		}, "same-event"},
-		{"ReadData role on the wrong handle", func() runtime.Record {
-			r := first("xbd_q1")
-			setArg(&r, "ReadData", "role", "damage_labels")
-			return r
-		}, "does not apply to handle image_1"},
+		{"ReadData role on the wrong handle", withArg("xbd_q1", "ReadData", "role", "damage_labels"), "does not apply to handle image_1"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -282,18 +224,7 @@ func TestXBDMutationsRejected(t *testing.T) {
 // cache's cell summary (with a matching card checksum).
 func TestXBDMissingAndTamperedFiles(t *testing.T) {
 	src := xbdTestCorpus(t)
-	dir := t.TempDir()
-	if _, err := Generate(context.Background(), dir, Options{Types: []string{"xbd_q2", "xbd_q3", "xbd_q5"}, Seed: 3, PerType: 2}); err != nil {
-		t.Fatal(err)
-	}
-	recs, err := runtime.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, recs, eng := generate(t, Options{Types: []string{"xbd_q2", "xbd_q3", "xbd_q5"}, Seed: 3, PerType: 2})
 	c := xbdCorpus{dir: dir, eng: eng, recs: src.recs}
 	var q2, q3, q5 runtime.Record
 	for _, r := range recs {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/geodisaster/engine/runtime"
@@ -22,28 +23,30 @@ const ManifestFile = "export.json"
 // Splits are the splits every projection has a file for.
 var Splits = []string{"train", "test"}
 
-// File returns where a projection's rows of one split go, relative to the
-// output directory. The multi-agent role-SFT rows are stored only in
+// layout is where each projection's rows go, "{split}" standing for the
+// split. The multi-agent role-SFT rows are stored only in
 // data/multi_agent/sft_train/ and data/multi_agent/sft_test/ (spec section
-// 6); docs/episodes.md describes the others.
+// 6); the core files sit beside the canonical file, named like it (core.go);
+// docs/episodes.md describes the others.
+var layout = map[string]string{
+	CoreTasks:           "data/core/geodisaster_2921_{split}.jsonl",
+	MultiAgentEpisodes:  "data/multi_agent/episodes/{split}.jsonl",
+	SingleAgentEpisodes: "data/single_agent/episodes/{split}.jsonl",
+	ORCSFT:              "data/multi_agent/sft_{split}/orc.jsonl",
+	GASFT:               "data/multi_agent/sft_{split}/ga.jsonl",
+	PASFT:               "data/multi_agent/sft_{split}/pa.jsonl",
+	VRASFT:              "data/multi_agent/sft_{split}/vra.jsonl",
+	SingleAgentSFT:      "data/single_agent/sft_{split}/single_agent.jsonl",
+}
+
+// File returns where a projection's rows of one split go, relative to the
+// output directory ("" for an unknown projection).
 func File(name, split string) string {
-	switch name {
-	case MultiAgentEpisodes:
-		return "data/multi_agent/episodes/" + split + ".jsonl"
-	case SingleAgentEpisodes:
-		return "data/single_agent/episodes/" + split + ".jsonl"
-	case ORCSFT:
-		return "data/multi_agent/sft_" + split + "/orc.jsonl"
-	case GASFT:
-		return "data/multi_agent/sft_" + split + "/ga.jsonl"
-	case PASFT:
-		return "data/multi_agent/sft_" + split + "/pa.jsonl"
-	case VRASFT:
-		return "data/multi_agent/sft_" + split + "/vra.jsonl"
-	case SingleAgentSFT:
-		return "data/single_agent/sft_" + split + "/single_agent.jsonl"
+	pattern, ok := layout[name]
+	if !ok {
+		return ""
 	}
-	return ""
+	return strings.Replace(pattern, "{split}", split, 1)
 }
 
 // ProjectionSummary counts one projection's rows per split.
@@ -77,6 +80,14 @@ type Summary struct {
 	CrossSplitTrajectoryGroups int `json:"cross_split_trajectory_groups"`
 }
 
+func (ps *ProjectionSummary) add(split string, rows int) {
+	if split == "train" {
+		ps.Train += rows
+	} else {
+		ps.Test += rows
+	}
+}
+
 // FileInfo is one written file in the manifest.
 type FileInfo struct {
 	Rows   int    `json:"rows"`
@@ -104,14 +115,16 @@ type Options struct {
 	Progress func(done, total int)
 }
 
-// Export projects every record (each replayed once) into the layout of
-// File and writes the manifest. Rows keep the input's record order. The
+// Export projects every canonical record (each replayed once) into the
+// layout of File and writes the manifest. Rows keep the input's record
+// order. The
 // files appear only when every record projected: they are written under a
 // temporary directory inside OutputDir and moved into place at the end,
 // the manifest last; on error nothing of the run is left, and the manifest
 // of an earlier export is removed first, so no stale manifest vouches for
 // files being replaced.
-func Export(ctx context.Context, p *Projector, recs []runtime.Record, opts Options) (*Manifest, error) {
+func Export(ctx context.Context, p *Projector, canon *Canonical, opts Options) (*Manifest, error) {
+	recs := canon.Records
 	if len(recs) == 0 {
 		return nil, errors.New("export: no records")
 	}
@@ -149,7 +162,12 @@ func Export(ctx context.Context, p *Projector, recs []runtime.Record, opts Optio
 	}
 	m := &Manifest{Summary: newSummary(), Input: opts.Input, Files: map[string]FileInfo{}}
 	groups := map[string]map[string]int{} // trajectory group -> split -> records
+	next := 0                             // the canonical line of the next record written
 	err = project(ctx, p, recs, opts, func(rp *RecordProjection) error {
+		if err := writers[File(CoreTasks, rp.Split)].WriteLine(episode.RawLine(canon.Lines[next])); err != nil {
+			return err
+		}
+		next++
 		for _, name := range Projections() {
 			rel := File(name, rp.Split)
 			for _, l := range rp.Lines[name] {
@@ -226,13 +244,9 @@ func newSummary() Summary {
 // count adds a record's rows to the summary.
 func (m *Manifest) count(rp *RecordProjection) {
 	m.Records++
+	m.Projections[CoreTasks].add(rp.Split, 1) // the record itself
 	for name, lines := range rp.Lines {
-		ps := m.Projections[name]
-		if rp.Split == "train" {
-			ps.Train += len(lines)
-		} else {
-			ps.Test += len(lines)
-		}
+		m.Projections[name].add(rp.Split, len(lines))
 		if rowType(name) == episode.TurnRow {
 			m.SFTRows += len(lines)
 		}
@@ -315,20 +329,5 @@ func writeManifest(path string, m *Manifest) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".export.json.tmp-*")
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(append(b, '\n'))
-	merr := tmp.Chmod(0o644)
-	cerr := tmp.Close()
-	if err := errors.Join(werr, merr, cerr); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return nil
+	return runtime.WriteFileAtomic(path, append(b, '\n'))
 }

@@ -20,10 +20,11 @@ import (
 var exportTypes = []string{"baseline_canopy_assessment", "wildfire_d", "xbd_q7", "xbd_q4", "fastest_safest", "visual_overlay", "sen1_flood_d", "sen1_flood_e"}
 
 type fixture struct {
-	root string
-	recs []runtime.Record
-	eng  *runtime.Engine
-	val  *episode.Validator
+	root  string
+	canon *export.Canonical // the records as read from their file
+	recs  []runtime.Record  // canon.Records
+	eng   *runtime.Engine
+	val   *episode.Validator
 }
 
 // newFixture synthesizes two records per type; the second of each is in
@@ -45,6 +46,18 @@ func newFixture(t testing.TB) *fixture {
 		}
 		seen[recs[i].QuestionType] = true
 	}
+	path := filepath.Join(t.TempDir(), "records.jsonl")
+	var buf bytes.Buffer
+	if err := runtime.WriteRecords(&buf, recs); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	canon, err := export.ReadCanonical(path)
+	if err != nil {
+		t.Fatal(err)
+	}
 	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: root, ArtifactDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
@@ -53,13 +66,23 @@ func newFixture(t testing.TB) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &fixture{root: root, recs: recs, eng: eng, val: val}
+	return &fixture{root: root, canon: canon, recs: canon.Records, eng: eng, val: val}
+}
+
+// canonical is the canonical source of records held in memory.
+func canonical(t testing.TB, recs []runtime.Record) *export.Canonical {
+	t.Helper()
+	c, err := export.NewCanonical(recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
 
 func (f *fixture) export(t *testing.T, recs []runtime.Record) (string, *export.Manifest) {
 	t.Helper()
 	out := t.TempDir()
-	m, err := export.Export(context.Background(), export.NewProjector(f.eng, f.val, f.root), recs, export.Options{OutputDir: out, Workers: 2})
+	m, err := export.Export(context.Background(), export.NewProjector(f.eng, f.val, f.root), canonical(t, recs), export.Options{OutputDir: out, Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,6 +107,7 @@ func TestExportCountsAndVerify(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		add(export.CoreTasks, r.Split, 1)
 		add(export.MultiAgentEpisodes, r.Split, 1)
 		add(export.SingleAgentEpisodes, r.Split, 1)
 		add(export.ORCSFT, r.Split, c.ORC)
@@ -98,7 +122,7 @@ func TestExportCountsAndVerify(t *testing.T) {
 		if got := [2]int{ps.Train, ps.Test}; got != want[name] {
 			t.Errorf("%s: %v rows, the chains give %v", name, got, want[name])
 		}
-		if name != export.MultiAgentEpisodes && name != export.SingleAgentEpisodes {
+		if name != export.CoreTasks && name != export.MultiAgentEpisodes && name != export.SingleAgentEpisodes {
 			rows += ps.Train + ps.Test
 		}
 		for _, rel := range ps.Files {
@@ -135,7 +159,24 @@ func TestExportCountsAndVerify(t *testing.T) {
 			}
 		}
 	}
-	rep, err := export.Verify(out, f.recs, f.val)
+	// The core files are the canonical lines, split by split, byte for
+	// byte.
+	for _, split := range export.Splits {
+		var want []byte
+		for i, r := range f.canon.Records {
+			if r.Split == split {
+				want = append(append(want, f.canon.Lines[i]...), '\n')
+			}
+		}
+		got, err := os.ReadFile(filepath.Join(out, export.File(export.CoreTasks, split)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: not the canonical %s lines", export.File(export.CoreTasks, split), split)
+		}
+	}
+	rep, err := export.Verify(out, f.canon, f.val)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +191,7 @@ func TestExportIsDeterministic(t *testing.T) {
 	f := newFixture(t)
 	_, ma := f.export(t, f.recs)
 	out := t.TempDir()
-	mb, err := export.Export(context.Background(), export.NewProjector(f.eng, f.val), f.recs, export.Options{OutputDir: out, Workers: 1})
+	mb, err := export.Export(context.Background(), export.NewProjector(f.eng, f.val), f.canon, export.Options{OutputDir: out, Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +216,7 @@ func TestExportFailureLeavesNothing(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(out, export.ManifestFile), []byte("{}"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := export.Export(context.Background(), export.NewProjector(f.eng, f.val), bad, export.Options{OutputDir: out, Workers: 2})
+	_, err := export.Export(context.Background(), export.NewProjector(f.eng, f.val), canonical(t, bad), export.Options{OutputDir: out, Workers: 2})
 	if err == nil || !strings.Contains(err.Error(), bad[3].ID) {
 		t.Fatalf("export of a broken record: %v", err)
 	}
@@ -186,7 +227,7 @@ func TestExportFailureLeavesNothing(t *testing.T) {
 	// A record without a split cannot be projected.
 	nosplit := append([]runtime.Record(nil), f.recs[:1]...)
 	nosplit[0].Split = ""
-	if _, err := export.Export(context.Background(), export.NewProjector(f.eng, f.val), nosplit, export.Options{OutputDir: t.TempDir()}); err == nil {
+	if _, err := export.Export(context.Background(), export.NewProjector(f.eng, f.val), canonical(t, nosplit), export.Options{OutputDir: t.TempDir()}); err == nil {
 		t.Fatal("a record without a split was projected")
 	}
 }

@@ -21,7 +21,7 @@ func TestFullReleaseProjection(t *testing.T) {
 	if dir == "" {
 		t.Skip("set GEODISASTER_FULL_CORPUS to a synth --full corpus")
 	}
-	recs, err := runtime.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
+	canon, err := export.ReadCanonical(filepath.Join(dir, "records.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,11 +34,12 @@ func TestFullReleaseProjection(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := t.TempDir()
-	m, err := export.Export(context.Background(), export.NewProjector(eng, val, dir), recs, export.Options{OutputDir: out, Workers: 2})
+	m, err := export.Export(context.Background(), export.NewProjector(eng, val, dir), canon, export.Options{OutputDir: out, Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := map[string][2]int{
+		export.CoreTasks:          {2629, 292},
 		export.MultiAgentEpisodes: {2629, 292}, export.SingleAgentEpisodes: {2629, 292},
 		export.ORCSFT: {11895, 1318}, export.GASFT: {11127, 1235}, export.PASFT: {5899, 656},
 		export.VRASFT: {2763, 302}, export.SingleAgentSFT: {18410, 2043},
@@ -54,7 +55,7 @@ func TestFullReleaseProjection(t *testing.T) {
 	if m.DuplicateTrajectoryGroups != 41 || m.DuplicateTrajectoryRecords != 114 || m.CrossSplitTrajectoryGroups != 0 {
 		t.Errorf("trajectory groups %d/%d, %d across splits", m.DuplicateTrajectoryGroups, m.DuplicateTrajectoryRecords, m.CrossSplitTrajectoryGroups)
 	}
-	rep, err := export.Verify(out, recs, val)
+	rep, err := export.Verify(out, canon, val)
 	if err != nil || !rep.OK {
 		t.Fatalf("verify: %v %v", err, rep.Drifts)
 	}

@@ -14,6 +14,9 @@ import (
 
 // Projection names, as in the export summary.
 const (
+	// CoreTasks are the core train/test files: the canonical records
+	// themselves, split by their split (core.go).
+	CoreTasks           = "core_tasks"
 	MultiAgentEpisodes  = "multi_agent_episodes"
 	SingleAgentEpisodes = "single_agent_episodes"
 	ORCSFT              = "orc_sft"
@@ -23,14 +26,18 @@ const (
 	SingleAgentSFT      = "single_agent_sft"
 )
 
-// Projections lists the projection names in summary order.
+// Projections lists the projection names in summary order (spec section
+// 6's table).
 func Projections() []string {
-	return []string{MultiAgentEpisodes, SingleAgentEpisodes, ORCSFT, GASFT, PASFT, VRASFT, SingleAgentSFT}
+	return []string{CoreTasks, MultiAgentEpisodes, SingleAgentEpisodes, ORCSFT, GASFT, PASFT, VRASFT, SingleAgentSFT}
 }
 
-// rowType is the row type of a projection's files.
+// rowType is the row type of a projection's files; the core files hold
+// canonical records, not rows of an episode schema ("").
 func rowType(name string) episode.RowType {
 	switch name {
+	case CoreTasks:
+		return ""
 	case MultiAgentEpisodes:
 		return episode.MultiAgentEpisodeRow
 	case SingleAgentEpisodes:
@@ -259,33 +266,6 @@ func (p *Projector) single(rec runtime.Record, c *capture) (*episode.SingleAgent
 	return episode.NewSingleAgentEpisode(episode.IdentityOf(rec, ""), conv)
 }
 
-// delegationArgs are the orchestrator's Delegate arguments (also the
-// specialist's delegation message).
-type delegationArgs struct {
-	Role   string   `json:"role"`
-	Steps  []string `json:"steps"`
-	Inputs []string `json:"inputs"`
-}
-
-func (d delegationArgs) args() map[string]any {
-	return map[string]any{"role": d.Role, "steps": anySlice(d.Steps), "inputs": anySlice(d.Inputs)}
-}
-
-func anySlice(s []string) []any {
-	out := make([]any, len(s))
-	for i, v := range s {
-		out[i] = v
-	}
-	return out
-}
-
-// delegationResult is the tool message the orchestrator receives after a
-// Delegate: the specialist's observations, in order.
-type delegationResult struct {
-	Role         string            `json:"role"`
-	Observations []json.RawMessage `json:"observations"`
-}
-
 // multi builds the multi-agent episode: ORC's Plan, one Delegate per run
 // of same-owner steps (each carried out in the specialist's own
 // conversation, ending with its TaskComplete), and ORC's Terminate.
@@ -296,25 +276,20 @@ func (p *Projector) multi(rec runtime.Record, id episode.Identity, c *capture) (
 	}
 	ep := &episode.MultiAgentEpisode{Identity: id, Format: episode.FormatMultiAgentEpisode, AnswerRef: runtime.AnswerRef}
 	var planned []any
-	args := make([]delegationArgs, len(c.ds))
+	args := make([]episode.DelegateArgs, len(c.ds))
 	for j, d := range c.ds {
-		args[j] = delegationArgs{Role: string(d.role), Steps: stepTools(d.steps), Inputs: c.delegationInputs(d)}
-		planned = append(planned, map[string]any{"role": args[j].Role, "steps": anySlice(args[j].Steps)})
+		args[j] = episode.DelegateArgs{Role: string(d.role), Steps: stepTools(d.steps), Inputs: c.delegationInputs(d)}
+		planned = append(planned, args[j].Planned())
 	}
 	orc.Act(episode.ToolPlan, map[string]any{"delegations": planned})
 	last := len(rec.GTChain) - 1
 	for j, d := range c.ds {
-		orc.Act(episode.ToolDelegate, args[j].args())
-		sp, err := episode.Start(episode.Specialist(d.role), rec)
+		orc.Act(episode.ToolDelegate, args[j].Args())
+		sp, err := args[j].StartSpecialist(rec)
 		if err != nil {
 			return nil, err
 		}
-		msg, err := json.Marshal(args[j])
-		if err != nil {
-			return nil, err
-		}
-		sp.Say(string(msg))
-		result := delegationResult{Role: string(d.role)}
+		result := episode.DelegateResult{Role: string(d.role)}
 		for k, st := range d.steps {
 			sp.Act(st.Tool, st.Args)
 			sp.Observe(st.Tool, c.multi[d.first+k], false)

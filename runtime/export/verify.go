@@ -48,8 +48,8 @@ type VerifyReport struct {
 	Records int `json:"records"`
 	// Rows counts the rows read per file.
 	Rows map[string]int `json:"rows"`
-	// Drifts lists every difference found, in check order (episodes, then
-	// SFT rows, then the manifest); the first names the first drifting
+	// Drifts lists every difference found, in check order (core rows,
+	// episodes, SFT rows, then the manifest); the first names the first drifting
 	// record and field.
 	Drifts []Drift `json:"drifts"`
 	OK     bool    `json:"ok"`
@@ -59,7 +59,8 @@ type VerifyReport struct {
 const maxDrifts = 1000
 
 // Verify checks an export directory against the canonical records (with
-// gold): every episode and SFT row validates against its schema; its ids,
+// gold): the core files hold exactly the canonical records of their
+// split, in canonical order, each equal to its record; every episode and SFT row validates against its schema; its ids,
 // splits, weights and group ids equal the canonical record's; every tool
 // sequence and argument equals the GT chain (plus the agent form's
 // terminal action on ANSWER_JSON:answer_1); every observation carries the
@@ -71,8 +72,9 @@ const maxDrifts = 1000
 // messages before it as context; every record has every row; and the
 // manifest's row counts and digests match the files. Errors are reserved
 // for an unreadable export.
-func Verify(dir string, recs []runtime.Record, val *episode.Validator) (*VerifyReport, error) {
-	v := &verifier{dir: dir, val: val, recs: map[string]*runtime.Record{}, rep: &VerifyReport{Records: len(recs), Rows: map[string]int{}, Drifts: []Drift{}},
+func Verify(dir string, canon *Canonical, val *episode.Validator) (*VerifyReport, error) {
+	recs := canon.Records
+	v := &verifier{dir: dir, val: val, canon: canon, recs: map[string]*runtime.Record{}, rep: &VerifyReport{Records: len(recs), Rows: map[string]int{}, Drifts: []Drift{}},
 		single: map[string]*episode.SingleAgentEpisode{}, multi: map[string]*episode.MultiAgentEpisode{}, multiOK: map[string]bool{}}
 	for i := range recs {
 		v.recs[recs[i].ID] = &recs[i]
@@ -85,6 +87,11 @@ func Verify(dir string, recs []runtime.Record, val *episode.Validator) (*VerifyR
 	var m Manifest
 	if err := json.Unmarshal(mb, &m); err != nil {
 		return nil, fmt.Errorf("export %s: %s: %w", dir, ManifestFile, err)
+	}
+	for _, split := range Splits {
+		if err := v.core(split); err != nil {
+			return nil, err
+		}
 	}
 	for _, split := range Splits {
 		if err := v.episodes(split); err != nil {
@@ -110,6 +117,7 @@ func Verify(dir string, recs []runtime.Record, val *episode.Validator) (*VerifyR
 type verifier struct {
 	dir    string
 	val    *episode.Validator
+	canon  *Canonical
 	recs   map[string]*runtime.Record
 	order  []string
 	rep    *VerifyReport
@@ -660,9 +668,9 @@ func (v *verifier) checkMulti(at Drift, rec *runtime.Record, ep *episode.MultiAg
 			d(df+".inputs", "%s: %s", h, reason)
 			return
 		}
-		args := delegationArgs{Role: got.Role, Steps: got.Steps, Inputs: got.Inputs}
-		planned[j] = map[string]any{"role": args.Role, "steps": anySlice(args.Steps)}
-		orcWant = append(orcWant, episode.Action{Tool: episode.ToolDelegate, Args: args.args()})
+		args := episode.DelegateArgs{Role: got.Role, Steps: got.Steps, Inputs: got.Inputs}
+		planned[j] = args.Planned()
+		orcWant = append(orcWant, episode.Action{Tool: episode.ToolDelegate, Args: args.Args()})
 		msg, _ := json.Marshal(args)
 		want := wantSteps(dl.steps)
 		tc := wantStep{Action: episode.Action{Tool: runtime.ToolTaskComplete, Args: taskCompleteArgs}}
@@ -730,7 +738,7 @@ func (v *verifier) orchestrator(d func(string, string, ...any), rec *runtime.Rec
 			continue
 		}
 		dl := ep.Delegations[j-1]
-		res := delegationResult{Role: dl.Role}
+		res := episode.DelegateResult{Role: dl.Role}
 		for _, m := range dl.Messages {
 			if m.Role == episode.RoleTool {
 				res.Observations = append(res.Observations, json.RawMessage(m.Content))

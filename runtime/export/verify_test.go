@@ -8,33 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/geodisaster/engine/internal/testdir"
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/runtime/export"
 )
-
-// copyDir copies an export directory.
-func copyDir(t *testing.T, src string) string {
-	t.Helper()
-	dst := t.TempDir()
-	err := filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if info.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
 
 // editLines replaces a file's rows by what edit returns.
 func editLines(t *testing.T, path string, edit func(lines [][]byte) [][]byte) {
@@ -123,6 +100,27 @@ func TestVerifyCatchesMutations(t *testing.T) {
 		field  string
 		reason string
 	}{
+		{"core row drifted", func(dir string) string {
+			return rewrite(t, dir, train(export.CoreTasks), func(row map[string]any) bool {
+				row["gt_chain"].([]any)[0].(map[string]any)["tool"] = "PrepareScene"
+				return true
+			})
+		}, train(export.CoreTasks), "gt_chain[0].tool", `"PrepareScene", the canonical record has "ReadData"`},
+		{"core row dropped", func(dir string) string { return dropRow(t, dir, train(export.CoreTasks), 1) },
+			train(export.CoreTasks), "", "missing: the canonical record has no core row"},
+		{"core row in the other split", func(dir string) string {
+			var row []byte
+			editLines(t, filepath.Join(dir, train(export.CoreTasks)), func(lines [][]byte) [][]byte {
+				row = lines[0]
+				return lines[1:]
+			})
+			editLines(t, filepath.Join(dir, export.File(export.CoreTasks, "test")), func(lines [][]byte) [][]byte {
+				return append([][]byte{row}, lines...)
+			})
+			var probe struct{ ID string }
+			json.Unmarshal(row, &probe)
+			return probe.ID
+		}, train(export.CoreTasks), "", "missing: the canonical record has no core row"},
 		{"argument changed in a tool sequence", func(dir string) string {
 			return rewrite(t, dir, train(export.SingleAgentEpisodes), func(row map[string]any) bool {
 				step := row["tool_sequence"].([]any)[0].(map[string]any)
@@ -181,9 +179,9 @@ func TestVerifyCatchesMutations(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := copyDir(t, out)
+			dir := testdir.Copy(t, out)
 			id := tc.mutate(dir)
-			rep, err := export.Verify(dir, f.recs, f.val)
+			rep, err := export.Verify(dir, f.canon, f.val)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -199,12 +197,12 @@ func TestVerifyCatchesMutations(t *testing.T) {
 	}
 	// The unmutated export has zero drift, also when rows are written
 	// with another key order.
-	dir := copyDir(t, out)
+	dir := testdir.Copy(t, out)
 	rewrite(t, dir, train(export.ORCSFT), func(map[string]any) bool { return true })
-	if rep, err := export.Verify(dir, f.recs, f.val); err != nil || len(rep.Drifts) != 1 || rep.Drifts[0].File != export.ManifestFile {
+	if rep, err := export.Verify(dir, f.canon, f.val); err != nil || len(rep.Drifts) != 1 || rep.Drifts[0].File != export.ManifestFile {
 		t.Fatalf("re-encoded row: %v %+v", err, rep.Drifts)
 	}
-	if _, err := export.Verify(t.TempDir(), f.recs, f.val); err == nil {
+	if _, err := export.Verify(t.TempDir(), f.canon, f.val); err == nil {
 		t.Fatal("a directory without a manifest verified")
 	}
 }

@@ -125,33 +125,6 @@ func singleEpisode(rec runtime.Record, id episode.Identity, exs []Exchange) (*ep
 	return episode.NewSingleAgentEpisode(id, conv)
 }
 
-// delegationArgs are a Delegate's arguments and the specialist's
-// delegation message.
-type delegationArgs struct {
-	Role   string   `json:"role"`
-	Steps  []string `json:"steps"`
-	Inputs []string `json:"inputs"`
-}
-
-func (d delegationArgs) args() map[string]any {
-	return map[string]any{"role": d.Role, "steps": anyStrings(d.Steps), "inputs": anyStrings(d.Inputs)}
-}
-
-func anyStrings(s []string) []any {
-	out := make([]any, len(s))
-	for i, v := range s {
-		out[i] = v
-	}
-	return out
-}
-
-// delegationResult is the orchestrator's tool message after a Delegate:
-// the specialist's observations in order.
-type delegationResult struct {
-	Role         string            `json:"role"`
-	Observations []json.RawMessage `json:"observations"`
-}
-
 // run is one maximal run of consecutive exchanges by one actor.
 type run struct {
 	actor string
@@ -175,13 +148,13 @@ func multiEpisode(rec runtime.Record, id episode.Identity, exs []Exchange, calls
 	}
 	ep := &episode.MultiAgentEpisode{Identity: id, Format: episode.FormatMultiAgentEpisode, AnswerRef: runtime.AnswerRef}
 	var planned []any
-	args := make([]delegationArgs, len(runs))
+	args := make([]episode.DelegateArgs, len(runs))
 	for j, r := range runs {
 		if r.actor == episode.AgentORC {
 			continue
 		}
-		args[j] = delegationArgs{Role: r.actor, Steps: runSteps(r), Inputs: runInputs(r, calls)}
-		planned = append(planned, map[string]any{"role": args[j].Role, "steps": anyStrings(args[j].Steps)})
+		args[j] = episode.DelegateArgs{Role: r.actor, Steps: runSteps(r), Inputs: runInputs(r, calls)}
+		planned = append(planned, args[j].Planned())
 	}
 	orc.Act(episode.ToolPlan, map[string]any{"delegations": planned})
 	for j, r := range runs {
@@ -200,17 +173,12 @@ func multiEpisode(rec runtime.Record, id episode.Identity, exs []Exchange, calls
 		default:
 			return nil, fmt.Errorf("a call by %q in an orchestrator's session", r.actor)
 		}
-		orc.Act(episode.ToolDelegate, args[j].args())
-		sp, err := episode.Start(episode.Specialist(role), rec)
+		orc.Act(episode.ToolDelegate, args[j].Args())
+		sp, err := args[j].StartSpecialist(rec)
 		if err != nil {
 			return nil, err
 		}
-		msg, err := json.Marshal(args[j])
-		if err != nil {
-			return nil, err
-		}
-		sp.Say(string(msg))
-		result := delegationResult{Role: r.actor}
+		result := episode.DelegateResult{Role: r.actor}
 		for _, ex := range r.exs {
 			sp.Act(ex.Tool, actionArgs(ex))
 			sp.Observe(ex.Tool, ex.Result, ex.IsError)

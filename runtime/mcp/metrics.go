@@ -3,7 +3,9 @@ package mcp
 import (
 	"fmt"
 	"io"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -194,7 +196,7 @@ func (m *metrics) writePrometheus(w io.Writer, active map[string]int, mcpActive 
 	family("geodisaster_mcp_sessions_opened_total", "counter", "MCP sessions initialized, specialists included.")
 	sample("geodisaster_mcp_sessions_opened_total", nil, float64(m.mcpOpen))
 	family("geodisaster_sessions_opened_total", "counter", "Runtime sessions opened, by agent form.")
-	for _, k := range sortedKeys(m.opened) {
+	for _, k := range slices.Sorted(maps.Keys(m.opened)) {
 		sample("geodisaster_sessions_opened_total", []string{"agent", k}, float64(m.opened[k]))
 	}
 	family("geodisaster_sessions_ended_total", "counter", "Runtime sessions ended, by agent form and how they ended.")
@@ -230,7 +232,7 @@ func (m *metrics) writePrometheus(w io.Writer, active map[string]int, mcpActive 
 	sample("geodisaster_tool_call_duration_seconds_sum", nil, m.latSum)
 	sample("geodisaster_tool_call_duration_seconds_count", nil, float64(m.latCount))
 	family("geodisaster_http_rejected_total", "counter", "HTTP requests refused before reaching a session, by reason.")
-	for _, k := range sortedKeys(m.rejected) {
+	for _, k := range slices.Sorted(maps.Keys(m.rejected)) {
 		sample("geodisaster_http_rejected_total", []string{"reason", k}, float64(m.rejected[k]))
 	}
 	family("geodisaster_episodes_written_total", "counter", "Episodes written by ended sessions.")

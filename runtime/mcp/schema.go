@@ -2,6 +2,8 @@ package mcp
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -49,7 +51,7 @@ func ToolSchema(reg *workers.Registry, tool string) (map[string]any, error) {
 			for _, e := range p.Enum {
 				m.enum[e] = true
 			}
-			if p.Doc != "" && !contains(m.docs, p.Doc) {
+			if p.Doc != "" && !slices.Contains(m.docs, p.Doc) {
 				m.docs = append(m.docs, p.Doc)
 			}
 			if p.Required {
@@ -63,11 +65,11 @@ func ToolSchema(reg *workers.Registry, tool string) (map[string]any, error) {
 		m := params[name]
 		var enum []string
 		if !m.open {
-			enum = sortedKeys(m.enum)
+			enum = slices.Sorted(maps.Keys(m.enum))
 		}
 		prop := propertySchema(m.kinds, enum)
 		desc := strings.Join(m.docs, "; ")
-		if contains(info.Keys, name) {
+		if slices.Contains(info.Keys, name) {
 			desc = strings.TrimPrefix(desc+"; selects the variant (see the tool description)", "; ")
 		}
 		if desc != "" {
@@ -172,7 +174,7 @@ func toolDescription(reg *workers.Registry, info workers.ToolInfo) string {
 		var args []string
 		sel := "(default)"
 		for _, p := range v.Params {
-			if contains(info.Keys, p.Name) && v.Value != "" {
+			if slices.Contains(info.Keys, p.Name) && v.Value != "" {
 				sel = selector(p, v.Value)
 				continue
 			}
@@ -212,23 +214,5 @@ func quoteAll(ss []string) []string {
 	for i, s := range ss {
 		out[i] = "`" + s + "`"
 	}
-	return out
-}
-
-func contains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
 	return out
 }
