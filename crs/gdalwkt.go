@@ -46,7 +46,7 @@ func (g *GeoKeyDirectory) GDALCoordinateSystem() (wkt string, dataAxisToSRSAxisM
 			if (v.code > 32600 && v.code <= 32660) || (v.code > 32700 && v.code <= 32760) {
 				// libgeotiff builds the WGS 84 UTM zones itself, on
 				// GDAL's well-known WGS 84 datum rather than the ensemble.
-				demoteWGS84Ensemble(n)
+				demoteEnsemble(n)
 			}
 			return writeWKT(n), mapping, nil
 		}
@@ -55,6 +55,14 @@ func (g *GeoKeyDirectory) GDALCoordinateSystem() (wkt string, dataAxisToSRSAxisM
 			if dd := r.datums[v.datum.code]; dd != nil && !datumIsDynamic(r, dd) {
 				return writeWKT(gdalGeographicNode(r, v)), []int{2, 1}, nil
 			}
+		}
+	}
+	if userDefinedKeys(g) {
+		if n, ok := g.gdalUserDefinedNode(r, c); ok {
+			if _, geog := c.(*geographicCRS); geog {
+				return writeWKT(n), []int{2, 1}, nil
+			}
+			return writeWKT(n), []int{1, 2}, nil
 		}
 	}
 	w, err := WKT2(c)
@@ -76,28 +84,6 @@ func writeWKT(n *wktNode) string {
 	var sb strings.Builder
 	n.write(&sb, 0)
 	return sb.String()
-}
-
-// demoteWGS84Ensemble replaces the WGS 84 ENSEMBLE of a PROJCRS's base by
-// DATUM["World Geodetic System 1984", ELLIPSOID[...]].
-func demoteWGS84Ensemble(n *wktNode) {
-	for _, c := range n.children {
-		if c.kw != "BASEGEOGCRS" {
-			continue
-		}
-		for i, d := range c.children {
-			if d.kw != "ENSEMBLE" {
-				continue
-			}
-			nd := node("DATUM", quote("World Geodetic System 1984"))
-			for _, e := range d.children {
-				if e.kw == "ELLIPSOID" {
-					nd.add(e)
-				}
-			}
-			c.children[i] = nd
-		}
-	}
 }
 
 // datumIsDynamic reports a dynamic datum, or an ensemble of dynamic ones.
