@@ -332,6 +332,23 @@ const (
 	rad2deg = 180 / math.Pi
 )
 
+// BaseGeographic returns the geographic CRS c is based on: c itself when
+// it is geographic, the base geographic CRS of a projected CRS (its datum,
+// prime meridian and angular unit: Transform(c, BaseGeographic(c), x, y)
+// converts without a datum shift), WGS 84 for the aeqd:LAT,LON systems;
+// nil for nil.
+func BaseGeographic(c CRS) CRS {
+	switch v := c.(type) {
+	case *geographicCRS:
+		return v
+	case *projectedCRS:
+		return v.base
+	case azimuthalEquidistant:
+		return WGS84LonLat()
+	}
+	return nil
+}
+
 // AuthorityOrderSwapped reports whether c's authority axis order (the
 // order EPSG defines and cs2cs uses by default) is Transform's (y, x):
 // latitude first for EPSG:4326 and most geographic CRSs, northing first
