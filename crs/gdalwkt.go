@@ -22,10 +22,14 @@ import (
 // recomputed from the axes as libgeotiff and GDAL compute it, no USAGE,
 // latitude first. These rules give gdalinfo's text byte for byte for
 // the GeoTIFFs GDAL writes for EPSG codes (tested against gdalinfo on a
-// sample of codes; exceptions in docs/crs.md). A user-defined CRS gets
-// WKT2's description of CRS (which PROJ parses back to the same CRS,
-// though gdalinfo's names differ). A directory without a CRS gives "",
-// nil, nil.
+// sample of codes; exceptions in docs/crs.md). User-defined keys (a
+// projected or geographic model without a code, as GDAL writes a CRS given
+// by a PROJ string) get the CRS GDAL assembles from them with its setters
+// (see gdaluserdefined.go), byte for byte with gdalinfo for every
+// projection GDAL writes to keys that this package implements; an ESRI
+// PE-string citation (GDAL's Krovak, Web Mercator) gets WKT2's
+// description of the CRS, which PROJ reads as the CRS gdalinfo prints
+// though the names differ. A directory without a CRS gives "", nil, nil.
 func (g *GeoKeyDirectory) GDALCoordinateSystem() (wkt string, dataAxisToSRSAxisMapping []int, err error) {
 	c, err := g.CRS()
 	if err != nil || c == nil {
