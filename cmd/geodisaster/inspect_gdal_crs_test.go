@@ -95,6 +95,21 @@ var userDefinedCases = []userDefinedCase{
 
 var projParam = regexp.MustCompile(`\+([xy])_0=(-?[0-9.]+)`)
 
+// userDefinedSource returns gdal_translate, the raster the cases are cut
+// from (the rasterio test raster shade.tif) and a directory for them.
+func userDefinedSource(t *testing.T) (translate, src, dir string) {
+	t.Helper()
+	translate = needTool(t, "gdal_translate")
+	src = filepath.Join("..", "..", "..", "shared", "data", "rasterio", "shade.tif")
+	if _, err := os.Stat(src); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("CI=true but %s is absent", src)
+		}
+		t.Skipf("corpus absent: %s", src)
+	}
+	return translate, src, t.TempDir()
+}
+
 // writeUserDefined writes c as a small GeoTIFF with gdal_translate.
 func writeUserDefined(t *testing.T, translate, src, dir string, c userDefinedCase) string {
 	t.Helper()
@@ -142,16 +157,8 @@ func writeUserDefined(t *testing.T, translate, src, dir string, c userDefinedCas
 // members, cornerCoordinates and wgs84Extent; and the text form with
 // plain gdalinfo (WKT block and corner coordinates included).
 func TestInspectUserDefinedCRSLikeGdalinfo(t *testing.T) {
-	translate := needTool(t, "gdal_translate")
 	gdalinfo := needTool(t, "gdalinfo")
-	src := filepath.Join("..", "..", "..", "shared", "data", "rasterio", "shade.tif")
-	if _, err := os.Stat(src); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("CI=true but %s is absent", src)
-		}
-		t.Skipf("corpus absent: %s", src)
-	}
-	dir := t.TempDir()
+	translate, src, dir := userDefinedSource(t)
 	same := 0
 	for _, c := range userDefinedCases {
 		f := writeUserDefined(t, translate, src, dir, c)
@@ -279,16 +286,8 @@ print("same" if ok else "different")
 // gives for user-defined polar stereographic, Mercator, LCC, Albers and
 // LAEA GeoTIFFs written by GDAL from PROJ strings.
 func TestInspectUserDefinedEPSGLikeRasterio(t *testing.T) {
-	translate := needTool(t, "gdal_translate")
 	py := needTool(t, "/usr/bin/python3")
-	src := filepath.Join("..", "..", "..", "shared", "data", "rasterio", "shade.tif")
-	if _, err := os.Stat(src); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("CI=true but %s is absent", src)
-		}
-		t.Skipf("corpus absent: %s", src)
-	}
-	dir := t.TempDir()
+	translate, src, dir := userDefinedSource(t)
 	n := 0
 	for _, c := range userDefinedCases {
 		if !c.toEPSG {
