@@ -29,68 +29,41 @@ type userDefinedCase struct {
 	grid string
 }
 
-var userDefinedCases = []userDefinedCase{
-	{name: "tm_wgs84", proj: "+proj=tmerc +lat_0=10 +lon_0=5 +k=0.9996 +x_0=500000 +y_0=100 +datum=WGS84 +units=m"},
-	{name: "tm_intl_towgs84", proj: "+proj=tmerc +lat_0=10 +lon_0=5 +k=0.9996 +x_0=500000 +y_0=100 +ellps=intl +towgs84=-87,-98,-121 +units=m"},
-	{name: "tm_bessel", proj: "+proj=tmerc +lat_0=0 +lon_0=9 +k=1 +x_0=3500000 +y_0=0 +ellps=bessel +units=m"},
-	{name: "tm_nad83_ft", proj: "+proj=tmerc +lat_0=31 +lon_0=-110.1666666666667 +k=0.9999 +x_0=213360 +y_0=0 +datum=NAD83 +units=ft"},
-	{name: "tm_user_ellipsoid", proj: "+proj=tmerc +lat_0=0 +lon_0=3 +k=1 +x_0=0 +y_0=0 +a=6378000 +rf=300 +units=m"},
-	{name: "tm_to_meter", proj: "+proj=tmerc +lat_0=0 +lon_0=3 +k=1 +x_0=1000 +y_0=0 +datum=WGS84 +to_meter=0.3"},
-	{name: "tm_potsdam", proj: "+proj=tmerc +lat_0=0 +lon_0=9 +k=1 +x_0=3500000 +y_0=0 +datum=potsdam +units=m",
-		ullr: []string{"3500000", "5501000", "3501000", "5500000"}, grid: "BETA2007 (DHDN)"},
-	{name: "tm_wgs84_ellipsoid", proj: "+proj=tmerc +lat_0=0 +lon_0=9 +k=1 +x_0=0 +y_0=0 +ellps=WGS84 +units=m"},
-	{name: "tm_south_orientated", proj: "+proj=tmerc +axis=wsu +lat_0=-22 +lon_0=17 +k=1 +x_0=0 +y_0=0 +ellps=bessel +units=m"},
-	{name: "utm_intl", proj: "+proj=utm +zone=33 +ellps=intl +units=m"},
-	{name: "utm_south_grs80", proj: "+proj=utm +zone=23 +south +ellps=GRS80 +towgs84=0,0,0 +units=m"},
-	{name: "utm_etrs_like", proj: "+proj=utm +zone=32 +ellps=GRS80 +towgs84=0,0,0,0,0,0,0 +units=m"},
-	{name: "lcc1sp_wgs84", proj: "+proj=lcc +lat_1=45 +lat_0=45 +lon_0=3 +k_0=0.99 +x_0=600000 +y_0=200000 +datum=WGS84 +units=m"},
-	{name: "lcc1sp_paris", proj: "+proj=lcc +lat_1=49.5 +lat_0=49.5 +lon_0=0 +k_0=0.999877341 +x_0=600000 +y_0=200000 +ellps=clrk80ign +pm=paris +towgs84=-168,-60,320 +units=m"},
-	{name: "lcc2sp_wgs84", proj: "+proj=lcc +lat_1=30 +lat_2=60 +lat_0=40 +lon_0=10 +x_0=0 +y_0=0 +datum=WGS84 +units=m"},
-	{name: "lcc2sp_nad83_usft", proj: "+proj=lcc +lat_1=33 +lat_2=45 +lat_0=39 +lon_0=-96 +x_0=0 +y_0=0 +datum=NAD83 +units=us-ft"},
-	{name: "lcc2sp_lambert93", proj: "+proj=lcc +lat_0=46.5 +lon_0=3 +lat_1=49 +lat_2=44 +x_0=700000 +y_0=6600000 +ellps=GRS80 +towgs84=0,0,0,0,0,0,0 +units=m", toEPSG: true},
-	{name: "aea_conus", proj: "+proj=aea +lat_0=23 +lon_0=-96 +lat_1=29.5 +lat_2=45.5 +x_0=0 +y_0=0 +datum=NAD83 +units=m", toEPSG: true},
-	{name: "aea_wgs84", proj: "+proj=aea +lat_1=29.5 +lat_2=45.5 +lat_0=23 +lon_0=-96 +x_0=0 +y_0=0 +datum=WGS84 +units=m"},
-	{name: "aea_user_ellipsoid", proj: "+proj=aea +lat_1=20 +lat_2=50 +lat_0=0 +lon_0=100 +x_0=0 +y_0=0 +a=6378245 +rf=298.3 +units=m"},
-	{name: "ps_a_north", proj: "+proj=stere +lat_0=90 +lon_0=0 +k=0.994 +x_0=2000000 +y_0=2000000 +datum=WGS84 +units=m", toEPSG: true},
-	{name: "ps_a_south", proj: "+proj=stere +lat_0=-90 +lon_0=0 +k=0.994 +x_0=2000000 +y_0=2000000 +datum=WGS84 +units=m"},
-	{name: "ps_b_antarctic", proj: "+proj=stere +lat_0=-90 +lat_ts=-71 +lon_0=0 +datum=WGS84 +units=m", toEPSG: true},
-	{name: "ps_b_arctic", proj: "+proj=stere +lat_0=90 +lat_ts=70 +lon_0=-45 +x_0=0 +y_0=0 +datum=WGS84 +units=m", toEPSG: true},
-	{name: "ps_b_intl", proj: "+proj=stere +lat_0=-90 +lat_ts=-60 +lon_0=30 +ellps=intl +units=m"},
-	{name: "sterea_rd", proj: "+proj=sterea +lat_0=52.15616055555555 +lon_0=5.38763888888889 +k=0.9999079 +x_0=155000 +y_0=463000 +ellps=bessel +towgs84=565.417,50.3319,465.552,-0.398957,0.343988,-1.8774,4.0725 +units=m"},
-	{name: "sterea_wgs84", proj: "+proj=sterea +lat_0=46 +lon_0=25 +k=0.99975 +x_0=500000 +y_0=500000 +datum=WGS84 +units=m"},
-	{name: "merc_a_world", proj: "+proj=merc +lon_0=0 +k=1 +x_0=0 +y_0=0 +datum=WGS84 +units=m", toEPSG: true},
-	{name: "merc_a_bessel", proj: "+proj=merc +lon_0=110 +k=0.997 +x_0=3900000 +y_0=900000 +ellps=bessel +units=m"},
-	{name: "merc_b_wgs84", proj: "+proj=merc +lat_ts=30 +lon_0=0 +x_0=0 +y_0=0 +datum=WGS84 +units=m"},
-	{name: "merc_b_krassowsky", proj: "+proj=merc +lat_ts=42 +lon_0=51 +x_0=0 +y_0=0 +ellps=krass +units=m"},
-	{name: "laea_europe_wgs84", proj: "+proj=laea +lat_0=52 +lon_0=10 +x_0=4321000 +y_0=3210000 +datum=WGS84 +units=m"},
-	{name: "laea_grs80", proj: "+proj=laea +lat_0=52 +lon_0=10 +x_0=4321000 +y_0=3210000 +ellps=GRS80 +units=m"},
-	{name: "laea_ease_north", proj: "+proj=laea +lat_0=90 +lon_0=0 +x_0=0 +y_0=0 +datum=WGS84 +units=m", toEPSG: true},
-	{name: "laea_sphere", proj: "+proj=laea +lat_0=45 +lon_0=-100 +x_0=0 +y_0=0 +a=6370997 +b=6370997 +units=m"},
-	{name: "cass_wgs84", proj: "+proj=cass +lat_0=10.44166666666667 +lon_0=-61.33333333333334 +x_0=86501.46392052 +y_0=65379.0134283 +datum=WGS84 +units=m"},
-	{name: "cass_towgs84", proj: "+proj=cass +lat_0=31.73409694444445 +lon_0=35.21208055555556 +x_0=170251.555 +y_0=126867.909 +a=6378300.789 +b=6356566.435 +towgs84=-275.722,94.7824,340.894,-8.001,-4.42,-11.821,1 +units=m"},
-	{name: "omerc_b", proj: "+proj=omerc +lat_0=4 +lonc=102.25 +alpha=323.0257905 +k=0.99984 +x_0=804670.24 +y_0=0 +gamma=323.1301023611111 +datum=WGS84 +units=m"},
-	{name: "omerc_a", proj: "+proj=omerc +no_uoff +lat_0=4 +lonc=115 +alpha=53.31582047222222 +gamma=53.13010236111111 +k=0.99984 +x_0=0 +y_0=0 +datum=WGS84 +units=m"},
-	{name: "omerc_everest", proj: "+proj=omerc +lat_0=4 +lonc=115 +alpha=53.31582047222222 +k=0.99984 +x_0=590476.87 +y_0=442857.65 +gamma=53.13010236111111 +ellps=evrstSS +units=m"},
-	{name: "eqc_wgs84", proj: "+proj=eqc +lat_ts=0 +lat_0=0 +lon_0=0 +x_0=0 +y_0=0 +datum=WGS84 +units=m"},
-	{name: "eqc_grs80", proj: "+proj=eqc +lat_ts=30 +lat_0=0 +lon_0=10 +x_0=0 +y_0=0 +ellps=GRS80 +units=m"},
-	{name: "poly_wgs84", proj: "+proj=poly +lat_0=0 +lon_0=-54 +x_0=5000000 +y_0=10000000 +datum=WGS84 +units=m"},
-	{name: "poly_intl", proj: "+proj=poly +lat_0=0 +lon_0=-54 +x_0=5000000 +y_0=10000000 +ellps=intl +units=m"},
-	{name: "cea_wgs84", proj: "+proj=cea +lat_ts=30 +lon_0=0 +x_0=0 +y_0=0 +datum=WGS84 +units=m"},
-	{name: "nzmg", proj: "+proj=nzmg +lat_0=-41 +lon_0=173 +x_0=2510000 +y_0=6023150 +ellps=intl +towgs84=59.47,-5.04,187.44,0.47,-0.1,1.024,-4.5993 +units=m"},
-	{name: "aeqd_wgs84", proj: "+proj=aeqd +lat_0=40 +lon_0=-100 +x_0=0 +y_0=0 +datum=WGS84 +units=m"},
-	{name: "krovak", proj: "+proj=krovak +lat_0=49.5 +lon_0=24.83333333333333 +alpha=30.28813972222222 +k=0.9999 +x_0=0 +y_0=0 +ellps=bessel +towgs84=589,76,480,0,0,0,0 +units=m",
-		ullr:    []string{"-740000", "-1040000", "-739000", "-1041000"},
-		notGDAL: "GDAL writes Krovak as an ESRI PE-string citation and reads it with PROJ's ESRI WKT import"},
-	{name: "webmerc_esri", proj: "+proj=merc +a=6378137 +b=6378137 +lat_ts=0 +lon_0=0 +x_0=0 +y_0=0 +k=1 +units=m +nadgrids=@null +wktext +no_defs",
-		notGDAL: "GDAL writes Web Mercator as an ESRI PE-string citation and reads it with PROJ's ESRI WKT import"},
-	{name: "longlat_nad83", proj: "+proj=longlat +datum=NAD83 +no_defs"},
-	{name: "longlat_intl", proj: "+proj=longlat +ellps=intl +no_defs"},
-	{name: "longlat_intl_towgs84", proj: "+proj=longlat +ellps=intl +towgs84=-87,-98,-121 +no_defs"},
-	{name: "longlat_paris", proj: "+proj=longlat +ellps=clrk80ign +pm=paris +towgs84=-168,-60,320 +no_defs"},
-	{name: "longlat_user", proj: "+proj=longlat +a=6378000 +rf=300 +pm=2.5 +no_defs"},
-	{name: "longlat_sphere", proj: "+proj=longlat +R=6371000 +no_defs"},
-	{name: "longlat_grs80", proj: "+proj=longlat +ellps=GRS80 +no_defs"},
-	{name: "longlat_ferro", proj: "+proj=longlat +ellps=bessel +pm=ferro +no_defs"},
+// userDefinedCases reads testdata/user_defined_crs.tsv.
+func userDefinedCases(t *testing.T) []userDefinedCase {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "user_defined_crs.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []userDefinedCase
+	for _, line := range strings.Split(string(data), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Split(line, "\t")
+		if len(f) < 2 {
+			t.Fatalf("user_defined_crs.tsv: %q", line)
+		}
+		c := userDefinedCase{name: f[0], proj: f[1]}
+		for _, o := range f[2:] {
+			k, v, _ := strings.Cut(o, "=")
+			switch k {
+			case "to_epsg":
+				c.toEPSG = true
+			case "ullr":
+				c.ullr = strings.Split(v, ",")
+			case "grid":
+				c.grid = v
+			case "not_gdal":
+				c.notGDAL = v
+			default:
+				t.Fatalf("user_defined_crs.tsv: option %q", o)
+			}
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 var projParam = regexp.MustCompile(`\+([xy])_0=(-?[0-9.]+)`)
@@ -160,7 +133,8 @@ func TestInspectUserDefinedCRSLikeGdalinfo(t *testing.T) {
 	gdalinfo := needTool(t, "gdalinfo")
 	translate, src, dir := userDefinedSource(t)
 	same := 0
-	for _, c := range userDefinedCases {
+	cases := userDefinedCases(t)
+	for _, c := range cases {
 		f := writeUserDefined(t, translate, src, dir, c)
 		want := gdalinfoJSON(t, gdalinfo, f)
 		code, out, errs := runCLI(t, "", "inspect", "--json", f)
@@ -229,7 +203,7 @@ func TestInspectUserDefinedCRSLikeGdalinfo(t *testing.T) {
 			textLikeGdalinfo(t, gdalinfo, c.name, f)
 		}
 	}
-	t.Logf("%d PROJ strings; WKT byte for byte with gdalinfo for %d", len(userDefinedCases), same)
+	t.Logf("%d PROJ strings; WKT byte for byte with gdalinfo for %d", len(cases), same)
 }
 
 // textLikeGdalinfo compares inspect's text with plain gdalinfo's, line for
@@ -289,7 +263,7 @@ func TestInspectUserDefinedEPSGLikeRasterio(t *testing.T) {
 	py := needTool(t, "/usr/bin/python3")
 	translate, src, dir := userDefinedSource(t)
 	n := 0
-	for _, c := range userDefinedCases {
+	for _, c := range userDefinedCases(t) {
 		if !c.toEPSG {
 			continue
 		}
