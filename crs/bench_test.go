@@ -17,28 +17,23 @@ func benchLonLat(n int) (lon, lat []float64) {
 }
 
 func BenchmarkAeqdForward1e6(b *testing.B) {
-	const n = 1000000
-	lon, lat := benchLonLat(n)
 	p, err := NewAzimuthalEquidistant(45, 12)
-	if err != nil {
-		b.Fatal(err)
-	}
-	for b.Loop() {
-		for i := range n {
-			if _, _, err := p.FromLonLat(lon[i], lat[i]); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
+	benchForward1e6(b, p, err)
 }
 
 func BenchmarkUTMForward1e6(b *testing.B) {
-	const n = 1000000
-	lon, lat := benchLonLat(n)
 	p, err := FromEPSG(32632)
+	benchForward1e6(b, p, err)
+}
+
+// benchForward1e6 converts the million points of benchLonLat with p.
+func benchForward1e6(b *testing.B, p CRS, err error) {
+	b.Helper()
 	if err != nil {
 		b.Fatal(err)
 	}
+	const n = 1000000
+	lon, lat := benchLonLat(n)
 	for b.Loop() {
 		for i := range n {
 			if _, _, err := p.FromLonLat(lon[i], lat[i]); err != nil {

@@ -148,32 +148,28 @@ func FromEPSG(code int) (CRS, error) {
 // geographicCRSCached returns the registry's geographic CRS code, built
 // once.
 func (r *registry) geographicCRSCached(code int) (*geographicCRS, error) {
-	if c, ok := r.cache.Load(code); ok {
-		if g, ok := c.(*geographicCRS); ok {
-			return g, nil
-		}
-	}
-	g, err := r.geographicFromRegistry(code)
-	if err != nil {
-		return nil, err
-	}
-	c, _ := r.cache.LoadOrStore(code, g)
-	return c.(*geographicCRS), nil
+	return registryCached(r, code, r.geographicFromRegistry)
 }
 
 // projectedCached returns the registry's projected CRS code, built once.
 func (r *registry) projectedCached(code int) (*projectedCRS, error) {
+	return registryCached(r, code, r.projectedFromRegistry)
+}
+
+// registryCached returns the CRS of code from the registry's cache, or
+// builds it with build and caches it.
+func registryCached[T CRS](r *registry, code int, build func(int) (T, error)) (T, error) {
 	if c, ok := r.cache.Load(code); ok {
-		if p, ok := c.(*projectedCRS); ok {
-			return p, nil
+		if v, ok := c.(T); ok {
+			return v, nil
 		}
 	}
-	p, err := r.projectedFromRegistry(code)
+	v, err := build(code)
 	if err != nil {
-		return nil, err
+		return v, err
 	}
-	c, _ := r.cache.LoadOrStore(code, p)
-	return c.(*projectedCRS), nil
+	c, _ := r.cache.LoadOrStore(code, v)
+	return c.(T), nil
 }
 
 // onDatum is a CRS whose coordinates convert to longitude and latitude on
@@ -331,6 +327,23 @@ const (
 	deg2rad = math.Pi / 180
 	rad2deg = 180 / math.Pi
 )
+
+// BaseGeographic returns the geographic CRS c is based on: c itself when
+// it is geographic, the base geographic CRS of a projected CRS (its datum,
+// prime meridian and angular unit: Transform(c, BaseGeographic(c), x, y)
+// converts without a datum shift), WGS 84 for the aeqd:LAT,LON systems;
+// nil for nil.
+func BaseGeographic(c CRS) CRS {
+	switch v := c.(type) {
+	case *geographicCRS:
+		return v
+	case *projectedCRS:
+		return v.base
+	case azimuthalEquidistant:
+		return WGS84LonLat()
+	}
+	return nil
+}
 
 // AuthorityOrderSwapped reports whether c's authority axis order (the
 // order EPSG defines and cs2cs uses by default) is Transform's (y, x):

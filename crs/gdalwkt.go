@@ -22,10 +22,14 @@ import (
 // recomputed from the axes as libgeotiff and GDAL compute it, no USAGE,
 // latitude first. These rules give gdalinfo's text byte for byte for
 // the GeoTIFFs GDAL writes for EPSG codes (tested against gdalinfo on a
-// sample of codes; exceptions in docs/crs.md). A user-defined CRS gets
-// WKT2's description of CRS (which PROJ parses back to the same CRS,
-// though gdalinfo's names differ). A directory without a CRS gives "",
-// nil, nil.
+// sample of codes; exceptions in docs/crs.md). User-defined keys (a
+// projected or geographic model without a code, as GDAL writes a CRS given
+// by a PROJ string) get the CRS GDAL assembles from them with its setters
+// (see gdaluserdefined.go), byte for byte with gdalinfo for every
+// projection GDAL writes to keys that this package implements; an ESRI
+// PE-string citation (GDAL's Krovak, Web Mercator) gets WKT2's
+// description of the CRS, which PROJ reads as the CRS gdalinfo prints
+// though the names differ. A directory without a CRS gives "", nil, nil.
 func (g *GeoKeyDirectory) GDALCoordinateSystem() (wkt string, dataAxisToSRSAxisMapping []int, err error) {
 	c, err := g.CRS()
 	if err != nil || c == nil {
@@ -46,7 +50,7 @@ func (g *GeoKeyDirectory) GDALCoordinateSystem() (wkt string, dataAxisToSRSAxisM
 			if (v.code > 32600 && v.code <= 32660) || (v.code > 32700 && v.code <= 32760) {
 				// libgeotiff builds the WGS 84 UTM zones itself, on
 				// GDAL's well-known WGS 84 datum rather than the ensemble.
-				demoteWGS84Ensemble(n)
+				demoteEnsemble(n)
 			}
 			return writeWKT(n), mapping, nil
 		}
@@ -55,6 +59,14 @@ func (g *GeoKeyDirectory) GDALCoordinateSystem() (wkt string, dataAxisToSRSAxisM
 			if dd := r.datums[v.datum.code]; dd != nil && !datumIsDynamic(r, dd) {
 				return writeWKT(gdalGeographicNode(r, v)), []int{2, 1}, nil
 			}
+		}
+	}
+	if userDefinedKeys(g) {
+		if n, ok := g.gdalUserDefinedNode(r, c); ok {
+			if _, geog := c.(*geographicCRS); geog {
+				return writeWKT(n), []int{2, 1}, nil
+			}
+			return writeWKT(n), []int{1, 2}, nil
 		}
 	}
 	w, err := WKT2(c)
@@ -76,28 +88,6 @@ func writeWKT(n *wktNode) string {
 	var sb strings.Builder
 	n.write(&sb, 0)
 	return sb.String()
-}
-
-// demoteWGS84Ensemble replaces the WGS 84 ENSEMBLE of a PROJCRS's base by
-// DATUM["World Geodetic System 1984", ELLIPSOID[...]].
-func demoteWGS84Ensemble(n *wktNode) {
-	for _, c := range n.children {
-		if c.kw != "BASEGEOGCRS" {
-			continue
-		}
-		for i, d := range c.children {
-			if d.kw != "ENSEMBLE" {
-				continue
-			}
-			nd := node("DATUM", quote("World Geodetic System 1984"))
-			for _, e := range d.children {
-				if e.kw == "ELLIPSOID" {
-					nd.add(e)
-				}
-			}
-			c.children[i] = nd
-		}
-	}
 }
 
 // datumIsDynamic reports a dynamic datum, or an ensemble of dynamic ones.

@@ -265,7 +265,7 @@ func (g *GeoKeyDirectory) geographic() (*geographicCRS, error) {
 	}
 	if hasPMLong {
 		if v := g.double(GeogPrimeMeridianLongGeoKey, 0); v != d.pm.deg {
-			d.pm = primeMeridian{name: "unknown", deg: v, value: v, unit: 9122}
+			d.pm = primeMeridian{name: "unknown", deg: projPrimeMeridianValue(v), value: v, unit: 9122}
 			if v == 0 {
 				d.pm = greenwich
 			}
@@ -341,6 +341,19 @@ func (g *GeoKeyDirectory) consistentWith(r *registry, base *geographicCRS) bool 
 		return false
 	}
 	return true
+}
+
+// projPrimeMeridianValue is the longitude PROJ computes with for a prime
+// meridian at v degrees: its own value of a +pm it knows when v agrees
+// with it to 1e-10 radians (Paris: GDAL writes EPSG's 2.33722917°, PROJ
+// computes with 2°20'14.025"), else v.
+func projPrimeMeridianValue(v float64) float64 {
+	for _, w := range projPrimeMeridians {
+		if math.Abs(w-v) < 1e-10/deg2rad {
+			return w
+		}
+	}
+	return v
 }
 
 // mustEllipsoid returns the registry ellipsoid code (WGS 84 if unknown).

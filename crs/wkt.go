@@ -401,18 +401,23 @@ func boundIfShifted(r *registry, d *geodeticDatum, n *wktNode) *wktNode {
 	if !d.towgs84 || len(d.shifts) == 0 {
 		return n
 	}
-	h := d.shifts[0].h
-	t := node("ABRIDGEDTRANSFORMATION", quote("Transformation from "+d.name+" to WGS84"))
+	wgs, _ := r.geographicCRSCached(4326)
+	var target *wktNode
+	if wgs != nil {
+		target = geographicNode(r, wgs, "GEOGCRS", true)
+	}
+	return boundNode(n, target, "Transformation from "+d.name+" to WGS84", d.shifts[0].h)
+}
+
+// boundNode is BOUNDCRS[SOURCECRS[source], TARGETCRS[target],
+// ABRIDGEDTRANSFORMATION[name, h]].
+func boundNode(source, target *wktNode, name string, h *helmert) *wktNode {
+	t := node("ABRIDGEDTRANSFORMATION", quote(name))
 	t.add(node("METHOD", quote("Position Vector transformation (geog2D domain)")).add(idNode(9606)))
 	// An abridged transformation's parameters carry no units: metres,
 	// arc-seconds and the scale as a factor, as PROJ writes +towgs84.
 	for _, v := range towgs84Params(h) {
 		t.add(node("PARAMETER", quote(v.name), wktNum(v.v)).add(idNode(v.code)))
 	}
-	wgs, _ := r.geographicCRSCached(4326)
-	target := node("TARGETCRS")
-	if wgs != nil {
-		target.add(geographicNode(r, wgs, "GEOGCRS", true))
-	}
-	return node("BOUNDCRS").add(node("SOURCECRS").add(n), target, t)
+	return node("BOUNDCRS").add(node("SOURCECRS").add(source), node("TARGETCRS").add(target), t)
 }

@@ -29,6 +29,7 @@ type gdalInfo struct {
 	crsText       string // gdalinfo's WKT2:2019, or "" when the keys give none
 	crsName       string // the CRS's identifier, for the text form when there is no WKT
 	epsg          int
+	geoKeys       *crs.GeoKeyDirectory
 	axisMapping   []int
 	geoTransform  *[6]float64 // GDAL order
 	metadata      []mdItem    // default domain, sorted
@@ -44,8 +45,12 @@ type gdalInfo struct {
 type gdalCorner struct {
 	name, jsonName string
 	x, y           float64
-	lon, lat       float64
+	lon, lat       float64 // WGS 84 (gdalinfo -json's wgs84Extent)
 	hasLonLat      bool
+	// geoLon, geoLat are in the CRS's own geographic CRS (its datum, prime
+	// meridian and angular unit), which gdalinfo's text prints.
+	geoLon, geoLat float64
+	hasGeo         bool
 }
 
 // gdalBand is what gdalinfo reports about one band.
@@ -132,7 +137,7 @@ func coordinateSystemOf(d *raster.Dataset) (c crs.CRS, wkt string, mapping []int
 // band and overview with checksum. Stored statistics are reported without
 // stats too, as gdalinfo does.
 func gdalInfoOf(ctx context.Context, name string, d *raster.Dataset, stats, checksum, recompute bool) (*gdalInfo, error) {
-	gi := &gdalInfo{description: name, width: d.Width(), height: d.Height(), epsg: d.EPSG()}
+	gi := &gdalInfo{description: name, width: d.Width(), height: d.Height(), epsg: d.EPSG(), geoKeys: d.GeoKeys()}
 	c, wkt, mapping := coordinateSystemOf(d)
 	if c != nil || wkt != "" {
 		gi.hasCRS = true
@@ -364,6 +369,7 @@ func gdalCorners(d *raster.Dataset, c crs.CRS) []gdalCorner {
 		return pts
 	}
 	g := t.GDAL()
+	base := crs.BaseGeographic(c)
 	for i := range pts {
 		px, py := pts[i].x, pts[i].y
 		// float64(): no fused multiply-add (arm64), as GDAL's C on amd64.
@@ -372,6 +378,9 @@ func gdalCorners(d *raster.Dataset, c crs.CRS) []gdalCorner {
 		if c != nil {
 			if lon, lat, err := c.ToLonLat(pts[i].x, pts[i].y); err == nil {
 				pts[i].lon, pts[i].lat, pts[i].hasLonLat = lon, lat, true
+			}
+			if lon, lat, err := crs.Transform(c, base, pts[i].x, pts[i].y); err == nil {
+				pts[i].geoLon, pts[i].geoLat, pts[i].hasGeo = lon, lat, true
 			}
 		}
 	}
@@ -416,8 +425,8 @@ func (gi *gdalInfo) json() *jsonObject {
 			cs.set("wkt", jsonString(gi.crsText))
 			stac.set("proj:wkt2", jsonString(gi.crsText))
 		}
-		if gi.epsg != 0 {
-			stac.set("proj:epsg", jsonInt(gi.epsg))
+		if code := stacEPSG(gi.geoKeys, gi.crsText, gi.epsg); code != 0 {
+			stac.set("proj:epsg", jsonInt(code))
 		}
 		var am jsonArray
 		for _, a := range gi.axisMapping {
@@ -480,6 +489,31 @@ func (gi *gdalInfo) json() *jsonObject {
 	stac.set("eo:bands", eoBands)
 	doc.set("stac", stac)
 	return doc
+}
+
+// stacEPSG is the stac block's proj:epsg: as GDAL, the EPSG code of the
+// CRS itself, the ID of the WKT's root (none for a user-defined CRS, even
+// when identification finds a code, nor for an ESRI PE-string citation,
+// which GDAL reads without one); without WKT, the engine's code.
+func stacEPSG(g *crs.GeoKeyDirectory, wkt string, engineCode int) int {
+	if g != nil {
+		if pcs := g.Shorts[crs.ProjectedCSTypeGeoKey]; (pcs == 0 || pcs == 32767) && strings.Contains(g.ASCII[crs.PCSCitationGeoKey], "ESRI PE String = ") {
+			return 0
+		}
+	}
+	if wkt == "" {
+		return engineCode
+	}
+	const prefix = "\n    ID[\"EPSG\","
+	i := strings.LastIndex(wkt, prefix)
+	if i < 0 || !strings.HasSuffix(wkt, "]]") {
+		return 0
+	}
+	code, err := strconv.Atoi(wkt[i+len(prefix) : len(wkt)-2])
+	if err != nil {
+		return 0
+	}
+	return code
 }
 
 // stacCopy is what GDAL 3.6 puts in the stac block for a number it copies
@@ -647,8 +681,8 @@ func (gi *gdalInfo) writeText(w io.Writer) error {
 		default:
 			fmt.Fprintf(&b, "(%12.3f,%12.3f) ", c.x, c.y)
 		}
-		if c.hasLonLat {
-			fmt.Fprintf(&b, "(%s,%s)", decToDMS(c.lon, "Long", 2), decToDMS(c.lat, "Lat", 2))
+		if c.hasGeo {
+			fmt.Fprintf(&b, "(%s,%s)", decToDMS(c.geoLon, "Long", 2), decToDMS(c.geoLat, "Lat", 2))
 		}
 		b.WriteByte('\n')
 	}

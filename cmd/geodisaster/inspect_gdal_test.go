@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -209,11 +208,12 @@ func TestInspectAgreesWithGdalinfo(t *testing.T) {
 	t.Logf("%d files compared; members gdalinfo emits and inspect does not: %s", len(files), strings.Join(keys, ", "))
 }
 
-// TestInspectTextMatchesGdalinfo compares inspect's text with gdalinfo's
-// line by line, except the WKT block (which inspect cannot write yet).
+// TestInspectTextMatchesGdalinfo compares inspect's text with gdalinfo's,
+// WKT block and corner coordinates included.
 func TestInspectTextMatchesGdalinfo(t *testing.T) {
 	bin := needTool(t, "gdalinfo")
-	for _, f := range []string{"rasterio/RGB.byte.tif", "rasterio/world.byte.tif", "sen1floods11/Spain_7370579/S1Hand.tif"} {
+	for _, f := range []string{"rasterio/RGB.byte.tif", "rasterio/shade.tif", "rasterio/world.byte.tif",
+		"sen1floods11/Spain_7370579/S1Hand.tif", "sen1floods11/Spain_7370579/S2Hand.tif", "sen1floods11/Spain_7370579/LabelHand.tif"} {
 		p := filepath.Join("..", "..", "..", "shared", "data", f)
 		if _, err := os.Stat(p); err != nil {
 			t.Logf("corpus absent: %s", p)
@@ -231,30 +231,9 @@ func TestInspectTextMatchesGdalinfo(t *testing.T) {
 				args = append(args, "-"+o)
 			}
 			_, got, _ := runCLI(t, "", append(args, p)...)
-			if w, g := dropWKT(string(want)), dropWKT(got); w != g {
+			if w, g := string(want), got; w != g {
 				t.Errorf("%s %v text differs:\n--- gdalinfo\n%s\n--- inspect\n%s", f, opts, w, g)
 			}
 		}
 	}
-}
-
-// dropWKT removes the lines between "Coordinate System is:" and "Data
-// axis to CRS axis mapping".
-func dropWKT(s string) string {
-	var b bytes.Buffer
-	skip := false
-	for _, l := range strings.SplitAfter(s, "\n") {
-		switch {
-		case strings.HasPrefix(l, "Coordinate System is:"):
-			skip = true
-			b.WriteString(l)
-			continue
-		case strings.HasPrefix(l, "Data axis to CRS axis mapping"):
-			skip = false
-		}
-		if !skip {
-			b.WriteString(l)
-		}
-	}
-	return b.String()
 }
