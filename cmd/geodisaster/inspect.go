@@ -24,10 +24,11 @@ metadata, colorTable, and stac). --stats adds exact statistics as
 gdalinfo -stats (stored ones first), --checksum GDAL's checksum of every
 band and overview, as gdalinfo -checksum.
 
-Not reported yet: the CRS's WKT (the crs package does not write WKT; the
-text form names the CRS by its EPSG code instead, and the JSON has no
-"wkt" member), GDAL's guessed JPEG/WebP quality levels, PAM sidecars
-(.aux.xml) and external overviews (.ovr).
+The coordinate system is GDAL's WKT2:2019 and axis mapping, rebuilt from
+the GeoKeys as GDAL reads them (docs/crs.md lists the few CRSs whose text
+differs from gdalinfo's). Not reported yet: GDAL's guessed JPEG/WebP
+quality levels, PAM sidecars (.aux.xml), external overviews (.ovr) and
+stac's proj:projjson.
 
 --engine prints the engine's own document instead, unchanged for scripts:
 rasterio-order transform, "crs": "EPSG:n", and with --checksum band_sha256,
