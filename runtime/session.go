@@ -116,7 +116,7 @@ type CallResult struct {
 // calls.
 type Session struct {
 	eng      *Engine
-	rec      Record
+	rec      workers.Record
 	log      *slog.Logger
 	handles  map[string]*workers.Handle
 	counters map[string]int
@@ -158,7 +158,7 @@ type fileEntry struct {
 }
 
 // NewSession opens a session on the gold-free projection of rec.
-func (e *Engine) NewSession(rec Record) (*Session, error) {
+func (e *Engine) NewSession(rec workers.Record) (*Session, error) {
 	rec = rec.TestInput()
 	if err := rec.Validate(false); err != nil {
 		return nil, err
@@ -191,8 +191,8 @@ var unsafeChars = regexp.MustCompile(`[^A-Za-z0-9._-]`)
 
 func safeName(id string) string { return unsafeChars.ReplaceAllString(id, "_") }
 
-// Record returns the session's gold-free record.
-func (s *Session) Record() Record { return s.rec }
+// workers.Record returns the session's gold-free record.
+func (s *Session) Record() workers.Record { return s.rec }
 
 // Trace returns the calls made so far.
 func (s *Session) Trace() []CallTrace { return s.trace }
@@ -670,7 +670,7 @@ func (e *callEnv) WriteArtifactFile(name string, data []byte) (workers.Artifact,
 // deleted inodes). The returned artifact has no SHA256: the caller, which
 // may hash data while it is written, fills it in.
 func (e *callEnv) writeArtifact(name string, data []byte) (workers.Artifact, error) {
-	if err := CheckRelativePath(name); err != nil || strings.Contains(name, "/") {
+	if err := workers.CheckRelativePath(name); err != nil || strings.Contains(name, "/") {
 		return workers.Artifact{}, fmt.Errorf("artifact name %q must be a plain file name", name)
 	}
 	s := e.s

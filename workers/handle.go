@@ -8,18 +8,6 @@ import (
 	"github.com/geodisaster/engine/raster"
 )
 
-// FileCard is one declared file of a handle: a repository-relative path and
-// the metadata the record declares for it.
-type FileCard struct {
-	Path         string         `json:"path"`
-	SHA256       string         `json:"sha256,omitempty"`
-	Date         string         `json:"date,omitempty"`
-	TemporalRole string         `json:"temporal_role,omitempty"`
-	Epoch        string         `json:"epoch,omitempty"`
-	BandNames    []string       `json:"band_names,omitempty"`
-	Meta         map[string]any `json:"meta,omitempty"`
-}
-
 // Handle kinds that are not worker outputs.
 const (
 	KindQuestion = "question"
