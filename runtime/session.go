@@ -19,6 +19,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/geodisaster/engine/internal/team"
 	"github.com/geodisaster/engine/raster"
 	"github.com/geodisaster/engine/workers"
 )
@@ -139,7 +140,7 @@ type Session struct {
 	bufs          sessionBuffers
 	// team is the workers' helper for short parallel steps, shared by the
 	// session's calls (created at first use, closed by Close).
-	team *workers.Team
+	team *team.Team
 	// limits bound the bytes loaded and written (NewSessionWith);
 	// readBytes and artifactBytes are what the session has used.
 	limits                   SessionLimits
@@ -517,9 +518,9 @@ var _ workers.TeamEnv = (*callEnv)(nil)
 
 // Team implements workers.TeamEnv: one helper for all the session's calls,
 // so it is awake when a call's first parallel step comes.
-func (e *callEnv) Team() *workers.Team {
+func (e *callEnv) Team() *team.Team {
 	if e.s.team == nil {
-		e.s.team = workers.NewTeam()
+		e.s.team = team.New()
 	}
 	return e.s.team
 }

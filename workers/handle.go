@@ -5,6 +5,7 @@ import (
 	"log/slog"
 
 	"github.com/geodisaster/engine/crs"
+	"github.com/geodisaster/engine/internal/team"
 	"github.com/geodisaster/engine/raster"
 )
 
@@ -87,4 +88,23 @@ type Env interface {
 	// WriteArtifact writes a run-scoped generated file. It must not keep
 	// data after it returns: workers write from pooled buffers they reuse.
 	WriteArtifact(name string, data []byte) (Artifact, error)
+}
+
+// TeamEnv is implemented by environments that keep one team.Team for all the
+// calls of a session, so its helper is awake when a call begins.
+type TeamEnv interface {
+	// Team returns the session's team; the environment closes it.
+	Team() *team.Team
+}
+
+// teamFor returns env's team, or a new one when env has none, with the
+// function to call when the caller is done with it.
+func teamFor(env Env) (*team.Team, func()) {
+	if te, ok := env.(TeamEnv); ok {
+		if t := te.Team(); t != nil {
+			return t, func() {}
+		}
+	}
+	t := team.New()
+	return t, t.Close
 }
