@@ -604,11 +604,19 @@ func (e *callEnv) Band(path string, band int) (*raster.Band, workers.RasterInfo,
 	return bs[0], *fe.info, nil
 }
 
-func (e *callEnv) WriteArtifact(name string, data []byte) (workers.Artifact, error) {
-	// The digest of a large artifact is computed on another core while
-	// the file is written.
-	var sum [32]byte
-	hash := func() { sum = sha256.Sum256(data) }
+// WriteArtifact implements workers.Env. A large artifact is hashed on
+// another core while its file is written; a caller's sum replaces the
+// hashing.
+func (e *callEnv) WriteArtifact(name string, data []byte, sum func() [32]byte) (workers.Artifact, error) {
+	if sum != nil {
+		art, err := e.writeArtifact(name, data)
+		if err != nil {
+			return workers.Artifact{}, err
+		}
+		return withSHA256(art, nil, sum())
+	}
+	var digest [32]byte
+	hash := func() { digest = sha256.Sum256(data) }
 	var art workers.Artifact
 	var err error
 	switch {
@@ -628,7 +636,7 @@ func (e *callEnv) WriteArtifact(name string, data []byte) (workers.Artifact, err
 		art, err = e.writeArtifact(name, data)
 		<-done
 	}
-	return withSHA256(art, err, sum)
+	return withSHA256(art, err, digest)
 }
 
 // withSHA256 completes an artifact written by writeArtifact with its
@@ -639,25 +647,6 @@ func withSHA256(art workers.Artifact, err error, sum [32]byte) (workers.Artifact
 	}
 	art.SHA256 = hex.EncodeToString(sum[:])
 	return art, nil
-}
-
-var _ workers.ArtifactSumWriter = (*callEnv)(nil)
-
-// WriteArtifactSum implements workers.ArtifactSumWriter: WriteArtifact for
-// a caller that has already computed the data's SHA-256 (to name the file
-// after it), so the bytes are not hashed twice.
-func (e *callEnv) WriteArtifactSum(name string, data []byte, sum [32]byte) (workers.Artifact, error) {
-	art, err := e.writeArtifact(name, data)
-	return withSHA256(art, err, sum)
-}
-
-var _ workers.ArtifactFileWriter = (*callEnv)(nil)
-
-// WriteArtifactFile implements workers.ArtifactFileWriter: WriteArtifact
-// without the digest, for a caller that hashes the bytes on another core
-// meanwhile and sets the artifact's SHA256 itself.
-func (e *callEnv) WriteArtifactFile(name string, data []byte) (workers.Artifact, error) {
-	return e.writeArtifact(name, data)
 }
 
 // writeArtifact writes data to a temporary file and renames it into place

@@ -85,9 +85,16 @@ type Env interface {
 	// RasterInfo returns a declared GeoTIFF's description without decoding
 	// pixels.
 	RasterInfo(path string) (RasterInfo, error)
-	// WriteArtifact writes a run-scoped generated file. It must not keep
-	// data after it returns: workers write from pooled buffers they reuse.
-	WriteArtifact(name string, data []byte) (Artifact, error)
+	// WriteArtifact writes data as the run-scoped generated file name and
+	// returns the artifact, its SHA-256 included. A nil sum lets the
+	// environment hash data (on another core while it writes, for large
+	// data). A caller that knows the digest already, or computes it on
+	// another goroutine meanwhile, passes sum instead: the environment
+	// calls it once, after the file is written (not when the write
+	// fails), and takes its result for data's SHA-256. WriteArtifact
+	// must not keep data after it returns: workers write from pooled
+	// buffers they reuse.
+	WriteArtifact(name string, data []byte, sum func() [32]byte) (Artifact, error)
 }
 
 // TeamEnv is implemented by environments that keep one team.Team for all the
