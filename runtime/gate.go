@@ -75,3 +75,61 @@ func (r dataRoot) resolve(rel string) (string, error) {
 	}
 	return real, nil
 }
+
+// Open implements workers.Env: it authorizes the file cards reachable from
+// the handle's lineage for the rest of the call.
+func (e *callEnv) Open(name string) (*workers.Handle, error) {
+	h, ok := e.s.handles[name]
+	if !ok {
+		return nil, fmt.Errorf("%s: unknown handle %q", e.tr.Tool, name)
+	}
+	e.opened[name] = true
+	seen := map[string]bool{}
+	stack := []string{name}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		hh := e.s.handles[n]
+		if hh == nil {
+			continue
+		}
+		for _, f := range hh.Files {
+			e.allowed[f.Path] = f
+		}
+		stack = append(stack, hh.Parents...)
+	}
+	return h, nil
+}
+
+// authorized returns the file card of path when a handle the call opened
+// reaches it, and records a denial otherwise.
+func (e *callEnv) authorized(path string) (workers.FileCard, error) {
+	card, ok := e.allowed[path]
+	if !ok {
+		return workers.FileCard{}, e.deny(path, "not a file card of a handle opened by this call")
+	}
+	return card, nil
+}
+
+// resolve maps an authorized path to its file under the data root; a path
+// the root refuses is recorded as a denial.
+func (e *callEnv) resolve(path string) (string, error) {
+	real, err := e.s.eng.root.resolve(path)
+	if err != nil {
+		if errors.Is(err, ErrDenied) {
+			return "", e.deny(path, err.Error())
+		}
+		return "", err
+	}
+	return real, nil
+}
+
+// deny records a refused read and returns its error (wrapping ErrDenied).
+func (e *callEnv) deny(path, reason string) error {
+	e.s.denials = append(e.s.denials, Denial{Call: e.tr.Index, Tool: e.tr.Tool, Path: path, Reason: reason})
+	return fmt.Errorf("%w: %s: %s", ErrDenied, path, reason)
+}

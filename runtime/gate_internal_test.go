@@ -31,7 +31,7 @@ func TestReadGateDeniesUndeclaredSiblings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := &callEnv{s: s, ctx: context.Background(), tr: &CallTrace{Index: 1, Tool: "Test"}, allowed: map[string]workers.FileCard{}, opened: map[string]bool{}}
+	env := newCallEnv(s, context.Background(), &CallTrace{Index: 1, Tool: "Test"})
 	if _, err := env.ReadFile("a/input.bin"); !errors.Is(err, ErrDenied) {
 		t.Fatalf("read before opening any handle: %v", err)
 	}

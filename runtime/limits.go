@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/geodisaster/engine/workers"
@@ -85,4 +86,18 @@ func checkLimit(limit string, max, used, need int64, subject string) error {
 		return &LimitError{Limit: limit, Max: max, Used: used, Need: need, Subject: subject}
 	}
 	return nil
+}
+
+// checkReadLimit returns a *LimitError when loading the file at real
+// (declared as path) would pass the session's read limit.
+func (s *Session) checkReadLimit(real, path string) error {
+	max := s.limits.ReadBytes
+	if max <= 0 {
+		return nil
+	}
+	st, err := os.Stat(real)
+	if err != nil {
+		return fmt.Errorf("reading declared file %s: %w", path, err)
+	}
+	return checkLimit(LimitReadBytes, max, s.readBytes, st.Size(), path)
 }

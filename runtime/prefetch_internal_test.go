@@ -60,7 +60,7 @@ func prefetchFixture(t *testing.T, mutateCard bool) (*Session, *callEnv, string,
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := &callEnv{s: s, ctx: context.Background(), tr: &CallTrace{Index: 1, Tool: "Test"}, allowed: map[string]workers.FileCard{}, opened: map[string]bool{}}
+	env := newCallEnv(s, context.Background(), &CallTrace{Index: 1, Tool: "Test"})
 	if _, err := env.Open("s1_image_1"); err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func TestPrefetchedBandsEqualDecodedBands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env2 := &callEnv{s: s2, ctx: context.Background(), tr: &CallTrace{Index: 1, Tool: "Test"}, allowed: map[string]workers.FileCard{}, opened: map[string]bool{}}
+	env2 := newCallEnv(s2, context.Background(), &CallTrace{Index: 1, Tool: "Test"})
 	env2.Open("s1_image_1")
 	for b := 1; b <= 2; b++ {
 		got, _, err := env2.Band(p, b)
