@@ -2,9 +2,7 @@ package runtime_test
 
 import (
 	"context"
-	"errors"
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/geodisaster/engine/runtime"
@@ -132,51 +130,5 @@ func TestForkRunsWorkers(t *testing.T) {
 	rb, _ := s.Resolve(runtime.AnswerRef)
 	if string(ra) != string(rb) {
 		t.Fatalf("fork answer %s, parent %s", ra, rb)
-	}
-}
-
-// TestReplayTrace checks that ReplayRecord reports every step to the
-// trace attached to its context and fails the record on a hook error.
-func TestReplayTrace(t *testing.T) {
-	dir, recs := corpus(t)
-	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := recs["baseline_canopy_assessment"]
-	var steps []int
-	var handles []string
-	tr := &runtime.ReplayTrace{StepDone: func(i int, s *runtime.Session, res *runtime.CallResult) error {
-		steps = append(steps, i)
-		handles = append(handles, res.Handle)
-		if len(s.Trace()) != i+1 {
-			return errors.New("session trace out of step")
-		}
-		return nil
-	}}
-	res := eng.ReplayRecord(runtime.WithReplayTrace(context.Background(), tr), rec)
-	if res.Status != "ok" || !res.Correct {
-		t.Fatalf("replay with a trace: %+v", res)
-	}
-	if len(steps) != len(rec.GTChain) {
-		t.Fatalf("hook saw %d steps, chain has %d", len(steps), len(rec.GTChain))
-	}
-	for i, st := range rec.GTChain {
-		if steps[i] != i || handles[i] != st.Output {
-			t.Fatalf("step %d: hook saw index %d handle %q, chain output %q", i, steps[i], handles[i], st.Output)
-		}
-	}
-	fail := &runtime.ReplayTrace{StepDone: func(i int, _ *runtime.Session, _ *runtime.CallResult) error {
-		if i == 1 {
-			return errors.New("projection refused")
-		}
-		return nil
-	}}
-	res = eng.ReplayRecord(runtime.WithReplayTrace(context.Background(), fail), rec)
-	if res.Status != "error" || res.Correct || res.Error == nil || !strings.Contains(*res.Error, "step 2") || !strings.Contains(*res.Error, "projection refused") {
-		t.Fatalf("hook error not reported: %+v", res)
-	}
-	if string(res.Answer) != "null" {
-		t.Fatalf("failed record has answer %s", res.Answer)
 	}
 }

@@ -16,7 +16,7 @@ import (
 )
 
 // prefetchFixture writes a two-band float32 GeoTIFF large enough for the
-// buffer pool and for readHashed's chunked path (300x300 noise, DEFLATE
+// buffer pool and for hashedread.ReadFile's chunked path (300x300 noise, DEFLATE
 // tiles) and returns a session whose one
 // call has opened its handle, with the file's path and bytes.
 func prefetchFixture(t *testing.T, mutateCard bool) (*Session, *callEnv, string, []byte) {
@@ -196,26 +196,5 @@ func TestPrefetchReportsCorruptBlocks(t *testing.T) {
 	_, _, e2 := env.Band(p, 2)
 	if e1 == nil && e2 == nil {
 		t.Fatalf("corrupt blocks decoded without error (plain decode: %v)", plain)
-	}
-}
-
-func TestBufferPoolClassesAndLimit(t *testing.T) {
-	p := newBufferPool(3 << 20)
-	if b := p.get(1000); b != nil {
-		t.Errorf("small buffer pooled: cap %d", cap(b))
-	}
-	b := p.get(1<<20 + 1)
-	if len(b) != 1<<20+1 || cap(b) != 2<<20 {
-		t.Fatalf("len %d cap %d", len(b), cap(b))
-	}
-	p.put(b)
-	if c := p.get(1500 << 10); cap(c) != 2<<20 || &c[:1][0] != &b[:1][0] {
-		t.Errorf("buffer not reused")
-	}
-	p.put(make([]byte, 3<<20)) // not a pooled capacity
-	p.put(make([]byte, 0, 2<<20))
-	p.put(make([]byte, 0, 2<<20)) // over the limit: dropped
-	if p.held != 2<<20 {
-		t.Errorf("held %d, want %d", p.held, 2<<20)
 	}
 }
