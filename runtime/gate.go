@@ -10,6 +10,11 @@ import (
 	"github.com/geodisaster/engine/workers"
 )
 
+// The read gate (spec section 7): a call may read exactly the file cards
+// reachable through the lineage of the handles it opened, each resolved to
+// a regular file under the strict data root. Every refusal is recorded as
+// a Denial in the session and wraps ErrDenied.
+
 // ReadPolicy is the name of the read-authorization policy (spec section 7).
 const ReadPolicy = "opened_handle_exact_path_v1"
 
