@@ -1,36 +1,13 @@
 package runtime
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 )
 
 // The file-system steps that output directories and artifacts share.
-
-// FileDigest identifies one output file.
-type FileDigest struct {
-	SHA256 string `json:"sha256"`
-	Bytes  int64  `json:"bytes"`
-}
-
-func digestFile(path string) (FileDigest, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return FileDigest{}, err
-	}
-	defer f.Close()
-	h := sha256.New()
-	n, err := io.Copy(h, f)
-	if err != nil {
-		return FileDigest{}, err
-	}
-	return FileDigest{SHA256: hex.EncodeToString(h.Sum(nil)), Bytes: n}, nil
-}
 
 // WriteFileAtomic writes data to path through a temporary file in the
 // same directory (mode OutputFileMode, synced) and a rename: a reader

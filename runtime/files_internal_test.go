@@ -14,8 +14,9 @@ import (
 // the old file.
 func TestWriteFileAtomic(t *testing.T) {
 	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"report.json": "old"})
 	p := filepath.Join(dir, "report.json")
-	if err := os.WriteFile(p, []byte("old"), 0o600); err != nil {
+	if err := os.Chmod(p, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if err := WriteFileAtomic(p, []byte("new")); err != nil {

@@ -13,23 +13,13 @@ import (
 // TaskComplete at that point does, and that the fork leaves its parent
 // alone.
 func TestForkMatchesOtherCallOrder(t *testing.T) {
-	dir, recs := corpus(t)
-	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng, recs, _ := corpusEngine(t)
 	ctx := context.Background()
 	for _, rec := range recs {
 		chain := rec.GTChain
 		last := len(chain) - 2 // the last worker call (the chain ends with TaskComplete)
-		parent, err := eng.NewSession(rec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		other, err := eng.NewSession(rec)
-		if err != nil {
-			t.Fatal(err)
-		}
+		parent := openSession(t, eng, rec)
+		other := openSession(t, eng, rec)
 		// other: TaskComplete first, then the chain (a specialist's
 		// TaskComplete before the orchestrator's last delegation).
 		if _, err := other.Call(ctx, runtime.ToolTaskComplete, map[string]any{"status": "TASK_COMPLETE"}); err != nil {
@@ -93,18 +83,10 @@ func TestForkMatchesOtherCallOrder(t *testing.T) {
 // TestForkRunsWorkers checks that a worker called on a fork reads its
 // files through its own gate and returns what the parent would.
 func TestForkRunsWorkers(t *testing.T) {
-	dir, recs := corpus(t)
-	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng, recs, _ := corpusEngine(t)
 	ctx := context.Background()
 	rec := recs["wildfire_a"]
-	s, err := eng.NewSession(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openSession(t, eng, rec)
 	if _, err := s.Call(ctx, rec.GTChain[0].Tool, rec.GTChain[0].Args); err != nil {
 		t.Fatal(err)
 	}

@@ -1,9 +1,12 @@
 package runtime
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -247,6 +250,26 @@ func (o *OutputDir) Commit(m *Manifest) error {
 		return err
 	}
 	return syncDir(o.dir)
+}
+
+// FileDigest identifies one output file.
+type FileDigest struct {
+	SHA256 string `json:"sha256"`
+	Bytes  int64  `json:"bytes"`
+}
+
+func digestFile(path string) (FileDigest, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return FileDigest{}, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return FileDigest{}, err
+	}
+	return FileDigest{SHA256: hex.EncodeToString(h.Sum(nil)), Bytes: n}, nil
 }
 
 // Trace is one record's trace file, traces/<name>.json (TraceFile): its

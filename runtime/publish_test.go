@@ -13,17 +13,9 @@ import (
 // a published answer; bytes changed after publication are validated
 // again, and pass only while they still meet the schema.
 func TestResolveRevalidatesChangedBytes(t *testing.T) {
-	dir, recs := corpus(t)
-	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng, recs, _ := corpusEngine(t)
 	rec := recs["baseline_canopy_assessment"]
-	s, err := eng.NewSession(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openSession(t, eng, rec)
 	for _, ref := range []string{"answer_1", "ANSWER_JSON:answer_1"} {
 		if _, err := s.Resolve(ref); err == nil {
 			t.Fatalf("%s resolved before publication", ref)

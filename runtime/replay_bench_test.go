@@ -2,12 +2,9 @@ package runtime_test
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 
-	"github.com/geodisaster/engine/conformance/synth"
 	"github.com/geodisaster/engine/runtime"
-	"github.com/geodisaster/engine/workers"
 )
 
 // BenchmarkReplayRecord replays one record of a type per iteration through
@@ -17,14 +14,7 @@ import (
 func BenchmarkReplayRecord(b *testing.B) {
 	for _, typ := range []string{"baseline_canopy_assessment", "wildfire_a", "sen1_flood_a"} {
 		b.Run(typ, func(b *testing.B) {
-			dir := b.TempDir()
-			if _, err := synth.Generate(context.Background(), dir, synth.Options{Types: []string{typ}, PerType: 1, Seed: 11}); err != nil {
-				b.Fatal(err)
-			}
-			recs, err := workers.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
-			if err != nil {
-				b.Fatal(err)
-			}
+			dir, recs := synthCorpus(b, []string{typ}, 1, 11)
 			eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir, ArtifactDir: b.TempDir()})
 			if err != nil {
 				b.Fatal(err)

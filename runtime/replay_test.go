@@ -20,11 +20,7 @@ import (
 )
 
 func TestGTChainsReplayCorrect(t *testing.T) {
-	dir, recs := corpus(t)
-	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng, recs, _ := corpusEngine(t)
 	for typ, rec := range recs {
 		res := eng.ReplayRecord(context.Background(), rec)
 		if res.Status != "ok" || !res.Correct {
@@ -49,11 +45,7 @@ func TestGTChainsReplayCorrect(t *testing.T) {
 // TestMutationsRejected mutates every step of both chains and requires the
 // intended rejection reason; replay never scores a failed record correct.
 func TestMutationsRejected(t *testing.T) {
-	dir, recs := corpus(t)
-	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng, recs, _ := corpusEngine(t)
 	type mutation struct {
 		name   string
 		typ    string
@@ -139,8 +131,7 @@ func TestMutationsRejected(t *testing.T) {
 // single valid pixel (updating the file card's checksum) and requires the
 // worker to fail instead of answering.
 func TestNonFiniteInputRejected(t *testing.T) {
-	dir, recs := corpus(t)
-	eng, _ := runtime.NewEngine(runtime.Config{DatasetRoot: dir})
+	eng, recs, dir := corpusEngine(t)
 	for _, c := range []struct {
 		typ, handle string
 		file        int
@@ -184,11 +175,7 @@ func TestNonFiniteInputRejected(t *testing.T) {
 // TestReplayTrace checks that ReplayRecord reports every step to the
 // trace attached to its context and fails the record on a hook error.
 func TestReplayTrace(t *testing.T) {
-	dir, recs := corpus(t)
-	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng, recs, _ := corpusEngine(t)
 	rec := recs["baseline_canopy_assessment"]
 	var steps []int
 	var handles []string
@@ -264,11 +251,7 @@ func TestSelectAndShardOf(t *testing.T) {
 // fails every record it does not finish, sorted by id, none scored
 // correct.
 func TestReplayCancelled(t *testing.T) {
-	dir, recs := corpus(t)
-	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng, recs, _ := corpusEngine(t)
 	batch := []workers.Record{recs["wildfire_a"], recs["baseline_canopy_assessment"]}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

@@ -27,39 +27,6 @@ const (
 	ToolFinalAnswer  = "FinalAnswer"
 )
 
-// CallTrace records one tool call.
-type CallTrace struct {
-	Index     int                `json:"index"`
-	Tool      string             `json:"tool"`
-	Args      map[string]any     `json:"args"`
-	Inputs    []string           `json:"input_handles"`
-	Output    string             `json:"output_handle,omitempty"`
-	Reads     []ReadTrace        `json:"reads"`
-	Artifacts []workers.Artifact `json:"artifacts"`
-	Published string             `json:"published,omitempty"`
-	WallMS    float64            `json:"wall_ms"`
-	Error     string             `json:"error,omitempty"`
-}
-
-// ReadTrace records one authorized file read.
-type ReadTrace struct {
-	Path   string `json:"path"`
-	SHA256 string `json:"sha256"`
-	Size   int64  `json:"size"`
-}
-
-// CallResult is what a call returns to its caller (the agent or replay).
-type CallResult struct {
-	// Handle is the new output handle ("" for runtime tools).
-	Handle string `json:"handle,omitempty"`
-	// Evidence is the worker's observation.
-	Evidence map[string]any `json:"evidence,omitempty"`
-	// Published is AnswerRef when this call made the answer available.
-	Published string `json:"published,omitempty"`
-	// Answer is the resolved answer (Terminate and FinalAnswer only).
-	Answer json.RawMessage `json:"answer,omitempty"`
-}
-
 // Session is one agent session over one record: the question, the initial
 // handles and every result handle. A Session is not safe for concurrent
 // calls.
@@ -158,6 +125,39 @@ func (s *Session) Close() error {
 		return os.RemoveAll(s.artifactDir)
 	}
 	return nil
+}
+
+// CallTrace records one tool call.
+type CallTrace struct {
+	Index     int                `json:"index"`
+	Tool      string             `json:"tool"`
+	Args      map[string]any     `json:"args"`
+	Inputs    []string           `json:"input_handles"`
+	Output    string             `json:"output_handle,omitempty"`
+	Reads     []ReadTrace        `json:"reads"`
+	Artifacts []workers.Artifact `json:"artifacts"`
+	Published string             `json:"published,omitempty"`
+	WallMS    float64            `json:"wall_ms"`
+	Error     string             `json:"error,omitempty"`
+}
+
+// ReadTrace records one authorized file read.
+type ReadTrace struct {
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256"`
+	Size   int64  `json:"size"`
+}
+
+// CallResult is what a call returns to its caller (the agent or replay).
+type CallResult struct {
+	// Handle is the new output handle ("" for runtime tools).
+	Handle string `json:"handle,omitempty"`
+	// Evidence is the worker's observation.
+	Evidence map[string]any `json:"evidence,omitempty"`
+	// Published is AnswerRef when this call made the answer available.
+	Published string `json:"published,omitempty"`
+	// Answer is the resolved answer (Terminate and FinalAnswer only).
+	Answer json.RawMessage `json:"answer,omitempty"`
 }
 
 // Call executes one tool call: a worker, TaskComplete, Terminate or

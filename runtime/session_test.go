@@ -10,13 +10,9 @@ import (
 )
 
 func TestTerminateAndFinalAnswer(t *testing.T) {
-	dir, recs := corpus(t)
-	eng, _ := runtime.NewEngine(runtime.Config{DatasetRoot: dir})
+	eng, recs, _ := corpusEngine(t)
 	rec := recs["wildfire_a"]
-	s, err := eng.NewSession(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := openSession(t, eng, rec)
 	ctx := context.Background()
 	if _, err := s.Call(ctx, runtime.ToolTerminate, map[string]any{"answer_ref": runtime.AnswerRef}); err == nil || !strings.Contains(err.Error(), "not published") {
 		t.Fatalf("Terminate before publication: %v", err)
@@ -59,16 +55,8 @@ func TestTerminateAndFinalAnswer(t *testing.T) {
 // checks, an unknown tool and a cancelled context: each is an error, each
 // is in the trace with its message, and none ends the session.
 func TestCallRefusesBadCallsAndTracesThem(t *testing.T) {
-	dir, recs := corpus(t)
-	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := eng.NewSession(recs["wildfire_a"])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	eng, recs, _ := corpusEngine(t)
+	s := openSession(t, eng, recs["wildfire_a"])
 	ctx := context.Background()
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()

@@ -1,24 +1,19 @@
-package runtime_test
+package runtime
 
 import (
 	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/geodisaster/engine/runtime"
 )
 
 // TestNewEngineChecksTheDatasetRoot checks that the dataset root must be
 // an existing directory, reached through symbolic links or not, and that
-// the engine registers every worker.
+// the engine keeps it resolved and registers the workers.
 func TestNewEngineChecksTheDatasetRoot(t *testing.T) {
 	dir := t.TempDir()
-	file := filepath.Join(dir, "f")
-	if err := os.WriteFile(file, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, root := range []string{file, filepath.Join(dir, "none")} {
-		if _, err := runtime.NewEngine(runtime.Config{DatasetRoot: root}); err == nil {
+	writeFiles(t, dir, map[string]string{"f": ""})
+	for _, root := range []string{filepath.Join(dir, "f"), filepath.Join(dir, "none")} {
+		if _, err := NewEngine(Config{DatasetRoot: root}); err == nil {
 			t.Errorf("dataset root %s accepted", root)
 		}
 	}
@@ -26,11 +21,15 @@ func TestNewEngineChecksTheDatasetRoot(t *testing.T) {
 	if err := os.Symlink(dir, link); err != nil {
 		t.Skip("symlinks unsupported:", err)
 	}
-	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: link})
+	eng, err := NewEngine(Config{DatasetRoot: link})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if eng.Registry() == nil || len(eng.Registry().Variants("ReadData")) == 0 {
+	real, _ := filepath.EvalSymlinks(dir)
+	if eng.root.dir != real {
+		t.Errorf("root %s, want %s", eng.root.dir, real)
+	}
+	if len(eng.Registry().Variants("ReadData")) == 0 {
 		t.Fatal("no ReadData variants registered")
 	}
 }
