@@ -16,10 +16,8 @@ import (
 // caller's digest) and checks each file, its mode, its digest and its
 // locator, and that no temporary file is left.
 func TestWriteArtifactPaths(t *testing.T) {
-	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"q/q.json": "{}"})
 	out := t.TempDir()
-	s, env := testSession(t, dir, Config{ArtifactDir: out})
+	s, env := testSession(t, t.TempDir(), Config{ArtifactDir: out})
 	large := bytes.Repeat([]byte("0123456789abcdef"), hashAsideMin/8)
 	for _, c := range []struct {
 		name   string
@@ -71,10 +69,8 @@ func TestWriteArtifactPaths(t *testing.T) {
 // inode), one that differs is replaced, and a symbolic link at the name is
 // replaced by a file without its target being touched.
 func TestWriteArtifactKeepsOrReplaces(t *testing.T) {
-	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"q/q.json": "{}"})
 	out := t.TempDir()
-	_, env := testSession(t, dir, Config{ArtifactDir: out})
+	_, env := testSession(t, t.TempDir(), Config{ArtifactDir: out})
 	adir := filepath.Join(out, "r_1")
 	target := filepath.Join(t.TempDir(), "target")
 	writeFiles(t, adir, map[string]string{"same.json": "same", "other.json": "old"})
@@ -109,10 +105,8 @@ func TestWriteArtifactKeepsOrReplaces(t *testing.T) {
 // TestWriteArtifactRefuses checks names that are not plain file names and
 // an artifact over the session's limit: errors, with nothing written.
 func TestWriteArtifactRefuses(t *testing.T) {
-	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"q/q.json": "{}"})
 	out := t.TempDir()
-	s, env := testSession(t, dir, Config{ArtifactDir: out})
+	s, env := testSession(t, t.TempDir(), Config{ArtifactDir: out})
 	for _, name := range []string{"", "a/b.json", "../x.json", "/abs.json", ".."} {
 		if _, err := env.WriteArtifact(name, []byte("x"), nil); err == nil || !strings.Contains(err.Error(), "plain file name") {
 			t.Errorf("name %q: %v", name, err)
@@ -134,9 +128,7 @@ func TestWriteArtifactRefuses(t *testing.T) {
 // TestTemporaryArtifactDirectory checks that a session without an
 // artifact directory writes into a temporary one that Close removes.
 func TestTemporaryArtifactDirectory(t *testing.T) {
-	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"q/q.json": "{}"})
-	s, env := testSession(t, dir, Config{})
+	s, env := testSession(t, t.TempDir(), Config{})
 	if _, err := env.WriteArtifact("a.json", []byte("{}"), nil); err != nil {
 		t.Fatal(err)
 	}

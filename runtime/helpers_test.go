@@ -63,6 +63,14 @@ func openSession(t *testing.T, eng *runtime.Engine, rec workers.Record) *runtime
 	return s
 }
 
+// corpusSession opens a session, closed at the end of the test, on the
+// first record of type typ in the corpus of corpusEngine.
+func corpusSession(t *testing.T, typ string) (*runtime.Session, workers.Record) {
+	t.Helper()
+	eng, recs, _ := corpusEngine(t)
+	return openSession(t, eng, recs[typ]), recs[typ]
+}
+
 // clone deep-copies a record through JSON.
 func clone(t *testing.T, r workers.Record) workers.Record {
 	t.Helper()

@@ -13,9 +13,7 @@ import (
 // a published answer; bytes changed after publication are validated
 // again, and pass only while they still meet the schema.
 func TestResolveRevalidatesChangedBytes(t *testing.T) {
-	eng, recs, _ := corpusEngine(t)
-	rec := recs["baseline_canopy_assessment"]
-	s := openSession(t, eng, rec)
+	s, rec := corpusSession(t, "baseline_canopy_assessment")
 	for _, ref := range []string{"answer_1", "ANSWER_JSON:answer_1"} {
 		if _, err := s.Resolve(ref); err == nil {
 			t.Fatalf("%s resolved before publication", ref)

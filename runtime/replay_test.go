@@ -19,6 +19,39 @@ import (
 	"github.com/geodisaster/engine/workers"
 )
 
+// TestSelectAndShardOf checks that the shards of a selection partition it,
+// in input order, and that the filters apply before sharding.
+func TestSelectAndShardOf(t *testing.T) {
+	var recs []workers.Record
+	for i := range 40 {
+		typ, fam := "wildfire_a", "multi_hazard"
+		if i%3 == 0 {
+			typ, fam = "baseline_canopy_assessment", "deforestation"
+		}
+		recs = append(recs, workers.Record{ID: fmt.Sprintf("rec_%02d", i), QuestionType: typ, Family: fam})
+	}
+	all := runtime.ReplayOptions{Family: "multi_hazard"}.Select(recs)
+	if len(all) != 26 {
+		t.Fatalf("%d multi_hazard records selected, want 26", len(all))
+	}
+	seen := map[string]int{}
+	for k := range 3 {
+		shard := runtime.ReplayOptions{Family: "multi_hazard", ShardIndex: k, ShardCount: 3}.Select(recs)
+		for i, r := range shard {
+			if runtime.ShardOf(r.ID, 3) != k || (i > 0 && shard[i-1].ID >= r.ID) {
+				t.Fatalf("shard %d holds %s at %d", k, r.ID, i)
+			}
+			seen[r.ID]++
+		}
+	}
+	if len(seen) != len(all) {
+		t.Fatalf("the shards hold %d records, the selection %d", len(seen), len(all))
+	}
+	if runtime.ShardOf("x", 1) != 0 || runtime.ShardOf("x", 0) != 0 {
+		t.Fatal("one shard is not shard 0")
+	}
+}
+
 func TestGTChainsReplayCorrect(t *testing.T) {
 	eng, recs, _ := corpusEngine(t)
 	for typ, rec := range recs {
@@ -211,39 +244,6 @@ func TestReplayTrace(t *testing.T) {
 	}
 	if string(res.Answer) != "null" {
 		t.Fatalf("failed record has answer %s", res.Answer)
-	}
-}
-
-// TestSelectAndShardOf checks that the shards of a selection partition it,
-// in input order, and that the filters apply before sharding.
-func TestSelectAndShardOf(t *testing.T) {
-	var recs []workers.Record
-	for i := range 40 {
-		typ, fam := "wildfire_a", "multi_hazard"
-		if i%3 == 0 {
-			typ, fam = "baseline_canopy_assessment", "deforestation"
-		}
-		recs = append(recs, workers.Record{ID: fmt.Sprintf("rec_%02d", i), QuestionType: typ, Family: fam})
-	}
-	all := runtime.ReplayOptions{Family: "multi_hazard"}.Select(recs)
-	if len(all) != 26 {
-		t.Fatalf("%d multi_hazard records selected, want 26", len(all))
-	}
-	seen := map[string]int{}
-	for k := range 3 {
-		shard := runtime.ReplayOptions{Family: "multi_hazard", ShardIndex: k, ShardCount: 3}.Select(recs)
-		for i, r := range shard {
-			if runtime.ShardOf(r.ID, 3) != k || (i > 0 && shard[i-1].ID >= r.ID) {
-				t.Fatalf("shard %d holds %s at %d", k, r.ID, i)
-			}
-			seen[r.ID]++
-		}
-	}
-	if len(seen) != len(all) {
-		t.Fatalf("the shards hold %d records, the selection %d", len(seen), len(all))
-	}
-	if runtime.ShardOf("x", 1) != 0 || runtime.ShardOf("x", 0) != 0 {
-		t.Fatal("one shard is not shard 0")
 	}
 }
 

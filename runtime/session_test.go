@@ -10,10 +10,8 @@ import (
 )
 
 func TestTerminateAndFinalAnswer(t *testing.T) {
-	eng, recs, _ := corpusEngine(t)
-	rec := recs["wildfire_a"]
-	s := openSession(t, eng, rec)
 	ctx := context.Background()
+	s, rec := corpusSession(t, "wildfire_a")
 	if _, err := s.Call(ctx, runtime.ToolTerminate, map[string]any{"answer_ref": runtime.AnswerRef}); err == nil || !strings.Contains(err.Error(), "not published") {
 		t.Fatalf("Terminate before publication: %v", err)
 	}
@@ -55,8 +53,7 @@ func TestTerminateAndFinalAnswer(t *testing.T) {
 // checks, an unknown tool and a cancelled context: each is an error, each
 // is in the trace with its message, and none ends the session.
 func TestCallRefusesBadCallsAndTracesThem(t *testing.T) {
-	eng, recs, _ := corpusEngine(t)
-	s := openSession(t, eng, recs["wildfire_a"])
+	s, _ := corpusSession(t, "wildfire_a")
 	ctx := context.Background()
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
