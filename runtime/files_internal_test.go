@@ -8,20 +8,6 @@ import (
 	"testing"
 )
 
-// TestWriteFileExclusive checks that an existing file is refused and kept.
-func TestWriteFileExclusive(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "t.json")
-	if err := writeFileExclusive(p, []byte("one")); err != nil {
-		t.Fatal(err)
-	}
-	if err := writeFileExclusive(p, []byte("two")); !errors.Is(err, os.ErrExist) {
-		t.Fatalf("second write: %v", err)
-	}
-	if b, _ := os.ReadFile(p); string(b) != "one" {
-		t.Fatalf("file holds %q", b)
-	}
-}
-
 // TestWriteFileAtomic checks that the file is replaced whole with mode
 // OutputFileMode whatever it had, that no temporary file stays, and that
 // a directory that cannot take the temporary file is an error that leaves
@@ -46,6 +32,20 @@ func TestWriteFileAtomic(t *testing.T) {
 	}
 	if err := WriteFileAtomic(filepath.Join(dir, "none", "x.json"), []byte("x")); err == nil {
 		t.Fatal("write into a missing directory")
+	}
+}
+
+// TestWriteFileExclusive checks that an existing file is refused and kept.
+func TestWriteFileExclusive(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "t.json")
+	if err := writeFileExclusive(p, []byte("one")); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeFileExclusive(p, []byte("two")); !errors.Is(err, os.ErrExist) {
+		t.Fatalf("second write: %v", err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "one" {
+		t.Fatalf("file holds %q", b)
 	}
 }
 
