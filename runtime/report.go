@@ -9,18 +9,11 @@ import (
 // Conformance statuses, strongest first (DESIGN.md "Conformance and
 // honesty"). Only REAL may back a published number.
 const (
-	// StatusReal: ran on the benchmark's own corpus, its SHA-256 verified.
-	StatusReal = "REAL"
-	// StatusDegraded: ran on a real but partial or proxy corpus.
-	StatusDegraded = "DEGRADED"
-	// StatusFixture: ran on generated material.
-	StatusFixture = "FIXTURE"
-	// StatusFailed: execution failed (in a replay's report: a record
-	// errored or was scored incorrect).
-	StatusFailed = "FAILED"
-	// StatusNotRun: not attempted (no record of the type or family).
-	StatusNotRun = "NOT_RUN"
-	// StatusResourceBlocked: the corpus it needs is absent here.
+	StatusReal            = "REAL"
+	StatusDegraded        = "DEGRADED"
+	StatusFixture         = "FIXTURE"
+	StatusFailed          = "FAILED"
+	StatusNotRun          = "NOT_RUN"
 	StatusResourceBlocked = "RESOURCE_BLOCKED"
 )
 
