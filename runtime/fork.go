@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"context"
 	"maps"
 	"slices"
 )
@@ -40,30 +39,4 @@ func (s *Session) Fork() *Session {
 		artifactDirMade: s.artifactDirMade,
 	}
 	return f
-}
-
-// ReplayTrace is a set of hooks that Engine.ReplayRecord calls while it
-// replays a record, for callers that need more than the scored result:
-// the dataset projections record what the runtime returned after every
-// call. Attach it to the context with WithReplayTrace (the pattern of
-// net/http/httptrace); a nil hook is skipped.
-type ReplayTrace struct {
-	// StepDone is called after each successful call of the GT chain with
-	// the step's index in the chain, the session and the call's result.
-	// It may read the session and Fork it, but must not call it. A
-	// non-nil error fails the record's replay with that error.
-	StepDone func(step int, s *Session, res *CallResult) error
-}
-
-type replayTraceKey struct{}
-
-// WithReplayTrace returns a context carrying t for Engine.ReplayRecord.
-func WithReplayTrace(ctx context.Context, t *ReplayTrace) context.Context {
-	return context.WithValue(ctx, replayTraceKey{}, t)
-}
-
-// ContextReplayTrace returns the ReplayTrace attached to ctx, or nil.
-func ContextReplayTrace(ctx context.Context) *ReplayTrace {
-	t, _ := ctx.Value(replayTraceKey{}).(*ReplayTrace)
-	return t
 }

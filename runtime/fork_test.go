@@ -2,9 +2,7 @@ package runtime_test
 
 import (
 	"context"
-	"errors"
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/geodisaster/engine/runtime"
@@ -15,23 +13,13 @@ import (
 // TaskComplete at that point does, and that the fork leaves its parent
 // alone.
 func TestForkMatchesOtherCallOrder(t *testing.T) {
-	dir, recs := corpus(t)
-	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng, recs, _ := corpusEngine(t)
 	ctx := context.Background()
 	for _, rec := range recs {
 		chain := rec.GTChain
 		last := len(chain) - 2 // the last worker call (the chain ends with TaskComplete)
-		parent, err := eng.NewSession(rec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		other, err := eng.NewSession(rec)
-		if err != nil {
-			t.Fatal(err)
-		}
+		parent := openSession(t, eng, rec)
+		other := openSession(t, eng, rec)
 		// other: TaskComplete first, then the chain (a specialist's
 		// TaskComplete before the orchestrator's last delegation).
 		if _, err := other.Call(ctx, runtime.ToolTaskComplete, map[string]any{"status": "TASK_COMPLETE"}); err != nil {
@@ -95,18 +83,10 @@ func TestForkMatchesOtherCallOrder(t *testing.T) {
 // TestForkRunsWorkers checks that a worker called on a fork reads its
 // files through its own gate and returns what the parent would.
 func TestForkRunsWorkers(t *testing.T) {
-	dir, recs := corpus(t)
-	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng, recs, _ := corpusEngine(t)
 	ctx := context.Background()
 	rec := recs["wildfire_a"]
-	s, err := eng.NewSession(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openSession(t, eng, rec)
 	if _, err := s.Call(ctx, rec.GTChain[0].Tool, rec.GTChain[0].Args); err != nil {
 		t.Fatal(err)
 	}
@@ -132,51 +112,5 @@ func TestForkRunsWorkers(t *testing.T) {
 	rb, _ := s.Resolve(runtime.AnswerRef)
 	if string(ra) != string(rb) {
 		t.Fatalf("fork answer %s, parent %s", ra, rb)
-	}
-}
-
-// TestReplayTrace checks that ReplayRecord reports every step to the
-// trace attached to its context and fails the record on a hook error.
-func TestReplayTrace(t *testing.T) {
-	dir, recs := corpus(t)
-	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := recs["baseline_canopy_assessment"]
-	var steps []int
-	var handles []string
-	tr := &runtime.ReplayTrace{StepDone: func(i int, s *runtime.Session, res *runtime.CallResult) error {
-		steps = append(steps, i)
-		handles = append(handles, res.Handle)
-		if len(s.Trace()) != i+1 {
-			return errors.New("session trace out of step")
-		}
-		return nil
-	}}
-	res := eng.ReplayRecord(runtime.WithReplayTrace(context.Background(), tr), rec)
-	if res.Status != "ok" || !res.Correct {
-		t.Fatalf("replay with a trace: %+v", res)
-	}
-	if len(steps) != len(rec.GTChain) {
-		t.Fatalf("hook saw %d steps, chain has %d", len(steps), len(rec.GTChain))
-	}
-	for i, st := range rec.GTChain {
-		if steps[i] != i || handles[i] != st.Output {
-			t.Fatalf("step %d: hook saw index %d handle %q, chain output %q", i, steps[i], handles[i], st.Output)
-		}
-	}
-	fail := &runtime.ReplayTrace{StepDone: func(i int, _ *runtime.Session, _ *runtime.CallResult) error {
-		if i == 1 {
-			return errors.New("projection refused")
-		}
-		return nil
-	}}
-	res = eng.ReplayRecord(runtime.WithReplayTrace(context.Background(), fail), rec)
-	if res.Status != "error" || res.Correct || res.Error == nil || !strings.Contains(*res.Error, "step 2") || !strings.Contains(*res.Error, "projection refused") {
-		t.Fatalf("hook error not reported: %+v", res)
-	}
-	if string(res.Answer) != "null" {
-		t.Fatalf("failed record has answer %s", res.Answer)
 	}
 }

@@ -6,7 +6,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/geodisaster/engine/workers"
 )
+
+// The read gate (spec section 7): a call may read exactly the file cards
+// reachable through the lineage of the handles it opened, each resolved to
+// a regular file under the strict data root. Every refusal is recorded as
+// a Denial in the session and wraps ErrDenied.
 
 // ReadPolicy is the name of the read-authorization policy (spec section 7).
 const ReadPolicy = "opened_handle_exact_path_v1"
@@ -49,7 +56,7 @@ func newDataRoot(dir string) (dataRoot, error) {
 // resolve maps a repository-relative path to a regular file inside the
 // root, refusing anything that leaves it (including through symlinks).
 func (r dataRoot) resolve(rel string) (string, error) {
-	if err := CheckRelativePath(rel); err != nil {
+	if err := workers.CheckRelativePath(rel); err != nil {
 		return "", fmt.Errorf("%w: %v", ErrDenied, err)
 	}
 	full := filepath.Join(r.dir, filepath.FromSlash(rel))
@@ -72,4 +79,62 @@ func (r dataRoot) resolve(rel string) (string, error) {
 		return "", fmt.Errorf("%w: %s is not a regular file", ErrDenied, rel)
 	}
 	return real, nil
+}
+
+// Open implements workers.Env: it authorizes the file cards reachable from
+// the handle's lineage for the rest of the call.
+func (e *callEnv) Open(name string) (*workers.Handle, error) {
+	h, ok := e.s.handles[name]
+	if !ok {
+		return nil, fmt.Errorf("%s: unknown handle %q", e.tr.Tool, name)
+	}
+	e.opened[name] = true
+	seen := map[string]bool{}
+	stack := []string{name}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		hh := e.s.handles[n]
+		if hh == nil {
+			continue
+		}
+		for _, f := range hh.Files {
+			e.allowed[f.Path] = f
+		}
+		stack = append(stack, hh.Parents...)
+	}
+	return h, nil
+}
+
+// authorized returns the file card of path when a handle the call opened
+// reaches it, and records a denial otherwise.
+func (e *callEnv) authorized(path string) (workers.FileCard, error) {
+	card, ok := e.allowed[path]
+	if !ok {
+		return workers.FileCard{}, e.deny(path, "not a file card of a handle opened by this call")
+	}
+	return card, nil
+}
+
+// resolve maps an authorized path to its file under the data root; a path
+// the root refuses is recorded as a denial.
+func (e *callEnv) resolve(path string) (string, error) {
+	real, err := e.s.eng.root.resolve(path)
+	if err != nil {
+		if errors.Is(err, ErrDenied) {
+			return "", e.deny(path, err.Error())
+		}
+		return "", err
+	}
+	return real, nil
+}
+
+// deny records a refused read and returns its error (wrapping ErrDenied).
+func (e *callEnv) deny(path, reason string) error {
+	e.s.denials = append(e.s.denials, Denial{Call: e.tr.Index, Tool: e.tr.Tool, Path: path, Reason: reason})
+	return fmt.Errorf("%w: %s: %s", ErrDenied, path, reason)
 }

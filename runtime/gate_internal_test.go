@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -14,24 +13,8 @@ import (
 // read only the file cards reachable from the handles it opened.
 func TestReadGateDeniesUndeclaredSiblings(t *testing.T) {
 	dir := t.TempDir()
-	for _, p := range []string{"q/q.json", "a/input.bin", "a/sibling.bin", "gold/answer.json"} {
-		full := filepath.Join(dir, p)
-		os.MkdirAll(filepath.Dir(full), 0o755)
-		os.WriteFile(full, []byte(p), 0o644)
-	}
-	eng, err := NewEngine(Config{DatasetRoot: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := Record{ID: "r", Family: "deforestation", QuestionType: "baseline_canopy_assessment", Handles: map[string]HandleDecl{
-		"question_1":    {Kind: workers.KindQuestion, Files: []workers.FileCard{{Path: "q/q.json"}}},
-		"forest_mask_1": {Kind: workers.KindInput, Files: []workers.FileCard{{Path: "a/input.bin"}}},
-	}}
-	s, err := eng.NewSession(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	env := &callEnv{s: s, ctx: context.Background(), tr: &CallTrace{Index: 1, Tool: "Test"}, allowed: map[string]workers.FileCard{}, opened: map[string]bool{}}
+	writeFiles(t, dir, map[string]string{"q/q.json": "q/q.json", "a/input.bin": "a/input.bin", "a/sibling.bin": "a/sibling.bin", "gold/answer.json": "gold/answer.json"})
+	s, env := testSession(t, dir, Config{}, workers.FileCard{Path: "a/input.bin"})
 	if _, err := env.ReadFile("a/input.bin"); !errors.Is(err, ErrDenied) {
 		t.Fatalf("read before opening any handle: %v", err)
 	}
@@ -48,5 +31,51 @@ func TestReadGateDeniesUndeclaredSiblings(t *testing.T) {
 	}
 	if got := len(s.Denials()); got != 7 {
 		t.Errorf("%d denials recorded, want 7", got)
+	}
+	if _, err := env.Open("forest_mask_2"); err == nil {
+		t.Error("unknown handle opened")
+	}
+}
+
+// TestDataRootResolve checks the data root on its own: relative paths
+// inside it resolve (through symbolic links that stay inside), anything
+// that leaves it or is not a regular file is a denial, and a missing file
+// is os.ErrNotExist, not a denial.
+func TestDataRootResolve(t *testing.T) {
+	dir := t.TempDir()
+	outside := t.TempDir()
+	writeFiles(t, dir, map[string]string{"a/f.bin": "f"})
+	writeFiles(t, outside, map[string]string{"secret.bin": "s"})
+	linkIn := filepath.Join(dir, "a", "in.bin")
+	linkOut := filepath.Join(dir, "a", "out.bin")
+	if err := os.Symlink(filepath.Join(dir, "a", "f.bin"), linkIn); err != nil {
+		t.Skip("symlinks unsupported:", err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "secret.bin"), linkOut); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := newDataRoot(filepath.Join(dir, "a", "f.bin")); err == nil {
+		t.Error("a file accepted as the data root")
+	}
+	if _, err := newDataRoot(filepath.Join(dir, "none")); err == nil {
+		t.Error("a missing data root accepted")
+	}
+	root, err := newDataRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"a/f.bin", "a/in.bin"} {
+		real, err := root.resolve(p)
+		if err != nil || filepath.Base(real) != "f.bin" {
+			t.Errorf("%s: %q %v", p, real, err)
+		}
+	}
+	for _, p := range []string{"a/out.bin", "a", "../x", "/a/f.bin", ""} {
+		if _, err := root.resolve(p); !errors.Is(err, ErrDenied) {
+			t.Errorf("%q: %v, want a denial", p, err)
+		}
+	}
+	if _, err := root.resolve("a/missing.bin"); !errors.Is(err, os.ErrNotExist) || errors.Is(err, ErrDenied) {
+		t.Errorf("missing file: %v", err)
 	}
 }

@@ -2,7 +2,10 @@ package runtime
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
+
+	"github.com/geodisaster/engine/workers"
 )
 
 // SessionOptions configures one session beyond what the engine's Config
@@ -59,7 +62,7 @@ func (e *LimitError) Error() string {
 
 // NewSessionWith opens a session on the gold-free projection of rec, as
 // NewSession does, with its own artifact directory and limits.
-func (e *Engine) NewSessionWith(rec Record, opts SessionOptions) (*Session, error) {
+func (e *Engine) NewSessionWith(rec workers.Record, opts SessionOptions) (*Session, error) {
 	s, err := e.NewSession(rec)
 	if err != nil {
 		return nil, err
@@ -83,4 +86,18 @@ func checkLimit(limit string, max, used, need int64, subject string) error {
 		return &LimitError{Limit: limit, Max: max, Used: used, Need: need, Subject: subject}
 	}
 	return nil
+}
+
+// checkReadLimit returns a *LimitError when loading the file at real
+// (declared as path) would pass the session's read limit.
+func (s *Session) checkReadLimit(real, path string) error {
+	max := s.limits.ReadBytes
+	if max <= 0 {
+		return nil
+	}
+	st, err := os.Stat(real)
+	if err != nil {
+		return fmt.Errorf("reading declared file %s: %w", path, err)
+	}
+	return checkLimit(LimitReadBytes, max, s.readBytes, st.Size(), path)
 }

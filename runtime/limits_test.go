@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/geodisaster/engine/conformance/synth"
 	"github.com/geodisaster/engine/runtime"
 )
 
@@ -16,14 +15,7 @@ import (
 // limits: a spent budget is a *LimitError, not a read-gate denial, and a
 // session given its own artifact directory writes there.
 func TestSessionLimitsAndArtifactDir(t *testing.T) {
-	dir := t.TempDir()
-	if _, err := synth.Generate(context.Background(), dir, synth.Options{Types: []string{"sen1_flood_a"}, PerType: 1, Seed: 3}); err != nil {
-		t.Fatal(err)
-	}
-	recs, err := runtime.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, recs := synthCorpus(t, []string{"sen1_flood_a"}, 1, 3)
 	rec := recs[0]
 	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir})
 	if err != nil {

@@ -14,10 +14,12 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/geodisaster/engine/workers"
 )
 
-// ManifestFormat names the manifest's schema.
-const ManifestFormat = "geodisaster-output-manifest/1"
+// manifestFormat names the manifest's schema.
+const manifestFormat = "geodisaster-output-manifest/1"
 
 // Manifest is an output directory's proof of completion (ManifestFile),
 // written last by OutputDir.Commit. A replay's manifest names its shard
@@ -67,8 +69,8 @@ type IDDigest struct {
 	SHA256  string `json:"ids_sha256"`
 }
 
-// DigestIDs returns the IDDigest of ids (in any order).
-func DigestIDs(ids []string) IDDigest {
+// digestIDs returns the IDDigest of ids (in any order).
+func digestIDs(ids []string) IDDigest {
 	s := append([]string(nil), ids...)
 	sort.Strings(s)
 	h := sha256.New()
@@ -83,7 +85,7 @@ func DigestIDs(ids []string) IDDigest {
 
 // NewManifest describes a replay of recs (the whole corpus) under opts
 // whose results are results.
-func NewManifest(engine string, corpus CorpusInfo, recs []Record, opts ReplayOptions, results []RecordResult) *Manifest {
+func NewManifest(engine string, corpus CorpusInfo, recs []workers.Record, opts ReplayOptions, results []RecordResult) *Manifest {
 	all := opts
 	all.ShardIndex, all.ShardCount = 0, 0
 	sel := all.Select(recs)
@@ -96,9 +98,9 @@ func NewManifest(engine string, corpus CorpusInfo, recs []Record, opts ReplayOpt
 		shard = Shard{Index: opts.ShardIndex, Count: opts.ShardCount}
 	}
 	return &Manifest{
-		Format: ManifestFormat, Engine: engine, Shard: shard, Corpus: corpus,
+		Format: manifestFormat, Engine: engine, Shard: shard, Corpus: corpus,
 		Filters:  Filters{Family: opts.Family, Type: opts.Type},
-		Selected: DigestIDs(ids), Replayed: digestResults(results),
+		Selected: digestIDs(ids), Replayed: digestResults(results),
 	}
 }
 
@@ -107,7 +109,7 @@ func digestResults(results []RecordResult) IDDigest {
 	for i, r := range results {
 		ids[i] = r.ID
 	}
-	return DigestIDs(ids)
+	return digestIDs(ids)
 }
 
 // ReadManifest reads dir's manifest strictly: unknown fields, another
@@ -128,8 +130,8 @@ func ReadManifest(dir string) (*Manifest, error) {
 		return nil, fmt.Errorf("%s: data after the manifest", ManifestFile)
 	}
 	switch {
-	case m.Format != ManifestFormat:
-		return nil, fmt.Errorf("%s: format %q, want %q", ManifestFile, m.Format, ManifestFormat)
+	case m.Format != manifestFormat:
+		return nil, fmt.Errorf("%s: format %q, want %q", ManifestFile, m.Format, manifestFormat)
 	case m.Shard.Count < 1 || m.Shard.Index < 0 || m.Shard.Index >= m.Shard.Count:
 		return nil, fmt.Errorf("%s: impossible shard %s", ManifestFile, m.Shard)
 	case len(m.Corpus.SHA256) != 64:
@@ -396,7 +398,7 @@ func readVerified(dir, name string, m *Manifest) ([]byte, error) {
 func (s *ShardSet) MergedManifest(results []RecordResult) *Manifest {
 	m0 := s.Manifests[0]
 	return &Manifest{
-		Format: ManifestFormat, Engine: m0.Engine, Shard: Shard{Index: 0, Count: 1}, MergedShards: len(s.Dirs),
+		Format: manifestFormat, Engine: m0.Engine, Shard: Shard{Index: 0, Count: 1}, MergedShards: len(s.Dirs),
 		Corpus: m0.Corpus, Filters: m0.Filters, Selected: m0.Selected, Replayed: digestResults(results),
 	}
 }

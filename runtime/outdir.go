@@ -272,53 +272,6 @@ func digestFile(path string) (FileDigest, error) {
 	return FileDigest{SHA256: hex.EncodeToString(h.Sum(nil)), Bytes: n}, nil
 }
 
-// WriteFileAtomic writes data to path through a temporary file in the
-// same directory (mode OutputFileMode, synced) and a rename: a reader
-// sees the old file or the whole new one, never a part.
-func WriteFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(data)
-	merr := tmp.Chmod(OutputFileMode)
-	serr := tmp.Sync()
-	cerr := tmp.Close()
-	if err := errors.Join(werr, merr, serr, cerr); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return nil
-}
-
-// writeFileExclusive writes a new file (mode OutputFileMode) that must
-// not exist yet.
-func writeFileExclusive(path string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, OutputFileMode)
-	if err != nil {
-		return err
-	}
-	_, werr := f.Write(data)
-	merr := f.Chmod(OutputFileMode)
-	cerr := f.Close()
-	return errors.Join(werr, merr, cerr)
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	// Some file systems cannot sync a directory; the rename stands.
-	_ = d.Sync()
-	return nil
-}
-
 // Trace is one record's trace file, traces/<name>.json (TraceFile): its
 // tool calls, read-gate denials, wall time and the scorer's reason.
 type Trace struct {
@@ -348,8 +301,8 @@ func TraceHref(id string) string {
 	return TracesDir + "/" + url.PathEscape(name)
 }
 
-// EncodeTrace returns the bytes of r's trace file.
-func EncodeTrace(r RecordResult) ([]byte, error) {
+// encodeTrace returns the bytes of r's trace file.
+func encodeTrace(r RecordResult) ([]byte, error) {
 	return json.MarshalIndent(Trace{ID: r.ID, Calls: r.Calls, Denials: r.Denials, WallMS: r.WallMS, Reason: r.Reason}, "", " ")
 }
 
@@ -360,7 +313,7 @@ func (o *OutputDir) WriteTraces(results []RecordResult) error {
 		return err
 	}
 	for _, r := range results {
-		b, err := EncodeTrace(r)
+		b, err := encodeTrace(r)
 		if err != nil {
 			return err
 		}

@@ -21,8 +21,6 @@ var rasterReader = rasterhook.Get[*raster.Dataset, raster.Window, *raster.Band](
 // visible through Band only once the bytes have matched their file card;
 // bytes that fail the check are dropped with their prefetch.
 
-var _ workers.BandPrefetcher = (*callEnv)(nil)
-
 // PrefetchBands implements workers.BandPrefetcher: it records that bands
 // of path will be decoded, for the session's first read of path. A path
 // outside the call's read gate, or one already read, is ignored (the read

@@ -16,7 +16,7 @@ import (
 )
 
 // prefetchFixture writes a two-band float32 GeoTIFF large enough for the
-// buffer pool and for readHashed's chunked path (300x300 noise, DEFLATE
+// buffer pool and for hashedread.ReadFile's chunked path (300x300 noise, DEFLATE
 // tiles) and returns a session whose one
 // call has opened its handle, with the file's path and bytes.
 func prefetchFixture(t *testing.T, mutateCard bool) (*Session, *callEnv, string, []byte) {
@@ -52,7 +52,7 @@ func prefetchFixture(t *testing.T, mutateCard bool) (*Session, *callEnv, string,
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := Record{ID: "r", Family: "sen1_flood", QuestionType: "sen1_flood_a", Handles: map[string]HandleDecl{
+	rec := workers.Record{ID: "r", Family: "sen1_flood", QuestionType: "sen1_flood_a", Handles: map[string]workers.HandleDecl{
 		"question_1": {Kind: workers.KindQuestion, Files: []workers.FileCard{{Path: "q.json"}}},
 		"s1_image_1": {Kind: workers.KindInput, Files: []workers.FileCard{card}},
 	}}
@@ -60,7 +60,7 @@ func prefetchFixture(t *testing.T, mutateCard bool) (*Session, *callEnv, string,
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := &callEnv{s: s, ctx: context.Background(), tr: &CallTrace{Index: 1, Tool: "Test"}, allowed: map[string]workers.FileCard{}, opened: map[string]bool{}}
+	env := newCallEnv(s, context.Background(), &CallTrace{Index: 1, Tool: "Test"})
 	if _, err := env.Open("s1_image_1"); err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func TestPrefetchedBandsEqualDecodedBands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env2 := &callEnv{s: s2, ctx: context.Background(), tr: &CallTrace{Index: 1, Tool: "Test"}, allowed: map[string]workers.FileCard{}, opened: map[string]bool{}}
+	env2 := newCallEnv(s2, context.Background(), &CallTrace{Index: 1, Tool: "Test"})
 	env2.Open("s1_image_1")
 	for b := 1; b <= 2; b++ {
 		got, _, err := env2.Band(p, b)
@@ -196,26 +196,5 @@ func TestPrefetchReportsCorruptBlocks(t *testing.T) {
 	_, _, e2 := env.Band(p, 2)
 	if e1 == nil && e2 == nil {
 		t.Fatalf("corrupt blocks decoded without error (plain decode: %v)", plain)
-	}
-}
-
-func TestBufferPoolClassesAndLimit(t *testing.T) {
-	p := newBufferPool(3 << 20)
-	if b := p.get(1000); b != nil {
-		t.Errorf("small buffer pooled: cap %d", cap(b))
-	}
-	b := p.get(1<<20 + 1)
-	if len(b) != 1<<20+1 || cap(b) != 2<<20 {
-		t.Fatalf("len %d cap %d", len(b), cap(b))
-	}
-	p.put(b)
-	if c := p.get(1500 << 10); cap(c) != 2<<20 || &c[:1][0] != &b[:1][0] {
-		t.Errorf("buffer not reused")
-	}
-	p.put(make([]byte, 3<<20)) // not a pooled capacity
-	p.put(make([]byte, 0, 2<<20))
-	p.put(make([]byte, 0, 2<<20)) // over the limit: dropped
-	if p.held != 2<<20 {
-		t.Errorf("held %d, want %d", p.held, 2<<20)
 	}
 }

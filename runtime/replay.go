@@ -6,24 +6,12 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"math"
 	"sort"
 	"sync"
 	"time"
 
 	"github.com/geodisaster/engine/scoring"
 	"github.com/geodisaster/engine/workers"
-)
-
-// Conformance statuses, strongest first (DESIGN.md "Conformance and
-// honesty"). Only REAL may back a published number.
-const (
-	StatusReal            = "REAL"
-	StatusDegraded        = "DEGRADED"
-	StatusFixture         = "FIXTURE"
-	StatusFailed          = "FAILED"
-	StatusNotRun          = "NOT_RUN"
-	StatusResourceBlocked = "RESOURCE_BLOCKED"
 )
 
 // RecordResult is one line of results.jsonl.
@@ -49,9 +37,9 @@ type RecordResult struct {
 // returns an error: failures are reported in the result, and a failed
 // record is never scored correct. A ReplayTrace attached to ctx
 // (WithReplayTrace) sees every call.
-func (e *Engine) ReplayRecord(ctx context.Context, rec Record) (res RecordResult) {
+func (e *Engine) ReplayRecord(ctx context.Context, rec workers.Record) (res RecordResult) {
 	start := time.Now()
-	res = RecordResult{ID: rec.ID, QuestionType: rec.QuestionType, Family: rec.Family, Status: "error", Answer: json.RawMessage("null")}
+	res = unreplayed(rec)
 	fail := func(err error) RecordResult {
 		msg := err.Error()
 		res.Error = &msg
@@ -75,33 +63,9 @@ func (e *Engine) ReplayRecord(ctx context.Context, rec Record) (res RecordResult
 		res.Calls = s.Trace()
 		res.Denials = s.Denials()
 	}()
-	terminated := false
-	trace := ContextReplayTrace(ctx)
-	for i, step := range rec.GTChain {
-		out, err := s.Call(ctx, step.Tool, step.Args)
-		if err != nil {
-			return fail(fmt.Errorf("step %d %s: %w", i+1, step.Tool, err))
-		}
-		if step.Output != "" && out.Handle != step.Output {
-			return fail(fmt.Errorf("step %d %s produced handle %q, the chain declares %q", i+1, step.Tool, out.Handle, step.Output))
-		}
-		if trace != nil && trace.StepDone != nil {
-			if err := trace.StepDone(i, s, out); err != nil {
-				return fail(fmt.Errorf("step %d %s: %w", i+1, step.Tool, err))
-			}
-		}
-		if step.Tool == ToolTerminate || step.Tool == ToolFinalAnswer {
-			terminated = true
-		}
-	}
-	var ans json.RawMessage
-	if terminated {
-		ans = s.Terminal()
-	} else {
-		ans, err = s.Resolve(AnswerRef)
-		if err != nil {
-			return fail(err)
-		}
+	ans, err := s.runChain(ctx, rec.GTChain)
+	if err != nil {
+		return fail(err)
 	}
 	res.Status = "ok"
 	res.Answer = ans
@@ -112,6 +76,42 @@ func (e *Engine) ReplayRecord(ctx context.Context, rec Record) (res RecordResult
 	}
 	res.WallMS = float64(time.Since(start).Microseconds()) / 1000
 	return res
+}
+
+// unreplayed is rec's result before its replay succeeds: an error with a
+// null answer.
+func unreplayed(rec workers.Record) RecordResult {
+	return RecordResult{ID: rec.ID, QuestionType: rec.QuestionType, Family: rec.Family, Status: "error", Answer: json.RawMessage("null")}
+}
+
+// runChain makes the calls of a GT chain in order, each required to
+// produce the output handle the chain declares, and returns the answer:
+// the one a Terminate or FinalAnswer step resolved, else the published
+// AnswerRef, revalidated. A ReplayTrace attached to ctx sees every call.
+func (s *Session) runChain(ctx context.Context, chain []workers.Step) (json.RawMessage, error) {
+	terminated := false
+	trace := contextReplayTrace(ctx)
+	for i, step := range chain {
+		out, err := s.Call(ctx, step.Tool, step.Args)
+		if err != nil {
+			return nil, fmt.Errorf("step %d %s: %w", i+1, step.Tool, err)
+		}
+		if step.Output != "" && out.Handle != step.Output {
+			return nil, fmt.Errorf("step %d %s produced handle %q, the chain declares %q", i+1, step.Tool, out.Handle, step.Output)
+		}
+		if trace != nil && trace.StepDone != nil {
+			if err := trace.StepDone(i, s, out); err != nil {
+				return nil, fmt.Errorf("step %d %s: %w", i+1, step.Tool, err)
+			}
+		}
+		if step.Tool == ToolTerminate || step.Tool == ToolFinalAnswer {
+			terminated = true
+		}
+	}
+	if terminated {
+		return s.Terminal(), nil
+	}
+	return s.Resolve(AnswerRef)
 }
 
 // ReplayOptions selects and runs records.
@@ -138,8 +138,8 @@ func ShardOf(id string, n int) int {
 }
 
 // Select returns the records the options select, in input order.
-func (o ReplayOptions) Select(recs []Record) []Record {
-	var out []Record
+func (o ReplayOptions) Select(recs []workers.Record) []workers.Record {
+	var out []workers.Record
 	for _, r := range recs {
 		if o.Family != "" && r.Family != o.Family {
 			continue
@@ -160,7 +160,7 @@ func (o ReplayOptions) Select(recs []Record) []Record {
 // is started any more: those not started fail with ctx's error, and the
 // caller, which sees ctx.Err(), should not take the results for a
 // complete replay.
-func (e *Engine) Replay(ctx context.Context, recs []Record, opts ReplayOptions) []RecordResult {
+func (e *Engine) Replay(ctx context.Context, recs []workers.Record, opts ReplayOptions) []RecordResult {
 	sel := opts.Select(recs)
 	n := max(opts.Workers, 1)
 	results := make([]RecordResult, len(sel))
@@ -198,118 +198,36 @@ dispatch:
 	for i, ok := range started {
 		if !ok {
 			msg := "not replayed: " + context.Cause(ctx).Error()
-			results[i] = RecordResult{ID: sel[i].ID, QuestionType: sel[i].QuestionType, Family: sel[i].Family, Status: "error", Answer: json.RawMessage("null"), Error: &msg}
+			results[i] = unreplayed(sel[i])
+			results[i].Error = &msg
 		}
 	}
 	sort.Slice(results, func(i, j int) bool { return results[i].ID < results[j].ID })
 	return results
 }
 
-// Tally counts results of one type or family.
-type Tally struct {
-	Records  int    `json:"records"`
-	Executed int    `json:"executed"`
-	Correct  int    `json:"correct"`
-	Errors   int    `json:"errors"`
-	Status   string `json:"status"`
+// ReplayTrace is a set of hooks that Engine.ReplayRecord calls while it
+// replays a record, for callers that need more than the scored result:
+// the dataset projections record what the runtime returned after every
+// call. Attach it to the context with WithReplayTrace (the pattern of
+// net/http/httptrace); a nil hook is skipped.
+type ReplayTrace struct {
+	// StepDone is called after each successful call of the GT chain with
+	// the step's index in the chain, the session and the call's result.
+	// It may read the session and Fork it, but must not call it. A
+	// non-nil error fails the record's replay with that error.
+	StepDone func(step int, s *Session, res *CallResult) error
 }
 
-// Report summarizes a replay per type and per family, with denominators
-// and the conformance status of each; it invents no overall score.
-type Report struct {
-	Engine      string            `json:"engine"`
-	Corpus      CorpusInfo        `json:"corpus"`
-	Workers     int               `json:"workers"`
-	WallSeconds float64           `json:"wall_seconds"`
-	Records     int               `json:"records"`
-	ReadPolicy  string            `json:"read_policy"`
-	ReadDenials int               `json:"read_denials"`
-	ToolCalls   int               `json:"tool_calls"`
-	ByFamily    map[string]*Tally `json:"by_family"`
-	ByType      map[string]*Tally `json:"by_type"`
-	// RecordSeconds is, per family, the sum of its records' wall-clock
-	// replay times (each from session start to score). With N workers the
-	// sums over all families add up to about N times WallSeconds; they show
-	// where the time goes, not an elapsed time. Families without records
-	// are absent.
-	RecordSeconds map[string]float64 `json:"record_seconds_by_family"`
-	FailedRecords []FailedRecord     `json:"failed_records"`
+type replayTraceKey struct{}
+
+// WithReplayTrace returns a context carrying t for Engine.ReplayRecord.
+func WithReplayTrace(ctx context.Context, t *ReplayTrace) context.Context {
+	return context.WithValue(ctx, replayTraceKey{}, t)
 }
 
-// FailedRecord names a record that errored or was scored incorrect.
-type FailedRecord struct {
-	ID           string `json:"id"`
-	QuestionType string `json:"question_type"`
-	Error        string `json:"error,omitempty"`
-	Reason       string `json:"reason,omitempty"`
-}
-
-// CorpusInfo identifies the replayed corpus.
-type CorpusInfo struct {
-	// Path is the records file's absolute path (for a corpus generated
-	// for the run and deleted after it, a description).
-	Path   string `json:"path"`
-	SHA256 string `json:"sha256"`
-	Status string `json:"status"`
-	Note   string `json:"note,omitempty"`
-	// Regenerate, for a corpus that was generated and not kept, is the
-	// command that writes it again (same SHA-256).
-	Regenerate string `json:"regenerate,omitempty"`
-}
-
-// NewReport tallies results. Every one of the 43 types and 5 families
-// appears; those without records are NOT_RUN. A type or family with any
-// failed or incorrect record is FAILED; otherwise it carries the corpus
-// status.
-func NewReport(results []RecordResult, corpus CorpusInfo) *Report {
-	r := &Report{Corpus: corpus, ReadPolicy: ReadPolicy, ByFamily: map[string]*Tally{}, ByType: map[string]*Tally{}, RecordSeconds: map[string]float64{}, FailedRecords: []FailedRecord{}}
-	for _, q := range workers.QuestionTypes() {
-		r.ByType[q.ID] = &Tally{}
-	}
-	for _, f := range workers.Families() {
-		r.ByFamily[string(f)] = &Tally{}
-	}
-	for _, res := range results {
-		r.Records++
-		r.ReadDenials += len(res.Denials)
-		r.ToolCalls += len(res.Calls)
-		r.RecordSeconds[res.Family] += res.WallMS / 1000
-		for _, t := range []*Tally{r.ByType[res.QuestionType], r.ByFamily[res.Family]} {
-			if t == nil {
-				continue
-			}
-			t.Records++
-			if res.Status == "ok" {
-				t.Executed++
-			} else {
-				t.Errors++
-			}
-			if res.Correct {
-				t.Correct++
-			}
-		}
-		if res.Status != "ok" || !res.Correct {
-			fr := FailedRecord{ID: res.ID, QuestionType: res.QuestionType, Reason: res.Reason}
-			if res.Error != nil {
-				fr.Error = *res.Error
-			}
-			r.FailedRecords = append(r.FailedRecords, fr)
-		}
-	}
-	for f, sec := range r.RecordSeconds {
-		r.RecordSeconds[f] = math.Round(sec*1000) / 1000
-	}
-	for _, m := range []map[string]*Tally{r.ByType, r.ByFamily} {
-		for _, t := range m {
-			switch {
-			case t.Records == 0:
-				t.Status = StatusNotRun
-			case t.Errors > 0 || t.Correct < t.Records:
-				t.Status = StatusFailed
-			default:
-				t.Status = corpus.Status
-			}
-		}
-	}
-	return r
+// contextReplayTrace returns the ReplayTrace attached to ctx, or nil.
+func contextReplayTrace(ctx context.Context) *ReplayTrace {
+	t, _ := ctx.Value(replayTraceKey{}).(*ReplayTrace)
+	return t
 }

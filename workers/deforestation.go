@@ -233,7 +233,7 @@ func hansenReadVariant() Variant {
 		if err != nil {
 			return nil, err
 		}
-		art, err := env.WriteArtifact(fmt.Sprintf("hansen_quality_report_%d.json", y), append(doc, '\n'))
+		art, err := env.WriteArtifact(fmt.Sprintf("hansen_quality_report_%d.json", y), append(doc, '\n'), nil)
 		if err != nil {
 			return nil, err
 		}

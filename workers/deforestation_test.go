@@ -3,6 +3,7 @@ package workers
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
 	"fmt"
 	"log/slog"
 	"math"
@@ -68,8 +69,19 @@ func (m *memEnv) RasterInfo(p string) (RasterInfo, error) {
 	_, info, err := m.dataset(p)
 	return info, err
 }
-func (m *memEnv) WriteArtifact(name string, data []byte) (Artifact, error) {
-	return Artifact{Name: name, SHA256: sha256Hex(data), Size: int64(len(data))}, nil
+func (m *memEnv) WriteArtifact(name string, data []byte, sum func() [32]byte) (Artifact, error) {
+	return testArtifact(name, data, sum), nil
+}
+
+// testArtifact is the artifact an in-memory Env reports for data: its
+// SHA-256 from sum when given, else computed.
+func testArtifact(name string, data []byte, sum func() [32]byte) Artifact {
+	a := Artifact{Name: name, SHA256: sha256Hex(data), Size: int64(len(data))}
+	if sum != nil {
+		s := sum()
+		a.SHA256 = hex.EncodeToString(s[:])
+	}
+	return a
 }
 
 var (

@@ -998,7 +998,7 @@ func writeLossMask(env Env, loss *HansenLoss) (Artifact, error) {
 	if err := raster.Write(&buf, []*raster.Band{b}, raster.WriteOptions{EPSG: loss.Info.EPSG, Transform: loss.Info.Transform}); err != nil {
 		return Artifact{}, fmt.Errorf("loss mask artifact: %w", err)
 	}
-	return env.WriteArtifact(fmt.Sprintf("forest_loss_patches_%d.tif", loss.EventYear), buf.Bytes())
+	return env.WriteArtifact(fmt.Sprintf("forest_loss_patches_%d.tif", loss.EventYear), buf.Bytes(), nil)
 }
 
 // lossComponents8 counts the 8-connected components of a mask and the size of

@@ -334,13 +334,13 @@ func renderRouteOverlay(env Env, a Args) (*Result, error) {
 		return nil, fmt.Errorf("RenderMap: empty PNG")
 	}
 	stem := "route_overlay_" + h.Name
-	if rr.PNG, err = env.WriteArtifact(stem+".png", pngBytes); err != nil {
+	if rr.PNG, err = env.WriteArtifact(stem+".png", pngBytes, nil); err != nil {
 		return nil, err
 	}
 	in := plan.Overlay
 	cr := chipRect(in.RGB)
 	chipT := chipTransform(in.RGB, cr)
-	if rr.WorldFile, err = env.WriteArtifact(stem+".pgw", worldFile(chipT)); err != nil {
+	if rr.WorldFile, err = env.WriteArtifact(stem+".pgw", worldFile(chipT), nil); err != nil {
 		return nil, err
 	}
 	manifest := map[string]any{
@@ -362,7 +362,7 @@ func renderRouteOverlay(env Env, a Args) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("RenderMap: manifest: %w", err)
 	}
-	if rr.Manifest, err = env.WriteArtifact(stem+".json", append(mb, '\n')); err != nil {
+	if rr.Manifest, err = env.WriteArtifact(stem+".json", append(mb, '\n'), nil); err != nil {
 		return nil, err
 	}
 	ev := map[string]any{}

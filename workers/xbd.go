@@ -1082,7 +1082,7 @@ func extractXBDSevere(env Env, a Args) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("severe buildings GeoJSON: %w", err)
 	}
-	art, err := env.WriteArtifact("severe_buildings_"+xbdSafeName(l.SceneID)+".geojson", b)
+	art, err := env.WriteArtifact("severe_buildings_"+xbdSafeName(l.SceneID)+".geojson", b, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/runtime/export"
+	"github.com/geodisaster/engine/workers"
 )
 
 // TestFullSplitPlan checks the full corpus's split and duplicate groups
@@ -103,7 +104,7 @@ func TestCopyRecord(t *testing.T) {
 		t.Fatalf("source %v %s, copy %v %s", a.Correct, a.Answer, b.Correct, b.Answer)
 	}
 	bad := src
-	bad.Handles = map[string]runtime.HandleDecl{"x_1": {Kind: "input", Files: []workersCard{{Path: "elsewhere/a.tif"}}}}
+	bad.Handles = map[string]workers.HandleDecl{"x_1": {Kind: "input", Files: []workersCard{{Path: "elsewhere/a.tif"}}}}
 	if _, err := copyRecord(dir, bad, "s", map[string]bool{}); err == nil {
 		t.Fatal("a file outside the sample was copied")
 	}

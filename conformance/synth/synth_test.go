@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/geodisaster/engine/runtime"
+	"github.com/geodisaster/engine/workers"
 )
 
 // TestGenerateParallelIdentical generates the same corpus with one and with
@@ -64,7 +65,7 @@ func TestGenerateParallelIdentical(t *testing.T) {
 
 // generate writes a corpus into a new test directory and reads it back:
 // the directory, its records and an engine on it.
-func generate(t testing.TB, opts Options) (string, []runtime.Record, *runtime.Engine) {
+func generate(t testing.TB, opts Options) (string, []workers.Record, *runtime.Engine) {
 	t.Helper()
 	dir := t.TempDir()
 	if _, err := Generate(context.Background(), dir, opts); err != nil {
@@ -75,9 +76,9 @@ func generate(t testing.TB, opts Options) (string, []runtime.Record, *runtime.En
 }
 
 // readCorpus reads a generated corpus's records and opens an engine on it.
-func readCorpus(t testing.TB, dir string) ([]runtime.Record, *runtime.Engine) {
+func readCorpus(t testing.TB, dir string) ([]workers.Record, *runtime.Engine) {
 	t.Helper()
-	recs, err := runtime.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
+	recs, err := workers.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
 	if err != nil {
 		t.Fatal(err)
 	}

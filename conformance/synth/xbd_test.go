@@ -18,7 +18,7 @@ var xbdTypes = []string{"xbd_q1", "xbd_q2", "xbd_q3", "xbd_q4", "xbd_q5", "xbd_q
 
 type xbdCorpus struct {
 	dir  string
-	recs map[string][]runtime.Record
+	recs map[string][]workers.Record
 	eng  *runtime.Engine
 }
 
@@ -40,7 +40,7 @@ func xbdTestCorpus(t *testing.T) xbdCorpus {
 	})
 	recs, eng := readCorpus(t, c.dir)
 	c.eng = eng
-	c.recs = map[string][]runtime.Record{}
+	c.recs = map[string][]workers.Record{}
 	for _, r := range recs {
 		c.recs[r.QuestionType] = append(c.recs[r.QuestionType], r)
 	}
@@ -48,13 +48,13 @@ func xbdTestCorpus(t *testing.T) xbdCorpus {
 }
 
 // clone deep-copies a record through JSON.
-func clone(t *testing.T, r runtime.Record) runtime.Record {
+func clone(t *testing.T, r workers.Record) workers.Record {
 	t.Helper()
 	b, err := json.Marshal(r)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out runtime.Record
+	var out workers.Record
 	if err := json.Unmarshal(b, &out); err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +126,7 @@ func TestXBDCorpusCoversEdgeCases(t *testing.T) {
 }
 
 // replayErr replays a mutated record and returns its error text.
-func replayErr(t *testing.T, c xbdCorpus, r runtime.Record) string {
+func replayErr(t *testing.T, c xbdCorpus, r workers.Record) string {
 	t.Helper()
 	res := c.eng.ReplayRecord(context.Background(), r)
 	if res.Status == "ok" {
@@ -135,7 +135,7 @@ func replayErr(t *testing.T, c xbdCorpus, r runtime.Record) string {
 	return *res.Error
 }
 
-func setArg(r *runtime.Record, tool, key string, val any) {
+func setArg(r *workers.Record, tool, key string, val any) {
 	for i := range r.GTChain {
 		if r.GTChain[i].Tool == tool {
 			if val == nil {
@@ -149,11 +149,11 @@ func setArg(r *runtime.Record, tool, key string, val any) {
 
 func TestXBDMutationsRejected(t *testing.T) {
 	c := xbdTestCorpus(t)
-	first := func(typ string) runtime.Record { return clone(t, c.recs[typ][0]) }
+	first := func(typ string) workers.Record { return clone(t, c.recs[typ][0]) }
 	// withArg is the first record of a type with one argument of a chain
 	// step changed.
-	withArg := func(typ, tool, arg string, v any) func() runtime.Record {
-		return func() runtime.Record {
+	withArg := func(typ, tool, arg string, v any) func() workers.Record {
+		return func() workers.Record {
 			r := first(typ)
 			setArg(&r, tool, arg, v)
 			return r
@@ -161,21 +161,21 @@ func TestXBDMutationsRejected(t *testing.T) {
 	}
 	cases := []struct {
 		name   string
-		rec    func() runtime.Record
+		rec    func() workers.Record
 		reason string
 	}{
-		{"handle from another scene (Q8 mask layers)", func() runtime.Record {
+		{"handle from another scene (Q8 mask layers)", func() workers.Record {
 			r := first("xbd_q8")
 			r.Handles["mask_layers_1"] = clone(t, c.recs["xbd_q8"][1]).Handles["mask_layers_1"]
 			return r
 		}, "a handle from another scene"},
-		{"handle from another scene (Q1 labels)", func() runtime.Record {
+		{"handle from another scene (Q1 labels)", func() workers.Record {
 			r := first("xbd_q1")
 			r.Handles["damage_labels_1"] = clone(t, c.recs["xbd_q1"][2]).Handles["damage_labels_1"]
 			return r
 		}, "a handle from another scene"},
 		{"grid other than declared (PrepareScene)", withArg("xbd_q2", "PrepareScene", "grid", "4x4"), `unsupported value "4x4"`},
-		{"quadrant table as the grid handle", func() runtime.Record {
+		{"quadrant table as the grid handle", func() workers.Record {
 			r := first("xbd_q3")
 			q2 := clone(t, c.recs["xbd_q2"][0])
 			r.Handles["grid_1"] = q2.Handles["quadrants_1"]
@@ -192,12 +192,12 @@ func TestXBDMutationsRejected(t *testing.T) {
 		{"summary-only metrics over mask layers", withArg("xbd_q8", "ComputeStats", "metrics", map[string]any{"damage_summary": true}), "target_mask_distribution"},
 		{"mask distribution over a polygon-only summary", withArg("xbd_q1", "ComputeStats", "metrics", map[string]any{"damage_summary": true, "severe_footprint_area": true, "target_mask_distribution": true}), "xbd_scene_summary work"},
 		{"Q1 metrics over mask layers", withArg("xbd_q8", "ComputeStats", "metrics", map[string]any{"damage_summary": true, "severe_footprint_area": true}), "target_mask_distribution"},
-		{"pair of one scene twice", func() runtime.Record {
+		{"pair of one scene twice", func() workers.Record {
 			r := first("xbd_q4")
 			r.Handles["scene_b_1"] = r.Handles["scene_a_1"]
 			return r
 		}, "same scene"},
-		{"pair across events", func() runtime.Record {
+		{"pair across events", func() workers.Record {
 			r := first("xbd_q4")
 			for _, o := range c.recs["xbd_q4"][1:] {
 				if !strings.HasPrefix(o.SampleID, strings.SplitN(r.SampleID, "_pair_", 2)[0]) {
@@ -226,7 +226,7 @@ func TestXBDMissingAndTamperedFiles(t *testing.T) {
 	src := xbdTestCorpus(t)
 	dir, recs, eng := generate(t, Options{Types: []string{"xbd_q2", "xbd_q3", "xbd_q5"}, Seed: 3, PerType: 2})
 	c := xbdCorpus{dir: dir, eng: eng, recs: src.recs}
-	var q2, q3, q5 runtime.Record
+	var q2, q3, q5 workers.Record
 	for _, r := range recs {
 		switch r.QuestionType {
 		case "xbd_q2":
@@ -298,7 +298,7 @@ func TestXBDSummaryOnlyMetrics(t *testing.T) {
 // FinalAnswer.
 func TestXBDSessionPublishesOnlyWhenComplete(t *testing.T) {
 	c := xbdTestCorpus(t)
-	var rec runtime.Record
+	var rec workers.Record
 	for _, r := range c.recs["xbd_q5"] {
 		if !strings.Contains(string(r.Answer), `"severe_building_count":0`) {
 			rec = r

@@ -3,7 +3,6 @@ package episode
 import (
 	"encoding/json"
 
-	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/workers"
 )
 
@@ -23,7 +22,7 @@ func (d DelegateArgs) Args() map[string]any {
 // StartSpecialist starts the conversation of the specialist that carries
 // out the delegation: its system prompt, question view and the delegation
 // message.
-func (d DelegateArgs) StartSpecialist(rec runtime.Record) (*Conversation, error) {
+func (d DelegateArgs) StartSpecialist(rec workers.Record) (*Conversation, error) {
 	sp, err := Start(Specialist(workers.Role(d.Role)), rec)
 	if err != nil {
 		return nil, err

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/geodisaster/engine/runtime"
+	"github.com/geodisaster/engine/workers"
 )
 
 // The core train/test files. Spec section 6: "The canonical JSONL is the
@@ -30,18 +30,18 @@ import (
 // records (with gold) and, for each, its line of the file (white space
 // around it trimmed, no newline), which the core files copy.
 type Canonical struct {
-	Records []runtime.Record
+	Records []workers.Record
 	Lines   [][]byte
 }
 
-// ReadCanonical reads a canonical records file with runtime.ReadRecords's
+// ReadCanonical reads a canonical records file with workers.ReadRecords's
 // rules (blank lines skipped, gold required) and keeps each record's line.
 func ReadCanonical(path string) (*Canonical, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	recs, err := runtime.ReadRecords(bytes.NewReader(data), true)
+	recs, err := workers.ReadRecords(bytes.NewReader(data), true)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -58,10 +58,10 @@ func ReadCanonical(path string) (*Canonical, error) {
 }
 
 // NewCanonical is the canonical source of records held in memory: each
-// record's line is the record as runtime.WriteRecords writes it.
-func NewCanonical(recs []runtime.Record) (*Canonical, error) {
+// record's line is the record as workers.WriteRecords writes it.
+func NewCanonical(recs []workers.Record) (*Canonical, error) {
 	var buf bytes.Buffer
-	if err := runtime.WriteRecords(&buf, recs); err != nil {
+	if err := workers.WriteRecords(&buf, recs); err != nil {
 		return nil, err
 	}
 	lines := bytes.Split(bytes.TrimSuffix(buf.Bytes(), []byte("\n")), []byte("\n"))

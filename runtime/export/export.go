@@ -14,6 +14,7 @@ import (
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/runtime/episode"
 	"github.com/geodisaster/engine/scoring"
+	"github.com/geodisaster/engine/workers"
 )
 
 // ManifestFile is the export's manifest, written last, relative to the
@@ -262,7 +263,7 @@ func lastTurn(ts []episode.Turn) episode.Turn { return ts[len(ts)-1] }
 // project runs p over recs with opts.Workers goroutines and hands each
 // record's projection to write in input order. At most a few records wait
 // for their turn to be written, so memory stays bounded.
-func project(ctx context.Context, p *Projector, recs []runtime.Record, opts Options, write func(*RecordProjection) error) error {
+func project(ctx context.Context, p *Projector, recs []workers.Record, opts Options, write func(*RecordProjection) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	defer wg.Wait() // after cancel: no worker outlives the export

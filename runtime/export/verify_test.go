@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/geodisaster/engine/internal/testdir"
-	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/runtime/export"
+	"github.com/geodisaster/engine/workers"
 )
 
 // editLines replaces a file's rows by what edit returns.
@@ -67,7 +67,7 @@ func dropRow(t *testing.T, dir, rel string, n int) string {
 	return row.ID
 }
 
-func goldLeaf(t *testing.T, recs []runtime.Record, id string) string {
+func goldLeaf(t *testing.T, recs []workers.Record, id string) string {
 	t.Helper()
 	for _, r := range recs {
 		if r.ID == id {

@@ -5,59 +5,55 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
+	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/geodisaster/engine/conformance/synth"
 	"github.com/geodisaster/engine/crs"
 	"github.com/geodisaster/engine/raster"
 	"github.com/geodisaster/engine/runtime"
+	"github.com/geodisaster/engine/workers"
 )
 
-// corpus synthesizes types 5 and 9 once per test.
-func corpus(t *testing.T) (string, map[string]runtime.Record) {
-	t.Helper()
-	dir := t.TempDir()
-	if _, err := synth.Generate(context.Background(), dir, synth.Options{Types: []string{"baseline_canopy_assessment", "wildfire_a"}, PerType: 4, Seed: 7}); err != nil {
-		t.Fatal(err)
+// TestSelectAndShardOf checks that the shards of a selection partition it,
+// in input order, and that the filters apply before sharding.
+func TestSelectAndShardOf(t *testing.T) {
+	var recs []workers.Record
+	for i := range 40 {
+		typ, fam := "wildfire_a", "multi_hazard"
+		if i%3 == 0 {
+			typ, fam = "baseline_canopy_assessment", "deforestation"
+		}
+		recs = append(recs, workers.Record{ID: fmt.Sprintf("rec_%02d", i), QuestionType: typ, Family: fam})
 	}
-	recs, err := runtime.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
-	if err != nil {
-		t.Fatal(err)
+	all := runtime.ReplayOptions{Family: "multi_hazard"}.Select(recs)
+	if len(all) != 26 {
+		t.Fatalf("%d multi_hazard records selected, want 26", len(all))
 	}
-	byType := map[string]runtime.Record{}
-	for _, r := range recs {
-		if _, ok := byType[r.QuestionType]; !ok {
-			byType[r.QuestionType] = r
+	seen := map[string]int{}
+	for k := range 3 {
+		shard := runtime.ReplayOptions{Family: "multi_hazard", ShardIndex: k, ShardCount: 3}.Select(recs)
+		for i, r := range shard {
+			if runtime.ShardOf(r.ID, 3) != k || (i > 0 && shard[i-1].ID >= r.ID) {
+				t.Fatalf("shard %d holds %s at %d", k, r.ID, i)
+			}
+			seen[r.ID]++
 		}
 	}
-	return dir, byType
-}
-
-// clone deep-copies a record through JSON.
-func clone(t *testing.T, r runtime.Record) runtime.Record {
-	t.Helper()
-	b, err := json.Marshal(r)
-	if err != nil {
-		t.Fatal(err)
+	if len(seen) != len(all) {
+		t.Fatalf("the shards hold %d records, the selection %d", len(seen), len(all))
 	}
-	var out runtime.Record
-	if err := json.Unmarshal(b, &out); err != nil {
-		t.Fatal(err)
+	if runtime.ShardOf("x", 1) != 0 || runtime.ShardOf("x", 0) != 0 {
+		t.Fatal("one shard is not shard 0")
 	}
-	return out
 }
 
 func TestGTChainsReplayCorrect(t *testing.T) {
-	dir, recs := corpus(t)
-	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng, recs, _ := corpusEngine(t)
 	for typ, rec := range recs {
 		res := eng.ReplayRecord(context.Background(), rec)
 		if res.Status != "ok" || !res.Correct {
@@ -82,19 +78,15 @@ func TestGTChainsReplayCorrect(t *testing.T) {
 // TestMutationsRejected mutates every step of both chains and requires the
 // intended rejection reason; replay never scores a failed record correct.
 func TestMutationsRejected(t *testing.T) {
-	dir, recs := corpus(t)
-	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng, recs, _ := corpusEngine(t)
 	type mutation struct {
 		name   string
 		typ    string
-		mutate func(r *runtime.Record)
+		mutate func(r *workers.Record)
 		want   string
 	}
-	setArg := func(step int, k string, v any) func(r *runtime.Record) {
-		return func(r *runtime.Record) { r.GTChain[step].Args[k] = v }
+	setArg := func(step int, k string, v any) func(r *workers.Record) {
+		return func(r *workers.Record) { r.GTChain[step].Args[k] = v }
 	}
 	muts := []mutation{
 		// Step 1: ReadData.
@@ -119,23 +111,23 @@ func TestMutationsRejected(t *testing.T) {
 		{"classify wrong labels", "baseline_canopy_assessment", setArg(3, "labels", []any{"dense_forest", "sparse"}), "must list exactly"},
 		{"task complete wrong status", "wildfire_a", setArg(3, "status", "DONE"), "allowed: TASK_COMPLETE"},
 		// Files.
-		{"missing file", "wildfire_a", func(r *runtime.Record) {
+		{"missing file", "wildfire_a", func(r *workers.Record) {
 			r.Handles["hazard_stack_1"].Files[1].Path = "source_assets/multi_hazard/nowhere/rasters/mcd64a1__event.tif"
 			r.Handles["hazard_stack_1"].Files[1].SHA256 = ""
 		}, "is missing"},
-		{"checksum mismatch", "baseline_canopy_assessment", func(r *runtime.Record) {
+		{"checksum mismatch", "baseline_canopy_assessment", func(r *workers.Record) {
 			r.Handles["forest_mask_1"].Files[0].SHA256 = strings.Repeat("0", 64)
 		}, "does not match its file card"},
-		{"gold path", "baseline_canopy_assessment", func(r *runtime.Record) {
+		{"gold path", "baseline_canopy_assessment", func(r *workers.Record) {
 			r.Handles["forest_mask_1"].Files[0].Path = "../gold/answers.json"
 		}, `'..' element`},
-		{"absolute path", "baseline_canopy_assessment", func(r *runtime.Record) {
+		{"absolute path", "baseline_canopy_assessment", func(r *workers.Record) {
 			r.Handles["forest_mask_1"].Files[0].Path = "/etc/passwd"
 		}, "not repository-relative"},
-		{"chain output drift", "wildfire_a", func(r *runtime.Record) { r.GTChain[2].Output = "stats_2" }, `chain declares "stats_2"`},
-		{"unknown tool", "wildfire_a", func(r *runtime.Record) { r.GTChain[2].Tool = "GuessAnswer" }, "unknown tool"},
+		{"chain output drift", "wildfire_a", func(r *workers.Record) { r.GTChain[2].Output = "stats_2" }, `chain declares "stats_2"`},
+		{"unknown tool", "wildfire_a", func(r *workers.Record) { r.GTChain[2].Tool = "GuessAnswer" }, "unknown tool"},
 	}
-	var batch []runtime.Record
+	var batch []workers.Record
 	want := map[string]string{}
 	for _, m := range muts {
 		r := clone(t, recs[m.typ])
@@ -172,8 +164,7 @@ func TestMutationsRejected(t *testing.T) {
 // single valid pixel (updating the file card's checksum) and requires the
 // worker to fail instead of answering.
 func TestNonFiniteInputRejected(t *testing.T) {
-	dir, recs := corpus(t)
-	eng, _ := runtime.NewEngine(runtime.Config{DatasetRoot: dir})
+	eng, recs, dir := corpusEngine(t)
 	for _, c := range []struct {
 		typ, handle string
 		file        int
@@ -214,72 +205,63 @@ func TestNonFiniteInputRejected(t *testing.T) {
 	}
 }
 
-func TestTerminateAndFinalAnswer(t *testing.T) {
-	dir, recs := corpus(t)
-	eng, _ := runtime.NewEngine(runtime.Config{DatasetRoot: dir})
-	rec := recs["wildfire_a"]
-	s, err := eng.NewSession(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	if _, err := s.Call(ctx, runtime.ToolTerminate, map[string]any{"answer_ref": runtime.AnswerRef}); err == nil || !strings.Contains(err.Error(), "not published") {
-		t.Fatalf("Terminate before publication: %v", err)
-	}
-	var published string
-	for _, st := range rec.GTChain {
-		out, err := s.Call(ctx, st.Tool, st.Args)
-		if err != nil {
-			t.Fatal(err)
+// TestReplayTrace checks that ReplayRecord reports every step to the
+// trace attached to its context and fails the record on a hook error.
+func TestReplayTrace(t *testing.T) {
+	eng, recs, _ := corpusEngine(t)
+	rec := recs["baseline_canopy_assessment"]
+	var steps []int
+	var handles []string
+	tr := &runtime.ReplayTrace{StepDone: func(i int, s *runtime.Session, res *runtime.CallResult) error {
+		steps = append(steps, i)
+		handles = append(handles, res.Handle)
+		if len(s.Trace()) != i+1 {
+			return errors.New("session trace out of step")
 		}
-		if st.Tool != "TaskComplete" && out.Published != "" {
-			t.Fatalf("%s published before TaskComplete", st.Tool)
+		return nil
+	}}
+	res := eng.ReplayRecord(runtime.WithReplayTrace(context.Background(), tr), rec)
+	if res.Status != "ok" || !res.Correct {
+		t.Fatalf("replay with a trace: %+v", res)
+	}
+	if len(steps) != len(rec.GTChain) {
+		t.Fatalf("hook saw %d steps, chain has %d", len(steps), len(rec.GTChain))
+	}
+	for i, st := range rec.GTChain {
+		if steps[i] != i || handles[i] != st.Output {
+			t.Fatalf("step %d: hook saw index %d handle %q, chain output %q", i, steps[i], handles[i], st.Output)
 		}
-		published = out.Published
 	}
-	if published != runtime.AnswerRef {
-		t.Fatalf("answer not published after TaskComplete")
+	fail := &runtime.ReplayTrace{StepDone: func(i int, _ *runtime.Session, _ *runtime.CallResult) error {
+		if i == 1 {
+			return errors.New("projection refused")
+		}
+		return nil
+	}}
+	res = eng.ReplayRecord(runtime.WithReplayTrace(context.Background(), fail), rec)
+	if res.Status != "error" || res.Correct || res.Error == nil || !strings.Contains(*res.Error, "step 2") || !strings.Contains(*res.Error, "projection refused") {
+		t.Fatalf("hook error not reported: %+v", res)
 	}
-	if _, err := s.Call(ctx, runtime.ToolFinalAnswer, map[string]any{"answer_ref": "ANSWER_JSON:answer_2"}); err == nil {
-		t.Fatal("unknown reference accepted")
-	}
-	out, err := s.Call(ctx, runtime.ToolFinalAnswer, map[string]any{"answer_ref": runtime.AnswerRef})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got, want any
-	_ = json.Unmarshal(out.Answer, &got)
-	_ = json.Unmarshal(rec.Answer, &want)
-	gb, _ := json.Marshal(got)
-	wb, _ := json.Marshal(want)
-	if string(gb) != string(wb) {
-		t.Fatalf("FinalAnswer resolved %s, gold %s", gb, wb)
-	}
-	if _, err := s.Call(ctx, "ReadData", rec.GTChain[0].Args); err == nil {
-		t.Fatal("call accepted after the session terminated")
+	if string(res.Answer) != "null" {
+		t.Fatalf("failed record has answer %s", res.Answer)
 	}
 }
 
-func TestSymlinkOutOfRootDenied(t *testing.T) {
-	dir, recs := corpus(t)
-	outside := filepath.Join(t.TempDir(), "secret.tif")
-	rec := clone(t, recs["baseline_canopy_assessment"])
-	orig := filepath.Join(dir, rec.Handles["forest_mask_1"].Files[0].Path)
-	b, _ := os.ReadFile(orig)
-	if err := os.WriteFile(outside, b, 0o644); err != nil {
-		t.Fatal(err)
+// TestReplayCancelled checks that a replay whose context is cancelled
+// fails every record it does not finish, sorted by id, none scored
+// correct.
+func TestReplayCancelled(t *testing.T) {
+	eng, recs, _ := corpusEngine(t)
+	batch := []workers.Record{recs["wildfire_a"], recs["baseline_canopy_assessment"]}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	results := eng.Replay(ctx, batch, runtime.ReplayOptions{Workers: 1})
+	if len(results) != 2 || results[0].ID > results[1].ID {
+		t.Fatalf("results %+v", results)
 	}
-	link := filepath.Join(dir, "source_assets", "link.tif")
-	if err := os.Symlink(outside, link); err != nil {
-		t.Skip("symlinks unsupported:", err)
-	}
-	rec.Handles["forest_mask_1"].Files[0].Path = "source_assets/link.tif"
-	eng, _ := runtime.NewEngine(runtime.Config{DatasetRoot: dir})
-	res := eng.ReplayRecord(context.Background(), rec)
-	if res.Status != "error" || !strings.Contains(*res.Error, "outside the data root") {
-		t.Fatalf("symlink out of root: %+v", res.Error)
-	}
-	if len(res.Denials) == 0 {
-		t.Fatal("denial not recorded")
+	for _, r := range results {
+		if r.Status != "error" || r.Correct || r.Error == nil || !strings.Contains(*r.Error, "context canceled") || string(r.Answer) != "null" {
+			t.Errorf("%s: %+v", r.ID, r)
+		}
 	}
 }

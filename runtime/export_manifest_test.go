@@ -1,0 +1,6 @@
+package runtime
+
+// For the tests of output directories, which build manifests by hand.
+var DigestIDs = digestIDs
+
+const ManifestFormat = manifestFormat
