@@ -28,17 +28,17 @@ func deforestationVariants() []Variant {
 		{
 			Tool: "ComputeStats", Value: "treecover_mean_pct",
 			Params: []Param{
-				{Name: "input", Kind: KindHandle, Required: true, Doc: "work handle from PrepareScene(mode=baseline_canopy)"},
-				{Name: "metrics", Kind: KindFlags, Required: true, Enum: []string{"treecover_mean_pct"}},
-				{Name: "region", Kind: KindString, Required: true, Enum: []string{"aoi"}},
+				Input("work handle from PrepareScene(mode=baseline_canopy)"),
+				Flags("metrics", "treecover_mean_pct"),
+				Choice("region", "aoi"),
 			},
 			Run: computeTreecoverMean,
 		},
 		{
 			Tool: "ClassifyChange", Value: "canopy_density",
 			Params: []Param{
-				{Name: "input", Kind: KindHandle, Required: true, Doc: "stats handle from ComputeStats(metrics={treecover_mean_pct})"},
-				{Name: "rule", Kind: KindString, Required: true, Enum: []string{"canopy_density"}},
+				Input("stats handle from ComputeStats(metrics={treecover_mean_pct})"),
+				Choice("rule", "canopy_density"),
 				{Name: "labels", Kind: KindStringList, Enum: canopyClasses, Doc: "the answer's label set: dense_forest, open_canopy, sparse"},
 			},
 			Run: classifyCanopyDensity,
@@ -105,7 +105,7 @@ func computeTreecoverMean(env Env, a Args) (*Result, error) {
 		return nil, err
 	}
 	mean := raster.MeanFloat32(valid)
-	if math.IsNaN(float64(mean)) || math.IsInf(float64(mean), 0) {
+	if !Finite(float64(mean)) {
 		return nil, fmt.Errorf("%s: tree-cover mean is not finite", f.Path)
 	}
 	st := &CanopyStats{MeanPct: mean, ValidPixels: len(valid), Class: canopyClass(mean), Source: f.Path}
@@ -126,7 +126,7 @@ func validCanopy(b *raster.Band, info RasterInfo, path string) ([]float32, error
 	out := make([]float32, 0, n)
 	for i := 0; i < n; i++ {
 		v := b.At(i)
-		if math.IsNaN(v) || math.IsInf(v, 0) || v == hansenNoData || (info.HasNoData && v == info.NoData) {
+		if !Finite(v) || v == hansenNoData || (info.HasNoData && v == info.NoData) {
 			continue
 		}
 		if v < 0 || v > 100 {

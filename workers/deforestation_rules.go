@@ -2,7 +2,6 @@ package workers
 
 import (
 	"fmt"
-	"math"
 )
 
 // Decision rules of the deforestation family. Every rule takes the
@@ -49,7 +48,7 @@ func (c CauseInputs) Validate() error {
 		{"ndvi_drop", c.NDVIDrop}, {"nbr_drop", c.NBRDrop},
 		{"sar_vh_delta_db", c.VHDeltadB}, {"sar_vv_post_mean_db", c.VVPostdB},
 	} {
-		if math.IsNaN(v.x) || math.IsInf(v.x, 0) {
+		if !Finite(v.x) {
 			return fmt.Errorf("%s is not finite", v.name)
 		}
 	}

@@ -226,7 +226,7 @@ func bandFloat32(b *raster.Band) []float32 {
 // nodata.
 func validFloat32Sample(v float32, info RasterInfo) bool {
 	f := float64(v)
-	if math.IsNaN(f) || math.IsInf(f, 0) {
+	if !Finite(f) {
 		return false
 	}
 	return !(info.HasNoData && f == info.NoData)
@@ -256,7 +256,7 @@ func normalizedDifference(a, b []float32, ia, ib RasterInfo, region []bool) []fl
 			continue
 		}
 		v := (x - y) / (x + y)
-		if f := float64(v); math.IsNaN(f) || math.IsInf(f, 0) {
+		if f := float64(v); !Finite(f) {
 			continue
 		}
 		out = append(out, v)
@@ -320,26 +320,17 @@ type OpticalDrops struct {
 	PreEpochs, PostEps []string
 }
 
-// isFinite32 reports whether a float32 is finite.
-func isFinite32(v float32) bool {
-	f := float64(v)
-	return !math.IsNaN(f) && !math.IsInf(f, 0)
-}
-
 // finiteMean returns np.mean of the finite per-file means, widened to
 // float64 (NaN if none).
 func finiteMean(vals []float32) float64 {
 	var ok []float64
 	for _, v := range vals {
-		if isFinite32(v) {
+		if Finite(float64(v)) {
 			ok = append(ok, float64(v))
 		}
 	}
 	return raster.MeanFloat64(ok)
 }
-
-// finite64 reports whether a float64 is finite.
-func finite64(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
 // opticalDrops computes per-epoch indices over region (nil: AOI) and the
 // pre-minus-post drops. Epochs without a finite mean are left out of their
@@ -364,12 +355,12 @@ func opticalDrops(env Env, s *Scene, loss *HansenLoss) (*OpticalDrops, error) {
 		od.Epochs = append(od.Epochs, ei)
 		if strings.HasPrefix(e.Epoch, "pre_") {
 			preNDVI, preNBR = append(preNDVI, ei.NDVI), append(preNBR, ei.NBR)
-			if isFinite32(ei.NDVI) {
+			if Finite(float64(ei.NDVI)) {
 				od.PreEpochs = append(od.PreEpochs, e.Epoch)
 			}
 		} else {
 			postNDVI, postNBR = append(postNDVI, ei.NDVI), append(postNBR, ei.NBR)
-			if isFinite32(ei.NDVI) {
+			if Finite(float64(ei.NDVI)) {
 				od.PostEps = append(od.PostEps, e.Epoch)
 			}
 		}
@@ -380,7 +371,7 @@ func opticalDrops(env Env, s *Scene, loss *HansenLoss) (*OpticalDrops, error) {
 		name string
 		x    float64
 	}{{"pre-event NDVI", od.PreNDVI}, {"post-event NDVI", od.PostNDVI}, {"pre-event NBR", od.PreNBR}, {"post-event NBR", od.PostNBR}} {
-		if !finite64(v.x) {
+		if !Finite(v.x) {
 			return nil, fmt.Errorf("optical stack %s: no epoch gives a finite %s mean over the %s region", s.Handle, v.name, od.Region)
 		}
 	}
@@ -458,7 +449,7 @@ func sarChange(env Env, s *Scene) (*SARChange, error) {
 	sc.PreVHdB, sc.PostVHdB = finiteMean(preVH), finiteMean(postVH)
 	sc.PreVVdB, sc.PostVVdB = finiteMean(preVV), finiteMean(postVV)
 	sc.VHDeltadB = sc.PostVHdB - sc.PreVHdB
-	if !finite64(sc.VHDeltadB) || !finite64(sc.PostVVdB) {
+	if !Finite(sc.VHDeltadB) || !Finite(sc.PostVVdB) {
 		return nil, fmt.Errorf("SAR stack %s: the VH delta or post-event VV mean is not finite", s.Handle)
 	}
 	return sc, nil

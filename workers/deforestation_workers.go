@@ -17,7 +17,6 @@ import (
 // forestWorkVariants returns the ReadData, PrepareScene and analytical
 // variants of types 1-4 and 6-8.
 func forestWorkVariants() []Variant {
-	in := func(doc string) Param { return Param{Name: "input", Kind: KindHandle, Required: true, Doc: doc} }
 	return []Variant{
 		stackReadVariant(ReadSpec{
 			Role: "pre_post", Times: []string{"event_window"},
@@ -43,44 +42,44 @@ func forestWorkVariants() []Variant {
 		{
 			Tool: "CompareSources", Value: "forest_loss_support",
 			Params: []Param{
-				in("work handle from PrepareScene(mode=forest_change) with optical, sar and forest"),
-				{Name: "signals", Kind: KindString, Required: true, Enum: []string{"optical_sar_hansen"}},
-				{Name: "criterion", Kind: KindString, Required: true, Enum: []string{"forest_loss_support"}},
+				Input("work handle from PrepareScene(mode=forest_change) with optical, sar and forest"),
+				Choice("signals", "optical_sar_hansen"),
+				Choice("criterion", "forest_loss_support"),
 			},
 			Run: compareCause("forest_loss_support", "forest_change"),
 		},
 		{
 			Tool: "CompareSources", Value: "cause_attribution",
 			Params: []Param{
-				in("work handle from PrepareScene(mode=forest_false_positive)"),
-				{Name: "signals", Kind: KindString, Required: true, Enum: []string{"optical_sar_hansen"}},
-				{Name: "criterion", Kind: KindString, Required: true, Enum: []string{"cause_attribution"}},
+				Input("work handle from PrepareScene(mode=forest_false_positive)"),
+				Choice("signals", "optical_sar_hansen"),
+				Choice("criterion", "cause_attribution"),
 			},
 			Run: compareCause("cause_attribution", "forest_false_positive"),
 		},
 		{
 			Tool: "CompareSources", Value: "validation",
 			Params: []Param{
-				in("work handle from PrepareScene(mode=forest_change) with forest and optical"),
-				{Name: "signals", Kind: KindString, Required: true, Enum: []string{"ndvi_nbr_vs_hansen"}},
-				{Name: "criterion", Kind: KindString, Required: true, Enum: []string{"validation"}},
+				Input("work handle from PrepareScene(mode=forest_change) with forest and optical"),
+				Choice("signals", "ndvi_nbr_vs_hansen"),
+				Choice("criterion", "validation"),
 			},
 			Run: compareValidation,
 		},
 		{
 			Tool: "CompareSources", Value: "concordance",
 			Params: []Param{
-				in("work handle from PrepareScene(mode=forest_cross_modal)"),
-				{Name: "signals", Kind: KindString, Required: true, Enum: []string{"ndvi_nbr_vs_vh"}},
-				{Name: "criterion", Kind: KindString, Required: true, Enum: []string{"concordance"}},
+				Input("work handle from PrepareScene(mode=forest_cross_modal)"),
+				Choice("signals", "ndvi_nbr_vs_vh"),
+				Choice("criterion", "concordance"),
 			},
 			Run: compareConcordance,
 		},
 		{
 			Tool: "ClassifyChange", Value: "forest_loss",
 			Params: []Param{
-				in("compare handle from CompareSources(criterion=forest_loss_support)"),
-				{Name: "rule", Kind: KindString, Required: true, Enum: []string{"forest_loss"}},
+				Input("compare handle from CompareSources(criterion=forest_loss_support)"),
+				Choice("rule", "forest_loss"),
 				{Name: "labels", Kind: KindObject, Required: true, Doc: "{positive: deforestation, negative: no_deforestation}"},
 			},
 			Run: classifyForestLoss,
@@ -88,8 +87,8 @@ func forestWorkVariants() []Variant {
 		{
 			Tool: "ClassifyChange", Value: "false_positive_type",
 			Params: []Param{
-				in("compare handle from CompareSources(criterion=cause_attribution)"),
-				{Name: "rule", Kind: KindString, Required: true, Enum: []string{"false_positive_type"}},
+				Input("compare handle from CompareSources(criterion=cause_attribution)"),
+				Choice("rule", "false_positive_type"),
 				{Name: "labels", Kind: KindStringList, Enum: forestCauses, Doc: "the answer's cause set"},
 			},
 			Run: classifyFalsePositive,
@@ -97,8 +96,8 @@ func forestWorkVariants() []Variant {
 		{
 			Tool: "ClassifyChange", Value: "concordance",
 			Params: []Param{
-				in("compare handle from CompareSources(criterion=concordance)"),
-				{Name: "rule", Kind: KindString, Required: true, Enum: []string{"concordance"}},
+				Input("compare handle from CompareSources(criterion=concordance)"),
+				Choice("rule", "concordance"),
 				{Name: "labels", Kind: KindStringList, Enum: concordanceClasses, Doc: "the answer's class set"},
 			},
 			Run: classifyConcordance,
@@ -106,8 +105,8 @@ func forestWorkVariants() []Variant {
 		{
 			Tool: "ClassifyChange", Value: "change_window",
 			Params: []Param{
-				in("change handle from DetectChange(change=dominant_clearing_interval)"),
-				{Name: "rule", Kind: KindString, Required: true, Enum: []string{"change_window"}},
+				Input("change handle from DetectChange(change=dominant_clearing_interval)"),
+				Choice("rule", "change_window"),
 				{Name: "labels", Kind: KindObject, Required: true, Doc: "{none: null, changed: start_epoch_to_end_epoch}"},
 			},
 			Run: classifyChangeWindow,
@@ -115,53 +114,53 @@ func forestWorkVariants() []Variant {
 		{
 			Tool: "DetectChange", Value: "dominant_clearing_interval",
 			Params: []Param{
-				in("work handle from PrepareScene(mode=forest_timeseries)"),
-				{Name: "change", Kind: KindString, Required: true, Enum: []string{"dominant_clearing_interval"}},
-				{Name: "window", Kind: KindString, Required: true, Enum: []string{"pre_post_epochs"}},
+				Input("work handle from PrepareScene(mode=forest_timeseries)"),
+				Choice("change", "dominant_clearing_interval"),
+				Choice("window", "pre_post_epochs"),
 			},
 			Run: detectClearingInterval,
 		},
 		{
 			Tool: "DetectChange", Value: "largest_loss_year",
 			Params: []Param{
-				in("stats handle from ComputeStats(metrics={loss_area_ha_by_year})"),
-				{Name: "change", Kind: KindString, Required: true, Enum: []string{"largest_loss_year"}},
-				{Name: "window", Kind: KindString, Required: true, Enum: []string{"2001_2023"}},
+				Input("stats handle from ComputeStats(metrics={loss_area_ha_by_year})"),
+				Choice("change", "largest_loss_year"),
+				Choice("window", "2001_2023"),
 			},
 			Run: detectLargestLossYear,
 		},
 		{
 			Tool: "ComputeStats", Value: "loss_area_ha_by_year",
 			Params: []Param{
-				in("work handle from PrepareScene(mode=forest_loss_history)"),
-				{Name: "metrics", Kind: KindFlags, Required: true, Enum: []string{"loss_area_ha_by_year"}},
-				{Name: "region", Kind: KindString, Required: true, Enum: []string{"aoi"}},
+				Input("work handle from PrepareScene(mode=forest_loss_history)"),
+				Flags("metrics", "loss_area_ha_by_year"),
+				Choice("region", "aoi"),
 			},
 			Run: computeLossByYear,
 		},
 		{
 			Tool: "ComputeStats", Value: "vh_delta_db",
 			Params: []Param{
-				in("work handle from PrepareScene(mode=sar_change)"),
-				{Name: "metrics", Kind: KindFlags, Required: true, Enum: []string{"vh_delta_db"}},
-				{Name: "region", Kind: KindString, Required: true, Enum: []string{"aoi"}},
+				Input("work handle from PrepareScene(mode=sar_change)"),
+				Flags("metrics", "vh_delta_db"),
+				Choice("region", "aoi"),
 			},
 			Run: computeVHDelta,
 		},
 		{
 			Tool: "ScoreHazard", Value: "vh_delta_severity",
 			Params: []Param{
-				in("stats handle from ComputeStats(metrics={vh_delta_db})"),
-				{Name: "hazard", Kind: KindString, Required: true, Enum: []string{"forest_disturbance"}},
-				{Name: "scale", Kind: KindString, Required: true, Enum: []string{"vh_delta_severity"}},
+				Input("stats handle from ComputeStats(metrics={vh_delta_db})"),
+				Choice("hazard", "forest_disturbance"),
+				Choice("scale", "vh_delta_severity"),
 			},
 			Run: scoreVHSeverity,
 		},
 		{
 			Tool: "ExtractObjects", Value: "forest_loss_patches",
 			Params: []Param{
-				in("work handle from PrepareScene(mode=forest_change)"),
-				{Name: "target", Kind: KindString, Required: true, Enum: []string{"forest_loss_patches"}},
+				Input("work handle from PrepareScene(mode=forest_change)"),
+				Choice("target", "forest_loss_patches"),
 				{Name: "filters", Kind: KindObject, Required: true, Doc: "{event_year: <the question's event year>}"},
 			},
 			Run: extractLossPatches,
@@ -169,9 +168,9 @@ func forestWorkVariants() []Variant {
 		{
 			Tool: "MeasureArea", Value: "forest_loss",
 			Params: []Param{
-				in("objects handle from ExtractObjects(target=forest_loss_patches)"),
-				{Name: "target", Kind: KindString, Required: true, Enum: []string{"forest_loss"}},
-				{Name: "unit", Kind: KindString, Required: true, Enum: []string{"hectares"}},
+				Input("objects handle from ExtractObjects(target=forest_loss_patches)"),
+				Choice("target", "forest_loss"),
+				Choice("unit", "hectares"),
 			},
 			Run: measureLossArea,
 		},
@@ -254,7 +253,7 @@ func forestPrepare(mode string, slots map[string][]string, required ...string) V
 		Check: func(env Env, w *Work) error {
 			// Slots in sorted order, so the first mismatch reported is
 			// the same on every run.
-			for _, slot := range sortedKeys(w.Scenes) {
+			for _, slot := range SortedKeys(w.Scenes) {
 				s := w.Scenes[slot]
 				if got := forestSceneSource(s); got != forestSlotSource[slot] {
 					return fmt.Errorf("slot %q needs a %s scene, %s (%s) is %q", slot, forestSlotSource[slot], w.Handles[slot], s.Handle, got)
@@ -285,20 +284,6 @@ func forestPrepare(mode string, slots map[string][]string, required ...string) V
 	})
 }
 
-// openWork opens the call's work input and checks its mode.
-func openForestWork(env Env, a Args, modes ...string) (*Work, error) {
-	w, _, err := OpenResult[*Work](env, a, "input", "work (PrepareScene mode="+strings.Join(modes, " or ")+")")
-	if err != nil {
-		return nil, err
-	}
-	for _, m := range modes {
-		if w.Mode == m {
-			return w, nil
-		}
-	}
-	return nil, a.Errorf("input", "needs a work context of mode %s, got mode %s", strings.Join(modes, " or "), w.Mode)
-}
-
 // CauseComparison is the payload of CompareSources with criterion
 // forest_loss_support (type 1) or cause_attribution (type 4).
 type CauseComparison struct {
@@ -316,7 +301,7 @@ type CauseComparison struct {
 // contract").
 func compareCause(criterion, mode string) func(env Env, a Args) (*Result, error) {
 	return func(env Env, a Args) (*Result, error) {
-		w, err := openForestWork(env, a, mode)
+		w, err := OpenWork(env, a, mode)
 		if err != nil {
 			return nil, err
 		}
@@ -376,7 +361,7 @@ func anyStrings(s []string) []any {
 func opticalEvidence(od *OpticalDrops) map[string]any {
 	eps := make([]any, 0, len(od.Epochs))
 	for _, e := range od.Epochs {
-		eps = append(eps, map[string]any{"epoch": e.Epoch, "path": e.Path, "ndvi_mean": jsonNumber(float64(e.NDVI)), "nbr_mean": jsonNumber(float64(e.NBR)), "ndvi_pixels": e.NDVIPixels, "nbr_pixels": e.NBRPixels})
+		eps = append(eps, map[string]any{"epoch": e.Epoch, "path": e.Path, "ndvi_mean": JSONNumber(float64(e.NDVI)), "nbr_mean": JSONNumber(float64(e.NBR)), "ndvi_pixels": e.NDVIPixels, "nbr_pixels": e.NBRPixels})
 	}
 	return map[string]any{
 		"region": od.Region, "epochs": eps,
@@ -411,7 +396,7 @@ type ValidationComparison struct {
 // compareValidation computes the loss-region NDVI/NBR drops and the
 // independently measured Hansen event-year area (spec type 2 step 6).
 func compareValidation(env Env, a Args) (*Result, error) {
-	w, err := openForestWork(env, a, "forest_change")
+	w, err := OpenWork(env, a, "forest_change")
 	if err != nil {
 		return nil, err
 	}
@@ -449,7 +434,7 @@ type ConcordanceComparison struct {
 // compareConcordance computes whole-AOI optical and SAR change and the
 // preliminary concordance class (spec type 7 steps 1-5).
 func compareConcordance(env Env, a Args) (*Result, error) {
-	w, err := openForestWork(env, a, "forest_cross_modal")
+	w, err := OpenWork(env, a, "forest_cross_modal")
 	if err != nil {
 		return nil, err
 	}
@@ -604,7 +589,7 @@ func classifyConcordance(env Env, a Args) (*Result, error) {
 	}
 	nd, nb, vh := cc.NDVIDrop, cc.NBRDrop, cc.VHDeltadB
 	for _, x := range []float64{nd, nb, vh} {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
+		if !Finite(x) {
 			return nil, fmt.Errorf("ClassifyChange: %s carries non-finite evidence", h.Name)
 		}
 	}
@@ -649,7 +634,7 @@ func dominantPair(eps []EpochIndices) ([]string, []WindowPair, *WindowPair) {
 	var el []EpochIndices
 	var names []string
 	for _, e := range eps {
-		if isFinite32(e.NDVI) && isFinite32(e.NBR) {
+		if Finite(float64(e.NDVI)) && Finite(float64(e.NBR)) {
 			el = append(el, e)
 			names = append(names, e.Epoch)
 		}
@@ -672,7 +657,7 @@ func dominantPair(eps []EpochIndices) ([]string, []WindowPair, *WindowPair) {
 
 // detectClearingInterval implements spec type 3 steps 1-7.
 func detectClearingInterval(env Env, a Args) (*Result, error) {
-	w, err := openForestWork(env, a, "forest_timeseries")
+	w, err := OpenWork(env, a, "forest_timeseries")
 	if err != nil {
 		return nil, err
 	}
@@ -750,7 +735,7 @@ func classifyChangeWindow(env Env, a Args) (*Result, error) {
 		return nil, fmt.Errorf("ClassifyChange: %s: confirmation flag disagrees with its %v ha Hansen area", h.Name, cd.HansenLossHa)
 	}
 	for _, x := range []float64{cd.HansenLossHa, cd.NDVIDrop, cd.VHDeltadB} {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
+		if !Finite(x) {
 			return nil, fmt.Errorf("ClassifyChange: %s carries non-finite evidence", h.Name)
 		}
 	}
@@ -760,7 +745,7 @@ func classifyChangeWindow(env Env, a Args) (*Result, error) {
 		if b == nil {
 			return nil, fmt.Errorf("ClassifyChange: %s confirms loss but has no candidate window", h.Name)
 		}
-		if b.Score != b.NDVIDrop+float64(0.5*b.NBRDrop) || math.IsNaN(b.Score) || math.IsInf(b.Score, 0) {
+		if b.Score != b.NDVIDrop+float64(0.5*b.NBRDrop) || !Finite(b.Score) {
 			return nil, fmt.Errorf("ClassifyChange: %s: composite score %v disagrees with its drops", h.Name, b.Score)
 		}
 		wc.Label = "deforestation"
@@ -790,7 +775,7 @@ type LossHistogram struct {
 
 // computeLossByYear implements type 6 steps 1-3 on lossyear.tif.
 func computeLossByYear(env Env, a Args) (*Result, error) {
-	w, err := openForestWork(env, a, "forest_loss_history")
+	w, err := OpenWork(env, a, "forest_loss_history")
 	if err != nil {
 		return nil, err
 	}
@@ -896,7 +881,7 @@ type VHDeltaStats struct {
 
 // computeVHDelta implements type 8 steps 1-3.
 func computeVHDelta(env Env, a Args) (*Result, error) {
-	w, err := openForestWork(env, a, "sar_change")
+	w, err := OpenWork(env, a, "sar_change")
 	if err != nil {
 		return nil, err
 	}
@@ -922,7 +907,7 @@ func scoreVHSeverity(env Env, a Args) (*Result, error) {
 		return nil, err
 	}
 	d := st.VHDeltadB
-	if st.Metric != "vh_delta_db" || math.IsNaN(d) || math.IsInf(d, 0) || st.PreCount == 0 || st.PostCount == 0 {
+	if st.Metric != "vh_delta_db" || !Finite(d) || st.PreCount == 0 || st.PostCount == 0 {
 		return nil, fmt.Errorf("ScoreHazard: %s does not carry a finite VH delta over both temporal groups", h.Name)
 	}
 	sev := VHSeverity(d)
@@ -947,7 +932,7 @@ type LossPatches struct {
 // extractLossPatches selects the event-year loss mask (with the declared
 // fallback) and summarizes its 8-connected patches (spec type 2 steps 1-5).
 func extractLossPatches(env Env, a Args) (*Result, error) {
-	w, err := openForestWork(env, a, "forest_change")
+	w, err := OpenWork(env, a, "forest_change")
 	if err != nil {
 		return nil, err
 	}
@@ -1051,7 +1036,7 @@ func measureLossArea(env Env, a Args) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if lp.AreaHa < 0 || math.IsNaN(lp.AreaHa) || math.IsInf(lp.AreaHa, 0) {
+	if lp.AreaHa < 0 || !Finite(lp.AreaHa) {
 		return nil, fmt.Errorf("MeasureArea: %s: area %v ha is negative or not finite", h.Name, lp.AreaHa)
 	}
 	return &Result{

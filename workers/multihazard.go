@@ -353,7 +353,7 @@ func loadCodedMask(env Env, s *Scene, file string, maxCode int) (*HazardMask, er
 	m := &HazardMask{Path: f.Path, Info: info, Band: b, Handle: stem(f.Path), IsSet: make([]bool, n), OK: make([]bool, n)}
 	for i := 0; i < n; i++ {
 		v := b.At(i)
-		if math.IsNaN(v) || math.IsInf(v, 0) || (hasND && v == nd) {
+		if !Finite(v) || (hasND && v == nd) {
 			continue
 		}
 		if v != math.Trunc(v) || v < 0 || v > float64(maxCode) {
@@ -411,7 +411,7 @@ func loadContinuous(env Env, s *Scene, file string) (*Continuous, error) {
 	c := &Continuous{Path: f.Path, Handle: stem(f.Path), Info: info, Band: b, OK: make([]bool, n)}
 	for i := 0; i < n; i++ {
 		v := b.At(i)
-		if math.IsNaN(v) || math.IsInf(v, 0) || (hasND && v == nd) {
+		if !Finite(v) || (hasND && v == nd) {
 			continue
 		}
 		c.OK[i] = true
@@ -482,28 +482,6 @@ func requireGeoreferenced(p string, info RasterInfo) error {
 		return fmt.Errorf("%s has no identifiable CRS", p)
 	}
 	return nil
-}
-
-// finiteOrErr rejects a non-finite required result.
-func finiteOrErr(what string, v float64) error {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return fmt.Errorf("%s is not finite (%v)", what, v)
-	}
-	return nil
-}
-
-// openWork opens the call's input as a work context of one of the modes.
-func openWork(env Env, a Args, want string, modes ...string) (*Work, error) {
-	w, _, err := OpenResult[*Work](env, a, "input", want)
-	if err != nil {
-		return nil, err
-	}
-	for _, m := range modes {
-		if w.Mode == m {
-			return w, nil
-		}
-	}
-	return nil, a.Errorf("input", "needs a work context of mode %s, got mode %s", strings.Join(modes, " or "), w.Mode)
 }
 
 // workHazard returns the hazard domain of a work context's hazard scene.

@@ -44,7 +44,7 @@ func agreementVariants() []Variant {
 		{
 			Tool: "CompareSources", Value: "area_agreement",
 			Params: []Param{
-				{Name: "input", Kind: KindHandle, Required: true, Doc: "work handle from PrepareScene(mode=multisource_hazard or multisource)"},
+				Input("work handle from PrepareScene(mode=multisource_hazard or multisource)"),
 				{Name: "criterion", Kind: KindString, Enum: []string{"area_agreement"}},
 				{Name: "metric", Kind: KindString, Enum: []string{"area_agreement"}},
 				sources,
@@ -55,23 +55,23 @@ func agreementVariants() []Variant {
 		{
 			Tool: "CompareSources", Value: "iou",
 			Params: []Param{
-				{Name: "input", Kind: KindHandle, Required: true, Doc: "work handle from PrepareScene(mode=multisource_hazard)"},
-				{Name: "criterion", Kind: KindString, Required: true, Enum: []string{"iou"}},
+				Input("work handle from PrepareScene(mode=multisource_hazard)"),
+				Choice("criterion", "iou"),
 				sources,
 				{Name: "minimum_iou", Kind: KindNumber, Required: true, Doc: "inclusive median IoU limit (0.3)"},
-				{Name: "threshold_contract", Kind: KindString, Required: true, Enum: []string{"per_source_train_pixel_q25_v1"}},
-				{Name: "normalization_fit_split", Kind: KindString, Required: true, Enum: []string{"train"}},
+				Choice("threshold_contract", "per_source_train_pixel_q25_v1"),
+				Choice("normalization_fit_split", "train"),
 			},
 			Run: compareIoU,
 		},
 		{
 			Tool: "CompareSources", Value: "benchmark_relative_intensity_agreement",
 			Params: []Param{
-				{Name: "input", Kind: KindHandle, Required: true, Doc: "work handle from PrepareScene(mode=multisource_hazard)"},
-				{Name: "criterion", Kind: KindString, Required: true, Enum: []string{"benchmark_relative_intensity_agreement"}},
+				Input("work handle from PrepareScene(mode=multisource_hazard)"),
+				Choice("criterion", "benchmark_relative_intensity_agreement"),
 				sources,
 				{Name: "required_agreement_fraction", Kind: KindNumber, Required: true, Doc: "1.0: all three sources must share a state"},
-				{Name: "normalization_fit_split", Kind: KindString, Required: true, Enum: []string{"train"}},
+				Choice("normalization_fit_split", "train"),
 			},
 			Run: compareIntensity,
 		},
@@ -176,7 +176,7 @@ func binarySupport(aSet, aOK, bSet, bOK []bool) (PairSupport, error) {
 // IoU, binary-state agreement and Cohen's kappa on common valid cells as
 // support statistics that never change the verdict.
 func compareAreaAgreement(env Env, a Args) (*Result, error) {
-	w, err := openWork(env, a, "work (PrepareScene mode=multisource_hazard or multisource)", "multisource_hazard", "multisource")
+	w, err := OpenWork(env, a, "multisource_hazard", "multisource")
 	if err != nil {
 		return nil, err
 	}
@@ -217,7 +217,7 @@ func compareAreaAgreement(env Env, a Args) (*Result, error) {
 	areas := map[string]any{}
 	for k, m := range masks {
 		ha := ga.Sum(m.Ones) / 10000
-		if err := finiteOrErr(m.Path+" area", ha); err != nil {
+		if err := CheckFinite(m.Path+" area", ha); err != nil {
 			return nil, err
 		}
 		ag.AreasHa = append(ag.AreasHa, ha)
@@ -316,7 +316,7 @@ const droughtIoUMinimum = 0.3
 // masks have IoU 1), rounded to six decimals; the verdict compares the
 // median of the three rounded IoUs inclusively with 0.30.
 func compareIoU(env Env, a Args) (*Result, error) {
-	w, err := openWork(env, a, "work (PrepareScene mode=multisource_hazard)", "multisource_hazard")
+	w, err := OpenWork(env, a, "multisource_hazard")
 	if err != nil {
 		return nil, err
 	}
@@ -434,7 +434,7 @@ const (
 // middle typical; the agreement fraction is the largest state count over
 // three, and the sources agree when it reaches the required 1.0.
 func compareIntensity(env Env, a Args) (*Result, error) {
-	w, err := openWork(env, a, "work (PrepareScene mode=multisource_hazard)", "multisource_hazard")
+	w, err := OpenWork(env, a, "multisource_hazard")
 	if err != nil {
 		return nil, err
 	}
@@ -477,7 +477,7 @@ func compareIntensity(env Env, a Args) (*Result, error) {
 		}
 		m := c.mean(c.Valid)
 		z := (m - mu) / sd
-		if err := finiteOrErr(src+" z-score", z); err != nil {
+		if err := CheckFinite(src+" z-score", z); err != nil {
 			return nil, err
 		}
 		st := intensityState(z)

@@ -38,9 +38,9 @@ func areaStatsVariants() []Variant {
 		vs = append(vs, Variant{
 			Tool: "ComputeStats", Value: m.Metric,
 			Params: []Param{
-				{Name: "input", Kind: KindHandle, Required: true, Doc: "work handle from PrepareScene(mode=" + m.Mode + ")"},
-				{Name: "metrics", Kind: KindFlags, Required: true, Enum: []string{m.Metric}},
-				{Name: "region", Kind: KindString, Required: true, Enum: []string{"aoi"}},
+				Input("work handle from PrepareScene(mode=" + m.Mode + ")"),
+				Flags("metrics", m.Metric),
+				Choice("region", "aoi"),
 			},
 			Run: func(env Env, a Args) (*Result, error) { return computeMaskArea(env, a, m) },
 		})
@@ -49,18 +49,18 @@ func areaStatsVariants() []Variant {
 		Variant{
 			Tool: "ComputeStats", Value: "ndvi_z_score",
 			Params: []Param{
-				{Name: "input", Kind: KindHandle, Required: true, Doc: "work handle from PrepareScene(mode=drought_anomaly)"},
-				{Name: "metrics", Kind: KindFlags, Required: true, Enum: []string{"ndvi_z_score"}},
-				{Name: "region", Kind: KindString, Required: true, Enum: []string{"aoi"}},
+				Input("work handle from PrepareScene(mode=drought_anomaly)"),
+				Flags("metrics", "ndvi_z_score"),
+				Choice("region", "aoi"),
 			},
 			Run: computeNDVIZScore,
 		},
 		Variant{
 			Tool: "ComputeStats", Value: "peak_no2_column",
 			Params: []Param{
-				{Name: "input", Kind: KindHandle, Required: true, Doc: "work handle from PrepareScene(mode=pollution_peak)"},
-				{Name: "metrics", Kind: KindFlags, Required: true, Enum: []string{"peak_no2_column"}},
-				{Name: "region", Kind: KindString, Required: true, Enum: []string{"aoi"}},
+				Input("work handle from PrepareScene(mode=pollution_peak)"),
+				Flags("metrics", "peak_no2_column"),
+				Choice("region", "aoi"),
 			},
 			Run: computePeakNO2,
 		},
@@ -84,7 +84,7 @@ type AreaStats struct {
 // (WGS84 ellipsoidal on geographic grids, affine determinant on projected
 // ones), in hectares rounded once to three decimals.
 func computeMaskArea(env Env, a Args, m areaMetric) (*Result, error) {
-	w, err := openWork(env, a, "work (PrepareScene mode="+m.Mode+")", m.Mode)
+	w, err := OpenWork(env, a, m.Mode)
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +97,7 @@ func computeMaskArea(env Env, a Args, m areaMetric) (*Result, error) {
 		return nil, fmt.Errorf("%s: %w", mask.Path, err)
 	}
 	m2 := ga.Sum(mask.Ones)
-	if err := finiteOrErr(mask.Path+" area", m2); err != nil {
+	if err := CheckFinite(mask.Path+" area", m2); err != nil {
 		return nil, err
 	}
 	ha := RoundHalfEven(m2/10000, 3)
@@ -140,7 +140,7 @@ const (
 // must hold exactly one dated target row and at least two baseline rows;
 // z = (target - mean)/std with a finite positive std.
 func computeNDVIZScore(env Env, a Args) (*Result, error) {
-	w, err := openWork(env, a, "work (PrepareScene mode=drought_anomaly)", "drought_anomaly")
+	w, err := OpenWork(env, a, "drought_anomaly")
 	if err != nil {
 		return nil, err
 	}
@@ -174,11 +174,11 @@ func computeNDVIZScore(env Env, a Args) (*Result, error) {
 		sq[i] = d * d
 	}
 	std := math.Sqrt(raster.SumFloat64(sq) / float64(len(base)-1))
-	if math.IsNaN(std) || math.IsInf(std, 0) || std <= 0 {
+	if !Finite(std) || std <= 0 {
 		return nil, fmt.Errorf("%s: baseline sample standard deviation %v is not finite and positive", f.Path, std)
 	}
 	z := (target - mean) / std
-	if err := finiteOrErr("NDVI z-score", z); err != nil {
+	if err := CheckFinite("NDVI z-score", z); err != nil {
 		return nil, err
 	}
 	st := &NDVIZScore{Handle: c.Handle, TargetMean: target, BaselineMean: mean, BaselineStd: std, BaselineCount: len(base), TargetDate: date, ValidPixels: len(c.Valid), Z: z}
@@ -225,7 +225,7 @@ func parseNDVIBaseline(raw []byte) ([]float64, string, float64, error) {
 			return nil, "", 0, fmt.Errorf("line %d: %w", line, err)
 		}
 		v, err := strconv.ParseFloat(strings.TrimSpace(rec[col["mean_ndvi"]]), 64)
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		if err != nil || !Finite(v) {
 			return nil, "", 0, fmt.Errorf("line %d: mean_ndvi %q is not a finite number", line, rec[col["mean_ndvi"]])
 		}
 		switch role := strings.TrimSpace(rec[col["role"]]); role {
@@ -265,7 +265,7 @@ const peakNO2Handle = "s5p_no2__peak"
 // (np.percentile, linear interpolation in float64) of the finite pixels of
 // the declared Sentinel-5P episode-peak NO2 column raster (µmol/m²).
 func computePeakNO2(env Env, a Args) (*Result, error) {
-	w, err := openWork(env, a, "work (PrepareScene mode=pollution_peak)", "pollution_peak")
+	w, err := OpenWork(env, a, "pollution_peak")
 	if err != nil {
 		return nil, err
 	}
@@ -280,7 +280,7 @@ func computePeakNO2(env Env, a Args) (*Result, error) {
 	sort.Float64s(vals)
 	mx := vals[len(vals)-1]
 	p95 := Percentile(vals, 95)
-	if err := finiteOrErr("NO2 p95", p95); err != nil {
+	if err := CheckFinite("NO2 p95", p95); err != nil {
 		return nil, err
 	}
 	st := &PeakStats{Handle: c.Handle, Max: mx, P95: p95, ValidPixels: len(vals)}

@@ -58,9 +58,9 @@ func classVariants() []Variant {
 		vs = append(vs, Variant{
 			Tool: "ScoreHazard", Value: scale,
 			Params: []Param{
-				{Name: "input", Kind: KindHandle, Required: true, Doc: "work handle from the hazard's A/B PrepareScene mode"},
-				{Name: "hazard", Kind: KindString, Required: true, Enum: byScale[scale]},
-				{Name: "scale", Kind: KindString, Required: true, Enum: []string{scale}},
+				Input("work handle from the hazard's A/B PrepareScene mode"),
+				Choice("hazard", byScale[scale]...),
+				Choice("scale", scale),
 			},
 			Run: func(env Env, a Args) (*Result, error) { return scoreClassTable(env, a, scale) },
 		})
@@ -113,7 +113,7 @@ func scoreClassTable(env Env, a Args, scale string) (*Result, error) {
 		}
 	}
 	d, _ := lookupHazard(hz)
-	w, err := openWork(env, a, "work (PrepareScene mode="+d.Mode+")", d.Mode)
+	w, err := OpenWork(env, a, d.Mode)
 	if err != nil {
 		return nil, err
 	}
@@ -189,7 +189,7 @@ func scoreClassTable(env Env, a Args, scale string) (*Result, error) {
 		row := ClassRow{Label: bin.Label, PixelCount: len(members[k])}
 		if row.PixelCount > 0 {
 			m := RoundHalfEven(val.mean(members[k]), 6)
-			if err := finiteOrErr(bin.Label+" mean", m); err != nil {
+			if err := CheckFinite(bin.Label+" mean", m); err != nil {
 				return nil, err
 			}
 			row.Mean = &m

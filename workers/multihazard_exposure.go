@@ -45,20 +45,20 @@ func exposureVariants() []Variant {
 	vs := []Variant{{
 		Tool: "ScoreHazard", Value: "impact_footprint",
 		Params: []Param{
-			{Name: "input", Kind: KindHandle, Required: true, Doc: "work handle from the hazard's *_exposure PrepareScene mode"},
+			Input("work handle from the hazard's *_exposure PrepareScene mode"),
 			{Name: "hazard", Kind: KindString, Enum: hazardNames(), Doc: "must match the work context's hazard when given"},
-			{Name: "scale", Kind: KindString, Required: true, Enum: []string{"impact_footprint"}},
+			Choice("scale", "impact_footprint"),
 		},
 		Run: scoreImpactFootprint,
 	}}
 	for _, r := range exposureRules {
 		r := r
 		params := []Param{
-			{Name: "input", Kind: KindHandle, Required: true, Doc: "score handle from ScoreHazard(scale=impact_footprint)"},
+			Input("score handle from ScoreHazard(scale=impact_footprint)"),
 			{Name: "within_km", Kind: KindNumber, Required: r.Value == "", Doc: "inclusive context radius; only 5 is declared"},
 		}
 		if r.Value != "" {
-			params = append(params, Param{Name: "exposure", Kind: KindString, Required: true, Enum: []string{r.Value}})
+			params = append(params, Choice("exposure", r.Value))
 		}
 		vs = append(vs, Variant{
 			Tool: "EstimateExposure", Value: r.Value, Params: params,
@@ -115,7 +115,7 @@ func scoreImpactFootprint(env Env, a Args) (*Result, error) {
 	for _, d := range hazardDomains {
 		modes = append(modes, d.ExposureMode)
 	}
-	w, err := openWork(env, a, "work (PrepareScene mode=<hazard>_exposure)", modes...)
+	w, err := OpenWork(env, a, modes...)
 	if err != nil {
 		return nil, err
 	}
@@ -257,7 +257,7 @@ func estimateExposure(env Env, a Args, r exposureRule) (*Result, error) {
 	} else {
 		total = raster.SumFloat64(f64)
 	}
-	if err := finiteOrErr("population in footprint", total); err != nil {
+	if err := CheckFinite("population in footprint", total); err != nil {
 		return nil, err
 	}
 	raw, err := env.ReadFile(geoFile.Path)

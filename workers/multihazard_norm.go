@@ -3,7 +3,6 @@ package workers
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 )
 
 // Train-only normalization contracts of the multi-hazard family (types 22,
@@ -76,7 +75,7 @@ func loadNormalization(env Env, s *Scene, file string) (*Normalization, error) {
 	}
 	for name, src := range doc.Sources {
 		for _, q := range []float64{src.Q25, src.Q50, src.Q75} {
-			if math.IsNaN(q) || math.IsInf(q, 0) {
+			if !Finite(q) {
 				return nil, fmt.Errorf("normalization %s: source %s has a non-finite quartile", f.Path, name)
 			}
 		}

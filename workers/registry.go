@@ -372,7 +372,7 @@ func checkParam(p Param, val any) error {
 		if !ok {
 			return fmt.Errorf("must be a number, got %s", jsonText(val))
 		}
-		if math.IsNaN(f) || math.IsInf(f, 0) {
+		if !Finite(f) {
 			return errors.New("must be finite")
 		}
 		if p.Kind == KindInteger && f != math.Trunc(f) {
@@ -497,4 +497,22 @@ func (a Args) Map() map[string]any {
 		out[k] = v
 	}
 	return out
+}
+
+// Input declares the required "input" argument: the handle of the result
+// the variant consumes (doc names it, e.g. "work handle from
+// PrepareScene(mode=baseline_canopy)").
+func Input(doc string) Param {
+	return Param{Name: "input", Kind: KindHandle, Required: true, Doc: doc}
+}
+
+// Choice declares a required string argument that takes one of values.
+func Choice(name string, values ...string) Param {
+	return Param{Name: name, Kind: KindString, Required: true, Enum: values}
+}
+
+// Flags declares a required object of true flags named from names, such
+// as metrics={treecover_mean_pct: true}.
+func Flags(name string, names ...string) Param {
+	return Param{Name: name, Kind: KindFlags, Required: true, Enum: names}
 }

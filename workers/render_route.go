@@ -72,7 +72,7 @@ func renderRouteOverlayVariant() Variant {
 		Params: []Param{
 			{Name: "input", Kind: KindHandle, Doc: "route_compare handle from CompareRoutes"},
 			{Name: "work", Kind: KindHandle, Doc: "the spec's spelling of input (work=route_compare_1); give one of the two"},
-			{Name: "style", Kind: KindString, Required: true, Enum: []string{"route_overlay"}},
+			Choice("style", "route_overlay"),
 			{Name: "layers", Kind: KindFlags, Enum: OverlayLayers(), Doc: "layer toggles; absent means every layer; labels need routes"},
 		},
 		Run: renderRouteOverlay,

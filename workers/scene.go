@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -164,7 +165,7 @@ func ReadDataVariant(spec ReadSpec) Variant {
 	params := []Param{
 		{Name: "question", Kind: KindHandle, Required: true, Doc: "the question handle, e.g. question_1"},
 		{Name: "handle", Kind: KindHandle, Required: true, Doc: "the declared input handle to open"},
-		{Name: "role", Kind: KindString, Required: true, Enum: []string{spec.Role}},
+		Choice("role", spec.Role),
 	}
 	if len(spec.Times) > 0 {
 		params = append(params, Param{Name: "time", Kind: KindString, Enum: spec.Times, Doc: "temporal selection"})
@@ -319,7 +320,7 @@ func nodataEvidence(r RasterInfo) any {
 	if !r.HasNoData {
 		return nil
 	}
-	return jsonNumber(r.NoData)
+	return JSONNumber(r.NoData)
 }
 
 // PrepareSpec declares one PrepareScene mode.
@@ -356,7 +357,7 @@ func PrepareSceneVariant(spec PrepareSpec) Variant {
 		Tool: "PrepareScene", Value: spec.Mode,
 		Params: []Param{
 			{Name: "inputs", Kind: KindHandleMap, Required: true, Enum: slots, Doc: "slot: scene handle"},
-			{Name: "mode", Kind: KindString, Required: true, Enum: []string{spec.Mode}},
+			Choice("mode", spec.Mode),
 		},
 		Run: func(env Env, a Args) (*Result, error) {
 			w := &Work{Mode: spec.Mode, Scenes: map[string]*Scene{}, Handles: map[string]string{}}
@@ -420,4 +421,18 @@ func OpenResult[T any](env Env, a Args, arg, want string) (T, *Handle, error) {
 		return zero, nil, a.Errorf(arg, "%s is a %s result; %s requires a %s result", h.Name, h.Kind, a.tool, want)
 	}
 	return p, h, nil
+}
+
+// OpenWork opens the handle named by the call's "input" argument as a
+// PrepareScene work context of one of modes, or returns an error naming
+// the modes accepted.
+func OpenWork(env Env, a Args, modes ...string) (*Work, error) {
+	w, _, err := OpenResult[*Work](env, a, "input", "work (PrepareScene mode="+strings.Join(modes, " or ")+")")
+	if err != nil {
+		return nil, err
+	}
+	if slices.Contains(modes, w.Mode) {
+		return w, nil
+	}
+	return nil, a.Errorf("input", "needs a work context of mode %s, got mode %s", strings.Join(modes, " or "), w.Mode)
 }
