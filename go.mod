@@ -12,7 +12,6 @@ require (
 	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/tidwall/geodesic v0.3.5
 	github.com/ulikunitz/xz v0.5.17
-	github.com/wroge/wgs84 v1.1.7
 	golang.org/x/image v0.48.0
 	golang.org/x/term v0.45.0
 	k8s.io/api v0.37.2

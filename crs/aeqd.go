@@ -86,3 +86,13 @@ func (p azimuthalEquidistant) ToLonLat(x, y float64) (float64, float64, error) {
 	}
 	return lon, lat, nil
 }
+
+func (azimuthalEquidistant) geodetic() *geodeticDatum { return wgs84Datum }
+
+func (p azimuthalEquidistant) toDatum(x, y float64) (float64, float64, error) {
+	return p.ToLonLat(x, y)
+}
+
+func (p azimuthalEquidistant) fromDatum(lon, lat float64) (float64, float64, error) {
+	return p.FromLonLat(lon, lat)
+}

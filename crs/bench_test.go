@@ -1,6 +1,9 @@
 package crs
 
-import "testing"
+import (
+	"context"
+	"testing"
+)
 
 // benchLonLat returns n deterministic points within about 50 km of
 // (12, 45), the same arrays conformance/geodesy/bench.py builds.
@@ -41,6 +44,116 @@ func BenchmarkUTMForward1e6(b *testing.B) {
 			if _, _, err := p.FromLonLat(lon[i], lat[i]); err != nil {
 				b.Fatal(err)
 			}
+		}
+	}
+}
+
+// benchGrid returns n deterministic points in the box lon0..lon0+dlon,
+// lat0..lat0+dlat, the same arrays conformance/crs/bench_vs_pyproj.py
+// builds.
+func benchGrid(n int, lon0, lat0, dlon, dlat float64) (lon, lat []float64) {
+	lon, lat = make([]float64, n), make([]float64, n)
+	for i := range n {
+		lat[i] = lat0 + dlat*(float64(i)/float64(n))
+		lon[i] = lon0 + dlon*(float64((i*7919)%n)/float64(n))
+	}
+	return lon, lat
+}
+
+// benchConversion times 1e6 conversions from a projected CRS's base
+// geographic CRS with Transform (lon/lat, always_xy order).
+func benchConversion(b *testing.B, code int, lon0, lat0, dlon, dlat float64) {
+	const n = 1000000
+	c, err := FromEPSG(code)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := c.(*projectedCRS)
+	base := CRS(p.base)
+	lon, lat := benchGrid(n, lon0, lat0, dlon, dlat)
+	b.ResetTimer()
+	for b.Loop() {
+		for i := range n {
+			if _, _, err := Transform(base, p, lon[i], lat[i]); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// BenchmarkTMForward1e6 is DHDN to DHDN / 3-degree Gauss-Kruger zone 3
+// (EPSG:4314 to 31467) over southern Germany.
+func BenchmarkTMForward1e6(b *testing.B) { benchConversion(b, 31467, 8, 48, 2, 2) }
+
+// BenchmarkLCCForward1e6 is RGF93 v1 to Lambert-93 (EPSG:4171 to 2154)
+// over France.
+func BenchmarkLCCForward1e6(b *testing.B) { benchConversion(b, 2154, -1, 44, 6, 6) }
+
+// BenchmarkPolarStereoForward1e6 is WGS 84 to Antarctic Polar
+// Stereographic (EPSG:4326 to 3031).
+func BenchmarkPolarStereoForward1e6(b *testing.B) { benchConversion(b, 3031, -180, -85, 360, 25) }
+
+// BenchmarkTMInverse1e6 converts EPSG:31467 back to DHDN.
+func BenchmarkTMInverse1e6(b *testing.B) {
+	const n = 1000000
+	c, _ := FromEPSG(31467)
+	p := c.(*projectedCRS)
+	x, y := benchGrid(n, 3400000, 5300000, 200000, 200000)
+	b.ResetTimer()
+	for b.Loop() {
+		for i := range n {
+			// Transform's x y order for 31467 is easting, northing.
+			if _, _, err := Transform(p, p.base, x[i], y[i]); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// BenchmarkTMForwardSlices1e6 is BenchmarkTMForward1e6 through
+// Transformer.TransformSlices on every core.
+func BenchmarkTMForwardSlices1e6(b *testing.B) { benchSlices(b, 31467, 8, 48, 2, 2) }
+
+// BenchmarkLCCForwardSlices1e6 is BenchmarkLCCForward1e6 on every core.
+func BenchmarkLCCForwardSlices1e6(b *testing.B) { benchSlices(b, 2154, -1, 44, 6, 6) }
+
+// BenchmarkPolarStereoForwardSlices1e6 is BenchmarkPolarStereoForward1e6
+// on every core.
+func BenchmarkPolarStereoForwardSlices1e6(b *testing.B) {
+	benchSlices(b, 3031, -180, -85, 360, 25)
+}
+
+func benchSlices(b *testing.B, code int, lon0, lat0, dlon, dlat float64) {
+	const n = 1000000
+	c, err := FromEPSG(code)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := c.(*projectedCRS)
+	t, err := NewTransformer(p.base, p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	lon, lat := benchGrid(n, lon0, lat0, dlon, dlat)
+	x, y := make([]float64, n), make([]float64, n)
+	b.ResetTimer()
+	for b.Loop() {
+		copy(x, lon)
+		copy(y, lat)
+		if err := t.TransformSlices(context.Background(), x, y, 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkParseRegistry measures the one-time cost of reading the
+// embedded EPSG tables (the first FromEPSG of a code beyond UTM, WGS 84
+// and Web Mercator pays it once per process).
+func BenchmarkParseRegistry(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := parseRegistry(epsgTablesZ); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

@@ -66,11 +66,16 @@ var (
 )
 
 // Parse returns the CRS named by s: "EPSG:n" (case-insensitive prefix, or
-// a bare integer code), "aeqd:LAT,LON" for the WGS84 azimuthal
-// equidistant projection centred at LAT, LON degrees, or a PROJ string
-// for one of the WGS84 systems (for example "+proj=aeqd +lat_0=45
-// +lon_0=7 +datum=WGS84 +units=m" or "+proj=utm +zone=33 +south
-// +datum=WGS84"); unsupported PROJ parameters are errors.
+// a bare integer code; see FromEPSG), "aeqd:LAT,LON" for the WGS84
+// azimuthal equidistant projection centred at LAT, LON degrees, a PROJ
+// string of any implemented method ("+proj=utm +zone=33 +south
+// +datum=WGS84", "+proj=lcc +lat_1=49 +lat_2=44 ... +ellps=GRS80
+// +towgs84=0,0,0"; parameters PROJ would not accept, or that this package
+// cannot honour such as grids, are errors), or WKT: WKT1 as GDAL and ESRI
+// write it and WKT2 (2015 and 2019, BOUNDCRS included). PROJ's
+// spherical Web Mercator string (+proj=merc +a=6378137 +b=6378137 ...
+// +nadgrids=@null) is EPSG:3857; other definitions stay user-defined even
+// when they match an EPSG CRS (Identify finds its code).
 func Parse(s string) (CRS, error) {
 	t := strings.TrimSpace(s)
 	low := strings.ToLower(t)
@@ -99,36 +104,99 @@ func Parse(s string) (CRS, error) {
 	if strings.HasPrefix(t, "+proj=") || strings.HasPrefix(t, "proj=") {
 		return parseProjString(t)
 	}
-	return nil, fmt.Errorf("%w: %q: want EPSG:n or aeqd:LAT,LON", ErrUnknownCRS, s)
+	if kw, _, ok := strings.Cut(t, "["); ok && isWKTKeyword(strings.TrimSpace(kw)) {
+		return parseWKT(t)
+	}
+	return nil, fmt.Errorf("%w: %q: want EPSG:n, aeqd:LAT,LON, a PROJ string or WKT", ErrUnknownCRS, s)
 }
 
-// FromEPSG returns the CRS with the given EPSG code: 4326 (WGS84
-// geographic), 3857 and 900913 (Web Mercator), 32601-32660 and
-// 32701-32760 (WGS84 UTM north/south), and the other systems
-// github.com/wroge/wgs84 registers (ETRS89, OSGB36, MGI, DHDN, RGF93,
-// NAD83 geographic and projected systems; see Codes). Unknown codes give
-// an error wrapping ErrUnknownCRS.
+// FromEPSG returns the CRS with the given EPSG code: every non-deprecated
+// EPSG geographic 2D CRS and every non-deprecated EPSG projected CRS whose
+// method this package implements (see List), from the tables generated
+// from PROJ's database, deprecated codes included (such as 900913, Google
+// Maps Global Mercator).
+// Unknown or unsupported codes give an error wrapping ErrUnknownCRS.
 func FromEPSG(code int) (CRS, error) {
+	r, err := epsg()
+	if err != nil {
+		return nil, err
+	}
+	if c, ok := r.cache.Load(code); ok {
+		return c.(CRS), nil
+	}
+	var c CRS
 	switch {
-	case code == 4326:
-		return geographicWGS84{}, nil
-	case code == 3857 || code == 900913:
-		return webMercator{code: code}, nil
-	case code > 32600 && code <= 32660:
-		return NewUTM(code-32600, true)
-	case code > 32700 && code <= 32760:
-		return NewUTM(code-32700, false)
+	case r.geog[code] != nil:
+		g, err := r.geographicCRSCached(code)
+		if err != nil {
+			return nil, err
+		}
+		c = g
+	case r.proj[code] != nil:
+		p, err := r.projectedCached(code)
+		if err != nil {
+			return nil, err
+		}
+		c = p
+	default:
+		return nil, fmt.Errorf("%w: EPSG:%d", ErrUnknownCRS, code)
 	}
-	if c, ok := otherCRS(code); ok {
-		return c, nil
-	}
-	return nil, fmt.Errorf("%w: EPSG:%d", ErrUnknownCRS, code)
+	r.cache.Store(code, c)
+	return c, nil
 }
 
-// Transform converts (x, y) from one CRS to another through WGS84
-// longitude/latitude. For geographic systems x is longitude and y latitude.
-// The same CRS on both sides returns the input unchanged (after checking it
-// is finite).
+// geographicCRSCached returns the registry's geographic CRS code, built
+// once.
+func (r *registry) geographicCRSCached(code int) (*geographicCRS, error) {
+	if c, ok := r.cache.Load(code); ok {
+		if g, ok := c.(*geographicCRS); ok {
+			return g, nil
+		}
+	}
+	g, err := r.geographicFromRegistry(code)
+	if err != nil {
+		return nil, err
+	}
+	c, _ := r.cache.LoadOrStore(code, g)
+	return c.(*geographicCRS), nil
+}
+
+// projectedCached returns the registry's projected CRS code, built once.
+func (r *registry) projectedCached(code int) (*projectedCRS, error) {
+	if c, ok := r.cache.Load(code); ok {
+		if p, ok := c.(*projectedCRS); ok {
+			return p, nil
+		}
+	}
+	p, err := r.projectedFromRegistry(code)
+	if err != nil {
+		return nil, err
+	}
+	c, _ := r.cache.LoadOrStore(code, p)
+	return c.(*projectedCRS), nil
+}
+
+// onDatum is a CRS whose coordinates convert to longitude and latitude on
+// its own geodetic datum; Transform converts between two such CRSs on the
+// same datum without a datum shift.
+type onDatum interface {
+	geodetic() *geodeticDatum
+	// toDatum converts (x, y) to longitude/latitude in degrees from
+	// Greenwich on the CRS's datum.
+	toDatum(x, y float64) (lon, lat float64, err error)
+	// fromDatum is the inverse of toDatum.
+	fromDatum(lon, lat float64) (x, y float64, err error)
+}
+
+// Transform converts (x, y) from one CRS to another. For geographic
+// systems x is longitude and y latitude; for projected systems x and y
+// are in pyproj's always_xy order (easting first). Two CRSs on the same
+// geodetic datum (a projected CRS and its base geographic CRS, two zones
+// of one datum) convert directly, without a datum shift; otherwise the
+// conversion passes through WGS 84 with the Helmert transformation EPSG
+// publishes for each datum, chosen per point as PROJ chooses (see
+// docs/crs.md). The same CRS on both sides returns the input unchanged
+// (after checking it is finite).
 func Transform(from, to CRS, x, y float64) (float64, float64, error) {
 	if from == nil || to == nil {
 		return 0, 0, fmt.Errorf("%w: nil CRS", ErrUnknownCRS)
@@ -136,8 +204,37 @@ func Transform(from, to CRS, x, y float64) (float64, float64, error) {
 	if err := finite2(x, y); err != nil {
 		return 0, 0, err
 	}
-	if from.String() == to.String() {
+	if sameSystem(from, to) {
 		return x, y, nil
+	}
+	fd, td := directPath(from, to)
+	return convertPoint(from, to, fd, td, x, y)
+}
+
+// directPath returns the two CRSs as onDatum when they share a datum (the
+// conversion then needs no datum shift), else nils.
+func directPath(from, to CRS) (onDatum, onDatum) {
+	if fd, ok := from.(onDatum); ok {
+		if td, ok := to.(onDatum); ok && fd.geodetic().key == td.geodetic().key {
+			return fd, td
+		}
+	}
+	return nil, nil
+}
+
+// convertPoint converts a finite point: directly through the datum when fd
+// and td are set, else through WGS 84.
+func convertPoint(from, to CRS, fd, td onDatum, x, y float64) (float64, float64, error) {
+	if fd != nil {
+		lon, lat, err := fd.toDatum(x, y)
+		if err != nil {
+			return 0, 0, fmt.Errorf("crs: %s to %s: %w", from, to, err)
+		}
+		ox, oy, err := td.fromDatum(lon, lat)
+		if err != nil {
+			return 0, 0, fmt.Errorf("crs: %s to %s: %w", from, to, err)
+		}
+		return ox, oy, nil
 	}
 	lon, lat, err := from.ToLonLat(x, y)
 	if err != nil {
@@ -169,6 +266,34 @@ func PixelAreaM2(t Affine, c CRS) (float64, error) {
 		return 0, fmt.Errorf("crs: pixel area in %s: unit %q is not linear", c, c.Unit().Name)
 	}
 	return math.Abs(t.Determinant()) * float64(u*u), nil
+}
+
+// sameSystem reports whether two CRSs are the same system (then Transform
+// returns its input), without formatting their names for the CRSs of this
+// package.
+func sameSystem(a, b CRS) bool {
+	switch x := a.(type) {
+	case *projectedCRS:
+		y, ok := b.(*projectedCRS)
+		return ok && (x == y || (x.code != 0 && x.code == y.code))
+	case *geographicCRS:
+		y, ok := b.(*geographicCRS)
+		return ok && (x == y || (x.code != 0 && x.code == y.code))
+	case azimuthalEquidistant:
+		y, ok := b.(azimuthalEquidistant)
+		return ok && x == y
+	}
+	return a.String() == b.String()
+}
+
+// isWKTKeyword reports whether kw opens a WKT CRS definition.
+func isWKTKeyword(kw string) bool {
+	switch strings.ToUpper(kw) {
+	case "GEOGCS", "PROJCS", "COMPD_CS", "GEOGCRS", "GEOGRAPHICCRS", "GEODCRS", "GEODETICCRS",
+		"PROJCRS", "PROJECTEDCRS", "BOUNDCRS", "COMPOUNDCRS":
+		return true
+	}
+	return false
 }
 
 // finite2 checks that x and y are finite numbers.
@@ -206,3 +331,17 @@ const (
 	deg2rad = math.Pi / 180
 	rad2deg = 180 / math.Pi
 )
+
+// AuthorityOrderSwapped reports whether c's authority axis order (the
+// order EPSG defines and cs2cs uses by default) is Transform's (y, x):
+// latitude first for EPSG:4326 and most geographic CRSs, northing first
+// for EPSG:31467 or 3035.
+func AuthorityOrderSwapped(c CRS) bool {
+	switch v := c.(type) {
+	case *geographicCRS:
+		return v.latLon
+	case *projectedCRS:
+		return v.swapXY
+	}
+	return false
+}

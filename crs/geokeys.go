@@ -1,6 +1,7 @@
 package crs
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -8,27 +9,50 @@ import (
 
 // GeoKey identifiers from the GeoTIFF 1.1 specification (OGC 19-008r4).
 const (
-	GTModelTypeGeoKey          = 1024
-	GTRasterTypeGeoKey         = 1025
-	GTCitationGeoKey           = 1026
-	GeographicTypeGeoKey       = 2048
-	GeogCitationGeoKey         = 2049
-	GeogGeodeticDatumGeoKey    = 2050
-	GeogPrimeMeridianGeoKey    = 2051
-	GeogAngularUnitsGeoKey     = 2054
-	GeogEllipsoidGeoKey        = 2056
-	ProjectedCSTypeGeoKey      = 3072
-	PCSCitationGeoKey          = 3073
-	ProjectionGeoKey           = 3074
-	ProjCoordTransGeoKey       = 3075
-	ProjLinearUnitsGeoKey      = 3076
-	ProjNatOriginLongGeoKey    = 3080
-	ProjNatOriginLatGeoKey     = 3081
-	ProjFalseEastingGeoKey     = 3082
-	ProjFalseNorthingGeoKey    = 3083
-	ProjScaleAtNatOriginGeoKey = 3092
-	ProjCenterLongGeoKey       = 3088
-	VerticalCSTypeGeoKey       = 4096
+	GTModelTypeGeoKey              = 1024
+	GTRasterTypeGeoKey             = 1025
+	GTCitationGeoKey               = 1026
+	GeographicTypeGeoKey           = 2048
+	GeogCitationGeoKey             = 2049
+	GeogGeodeticDatumGeoKey        = 2050
+	GeogPrimeMeridianGeoKey        = 2051
+	GeogLinearUnitsGeoKey          = 2052
+	GeogLinearUnitSizeGeoKey       = 2053
+	GeogAngularUnitsGeoKey         = 2054
+	GeogAngularUnitSizeGeoKey      = 2055
+	GeogEllipsoidGeoKey            = 2056
+	GeogSemiMajorAxisGeoKey        = 2057
+	GeogSemiMinorAxisGeoKey        = 2058
+	GeogInvFlatteningGeoKey        = 2059
+	GeogAzimuthUnitsGeoKey         = 2060
+	GeogPrimeMeridianLongGeoKey    = 2061
+	GeogTOWGS84GeoKey              = 2062
+	ProjectedCSTypeGeoKey          = 3072
+	PCSCitationGeoKey              = 3073
+	ProjectionGeoKey               = 3074
+	ProjCoordTransGeoKey           = 3075
+	ProjLinearUnitsGeoKey          = 3076
+	ProjLinearUnitSizeGeoKey       = 3077
+	ProjStdParallel1GeoKey         = 3078
+	ProjStdParallel2GeoKey         = 3079
+	ProjNatOriginLongGeoKey        = 3080
+	ProjNatOriginLatGeoKey         = 3081
+	ProjFalseEastingGeoKey         = 3082
+	ProjFalseNorthingGeoKey        = 3083
+	ProjFalseOriginLongGeoKey      = 3084
+	ProjFalseOriginLatGeoKey       = 3085
+	ProjFalseOriginEastingGeoKey   = 3086
+	ProjFalseOriginNorthingGeoKey  = 3087
+	ProjCenterLongGeoKey           = 3088
+	ProjCenterLatGeoKey            = 3089
+	ProjCenterEastingGeoKey        = 3090
+	ProjCenterNorthingGeoKey       = 3091
+	ProjScaleAtNatOriginGeoKey     = 3092
+	ProjScaleAtCenterGeoKey        = 3093
+	ProjAzimuthAngleGeoKey         = 3094
+	ProjStraightVertPoleLongGeoKey = 3095
+	ProjRectifiedGridAngleGeoKey   = 3096
+	VerticalCSTypeGeoKey           = 4096
 )
 
 // Values of GTModelTypeGeoKey and GTRasterTypeGeoKey.
@@ -43,9 +67,38 @@ const (
 
 // TIFF tags that hold GeoKey values out of line.
 const (
+	geoKeyDirectoryTag = 34735
 	geoDoubleParamsTag = 34736
 	geoASCIIParamsTag  = 34737
 )
+
+// Limits of libgeotiff's GeoKey reader (geo_keyp.h MAX_VALUES): more keys
+// or double parameters than these make it refuse the directory.
+const (
+	maxGeoKeyValues = 1000
+	maxGeoKeys      = (4 + maxGeoKeyValues) * 2 / 8 // key entries of 8 bytes in 4+MAX_VALUES shorts
+)
+
+// ErrGeoKeyDirectory is wrapped by the errors of a GeoKey directory that
+// libgeotiff (and so GDAL) refuses to read; test with errors.Is.
+var ErrGeoKeyDirectory = errors.New("crs: invalid GeoKey directory")
+
+// GeoKeyError reports why a GeoKey directory is refused, in libgeotiff's
+// terms; Key is the GeoKey concerned (0 for the directory header).
+type GeoKeyError struct {
+	Key    uint16
+	Reason string
+}
+
+func (e *GeoKeyError) Error() string {
+	if e.Key == 0 {
+		return "crs: invalid GeoKey directory: " + e.Reason
+	}
+	return fmt.Sprintf("crs: invalid GeoKey directory: key %d: %s", e.Key, e.Reason)
+}
+
+// Unwrap returns ErrGeoKeyDirectory.
+func (e *GeoKeyError) Unwrap() error { return ErrGeoKeyDirectory }
 
 // GeoKeyDirectory is the parsed content of a GeoTIFF GeoKeyDirectoryTag
 // together with the double and ASCII parameters it references.
@@ -61,11 +114,22 @@ type GeoKeyDirectory struct {
 }
 
 // ParseGeoKeyDirectory decodes a GeoKeyDirectoryTag (dir) with its
-// GeoDoubleParamsTag (doubles) and GeoAsciiParamsTag (ascii) values. Keys
-// whose values lie outside the parameter arrays are reported as errors.
+// GeoDoubleParamsTag (doubles) and GeoAsciiParamsTag (ascii) values. It
+// refuses, with a *GeoKeyError, the directories libgeotiff's GTIFNew
+// refuses: a KeyDirectoryVersion above 1, more keys than the tag holds or
+// libgeotiff accepts, a key stored in the directory with a count other
+// than 1, a key whose values lie outside GeoDoubleParams, GeoAsciiParams
+// or the directory, or a key in an unknown TIFF tag. (GDAL then ignores
+// the GeoKeys, with the warning "GeoTIFF tags apparently corrupt".) As
+// libgeotiff does, an ASCII value that overruns the parameters from inside
+// them is truncated, and a value counting one byte past the end (a NUL
+// instead of the '|' terminator) is accepted.
 func ParseGeoKeyDirectory(dir []uint16, doubles []float64, ascii string) (*GeoKeyDirectory, error) {
 	if len(dir) < 4 {
-		return nil, fmt.Errorf("crs: GeoKeyDirectory has %d values, need at least 4", len(dir))
+		return nil, &GeoKeyError{Reason: fmt.Sprintf("%d values, need at least 4", len(dir))}
+	}
+	if dir[0] > 1 {
+		return nil, &GeoKeyError{Reason: fmt.Sprintf("KeyDirectoryVersion %d (only 1 exists)", dir[0])}
 	}
 	g := &GeoKeyDirectory{
 		Version: [3]uint16{dir[0], dir[1], dir[2]},
@@ -74,32 +138,55 @@ func ParseGeoKeyDirectory(dir []uint16, doubles []float64, ascii string) (*GeoKe
 		ASCII:   map[uint16]string{},
 	}
 	n := int(dir[3])
+	if n >= maxGeoKeys {
+		return nil, &GeoKeyError{Reason: fmt.Sprintf("%d keys (libgeotiff reads at most %d)", n, maxGeoKeys-1)}
+	}
 	if len(dir) < 4+4*n {
-		return nil, fmt.Errorf("crs: GeoKeyDirectory declares %d keys but holds %d values", n, len(dir))
+		return nil, &GeoKeyError{Reason: fmt.Sprintf("declares %d keys but holds %d values", n, len(dir))}
+	}
+	if len(doubles) > maxGeoKeyValues {
+		return nil, &GeoKeyError{Reason: fmt.Sprintf("%d GeoDoubleParams (libgeotiff reads at most %d)", len(doubles), maxGeoKeyValues)}
 	}
 	for i := 0; i < n; i++ {
 		e := dir[4+4*i : 8+4*i]
-		id, loc, count, val := e[0], e[1], int(e[2]), int(e[3])
+		id, loc, count, off := e[0], e[1], int(e[2]), int(e[3])
 		switch loc {
 		case 0:
-			g.Shorts[id] = uint16(val)
+			if count != 1 {
+				return nil, &GeoKeyError{Key: id, Reason: fmt.Sprintf("stored in the directory with count %d, whereas only 1 is legal", count)}
+			}
+			g.Shorts[id] = uint16(off)
+		case geoKeyDirectoryTag:
+			if off+count > len(dir) {
+				return nil, &GeoKeyError{Key: id, Reason: fmt.Sprintf("SHORT values [%d,%d) beyond the directory's %d values", off, off+count, len(dir))}
+			}
+			if count >= 1 {
+				g.Shorts[id] = dir[off]
+			}
 		case geoDoubleParamsTag:
-			if val+count > len(doubles) {
-				return nil, fmt.Errorf("crs: GeoKey %d: doubles [%d,%d) out of range (%d)", id, val, val+count, len(doubles))
+			if off+count > len(doubles) {
+				return nil, &GeoKeyError{Key: id, Reason: fmt.Sprintf("DOUBLE values [%d,%d) beyond GeoDoubleParams' %d values", off, off+count, len(doubles))}
 			}
-			g.Doubles[id] = append([]float64(nil), doubles[val:val+count]...)
+			g.Doubles[id] = append([]float64(nil), doubles[off:off+count]...)
 		case geoASCIIParamsTag:
-			if val+count > len(ascii) {
-				return nil, fmt.Errorf("crs: GeoKey %d: ASCII [%d,%d) out of range (%d)", id, val, val+count, len(ascii))
+			if ascii == "" {
+				return nil, &GeoKeyError{Key: id, Reason: "ASCII value but GeoAsciiParams is missing or empty"}
 			}
-			s := ascii[val : val+count]
-			s = strings.TrimRight(s, "|\x00")
+			switch {
+			case off+count == len(ascii)+1 && count > 0:
+				count--
+			case off < len(ascii) && off+count > len(ascii):
+				count = len(ascii) - off // libgeotiff truncates with a warning
+			case off+count > len(ascii):
+				return nil, &GeoKeyError{Key: id, Reason: fmt.Sprintf("ASCII value [%d,%d) beyond GeoAsciiParams' %d bytes", off, off+count, len(ascii))}
+			}
+			s := strings.TrimSuffix(ascii[off:off+count], "|")
+			if i := strings.IndexByte(s, 0); i >= 0 {
+				s = s[:i] // a C string to libgeotiff
+			}
 			g.ASCII[id] = s
 		default:
-			if loc == 34735 && val+count <= len(dir) && count == 1 {
-				g.Shorts[id] = dir[val]
-			}
-			// Other locations are ignored, as libgeotiff does.
+			return nil, &GeoKeyError{Key: id, Reason: fmt.Sprintf("values in unknown TIFF tag %d", loc)}
 		}
 	}
 	return g, nil
@@ -110,100 +197,6 @@ func (g *GeoKeyDirectory) PixelIsPoint() bool {
 	return g != nil && g.Shorts[GTRasterTypeGeoKey] == RasterPixelIsPoint
 }
 
-// geodeticDatumToGeographic maps EPSG geodetic datum codes to the EPSG code
-// of their geographic 2D CRS, for user-defined geographic systems.
-var geodeticDatumToGeographic = map[uint16]int{
-	6326: 4326, // WGS 84
-	6269: 4269, // NAD83
-	6267: 4267, // NAD27
-	6258: 4258, // ETRS89
-	6322: 4322, // WGS 72
-	6283: 4283, // GDA94
-	6674: 4674, // SIRGAS 2000
-	6230: 4230, // ED50
-	6277: 4277, // OSGB36
-}
-
-// geographicEPSG identifies the geographic CRS of the directory (0 if
-// unknown).
-func (g *GeoKeyDirectory) geographicEPSG() int {
-	if v, ok := g.Shorts[GeographicTypeGeoKey]; ok && v != 0 && v != userDefined {
-		return int(v)
-	}
-	if d, ok := g.Shorts[GeogGeodeticDatumGeoKey]; ok {
-		if pm, ok := g.Shorts[GeogPrimeMeridianGeoKey]; ok && pm != 8901 {
-			return 0
-		}
-		if u, ok := g.Shorts[GeogAngularUnitsGeoKey]; ok && u != 9102 {
-			return 0
-		}
-		return geodeticDatumToGeographic[d]
-	}
-	return 0
-}
-
-// utmBase maps a geographic CRS to the EPSG code base of its UTM zones
-// (north, south; 0 when the datum has no southern series).
-var utmBase = map[int][2]int{
-	4326: {32600, 32700},
-	4322: {32200, 32300},
-	4269: {26900, 0},
-	4267: {26700, 0},
-	4258: {25800, 0},
-}
-
-// projectedEPSG identifies the projected CRS of the directory (0 if
-// unknown).
-func (g *GeoKeyDirectory) projectedEPSG() int {
-	if v, ok := g.Shorts[ProjectedCSTypeGeoKey]; ok && v != 0 && v != userDefined {
-		return int(v)
-	}
-	if u, ok := g.Shorts[ProjLinearUnitsGeoKey]; ok && u != 9001 {
-		return 0
-	}
-	geog := g.geographicEPSG()
-	base, ok := utmBase[geog]
-	if !ok {
-		return 0
-	}
-	// EPSG UTM conversion codes: 16001..16060 north, 16101..16160 south.
-	if p, ok := g.Shorts[ProjectionGeoKey]; ok && p != userDefined {
-		switch {
-		case p >= 16001 && p <= 16060:
-			return base[0] + int(p-16000)
-		case p >= 16101 && p <= 16160 && base[1] != 0:
-			return base[1] + int(p-16100)
-		}
-		return 0
-	}
-	// A Transverse Mercator spelled out with UTM's parameters.
-	if g.Shorts[ProjCoordTransGeoKey] != 1 {
-		return 0
-	}
-	lon0 := g.double(ProjNatOriginLongGeoKey, g.double(ProjCenterLongGeoKey, 999))
-	lat0 := g.double(ProjNatOriginLatGeoKey, 0)
-	k := g.double(ProjScaleAtNatOriginGeoKey, 0)
-	fe := g.double(ProjFalseEastingGeoKey, 0)
-	fn := g.double(ProjFalseNorthingGeoKey, 0)
-	if lat0 != 0 || k != 0.9996 || fe != 500000 {
-		return 0
-	}
-	zf := (lon0 + 183) / 6
-	zone := int(zf)
-	if float64(zone) != zf || zone < 1 || zone > 60 {
-		return 0
-	}
-	switch fn {
-	case 0:
-		return base[0] + zone
-	case 10000000:
-		if base[1] != 0 {
-			return base[1] + zone
-		}
-	}
-	return 0
-}
-
 // double returns the first double value of key, or def.
 func (g *GeoKeyDirectory) double(key uint16, def float64) float64 {
 	if v := g.Doubles[key]; len(v) > 0 {
@@ -212,47 +205,19 @@ func (g *GeoKeyDirectory) double(key uint16, def float64) float64 {
 	return def
 }
 
-// EPSG identifies the directory's horizontal CRS as an EPSG code: the
-// ProjectedCSTypeGeoKey or GeographicTypeGeoKey code when one is given, else
-// a user-defined geographic CRS recognised by its datum, or a user-defined
-// UTM projection recognised by its projection code or parameters. It returns
-// 0 when the CRS cannot be identified.
-func (g *GeoKeyDirectory) EPSG() int {
-	if g == nil {
-		return 0
-	}
-	switch g.Shorts[GTModelTypeGeoKey] {
-	case ModelTypeGeographic:
-		return g.geographicEPSG()
-	case ModelTypeProjected:
-		return g.projectedEPSG()
-	case 0:
-		if c := g.projectedEPSG(); c != 0 {
-			return c
-		}
-		if _, ok := g.Shorts[ProjectedCSTypeGeoKey]; ok {
-			return 0
-		}
-		return g.geographicEPSG()
-	}
-	return 0
-}
-
-// IsGeographicEPSG reports whether code is (to this package's knowledge) a
-// geographic 2D CRS, which GeoTIFF writers store in GeographicTypeGeoKey;
-// other codes are treated as projected.
+// IsGeographicEPSG reports whether code is an EPSG geographic 2D CRS (which
+// GeoTIFF writers store in GeographicTypeGeoKey); other codes are treated as
+// projected.
 func IsGeographicEPSG(code int) bool {
-	if code < 4000 || code > 4999 {
-		return false
-	}
-	// Projected CRSs numbered inside the 4xxx block.
-	for _, r := range [][2]int{{4087, 4088}, {4390, 4463}, {4484, 4489}, {4491, 4554},
-		{4568, 4589}, {4647, 4647}, {4652, 4656}, {4766, 4800}, {4812, 4839}, {4855, 4880}, {4899, 4899}} {
-		if code >= r[0] && code <= r[1] {
+	if r, err := epsg(); err == nil {
+		if g := r.geog[code]; g != nil {
+			return g.typ == "geographic 2D"
+		}
+		if r.proj[code] != nil {
 			return false
 		}
 	}
-	return true
+	return code >= 4000 && code <= 4999
 }
 
 // GeoKeysForEPSG returns a GeoKeyDirectoryTag value (version 1.1.0) that

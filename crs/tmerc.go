@@ -29,37 +29,50 @@ type transverseMercator struct {
 // origin (lat0, lon0), scale k0 on the central meridian and false
 // easting/northing fe/fn in metres.
 func newTransverseMercator(a, f, lat0, lon0, k0, fe, fn float64) *transverseMercator {
+	k := newKruger(f)
+	t := &transverseMercator{lon0: lon0, k0: k0, fe: fe, fn: fn, alpha: k.alpha, beta: k.beta}
+	t.e2 = float64(f * (2 - f))
+	t.e = math.Sqrt(t.e2)
+	t.ka = float64(k0 * (a / (1 + k.n) * k.poly))
+	if lat0 != 0 {
+		xi, _ := t.series(t.alpha, math.Atan(t.taupf(math.Tan(lat0*deg2rad))), 0, 1)
+		t.y0 = float64(t.ka * xi)
+	}
+	return t
+}
+
+// kruger holds Krüger's series coefficients for flattening f.
+type kruger struct {
+	n, poly     float64    // third flattening; A = a/(1+n)·poly
+	alpha, beta [7]float64 // forward and reverse coefficients 1..6
+}
+
+// newKruger computes the coefficients to 6th order in the third
+// flattening n (Krüger 1912; Karney 2011 eq. 14, 35, 36).
+func newKruger(f float64) kruger {
 	n := f / (2 - f)
 	n2 := float64(n * n)
 	n3 := float64(n2 * n)
 	n4 := float64(n2 * n2)
 	n5 := float64(n4 * n)
 	n6 := float64(n3 * n3)
+	var k kruger
 	// Rectifying radius A = a/(1+n) (1 + n²/4 + n⁴/64 + n⁶/256).
-	rectA := a / (1 + n) * (1 + float64(n2/4) + float64(n4/64) + float64(n6/256))
-	t := &transverseMercator{lon0: lon0, k0: k0, fe: fe, fn: fn}
-	t.e2 = float64(f * (2 - f))
-	t.e = math.Sqrt(t.e2)
-	t.ka = float64(k0 * rectA)
-	// Forward coefficients α (Krüger 1912; Karney 2011 eq. 35).
-	t.alpha[1] = float64(n/2) - float64(2*n2/3) + float64(5*n3/16) + float64(41*n4/180) - float64(127*n5/288) + float64(7891*n6/37800)
-	t.alpha[2] = float64(13*n2/48) - float64(3*n3/5) + float64(557*n4/1440) + float64(281*n5/630) - float64(1983433*n6/1935360)
-	t.alpha[3] = float64(61*n3/240) - float64(103*n4/140) + float64(15061*n5/26880) + float64(167603*n6/181440)
-	t.alpha[4] = float64(49561*n4/161280) - float64(179*n5/168) + float64(6601661*n6/7257600)
-	t.alpha[5] = float64(34729*n5/80640) - float64(3418889*n6/1995840)
-	t.alpha[6] = float64(212378941 * n6 / 319334400)
-	// Reverse coefficients β (Karney 2011 eq. 36).
-	t.beta[1] = float64(n/2) - float64(2*n2/3) + float64(37*n3/96) - float64(n4/360) - float64(81*n5/512) + float64(96199*n6/604800)
-	t.beta[2] = float64(n2/48) + float64(n3/15) - float64(437*n4/1440) + float64(46*n5/105) - float64(1118711*n6/3870720)
-	t.beta[3] = float64(17*n3/480) - float64(37*n4/840) - float64(209*n5/4480) + float64(5569*n6/90720)
-	t.beta[4] = float64(4397*n4/161280) - float64(11*n5/504) - float64(830251*n6/7257600)
-	t.beta[5] = float64(4583*n5/161280) - float64(108847*n6/3991680)
-	t.beta[6] = float64(20648693 * n6 / 638668800)
-	if lat0 != 0 {
-		xi, _ := t.series(t.alpha, math.Atan(t.taupf(math.Tan(lat0*deg2rad))), 0, 1)
-		t.y0 = float64(t.ka * xi)
-	}
-	return t
+	k.n = n
+	k.poly = 1 + float64(n2/4) + float64(n4/64) + float64(n6/256)
+	k.alpha[1] = float64(n/2) - float64(2*n2/3) + float64(5*n3/16) + float64(41*n4/180) - float64(127*n5/288) + float64(7891*n6/37800)
+	k.alpha[2] = float64(13*n2/48) - float64(3*n3/5) + float64(557*n4/1440) + float64(281*n5/630) - float64(1983433*n6/1935360)
+	k.alpha[3] = float64(61*n3/240) - float64(103*n4/140) + float64(15061*n5/26880) + float64(167603*n6/181440)
+	k.alpha[4] = float64(49561*n4/161280) - float64(179*n5/168) + float64(6601661*n6/7257600)
+	k.alpha[5] = float64(34729*n5/80640) - float64(3418889*n6/1995840)
+	k.alpha[6] = float64(212378941 * n6 / 319334400)
+	k.beta[1] = float64(n/2) - float64(2*n2/3) + float64(37*n3/96) - float64(n4/360) - float64(81*n5/512) + float64(96199*n6/604800)
+	k.beta[2] = float64(n2/48) + float64(n3/15) - float64(437*n4/1440) + float64(46*n5/105) - float64(1118711*n6/3870720)
+	k.beta[3] = float64(17*n3/480) - float64(37*n4/840) - float64(209*n5/4480) + float64(5569*n6/90720)
+	k.beta[4] = float64(4397*n4/161280) - float64(11*n5/504) - float64(830251*n6/7257600)
+	k.beta[5] = float64(4583*n5/161280) - float64(108847*n6/3991680)
+	k.beta[6] = float64(20648693 * n6 / 638668800)
+	return k
 }
 
 // series returns (ξ, η) = (ξ', η') + sign·Σ c_j sin(2j(ξ' + iη')), the
@@ -78,30 +91,11 @@ func (t *transverseMercator) series(c [7]float64, xi, eta, sign float64) (float6
 // hypot1 returns sqrt(1 + x²) without fused operations.
 func hypot1(x float64) float64 { return math.Sqrt(1 + float64(x*x)) }
 
-// taupf returns tan χ for tan φ = tau, χ the conformal latitude (Karney
-// 2011 eq. 7-9).
-func (t *transverseMercator) taupf(tau float64) float64 {
-	tau1 := hypot1(tau)
-	sig := math.Sinh(float64(t.e * math.Atanh(float64(t.e*tau)/tau1)))
-	return float64(hypot1(sig)*tau) - float64(sig*tau1)
-}
+// taupf returns tan χ for tan φ = tau, χ the conformal latitude.
+func (t *transverseMercator) taupf(tau float64) float64 { return taupOf(tau, t.e) }
 
-// tauf inverts taupf by Newton's method (Karney 2011 eq. 19-21).
-func (t *transverseMercator) tauf(taup float64) float64 {
-	e2m := 1 - t.e2
-	tau := taup / e2m
-	stol := math.Sqrt(0x1p-52) / 10 * math.Max(1, math.Abs(taup))
-	for range 10 {
-		taupa := t.taupf(tau)
-		dtau := float64((taup-taupa)*(1+float64(e2m*float64(tau*tau)))) /
-			float64(float64(e2m*hypot1(tau))*hypot1(taupa))
-		tau += dtau
-		if !(math.Abs(dtau) >= stol) {
-			break
-		}
-	}
-	return tau
-}
+// tauf inverts taupf.
+func (t *transverseMercator) tauf(taup float64) float64 { return tauFromTaup(taup, t.e, t.e2) }
 
 // forward projects WGS84-datum (or the projection's datum) lon/lat degrees.
 func (t *transverseMercator) forward(lon, lat float64) (float64, float64, error) {
@@ -160,13 +154,6 @@ func (t *transverseMercator) inverse(x, y float64) (float64, float64, error) {
 	return wrap180(t.lon0 + dl), lat, nil
 }
 
-// utm is a WGS84 UTM zone, EPSG:326zz (north) or 327zz (south).
-type utm struct {
-	zone  int
-	north bool
-	tm    *transverseMercator
-}
-
 // NewUTM returns WGS 84 / UTM zone 1-60, north (EPSG:32601-32660, false
 // northing 0) or south (EPSG:32701-32760, false northing 10,000 km). Points
 // more than 60° of longitude from the central meridian are outside the
@@ -175,12 +162,10 @@ func NewUTM(zone int, north bool) (CRS, error) {
 	if zone < 1 || zone > 60 {
 		return nil, fmt.Errorf("%w: UTM zone %d outside 1-60", ErrUnknownCRS, zone)
 	}
-	fn := 0.0
-	if !north {
-		fn = 10000000
+	if north {
+		return FromEPSG(32600 + zone)
 	}
-	const a, f = 6378137.0, 1 / 298.257223563
-	return utm{zone: zone, north: north, tm: newTransverseMercator(a, f, 0, float64(zone*6-183), 0.9996, 500000, fn)}, nil
+	return FromEPSG(32700 + zone)
 }
 
 // UTMZone returns the standard UTM zone number (1-60) of a longitude,
@@ -192,19 +177,3 @@ func UTMZone(lon float64) int {
 	}
 	return z
 }
-
-func (u utm) EPSG() int {
-	if u.north {
-		return 32600 + u.zone
-	}
-	return 32700 + u.zone
-}
-func (u utm) String() string { return fmt.Sprintf("EPSG:%d", u.EPSG()) }
-func (utm) Geographic() bool { return false }
-func (utm) Unit() Unit       { return Metre }
-
-// FromLonLat projects WGS84 longitude/latitude to easting/northing.
-func (u utm) FromLonLat(lon, lat float64) (float64, float64, error) { return u.tm.forward(lon, lat) }
-
-// ToLonLat converts easting/northing to WGS84 longitude/latitude.
-func (u utm) ToLonLat(x, y float64) (float64, float64, error) { return u.tm.inverse(x, y) }

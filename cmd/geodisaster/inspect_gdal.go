@@ -25,8 +25,8 @@ type mdItem struct{ key, value string }
 type gdalInfo struct {
 	description   string
 	width, height int
-	crsText       string // the WKT, or "" when it cannot be written yet
-	crsName       string // EPSG:n, for the text form when there is no WKT
+	crsText       string // gdalinfo's WKT2:2019, or "" when the keys give none
+	crsName       string // the CRS's identifier, for the text form when there is no WKT
 	epsg          int
 	axisMapping   []int
 	geoTransform  *[6]float64 // GDAL order
@@ -94,26 +94,36 @@ func gdalTypeName(t raster.DataType) string {
 	return "Unknown"
 }
 
-// crsWKT returns the WKT2 of the raster's CRS as gdalinfo prints it
-// (GDAL's multi-line WKT2_2019 from the EPSG database). The crs package
-// does not write WKT yet, so it reports false: inspect then omits the
-// "wkt" member and prints the CRS's identifier in the text form. This is
-// the one place to change when crs gains WKT output.
-func crsWKT(_ crs.CRS) (string, bool) { return "", false }
-
-// northingFirst lists the projected systems FromEPSG serves whose EPSG
-// axis order is northing, easting (GDAL maps their data axes 2,1).
-var northingFirst = map[int]bool{3035: true, 3416: true, 31257: true, 31258: true, 31259: true,
-	31284: true, 31285: true, 31286: true, 31287: true, 31466: true, 31467: true, 31468: true, 31469: true}
-
-// axisMapping returns GDAL's data axis to CRS axis mapping of a GeoTIFF
-// CRS (GDAL reads GeoTIFFs in the traditional x = easting/longitude
-// order): 2,1 for CRSs whose authority order is latitude/northing first.
-func axisMapping(c crs.CRS) []int {
-	if c.Geographic() || northingFirst[c.EPSG()] {
-		return []int{2, 1}
+// coordinateSystemOf returns the raster's CRS, gdalinfo's WKT2:2019 text of
+// it and GDAL's data axis to CRS axis mapping, all from the GeoKey
+// directory as GDAL reads it (crs.GeoKeyDirectory.GDALCoordinateSystem);
+// c is nil for a raster without a CRS. A CRS the crs package describes but
+// cannot convert keeps its WKT and mapping, with c nil (no corners in
+// longitude/latitude).
+func coordinateSystemOf(d *raster.Dataset) (c crs.CRS, wkt string, mapping []int) {
+	g := d.GeoKeys()
+	if g == nil {
+		return nil, "", nil
 	}
-	return []int{1, 2}
+	wkt, mapping, err := g.GDALCoordinateSystem()
+	if err != nil {
+		wkt, mapping = "", nil
+	}
+	if cc, err := g.CRS(); err == nil {
+		c = cc
+	}
+	if c == nil && d.EPSG() != 0 {
+		if cc, err := crs.FromEPSG(d.EPSG()); err == nil {
+			c = cc
+		}
+	}
+	if c != nil && mapping == nil {
+		mapping = []int{1, 2}
+		if crs.AuthorityOrderSwapped(c) {
+			mapping = []int{2, 1}
+		}
+	}
+	return c, wkt, mapping
 }
 
 // gdalInfoOf builds the report of d (opened from name): statistics with
@@ -122,17 +132,14 @@ func axisMapping(c crs.CRS) []int {
 // stats too, as gdalinfo does.
 func gdalInfoOf(ctx context.Context, name string, d *raster.Dataset, stats, checksum, recompute bool) (*gdalInfo, error) {
 	gi := &gdalInfo{description: name, width: d.Width(), height: d.Height(), epsg: d.EPSG()}
-	var c crs.CRS
-	if d.EPSG() != 0 {
-		if cc, err := crs.FromEPSG(d.EPSG()); err == nil {
-			c = cc
-		}
-	}
-	if c != nil {
+	c, wkt, mapping := coordinateSystemOf(d)
+	if c != nil || wkt != "" {
 		gi.hasCRS = true
-		gi.crsName = c.String()
-		gi.crsText, _ = crsWKT(c)
-		gi.axisMapping = axisMapping(c)
+		if c != nil {
+			gi.crsName = c.String()
+		}
+		gi.crsText = wkt
+		gi.axisMapping = mapping
 	}
 	t, hasT := d.Transform()
 	if hasT {

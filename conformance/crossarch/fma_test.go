@@ -23,12 +23,7 @@ import (
 // TestNoFusedMultiplyAdd: round the product explicitly instead,
 // float64(x*y) + z (float32(...) in float32 arithmetic), which the Go
 // specification guarantees is not fused and leaves amd64 unchanged.
-var fmaAllowed = []struct{ file, line, why string }{
-	// Third-party code inlined into crs.otherCodes (EPSG:3942-3950):
-	// 2200000+(lat-43)*1000000 with an integer lat, an exact product, so
-	// fusing it changes nothing.
-	{"github.com/wroge/wgs84@v1.1.7/reference.go", "2200000+(lat-43)*1000000", "third-party, exact product"},
-}
+var fmaAllowed = []struct{ file, line, why string }{}
 
 // fmaInstr matches a fused multiply-add in a `go build -gcflags=-S`
 // listing for arm64: FMADD, FMSUB, FNMADD, FNMSUB in single (S) or double

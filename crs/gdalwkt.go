@@ -1,0 +1,241 @@
+package crs
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// GDALCoordinateSystem returns what GDAL 3.6's gdalinfo -json prints as
+// coordinateSystem for a GeoTIFF with these keys: the WKT2:2019 text
+// ("wkt") and dataAxisToSRSAxisMapping (GDAL's traditional GIS order:
+// [2,1] when the WKT's first axis is latitude or northing, [1,2]
+// otherwise).
+//
+// GDAL does not simply print PROJ's WKT of the code. A projected code
+// alone (no other CRS keys) is imported from EPSG, except the WGS 84 UTM
+// zones, whose base then shows DATUM["World Geodetic System 1984"] instead
+// of the WGS 84 ensemble;
+// a geographic code is rebuilt from the keys unless its datum is
+// dynamic (EPSG:4326's WGS 84 ensemble, ITRF...): the inverse flattening
+// recomputed from the axes as libgeotiff and GDAL compute it, no USAGE,
+// latitude first. These rules give gdalinfo's text byte for byte for
+// the GeoTIFFs GDAL writes for EPSG codes (tested against gdalinfo on a
+// sample of codes; exceptions in docs/crs.md). A user-defined CRS gets
+// WKT2's description of CRS (which PROJ parses back to the same CRS,
+// though gdalinfo's names differ). A directory without a CRS gives "",
+// nil, nil.
+func (g *GeoKeyDirectory) GDALCoordinateSystem() (wkt string, dataAxisToSRSAxisMapping []int, err error) {
+	c, err := g.CRS()
+	if err != nil || c == nil {
+		return "", nil, err
+	}
+	r, err := epsg()
+	if err != nil {
+		return "", nil, err
+	}
+	mapping := []int{1, 2}
+	if p, ok := c.(*projectedCRS); ok && gdalSwapsAxes(p) || !ok && AuthorityOrderSwapped(c) {
+		mapping = []int{2, 1}
+	}
+	switch v := c.(type) {
+	case *projectedCRS:
+		if v.code != 0 && g.onlyProjectedCode() {
+			n := projectedNode(r, v)
+			if (v.code > 32600 && v.code <= 32660) || (v.code > 32700 && v.code <= 32760) {
+				// libgeotiff builds the WGS 84 UTM zones itself, on
+				// GDAL's well-known WGS 84 datum rather than the ensemble.
+				demoteWGS84Ensemble(n)
+			}
+			return writeWKT(n), mapping, nil
+		}
+	case *geographicCRS:
+		if v.code != 0 {
+			if dd := r.datums[v.datum.code]; dd != nil && !datumIsDynamic(r, dd) {
+				return writeWKT(gdalGeographicNode(r, v)), []int{2, 1}, nil
+			}
+		}
+	}
+	w, err := WKT2(c)
+	return w, mapping, err
+}
+
+// onlyProjectedCode reports GDAL's condition for importing a projected
+// CRS from its code: none of the keys that would override it.
+func (g *GeoKeyDirectory) onlyProjectedCode() bool {
+	for _, k := range []uint16{ProjectionGeoKey, ProjCoordTransGeoKey, GeographicTypeGeoKey, GeogGeodeticDatumGeoKey, GeogEllipsoidGeoKey} {
+		if _, ok := g.Shorts[k]; ok {
+			return false
+		}
+	}
+	return true
+}
+
+func writeWKT(n *wktNode) string {
+	var sb strings.Builder
+	n.write(&sb, 0)
+	return sb.String()
+}
+
+// demoteWGS84Ensemble replaces the WGS 84 ENSEMBLE of a PROJCRS's base by
+// DATUM["World Geodetic System 1984", ELLIPSOID[...]].
+func demoteWGS84Ensemble(n *wktNode) {
+	for _, c := range n.children {
+		if c.kw != "BASEGEOGCRS" {
+			continue
+		}
+		for i, d := range c.children {
+			if d.kw != "ENSEMBLE" {
+				continue
+			}
+			nd := node("DATUM", quote("World Geodetic System 1984"))
+			for _, e := range d.children {
+				if e.kw == "ELLIPSOID" {
+					nd.add(e)
+				}
+			}
+			c.children[i] = nd
+		}
+	}
+}
+
+// datumIsDynamic reports a dynamic datum, or an ensemble of dynamic ones.
+func datumIsDynamic(r *registry, d *datumDef) bool {
+	if d.epoch != 0 {
+		return true
+	}
+	if len(d.members) == 0 {
+		return false
+	}
+	for _, m := range d.members {
+		if md := r.datums[m]; md == nil || md.epoch == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// gdalDegree is GDAL's SRS_UA_DEGREE_CONV as CPLAtof reads it.
+const gdalDegree = 0.0174532925199433
+
+// gdalAngularUnitNode is an ANGLEUNIT as libgeotiff and GDAL build it:
+// the factor from the unit's size in degrees.
+func gdalAngularUnitNode(r *registry, code int) *wktNode {
+	name := "degree"
+	deg := 1.0
+	if code != 9102 && code != 9122 && code != 9110 && code != 9108 {
+		if u, ok := r.units[code]; ok && u.typ == "angle" {
+			name = u.name
+			deg = u.factor / (math.Pi / 180)
+			if code == 9105 {
+				deg = 0.9 // grad: libgeotiff's 180/200
+			}
+		}
+	}
+	return node("ANGLEUNIT", quote(name), wktNum(float64(deg*gdalDegree)))
+}
+
+// gdalGeographicNode rebuilds a geographic CRS as GDAL does from a
+// GeographicTypeGeoKey code.
+// gdalDatumName is the datum name GDAL gives a geographic CRS it rebuilds
+// from GeoKeys: it massages the name to WKT1 style (every character but
+// letters, digits and '+' becomes '_', repeated and trailing '_' dropped)
+// and PROJ maps it back to the EPSG name when the two compare equal
+// ignoring case, spaces, '_', '-', '/', '(', ')', '.', '&' and ',' — not
+// for a name with an apostrophe ("M'poraloko" stays "M_poraloko").
+func gdalDatumName(name string) string {
+	var b strings.Builder
+	for _, r := range name {
+		if r == '+' || (r >= 'A' && r <= 'Z') || (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			b.WriteRune(r)
+		} else if !strings.HasSuffix(b.String(), "_") {
+			b.WriteByte('_')
+		}
+	}
+	massaged := strings.TrimRight(b.String(), "_")
+	canon := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if strings.ContainsRune(" _-/().&,", r) {
+				return -1
+			}
+			return unicode.ToLower(r)
+		}, s)
+	}
+	if canon(massaged) == canon(name) {
+		return name
+	}
+	return massaged
+}
+
+// gdalSwapsAxes is GDAL's rule for the data axis mapping of a projected
+// CRS in traditional GIS order (ogrspatialreference.cpp,
+// isNorthEastAxisOrder): swapped when the first axis points north and the
+// second east, or both point north (or both south) and are named
+// "Northing" then "Easting".
+func gdalSwapsAxes(p *projectedCRS) bool {
+	if len(p.cs.axes) < 2 {
+		return false
+	}
+	a0, a1 := p.cs.axes[0], p.cs.axes[1]
+	word := func(dir string) string {
+		w, _, _ := strings.Cut(strings.ToLower(dir), " ")
+		return w
+	}
+	d0, d1 := word(a0.dir), word(a1.dir)
+	if d0 == "north" && d1 == "east" {
+		return true
+	}
+	prefix := func(s, p string) bool { return len(s) >= len(p) && strings.EqualFold(s[:len(p)], p) }
+	return (d0 == d1 && (d0 == "north" || d0 == "south")) && prefix(a0.name, "northing") && prefix(a1.name, "easting")
+}
+
+func gdalGeographicNode(r *registry, g *geographicCRS) *wktNode {
+	d := g.datum
+	dd := r.datums[d.code]
+	datumName := gdalDatumName(strings.TrimSuffix(dd.name, " ensemble"))
+	a, b := d.el.a, d.el.b
+	if ed, ok := r.ellipsoids[d.ellRef.code]; ok {
+		// libgeotiff's axes, in metres: b from the inverse flattening.
+		f := r.units[ed.unit].factor
+		a = float64(ed.a * f)
+		if ed.invf != 0 {
+			b = float64(a * (1 - 1/ed.invf))
+		} else if ed.b != 0 {
+			b = float64(ed.b * f)
+		} else {
+			b = a
+		}
+	}
+	invf := 0.0
+	if math.Abs(a-b) >= 1e-8*a {
+		invf = a / (a - b)
+	}
+	if math.Abs(a-6378137) < 1e-10 && math.Abs(invf-298.257223563) < 1e-10 {
+		invf = 298.257223563
+	}
+	ell := node("ELLIPSOID", quote(d.ellRef.name), wktNum(a), wktNum(invf)).add(node("LENGTHUNIT", quote("metre"), "1"))
+	n := node("GEOGCRS", quote(g.name))
+	n.add(node("DATUM", quote(datumName)).add(ell))
+	pm := d.pm
+	pmNode := node("PRIMEM", quote(pm.name), wktNum(pm.value)).add(gdalAngularUnitNode(r, pm.unit))
+	n.add(pmNode)
+	cs := geogCSDef(r, g)
+	lonFirst := len(cs.axes) > 0 && cs.axes[0].dir == "east"
+	latName, lonName := "geodetic latitude (Lat)", "geodetic longitude (Lon)"
+	if lonFirst {
+		latName, lonName = "latitude", "longitude"
+	}
+	unit := 9122
+	if len(cs.axes) > 0 {
+		unit = cs.axes[0].unit
+	}
+	n.add(node("CS", "ellipsoidal", "2"))
+	for i, ax := range [][2]string{{latName, "north"}, {lonName, "east"}} {
+		a := node("AXIS", quote(ax[0]), ax[1]).add(node("ORDER", strconv.Itoa(i+1)), gdalAngularUnitNode(r, unit))
+		a.extra = true
+		n.add(a)
+	}
+	n.add(idNode(g.code))
+	return n
+}

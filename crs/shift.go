@@ -1,0 +1,395 @@
+package crs
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+)
+
+// geodeticDatum is the geodetic part of a CRS: datum, ellipsoid, prime
+// meridian and the transformations to WGS 84 PROJ would choose from.
+type geodeticDatum struct {
+	key    string // datums with the same key convert without a datum shift
+	code   int    // EPSG datum code; 0 for a user-defined datum
+	name   string
+	el     ellipsoid
+	ellRef ellipsoidRef
+	pm     primeMeridian
+	// shifts are the Helmert transformations to WGS 84 in PROJ's order
+	// of preference; none means a ballpark (null) shift, as PROJ applies
+	// when EPSG publishes no transformation.
+	shifts []*datumShift
+	// towgs84 marks a user-defined datum whose shift is its own
+	// +towgs84 (a bound CRS in PROJ's terms).
+	towgs84 bool
+}
+
+// setTOWGS84 makes d a bound datum whose only shift to WGS 84 is the
+// Helmert of a TOWGS84 clause (3 or 7 values, position vector, as PROJ's
+// +towgs84); false for another number of values.
+func (d *geodeticDatum) setTOWGS84(v []float64) bool {
+	if len(v) != 3 && len(v) != 7 {
+		return false
+	}
+	p := make([]float64, 7)
+	copy(p, v)
+	d.shifts = []*datumShift{{name: "Transformation from " + d.name + " to WGS84", accuracy: -1,
+		w: -180, s: -90, e: 180, n: 90, h: newHelmert(p[0], p[1], p[2], p[3], p[4], p[5], p[6], 0, 0, 0)}}
+	d.towgs84 = true
+	d.code = 0
+	return true
+}
+
+// ellipsoidRef names an ellipsoid for WKT output.
+type ellipsoidRef struct {
+	code int    // 0 for user-defined
+	name string // as EPSG spells it
+	unit int    // EPSG unit code of the axes in the registry (9001 metre)
+}
+
+// primeMeridian is a prime meridian: its Greenwich longitude in degrees
+// and how EPSG writes it.
+type primeMeridian struct {
+	code  int
+	name  string
+	deg   float64 // Greenwich longitude, degrees
+	value float64 // in unit
+	unit  int
+}
+
+var greenwich = primeMeridian{code: 8901, name: "Greenwich", unit: 9102}
+
+// datumShift is one candidate transformation to WGS 84.
+type datumShift struct {
+	code       int
+	name       string
+	h          *helmert
+	accuracy   float64 // metres; -1 unknown
+	w, s, e, n float64 // area of use, degrees (w > e crosses the antimeridian)
+	offshore   bool
+	ballpark   bool // PROJ's ballpark offset: longitude and latitude unchanged
+}
+
+// contains reports whether lon/lat (Greenwich degrees) lies in the area.
+func (d *datumShift) contains(lon, lat float64) bool {
+	if lat < d.s || lat > d.n {
+		return false
+	}
+	lon = wrap180(lon)
+	if d.w <= d.e {
+		return lon >= d.w && lon <= d.e
+	}
+	return lon >= d.w || lon <= d.e
+}
+
+// within reports whether d's area lies strictly inside o's.
+func (d *datumShift) within(o *datumShift) bool {
+	return d.w > o.w && d.s > o.s && d.e < o.e && d.n < o.n && d.w <= d.e && o.w <= o.e
+}
+
+// pick returns the transformation PROJ's proj_trans applies at lon/lat:
+// among the candidates whose area of use holds the point the first one,
+// replaced by any later one of better known accuracy (or equal accuracy
+// and an area strictly inside it) whose area is not offshore; when none
+// holds the point, the first candidate. nil means no shift.
+func (g *geodeticDatum) pick(lon, lat float64) *datumShift {
+	if len(g.shifts) == 0 {
+		return nil
+	}
+	best := -1
+	bestAcc := 0.0
+	for i, d := range g.shifts {
+		if !d.contains(lon, lat) {
+			continue
+		}
+		if best < 0 || (d.accuracy >= 0 && (d.accuracy < bestAcc ||
+			(d.accuracy == bestAcc && d.within(g.shifts[best]))) && !d.offshore) {
+			best, bestAcc = i, d.accuracy
+		}
+	}
+	if best < 0 {
+		best = 0
+	}
+	return g.shifts[best]
+}
+
+// nearWGS84Figure reports whether the datum's ellipsoid is WGS 84's to a
+// millimetre (GRS 1980 is): PROJ applies a null transformation between
+// such datums as no operation at all, and otherwise converts through
+// geocentric coordinates, changing the ellipsoid (a ballpark offset is
+// always a no-op).
+func (g *geodeticDatum) nearWGS84Figure() bool {
+	return math.Abs(g.el.a-wgs84Ellipsoid.a) < 1e-3 && math.Abs(g.el.b-wgs84Ellipsoid.b) < 1e-3
+}
+
+// isWGS84 reports whether the datum is WGS 84 itself (no shift at all).
+func (g *geodeticDatum) isWGS84() bool { return g.key == wgs84Datum.key }
+
+// toWGS84 converts datum longitude/latitude (degrees, Greenwich) to WGS 84.
+func (g *geodeticDatum) toWGS84(lon, lat float64) (float64, float64) {
+	if g.isWGS84() {
+		return lon, lat
+	}
+	d := g.pick(lon, lat)
+	if d == nil || d.ballpark || (d.h.isNull() && g.nearWGS84Figure()) {
+		return lon, lat
+	}
+	x, y, z := geocentric(g.el, lon, lat)
+	x, y, z = d.h.forward(x, y, z)
+	return geodetic(wgs84Ellipsoid, x, y, z)
+}
+
+// fromWGS84 converts WGS 84 longitude/latitude to the datum.
+func (g *geodeticDatum) fromWGS84(lon, lat float64) (float64, float64) {
+	if g.isWGS84() {
+		return lon, lat
+	}
+	d := g.pick(lon, lat)
+	if d == nil || d.ballpark || (d.h.isNull() && g.nearWGS84Figure()) {
+		return lon, lat
+	}
+	x, y, z := geocentric(wgs84Ellipsoid, lon, lat)
+	x, y, z = d.h.reverse(x, y, z)
+	return geodetic(g.el, x, y, z)
+}
+
+// wgs84Datum is EPSG:6326, World Geodetic System 1984 ensemble.
+var wgs84Datum = &geodeticDatum{key: "EPSG:6326", code: 6326, name: "World Geodetic System 1984 ensemble",
+	el: wgs84Ellipsoid, ellRef: ellipsoidRef{code: 7030, name: "WGS 84", unit: 9001}, pm: greenwich}
+
+// datumFor builds the geodetic datum of the registry's geographic CRS g.
+func (r *registry) datumFor(g *geogDef) (*geodeticDatum, error) {
+	if g.datum == 6326 {
+		return wgs84Datum, nil
+	}
+	dd, ok := r.datums[g.datum]
+	if !ok {
+		return nil, fmt.Errorf("%w: EPSG:%d: datum %d missing from the table", ErrUnknownCRS, g.code, g.datum)
+	}
+	ed, ok := r.ellipsoids[dd.ell]
+	if !ok {
+		return nil, fmt.Errorf("%w: EPSG:%d: ellipsoid %d missing", ErrUnknownCRS, g.code, dd.ell)
+	}
+	el, err := r.ellipsoid(ed)
+	if err != nil {
+		return nil, fmt.Errorf("%w: EPSG:%d: %v", ErrUnknownCRS, g.code, err)
+	}
+	pm, err := r.primeMeridian(dd.pm)
+	if err != nil {
+		return nil, fmt.Errorf("%w: EPSG:%d: %v", ErrUnknownCRS, g.code, err)
+	}
+	gd := &geodeticDatum{key: fmt.Sprintf("EPSG:%d", dd.code), code: dd.code, name: dd.name, el: el,
+		ellRef: ellipsoidRef{code: dd.ell, name: ed.name, unit: ed.unit}, pm: pm}
+	src := g.code
+	hs := r.helmerts[src]
+	if rot, ok := r.rotations[src]; ok {
+		// A CRS on another prime meridian shares its datum shifts (and, for
+		// conversions, its datum) with its Greenwich twin.
+		if twin, ok := r.geog[rot.dst]; ok {
+			gd.key = fmt.Sprintf("EPSG:%d", twin.datum)
+			if len(hs) == 0 {
+				hs = r.helmerts[rot.dst]
+				src = rot.dst
+			}
+		}
+	}
+	gd.shifts = r.orderShifts(hs, r.geog[src])
+	if len(gd.shifts) > 0 && !coversExtent(gd.shifts, r, r.geog[src]) {
+		// PROJ adds its ballpark (null) transformation, valid everywhere,
+		// when no transformation's area holds the CRS's whole area of use;
+		// it applies to the points outside every area.
+		gd.shifts = append(gd.shifts, &datumShift{name: "Ballpark geographic offset", h: newHelmert(0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
+			accuracy: -1, w: -180, s: -90, e: 180, n: 90, ballpark: true})
+	}
+	return gd, nil
+}
+
+// coversExtent reports whether one of the shifts' areas holds the whole
+// area of use of geographic CRS g.
+func coversExtent(shifts []*datumShift, r *registry, g *geogDef) bool {
+	if g == nil || len(g.usages) == 0 {
+		return true
+	}
+	e, ok := r.extents[g.usages[0].extent]
+	if !ok {
+		return true
+	}
+	for _, d := range shifts {
+		if d.w <= d.e && e.w <= e.e && d.w <= e.w && d.e >= e.e && d.s <= e.s && d.n >= e.n {
+			return true
+		}
+		if d.w == -180 && d.e == 180 && d.s <= e.s && d.n >= e.n {
+			return true
+		}
+	}
+	return false
+}
+
+// orderShifts converts Helmert rows to candidates sorted as PROJ sorts the
+// operations between two CRSs without an area of interest: larger overlap
+// with the source CRS's area of use first, then better accuracy (unknown
+// last), then null transformations, then names in decreasing order; a
+// transformation superseded by another candidate is dropped.
+func (r *registry) orderShifts(hs []*helmertDef, src *geogDef) []*datumShift {
+	var srcExt *extentDef
+	if src != nil && len(src.usages) > 0 {
+		if e, ok := r.extents[src.usages[0].extent]; ok {
+			srcExt = &e
+		}
+	}
+	type cand struct {
+		d    *datumShift
+		area float64
+		null bool
+	}
+	present := map[int]bool{}
+	for _, h := range hs {
+		present[h.code] = true
+	}
+	var cs []cand
+next:
+	for _, h := range hs {
+		// PROJ drops a transformation superseded by another candidate.
+		for _, r := range h.supersedes {
+			if present[r] {
+				continue next
+			}
+		}
+		d := &datumShift{code: h.code, name: h.name, accuracy: h.accuracy, w: -180, s: -90, e: 180, n: 90}
+		rx, ry, rz := h.p[3], h.p[4], h.p[5]
+		switch h.method {
+		case 9607, 9636: // coordinate frame rotation: reverse the rotations
+			rx, ry, rz = -rx, -ry, -rz
+		}
+		d.h = newHelmert(h.p[0], h.p[1], h.p[2], rx, ry, rz, h.p[6], h.p[7], h.p[8], h.p[9])
+		if len(h.usages) > 0 {
+			if e, ok := r.extents[h.usages[0].extent]; ok {
+				d.w, d.s, d.e, d.n = e.w, e.s, e.e, e.n
+				l := strings.ToLower(e.name)
+				d.offshore = strings.Contains(l, "offshore") && !strings.Contains(l, "onshore")
+			}
+		}
+		area := pseudoArea(d.w, d.s, d.e, d.n)
+		if srcExt != nil {
+			area = intersectionArea(d.w, d.s, d.e, d.n, srcExt.w, srcExt.s, srcExt.e, srcExt.n)
+		}
+		cs = append(cs, cand{d, area, d.h.isNull()})
+	}
+	sort.SliceStable(cs, func(i, j int) bool {
+		a, b := cs[i], cs[j]
+		if a.area != b.area {
+			return a.area > b.area
+		}
+		aa, ba := a.d.accuracy, b.d.accuracy
+		if (aa >= 0) != (ba >= 0) {
+			return aa >= 0
+		}
+		if aa != ba {
+			return aa < ba
+		}
+		if a.null != b.null {
+			return a.null
+		}
+		return a.d.name > b.d.name // PROJ's final criterion
+	})
+	out := make([]*datumShift, len(cs))
+	for i, c := range cs {
+		out[i] = c.d
+	}
+	return out
+}
+
+// pseudoArea is the area of a longitude/latitude box on the unit sphere
+// (steradians), the measure PROJ compares areas of use with.
+func pseudoArea(w, s, e, n float64) float64 {
+	if e < w {
+		e += 360
+	}
+	return float64((e-w)*deg2rad) * (math.Sin(rad(n)) - math.Sin(rad(s)))
+}
+
+// intersectionArea is the pseudo area of the intersection of two boxes.
+func intersectionArea(w1, s1, e1, n1, w2, s2, e2, n2 float64) float64 {
+	s, n := math.Max(s1, s2), math.Min(n1, n2)
+	if s >= n {
+		return 0
+	}
+	// Unwrap boxes crossing the antimeridian onto [w, w+360).
+	if e1 < w1 {
+		e1 += 360
+	}
+	if e2 < w2 {
+		e2 += 360
+	}
+	best := 0.0
+	for _, shift := range []float64{-360, 0, 360} {
+		w, e := math.Max(w1, w2+shift), math.Min(e1, e2+shift)
+		if e > w {
+			best += float64((e - w) * deg2rad)
+		}
+	}
+	return best * (math.Sin(rad(n)) - math.Sin(rad(s)))
+}
+
+// ellipsoid converts a registry ellipsoid to metres.
+func (r *registry) ellipsoid(ed ellipsoidDef) (ellipsoid, error) {
+	u, ok := r.units[ed.unit]
+	if !ok || u.typ != "length" {
+		return ellipsoid{}, fmt.Errorf("ellipsoid %q: unit %d", ed.name, ed.unit)
+	}
+	a := float64(ed.a * u.factor)
+	var el ellipsoid
+	switch {
+	case ed.invf != 0:
+		el = newEllipsoid(a, ed.invf)
+	case ed.b != 0:
+		el = newEllipsoidAB(a, float64(ed.b*u.factor))
+	default:
+		el = newEllipsoid(a, 0)
+	}
+	rf := ed.invf
+	if rf == 0 && el.b != el.a {
+		rf = el.a / (el.a - el.b)
+	}
+	if w, ok := projWellKnownEllipsoid(el.a, el.b, rf); ok {
+		return w, nil
+	}
+	return el, nil
+}
+
+// primeMeridian converts a registry prime meridian.
+func (r *registry) primeMeridian(code int) (primeMeridian, error) {
+	if code == 8901 {
+		return greenwich, nil
+	}
+	p, ok := r.pms[code]
+	if !ok {
+		return primeMeridian{}, fmt.Errorf("prime meridian %d missing", code)
+	}
+	deg, err := r.toDegrees(p.lon, p.unit)
+	if err != nil {
+		return primeMeridian{}, err
+	}
+	// PROJ computes with its own value of a prime meridian it knows by
+	// name when EPSG's agrees to 1e-10 radians (Paris: 2.33722917° in EPSG,
+	// 2°20'14.025" in PROJ).
+	if v, ok := projPrimeMeridians[strings.ToLower(p.name)]; ok && math.Abs(v-deg) < 1e-10/deg2rad {
+		deg = v
+	}
+	return primeMeridian{code: code, name: p.name, deg: deg, value: p.lon, unit: p.unit}, nil
+}
+
+// toDegrees converts an angle in the registry unit to degrees, as PROJ's
+// Measure::convertToUnit does (through radians).
+func (r *registry) toDegrees(v float64, unit int) (float64, error) {
+	switch unit {
+	case 9102, 9122:
+		return v, nil
+	}
+	u, ok := r.units[unit]
+	if !ok || u.typ != "angle" {
+		return 0, fmt.Errorf("unit %d is not angular", unit)
+	}
+	return float64(v*u.factor) / deg2rad, nil
+}
