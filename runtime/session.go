@@ -22,6 +22,7 @@ import (
 	"github.com/geodisaster/engine/internal/team"
 	"github.com/geodisaster/engine/raster"
 	"github.com/geodisaster/engine/workers"
+	"github.com/geodisaster/engine/workers/families"
 )
 
 // AnswerRef is the reference every record's terminal action uses.
@@ -62,7 +63,7 @@ func NewEngine(cfg Config) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	reg, err := workers.NewRegistry()
+	reg, err := families.NewRegistry()
 	if err != nil {
 		return nil, err
 	}

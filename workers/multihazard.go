@@ -170,7 +170,7 @@ func checkHazardScene(env Env, s *Scene) error {
 	if err != nil {
 		return err
 	}
-	if inventory == nil && handleStem(s.Handle) == "hazard_stack" {
+	if inventory == nil && HandleStem(s.Handle) == "hazard_stack" {
 		return fmt.Errorf("hazard handle %s declares no available_handles.json inventory", s.Handle)
 	}
 	for i := range s.Files {

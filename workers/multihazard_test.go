@@ -125,7 +125,7 @@ func TestQuartileBinsCoverage(t *testing.T) {
 }
 
 func TestRegistryHasEveryMultiHazardVariant(t *testing.T) {
-	r, err := NewRegistry()
+	r, err := NewRegistry(nil)
 	if err != nil {
 		t.Fatal(err)
 	}

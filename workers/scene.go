@@ -113,7 +113,7 @@ func (s *Scene) Param(name string) (any, bool) {
 var handleStemRE = regexp.MustCompile(`^(.*)_[0-9]+$`)
 
 // handleStem returns a handle name without its _N suffix.
-func handleStem(name string) string {
+func HandleStem(name string) string {
 	if m := handleStemRE.FindStringSubmatch(name); m != nil {
 		return m[1]
 	}
@@ -188,7 +188,7 @@ func ReadDataVariant(spec ReadSpec) Variant {
 			if h.Kind != KindInput {
 				return nil, a.Errorf("handle", "%s is a %s handle; ReadData opens declared input handles", h.Name, h.Kind)
 			}
-			if stem := handleStem(h.Name); !inEnum(spec.HandleStems, stem) {
+			if stem := HandleStem(h.Name); !inEnum(spec.HandleStems, stem) {
 				return nil, a.Errorf("role", "role %s does not apply to handle %s (it reads %s)", spec.Role, h.Name, strings.Join(spec.HandleStems, ", "))
 			}
 			sc := &Scene{Role: spec.Role, Time: a.String("time"), Handle: h.Name, Options: map[string]any{}}
@@ -232,7 +232,9 @@ func ReadDataVariant(spec ReadSpec) Variant {
 	}
 }
 
-func describeFile(env Env, card FileCard) (SceneFile, error) {
+// DescribeFile reads a declared file's raster header into a SceneFile:
+// its grid, data type, nodata and band descriptions.
+func DescribeFile(env Env, card FileCard) (SceneFile, error) {
 	return describeSceneFile(env, card, false)
 }
 

@@ -138,7 +138,7 @@ func TestEmptyPredictionBranch(t *testing.T) {
 	}
 	o := &FloodObjects{Target: "flood_components", Mask: m, Labels: labels, Components: comps}
 	env := &sen1Env{handles: map[string]*Handle{"objects_1": {Name: "objects_1", Kind: "objects", Result: &Result{Payload: o}}}}
-	reg, err := NewRegistry()
+	reg, err := NewRegistry(nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,8 @@
-package workers
+package deforestation
 
 import (
 	"fmt"
+	"github.com/geodisaster/engine/workers"
 )
 
 // Decision rules of the deforestation family. Every rule takes the
@@ -48,7 +49,7 @@ func (c CauseInputs) Validate() error {
 		{"ndvi_drop", c.NDVIDrop}, {"nbr_drop", c.NBRDrop},
 		{"sar_vh_delta_db", c.VHDeltadB}, {"sar_vv_post_mean_db", c.VVPostdB},
 	} {
-		if !Finite(v.x) {
+		if !workers.Finite(v.x) {
 			return fmt.Errorf("%s is not finite", v.name)
 		}
 	}
