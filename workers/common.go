@@ -3,5 +3,5 @@ package workers
 // kernelFamilies holds the variants of the families not yet in their own
 // package.
 func kernelFamilies() [][]Variant {
-	return [][]Variant{multiHazardVariants(), xbdVariants(), routingVariants(), sen1FloodVariants()}
+	return [][]Variant{xbdVariants(), routingVariants(), sen1FloodVariants()}
 }

@@ -190,7 +190,7 @@ func (r *Registry) add(v *Variant) error {
 	}
 	found := v.Value == ""
 	for _, p := range v.Params {
-		if inEnum(info.Keys, p.Name) {
+		if InEnum(info.Keys, p.Name) {
 			found = true
 		}
 	}
@@ -337,7 +337,8 @@ func validate(v *Variant, raw map[string]any) (Args, error) {
 	return Args{tool: v.Tool, m: raw}, nil
 }
 
-func inEnum(enum []string, s string) bool {
+// InEnum reports whether s is one of enum.
+func InEnum(enum []string, s string) bool {
 	if len(enum) == 0 {
 		return true
 	}
@@ -362,7 +363,7 @@ func checkParam(p Param, val any) error {
 		if !ok {
 			return fmt.Errorf("must be a string, got %s", JSONText(val))
 		}
-		if !inEnum(p.Enum, s) {
+		if !InEnum(p.Enum, s) {
 			return fmt.Errorf("unsupported value %q%s", s, allowed())
 		}
 	case KindNumber, KindInteger:
@@ -386,7 +387,7 @@ func checkParam(p Param, val any) error {
 			return fmt.Errorf("must be a non-empty object of slot: handle, got %s", JSONText(val))
 		}
 		for slot, h := range m {
-			if !inEnum(p.Enum, slot) {
+			if !InEnum(p.Enum, slot) {
 				return fmt.Errorf("unsupported slot %q%s", slot, allowed())
 			}
 			if s, ok := h.(string); !ok || s == "" {
@@ -399,7 +400,7 @@ func checkParam(p Param, val any) error {
 			return fmt.Errorf("must be an object of flags, got %s", JSONText(val))
 		}
 		for k, f := range m {
-			if !inEnum(p.Enum, k) {
+			if !InEnum(p.Enum, k) {
 				return fmt.Errorf("unsupported flag %q%s", k, allowed())
 			}
 			if _, ok := f.(bool); !ok {
@@ -420,7 +421,7 @@ func checkParam(p Param, val any) error {
 			if !ok {
 				return fmt.Errorf("must be an array of strings, got item %s", JSONText(it))
 			}
-			if !inEnum(p.Enum, s) {
+			if !InEnum(p.Enum, s) {
 				return fmt.Errorf("unsupported item %q%s", s, allowed())
 			}
 		}

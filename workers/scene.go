@@ -188,7 +188,7 @@ func ReadDataVariant(spec ReadSpec) Variant {
 			if h.Kind != KindInput {
 				return nil, a.Errorf("handle", "%s is a %s handle; ReadData opens declared input handles", h.Name, h.Kind)
 			}
-			if stem := HandleStem(h.Name); !inEnum(spec.HandleStems, stem) {
+			if stem := HandleStem(h.Name); !InEnum(spec.HandleStems, stem) {
 				return nil, a.Errorf("role", "role %s does not apply to handle %s (it reads %s)", spec.Role, h.Name, strings.Join(spec.HandleStems, ", "))
 			}
 			sc := &Scene{Role: spec.Role, Time: a.String("time"), Handle: h.Name, Options: map[string]any{}}
@@ -387,7 +387,7 @@ func PrepareSceneVariant(spec PrepareSpec) Variant {
 				if !ok {
 					return nil, a.Errorf("inputs", "slot %q: %s is a %s handle; PrepareScene takes scene handles from ReadData", slot, h.Name, h.Kind)
 				}
-				if !inEnum(spec.Slots[slot], sc.Role) {
+				if !InEnum(spec.Slots[slot], sc.Role) {
 					return nil, a.Errorf("inputs", "slot %q of mode %s accepts roles %s, %s has role %s", slot, spec.Mode, strings.Join(spec.Slots[slot], ", "), h.Name, sc.Role)
 				}
 				w.Scenes[slot] = sc

@@ -7,12 +7,14 @@ package families
 import (
 	"github.com/geodisaster/engine/workers"
 	"github.com/geodisaster/engine/workers/deforestation"
+	"github.com/geodisaster/engine/workers/multihazard"
 )
 
 // All returns the declaration of every family, in specification order.
 func All() []workers.FamilyDef {
 	return []workers.FamilyDef{
 		deforestation.Def(),
+		multihazard.Def(),
 	}
 }
 
