@@ -70,16 +70,6 @@ func TestDefaultPolicyLists43Types(t *testing.T) {
 	}
 }
 
-func TestPolicyFilesIdentical(t *testing.T) {
-	published, err := os.ReadFile("../conformance/scoring_policy_43.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(published, DefaultPolicyJSON()) {
-		t.Fatal("conformance/scoring_policy_43.json differs from scoring/scoring_policy_43.json; copy the canonical scoring/ file over it")
-	}
-}
-
 func TestLoadPolicyRejects(t *testing.T) {
 	good := `{"policy":"p","scorer":"geodisaster_structured_answer_v2","abs_tolerance":1e-6,"rel_tolerance":0,"types":[` +
 		`{"ordinal":1,"question_type":"a","family":"f","schema":"s","scorer":"geodisaster_structured_answer_v2","abs_tolerance":1e-6,"rel_tolerance":0}]}`

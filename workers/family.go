@@ -1,6 +1,9 @@
 package workers
 
-import "io/fs"
+import (
+	"fmt"
+	"io/fs"
+)
 
 // FamilyDef declares one question-type family to the kernel: the variants
 // of its workers, the answer projection of each of its question types and
@@ -33,3 +36,29 @@ type View interface {
 // and an error when the evidence contradicts the answer contract. It never
 // reads files and never sees gold.
 type Projector func(v View) (any, error)
+
+// LatestPayload returns the newest result handle of kind in v and its
+// payload as T. The handle is nil while v has none; the error names the
+// handle when its payload is not a T (what describes T, "a flood report").
+func LatestPayload[T any](v View, kind, what string) (*Handle, T, error) {
+	var zero T
+	h := v.Latest(kind)
+	if h == nil {
+		return nil, zero, nil
+	}
+	p, ok := h.Result.Payload.(T)
+	if !ok {
+		return nil, zero, fmt.Errorf("%s is not %s", h.Name, what)
+	}
+	return h, p, nil
+}
+
+// FinalPayload is LatestPayload once the task is complete: before
+// TaskComplete(status=TASK_COMPLETE) it returns a nil handle.
+func FinalPayload[T any](v View, kind, what string) (*Handle, T, error) {
+	if !v.Completed() {
+		var zero T
+		return nil, zero, nil
+	}
+	return LatestPayload[T](v, kind, what)
+}

@@ -166,11 +166,8 @@ type Registry struct {
 // fams (package workers/families lists the benchmark's).
 func NewRegistry(fams []FamilyDef) (*Registry, error) {
 	r := &Registry{variants: map[string]map[string]*Variant{}}
-	lists := kernelFamilies()
 	for _, f := range fams {
-		lists = append(lists, f.Variants())
-	}
-	for _, vs := range lists {
+		vs := f.Variants()
 		for i := range vs {
 			if err := r.add(&vs[i]); err != nil {
 				return nil, err

@@ -40,14 +40,14 @@ type sceneMemo struct {
 	err  error
 }
 
-// parsed returns parse's result for key, calling parse only the first time
+// Memo returns parse's result for key, calling parse only the first time
 // the key is asked for with these bytes: the same declared file, read
 // through the gate by every call that needs it (so each call's read trace
 // is unchanged), is parsed once per session. The bytes are the session's
 // cached file content, so identity (same backing array and length) means
 // same content; different bytes are parsed afresh. The parsed value must
 // be treated as read-only by its users.
-func (s *Scene) parsed(key string, data []byte, parse func() (any, error)) (any, error) {
+func (s *Scene) Memo(key string, data []byte, parse func() (any, error)) (any, error) {
 	s.memoMu.Lock()
 	defer s.memoMu.Unlock()
 	if m, ok := s.memo[key]; ok && sameBytes(m.data, data) {

@@ -28,6 +28,10 @@ import (
 // calculation step 2).
 var canonicalEpochs = []string{"pre_3", "pre_2", "pre_1", "post_1", "post_2", "post_3"}
 
+// CanonicalEpochs returns the spec's canonical optical epoch order (type
+// 3, calculation step 2): pre_3, pre_2, pre_1, post_1, post_2, post_3.
+func CanonicalEpochs() []string { return append([]string(nil), canonicalEpochs...) }
+
 // s2Bands are the six Sentinel-2 bands of each optical epoch file.
 var s2Bands = []string{"B2", "B3", "B4", "B8", "B11", "B12"}
 

@@ -8,6 +8,9 @@ import (
 	"github.com/geodisaster/engine/workers"
 	"github.com/geodisaster/engine/workers/deforestation"
 	"github.com/geodisaster/engine/workers/multihazard"
+	"github.com/geodisaster/engine/workers/routing"
+	"github.com/geodisaster/engine/workers/sen1flood"
+	"github.com/geodisaster/engine/workers/xbd"
 )
 
 // All returns the declaration of every family, in specification order.
@@ -15,6 +18,9 @@ func All() []workers.FamilyDef {
 	return []workers.FamilyDef{
 		deforestation.Def(),
 		multihazard.Def(),
+		xbd.Def(),
+		routing.Def(),
+		sen1flood.Def(),
 	}
 }
 

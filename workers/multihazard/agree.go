@@ -107,8 +107,8 @@ type AreaAgreement struct {
 // PairKey names a source pair as "a__vs__b".
 func PairKey(a, b string) string { return a + "__vs__" + b }
 
-// sourcePairs are the three source pairs in declared order.
-var sourcePairs = [3][2]int{{0, 1}, {0, 2}, {1, 2}}
+// SourcePairs are the three source pairs in declared order.
+var SourcePairs = [3][2]int{{0, 1}, {0, 2}, {1, 2}}
 
 // SymmetricPctDelta returns abs(A-B)/((A+B)/2)*100, and 0 when both areas
 // are zero.
@@ -119,17 +119,17 @@ func SymmetricPctDelta(a, b float64) float64 {
 	return math.Abs(a-b) / ((a + b) / 2) * 100
 }
 
-// median3 returns the middle of three values.
-func median3(v []float64) float64 {
+// Median3 returns the middle of three values.
+func Median3(v []float64) float64 {
 	s := append([]float64(nil), v...)
 	sort.Float64s(s)
 	return s[1]
 }
 
-// binarySupport computes IoU, binary-state agreement and Cohen's kappa of
+// BinarySupport computes IoU, binary-state agreement and Cohen's kappa of
 // two binary states on their common valid cells; it is an error when no
 // cell is valid in both.
-func binarySupport(aSet, aOK, bSet, bOK []bool) (PairSupport, error) {
+func BinarySupport(aSet, aOK, bSet, bOK []bool) (PairSupport, error) {
 	var n11, n10, n01, n00 int
 	for i := range aOK {
 		if !aOK[i] || !bOK[i] {
@@ -226,21 +226,21 @@ func compareAreaAgreement(env workers.Env, a workers.Args) (*workers.Result, err
 	}
 	pct := map[string]any{}
 	support := map[string]any{}
-	for _, p := range sourcePairs {
+	for _, p := range SourcePairs {
 		key := PairKey(d.Sources[p[0]], d.Sources[p[1]])
 		v := SymmetricPctDelta(ag.AreasHa[p[0]], ag.AreasHa[p[1]])
 		ag.PairKeys = append(ag.PairKeys, key)
 		ag.PairPct = append(ag.PairPct, v)
 		pct[key] = workers.RoundHalfEven(v, 3)
-		s, err := binarySupport(masks[p[0]].IsSet, masks[p[0]].OK, masks[p[1]].IsSet, masks[p[1]].OK)
+		s, err := BinarySupport(masks[p[0]].IsSet, masks[p[0]].OK, masks[p[1]].IsSet, masks[p[1]].OK)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", key, err)
 		}
 		ag.Support = append(ag.Support, s)
 		support[key] = supportJSON(s)
 	}
-	ag.MedianPct = median3(ag.PairPct)
-	ag.MedianAreaHa = median3(ag.AreasHa)
+	ag.MedianPct = Median3(ag.PairPct)
+	ag.MedianAreaHa = Median3(ag.AreasHa)
 	ag.Score = math.Max(0, 100-ag.MedianPct)
 	ag.Decision = areaVerdict(ag.MedianPct, rule.MaxMedianPct)
 	return &workers.Result{
@@ -380,9 +380,9 @@ func compareIoU(env workers.Env, a workers.Args) (*workers.Result, error) {
 		areas[src] = workers.RoundHalfEven(ha, 3)
 	}
 	ious := map[string]any{}
-	for _, p := range sourcePairs {
+	for _, p := range SourcePairs {
 		key := PairKey(d.Sources[p[0]], d.Sources[p[1]])
-		s, err := binarySupport(sets[p[0]], oks[p[0]], sets[p[1]], oks[p[1]])
+		s, err := BinarySupport(sets[p[0]], oks[p[0]], sets[p[1]], oks[p[1]])
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", key, err)
 		}
@@ -390,7 +390,7 @@ func compareIoU(env workers.Env, a workers.Args) (*workers.Result, error) {
 		ag.PairIoU = append(ag.PairIoU, s.IoU)
 		ious[key] = s.IoU
 	}
-	ag.MedianIoU = median3(ag.PairIoU)
+	ag.MedianIoU = Median3(ag.PairIoU)
 	ag.Decision = iouVerdict(ag.MedianIoU, droughtIoUMinimum)
 	return &workers.Result{
 		Evidence: map[string]any{

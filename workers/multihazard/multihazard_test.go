@@ -50,7 +50,7 @@ func TestSymmetricPctDelta(t *testing.T) {
 	if SymmetricPctDelta(3, 7) != SymmetricPctDelta(7, 3) {
 		t.Error("not symmetric")
 	}
-	if got := median3([]float64{30, 10, 20}); got != 20 {
+	if got := Median3([]float64{30, 10, 20}); got != 20 {
 		t.Errorf("median3 = %v", got)
 	}
 }
@@ -59,26 +59,26 @@ func TestBinarySupport(t *testing.T) {
 	T, F := true, false
 	all := []bool{T, T, T, T}
 	// Identical non-constant masks: IoU 1, agreement 1, kappa 1.
-	s, err := binarySupport([]bool{T, F, T, F}, all, []bool{T, F, T, F}, all)
+	s, err := BinarySupport([]bool{T, F, T, F}, all, []bool{T, F, T, F}, all)
 	if err != nil || s.IoU != 1 || s.Agreement != 1 || s.Kappa == nil || *s.Kappa != 1 {
 		t.Errorf("identical masks: %+v %v", s, err)
 	}
 	// Two empty masks: IoU 1 by the set rule, kappa undefined (nil).
-	s, err = binarySupport([]bool{F, F, F, F}, all, []bool{F, F, F, F}, all)
+	s, err = BinarySupport([]bool{F, F, F, F}, all, []bool{F, F, F, F}, all)
 	if err != nil || s.IoU != 1 || s.Agreement != 1 || s.Kappa != nil {
 		t.Errorf("empty masks: %+v %v", s, err)
 	}
 	// Only common valid cells count: the disagreeing cell is invalid in b.
-	s, err = binarySupport([]bool{T, T, F, F}, all, []bool{T, F, F, T}, []bool{T, F, T, F})
+	s, err = BinarySupport([]bool{T, T, F, F}, all, []bool{T, F, F, T}, []bool{T, F, T, F})
 	if err != nil || s.IoU != 1 || s.Agreement != 1 {
 		t.Errorf("common valid cells: %+v %v", s, err)
 	}
 	// Disjoint: IoU 0, kappa -1.
-	s, _ = binarySupport([]bool{T, T, F, F}, all, []bool{F, F, T, T}, all)
+	s, _ = BinarySupport([]bool{T, T, F, F}, all, []bool{F, F, T, T}, all)
 	if s.IoU != 0 || s.Agreement != 0 || s.Kappa == nil || *s.Kappa != -1 {
 		t.Errorf("disjoint: %+v", s)
 	}
-	if _, err := binarySupport([]bool{T}, []bool{T}, []bool{T}, []bool{F}); err == nil || !strings.Contains(err.Error(), "empty common valid") {
+	if _, err := BinarySupport([]bool{T}, []bool{T}, []bool{T}, []bool{F}); err == nil || !strings.Contains(err.Error(), "empty common valid") {
 		t.Errorf("no common valid cell: err = %v", err)
 	}
 }
