@@ -1,9 +1,7 @@
 package scoring
 
 import (
-	"bytes"
 	"errors"
-	"os"
 	"strings"
 	"testing"
 )
