@@ -22,6 +22,7 @@ import (
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/scoring"
 	"github.com/geodisaster/engine/workers"
+	"github.com/geodisaster/engine/workers/sen1flood"
 )
 
 // sen1Data is the upstream sample folder (../shared/data from the project
@@ -85,13 +86,13 @@ func checkSen1Diagnostics(t *testing.T, dir string, recs []workers.Record, g *se
 		info := workers.RasterInfo{Width: ds.Width(), Height: ds.Height(), Count: 2, DataType: ds.DataType(), EPSG: ds.EPSG()}
 		info.Transform, info.HasTransform = ds.Transform()
 		info.NoData, info.HasNoData = ds.NoData()
-		m, err := workers.PredictFlood(vv.Data.([]float32), vh.Data.([]float32), info)
+		m, err := sen1flood.PredictFlood(vv.Data.([]float32), vh.Data.([]float32), info)
 		if err != nil {
 			t.Fatalf("%s: %v", rec.ID, err)
 		}
 		fg := make([]bool, len(m.Mask))
 		for i, v := range m.Mask {
-			fg[i] = v == workers.MaskFlood
+			fg[i] = v == sen1flood.MaskFlood
 		}
 		labels, n, _ := regions.Label(fg, info.Width, info.Height, regions.Connect8)
 		polys, err := regions.Polygonize(labels, info.Width, info.Height, n)
@@ -100,11 +101,11 @@ func checkSen1Diagnostics(t *testing.T, dir string, recs []workers.Record, g *se
 		}
 		// The worker's own path: outlines traced from the mask, grouped
 		// by the run labelling.
-		rl, err := regions.LabelRuns(m.Mask, workers.MaskFlood, info.Width, info.Height)
+		rl, err := regions.LabelRuns(m.Mask, sen1flood.MaskFlood, info.Width, info.Height)
 		if err != nil {
 			t.Fatalf("%s: %v", rec.ID, err)
 		}
-		outlines, err := regions.TraceOutlines(m.Mask, workers.MaskFlood, info.Width, info.Height)
+		outlines, err := regions.TraceOutlines(m.Mask, sen1flood.MaskFlood, info.Width, info.Height)
 		if err != nil {
 			t.Fatalf("%s: %v", rec.ID, err)
 		}

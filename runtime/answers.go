@@ -8,15 +8,13 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/geodisaster/engine/conformance/schemas"
 	"github.com/geodisaster/engine/workers"
+	"github.com/geodisaster/engine/workers/families"
 )
 
 // Projector builds a question type's final answer from worker evidence in a
-// session. It returns (nil, nil) while the evidence is not yet complete and
-// an error when the evidence contradicts the answer contract. It never
-// reads files and never sees gold.
-type Projector func(v *View) (any, error)
+// session (see workers.Projector; each family package declares its own).
+type Projector = workers.Projector
 
 // answerContracts pairs each question type's projection with its schema.
 type answerContracts struct {
@@ -26,18 +24,15 @@ type answerContracts struct {
 
 func newAnswerContracts() (*answerContracts, error) {
 	ac := &answerContracts{projectors: map[string]Projector{}, schemas: map[string]*jsonschema.Schema{}}
-	for _, fam := range []map[string]Projector{
-		deforestationProjectors(), multiHazardProjectors(), xbdProjectors(),
-		routingProjectors(), sen1FloodProjectors(),
-	} {
-		for t, p := range fam {
+	for _, fam := range families.All() {
+		for t, p := range fam.Projectors {
 			if _, ok := workers.LookupQuestionType(t); !ok {
 				return nil, fmt.Errorf("projector for unknown question type %q", t)
 			}
 			ac.projectors[t] = p
 		}
 	}
-	compiled, err := schemas.Compile()
+	compiled, err := families.CompileSchemas()
 	if err != nil {
 		return nil, err
 	}

@@ -11,8 +11,8 @@
 //   - session.go: Session and Call; fork.go (Fork) and limits.go
 //     (NewSessionWith, SessionLimits, LimitError).
 //   - publish.go: publication, Resolve and the View that projections
-//     read; answers.go and project_*.go: each question type's projection
-//     and answer schema.
+//     read; answers.go: each question type's projection and answer
+//     schema, taken from its family package (workers/<family>).
 //   - callenv.go: the workers.Env of one call; gate.go: the read gate
 //     (ReadPolicy, the data root, Denial); filecache.go: each declared file
 //     read, hashed (internal/hashedread) and checked once per session;

@@ -4,6 +4,7 @@ import (
 	"log/slog"
 
 	"github.com/geodisaster/engine/workers"
+	"github.com/geodisaster/engine/workers/families"
 )
 
 // Config configures sessions.
@@ -34,7 +35,7 @@ func NewEngine(cfg Config) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	reg, err := workers.NewRegistry()
+	reg, err := families.NewRegistry()
 	if err != nil {
 		return nil, err
 	}

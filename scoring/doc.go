@@ -27,8 +27,8 @@
 //     in another order the reason says "order".
 //
 // Every scored verdict carries the path and a reason category (the Reason*
-// constants). The canonical policy, scoring_policy_43.json, is embedded
-// (DefaultPolicy) and published as conformance/scoring_policy_43.json.
+// constants). The canonical policy, scoring/scoring_policy_43.json (the
+// repository's one copy), is embedded (DefaultPolicy, DefaultPolicyJSON).
 //
 // # GeoKTools (../shared/spec/geoktools-release-audit.md)
 //

@@ -10,9 +10,8 @@ import (
 	"math"
 )
 
-// defaultPolicyJSON is the canonical scoring policy. The identical file
-// conformance/scoring_policy_43.json is the project's published copy; a
-// test asserts that the two are byte-identical.
+// defaultPolicyJSON is the canonical scoring policy, the one copy in the
+// repository (DefaultPolicyJSON hands it out).
 //
 //go:embed scoring_policy_43.json
 var defaultPolicyJSON []byte

@@ -104,9 +104,9 @@ type TeamEnv interface {
 	Team() *team.Team
 }
 
-// teamFor returns env's team, or a new one when env has none, with the
+// TeamFor returns env's team, or a new one when env has none, with the
 // function to call when the caller is done with it.
-func teamFor(env Env) (*team.Team, func()) {
+func TeamFor(env Env) (*team.Team, func()) {
 	if te, ok := env.(TeamEnv); ok {
 		if t := te.Team(); t != nil {
 			return t, func() {}

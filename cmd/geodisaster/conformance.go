@@ -9,10 +9,10 @@ import (
 	"time"
 
 	"github.com/geodisaster/engine/conformance/release"
+	"github.com/geodisaster/engine/conformance/release/releasepage"
 	"github.com/geodisaster/engine/conformance/synth"
 	kit "github.com/geodisaster/engine/internal/cli"
 	"github.com/geodisaster/engine/runtime"
-	"github.com/geodisaster/engine/runtime/htmlreport/releasepage"
 )
 
 const conformanceUsage = `[--release-root DIR] [--workers N] [--output-dir OUT] [--json]

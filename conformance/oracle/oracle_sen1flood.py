@@ -4,7 +4,7 @@ Recomputes every answer from the declared files with the native stack:
 rasterio (read, features.shapes = GDAL polygonize, 8-connected),
 scikit-image (threshold_otsu, nbins=256), SciPy (ndimage.label with a 3x3
 structure) and NumPy, following the spec's prose for each type. Field
-names and rounding follow conformance/schemas/sen1_flood_*.json.
+names and rounding follow workers/sen1flood/schemas/sen1_flood_*.json.
 
 DIAGNOSTICS[id] also records, per record, the Otsu threshold, the SHA-256
 of the uint8 mask samples (0 valid non-flood, 1 flood, 255 nodata;

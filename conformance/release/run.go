@@ -14,10 +14,10 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/geodisaster/engine/conformance/schemas"
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/scoring"
 	"github.com/geodisaster/engine/workers"
+	"github.com/geodisaster/engine/workers/families"
 )
 
 // Options configures a conformance run.
@@ -362,7 +362,7 @@ func replayAndScore(ctx context.Context, root string, opts Options, log *slog.Lo
 			t.addMismatch(Mismatch{ID: e.ID, Stage: "adapt", Reason: e.Err})
 		}
 	}
-	sch, err := schemas.Compile()
+	sch, err := families.CompileSchemas()
 	if err != nil {
 		return err
 	}

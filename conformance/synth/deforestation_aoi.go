@@ -13,6 +13,7 @@ import (
 	"github.com/geodisaster/engine/internal/numpy"
 	"github.com/geodisaster/engine/raster"
 	"github.com/geodisaster/engine/workers"
+	"github.com/geodisaster/engine/workers/deforestation"
 )
 
 // Synthetic deforestation AOIs (spec types 1-4, 6-8): six-band Sentinel-2
@@ -87,8 +88,8 @@ type forestS1Acq struct {
 
 const forestHansenND = 255
 
-// forestEpochs is the canonical epoch order.
-var forestEpochs = []string{"pre_3", "pre_2", "pre_1", "post_1", "post_2", "post_3"}
+// forestEpochs is the canonical epoch order, the worker's.
+var forestEpochs = deforestation.CanonicalEpochs()
 
 // forestPrePost returns per-epoch targets: pre epochs get pre, post epochs post.
 func forestPrePost(pre, post dfIdx) map[string]dfIdx {

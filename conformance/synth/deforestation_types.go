@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/geodisaster/engine/workers"
+	"github.com/geodisaster/engine/workers/deforestation"
 )
 
 // Generators of deforestation types 1-4 and 6-8. Each record's scenario is
@@ -127,19 +128,19 @@ func forestCauseScenario(k, year int) (forestSpec, string) {
 func forestGoldCause(ha, canopy, ndvi, nbr, vh, vv float64) (string, []string) {
 	switch {
 	case ha >= 0.5 && canopy >= 50:
-		return "deforestation", []string{workers.RuleHansenDeforestation}
+		return "deforestation", []string{deforestation.RuleHansenDeforestation}
 	case ha >= 0.5:
-		return "plantation_harvest", []string{workers.RulePlantationHarvest}
+		return "plantation_harvest", []string{deforestation.RulePlantationHarvest}
 	case ndvi > 0.25 && vh < -1.5:
-		return "deforestation", []string{workers.RuleUnconfirmedLoss, workers.FlagMissingHansen}
+		return "deforestation", []string{deforestation.RuleUnconfirmedLoss, deforestation.FlagMissingHansen}
 	case vv < -16:
-		return "water_flood_edge", []string{workers.RuleWaterFloodEdge}
+		return "water_flood_edge", []string{deforestation.RuleWaterFloodEdge}
 	case nbr > 0.20 && nbr > ndvi:
-		return "burn_bare_soil", []string{workers.RuleBurnBareSoil}
+		return "burn_bare_soil", []string{deforestation.RuleBurnBareSoil}
 	case ndvi > 0.10:
-		return "agriculture", []string{workers.RuleAgriculture}
+		return "agriculture", []string{deforestation.RuleAgriculture}
 	}
-	return "no_change", []string{workers.RuleNoChange}
+	return "no_change", []string{deforestation.RuleNoChange}
 }
 
 func forestEventYear(i int) int { return 2019 + i%5 }
@@ -188,9 +189,9 @@ func genForestLossDetection(g *gen, i int) (workers.Record, error) {
 	if cause != want {
 		return workers.Record{}, fmt.Errorf("%s: scenario meant %s, arrays give %s", a.sample, want, cause)
 	}
-	label, mapping := "no_deforestation", workers.RuleLabelNegative
+	label, mapping := "no_deforestation", deforestation.RuleLabelNegative
 	if cause == "deforestation" {
-		label, mapping = "deforestation", workers.RuleLabelPositive
+		label, mapping = "deforestation", deforestation.RuleLabelPositive
 	}
 	ans := map[string]any{"label": label, "evidence": map[string]any{
 		"hansen_loss_area_ha": ha, "ndvi_drop": nd, "rules_fired": append(fired, mapping), "sar_vh_delta_db": vh}}

@@ -2,17 +2,14 @@ package synth
 
 import (
 	"math"
-	"sort"
 
 	"github.com/geodisaster/engine/internal/numpy"
 	"github.com/geodisaster/engine/raster"
 	"github.com/geodisaster/engine/workers"
+	"github.com/geodisaster/engine/workers/multihazard"
 )
 
 // Multi-hazard task shape C generators (types 11, 15, 19, 23, 27).
-
-// pairIdx are the three source pairs in declared order.
-var pairIdx = [3][2]int{{0, 1}, {0, 2}, {1, 2}}
 
 // agreeChain is the C-shape chain: hazard inventory, agreement sources,
 // PrepareScene and the given CompareSources arguments.
@@ -27,45 +24,19 @@ func agreeChain(role, mode string, compare map[string]any) []workers.Step {
 	}
 }
 
-// median3f returns the middle of three values.
-func median3f(a, b, c float64) float64 {
-	s := []float64{a, b, c}
-	sort.Float64s(s)
-	return s[1]
-}
-
 // support computes IoU, binary-state agreement and Cohen's kappa (nil when
-// chance agreement is 1) on common valid cells, six decimals.
-func support(aSet, aOK, bSet, bOK []bool) (float64, float64, any) {
-	var n11, n10, n01, n00 int
-	for i := range aOK {
-		if !aOK[i] || !bOK[i] {
-			continue
-		}
-		switch {
-		case aSet[i] && bSet[i]:
-			n11++
-		case aSet[i]:
-			n10++
-		case bSet[i]:
-			n01++
-		default:
-			n00++
-		}
+// chance agreement is 1) on common valid cells, six decimals, as the
+// CompareSources worker does.
+func support(aSet, aOK, bSet, bOK []bool) (float64, float64, any, error) {
+	s, err := multihazard.BinarySupport(aSet, aOK, bSet, bOK)
+	if err != nil {
+		return 0, 0, nil, err
 	}
-	n := float64(n11 + n10 + n01 + n00)
-	iou := 1.0
-	if u := n11 + n10 + n01; u > 0 {
-		iou = float64(n11) / float64(u)
-	}
-	po := float64(n11+n00) / n
-	pa, pb := float64(n11+n10)/n, float64(n11+n01)/n
-	pe := float64(pa*pb) + float64((1-pa)*(1-pb))
 	var kappa any
-	if pe != 1 {
-		kappa = round((po-pe)/(1-pe), 6)
+	if s.Kappa != nil {
+		kappa = *s.Kappa
 	}
-	return round(iou, 6), round(po, 6), kappa
+	return s.IoU, s.Agreement, kappa, nil
 }
 
 // areaTypeC describes an area-agreement type.
@@ -159,19 +130,18 @@ func genAreaC(t areaTypeC) func(g *gen, i int) (workers.Record, error) {
 		pct := map[string]any{}
 		sup := map[string]any{}
 		var ds []float64
-		for _, p := range pairIdx {
-			a, b := areas[p[0]], areas[p[1]]
-			d := 0.0
-			if !(a == 0 && b == 0) {
-				d = math.Abs(a-b) / ((a + b) / 2) * 100
-			}
+		for _, p := range multihazard.SourcePairs {
+			d := multihazard.SymmetricPctDelta(areas[p[0]], areas[p[1]])
 			ds = append(ds, d)
-			key := t.sources[p[0]] + "__vs__" + t.sources[p[1]]
+			key := multihazard.PairKey(t.sources[p[0]], t.sources[p[1]])
 			pct[key] = round(d, 3)
-			iou, agr, kap := support(sets[p[0]], oks[p[0]], sets[p[1]], oks[p[1]])
+			iou, agr, kap, err := support(sets[p[0]], oks[p[0]], sets[p[1]], oks[p[1]])
+			if err != nil {
+				return workers.Record{}, err
+			}
 			sup[key] = map[string]any{"iou": iou, "binary_state_agreement": agr, "cohen_kappa": kap}
 		}
-		med := median3f(ds[0], ds[1], ds[2])
+		med := multihazard.Median3(ds)
 		dec := "sources_disagree"
 		if med <= t.limit {
 			dec = "sources_agree"
@@ -188,7 +158,7 @@ func genAreaC(t areaTypeC) func(g *gen, i int) (workers.Record, error) {
 				"answer": map[string]any{"decision": dec, "metric": "area_agreement", "median_pct_delta": round(med, 3),
 					"agreement_score_0_100": round(math.Max(0, 100-med), 3)},
 				"evidence": map[string]any{"maximum_median_pct_delta": t.limit, "score_contract": "max(0,100-median_pct_delta)",
-					"median_area_ha": round(median3f(areas[0], areas[1], areas[2]), 3), "source_areas_ha": areaJ,
+					"median_area_ha": round(multihazard.Median3(areas), 3), "source_areas_ha": areaJ,
 					"pairwise_pct_delta": pct, "spatial_support": sup},
 			})
 	}
@@ -293,12 +263,15 @@ func genDroughtC(g *gen, i int) (workers.Record, error) {
 	}
 	ious := map[string]any{}
 	var vals []float64
-	for _, p := range pairIdx {
-		iou, _, _ := support(sets[p[0]], oks[p[0]], sets[p[1]], oks[p[1]])
-		ious[srcs[p[0]]+"__vs__"+srcs[p[1]]] = iou
+	for _, p := range multihazard.SourcePairs {
+		iou, _, _, err := support(sets[p[0]], oks[p[0]], sets[p[1]], oks[p[1]])
+		if err != nil {
+			return workers.Record{}, err
+		}
+		ious[multihazard.PairKey(srcs[p[0]], srcs[p[1]])] = iou
 		vals = append(vals, iou)
 	}
-	med := median3f(vals[0], vals[1], vals[2])
+	med := multihazard.Median3(vals)
 	dec := "sources_disagree"
 	if med >= 0.3 {
 		dec = "sources_agree"

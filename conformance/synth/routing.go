@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/geodisaster/engine/workers"
+	"github.com/geodisaster/engine/workers/routing"
 )
 
 // Generators of the routing family's records (spec types 36-38, 200
@@ -78,7 +79,7 @@ func genRouting(g *gen, i int, qtype string) (workers.Record, error) {
 		answer, err = s.fastestSafestAnswer()
 	case "visual_overlay":
 		layers := map[string]any{}
-		for _, l := range workers.OverlayLayers() {
+		for _, l := range routing.OverlayLayers() {
 			layers[l] = true
 		}
 		chain = []workers.Step{read, prep,
@@ -194,7 +195,7 @@ func (s *rtScene) visualOverlayAnswer() (any, error) {
 	return map[string]any{
 		"image": "<image>", "exists": true, "render_contract": "route_overlay_v1", "prepared_overlay_used": false,
 		"current_handle": "route_compare_1", "selected_route_ids": sel,
-		"requested_layers":   workers.OverlayLayers(),
+		"requested_layers":   routing.OverlayLayers(),
 		"rendered_route_ids": rendered, "rendered_label_ids": rendered,
 		"origin_rendered": oIn, "shelter_rendered": sIn,
 		"width": 912, "height": 512, "terminated": true,

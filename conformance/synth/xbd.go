@@ -9,6 +9,7 @@ import (
 
 	"github.com/geodisaster/engine/vector"
 	"github.com/geodisaster/engine/workers"
+	"github.com/geodisaster/engine/workers/xbd"
 )
 
 // Generators of the xbd family's records (spec types 29-35). Gold answers
@@ -37,13 +38,8 @@ type xbdGold struct {
 	areaBy                          [5]float64
 	severeArea, totalArea           float64
 	majorArea, destroyedArea        float64
-}
-
-func xbdPct2(n, d int) float64 {
-	if d == 0 {
-		return 0
-	}
-	return workers.RoundHalfEven(float64(100*n)/float64(d), 2)
+	// dmg is the class tally as the AssessDamage worker counts it.
+	dmg xbd.XBDSceneDamage
 }
 
 func (s *xbdScene) gold() xbdGold {
@@ -63,63 +59,28 @@ func (s *xbdScene) gold() xbdGold {
 			o.severeArea += a
 		}
 	}
-	o.total = len(s.bs)
-	o.classified = o.total - o.counts[xUnclassified]
-	o.damaged = o.counts[xMinor] + o.counts[xMajor] + o.counts[xDestroyed]
-	o.sev = o.counts[xMajor] + o.counts[xDestroyed]
-	o.damagedPct = xbdPct2(o.damaged, o.classified)
-	o.severePct = xbdPct2(o.sev, o.classified)
+	o.dmg = xbd.XBDSceneDamage{Counts: o.counts}
+	o.dmg.TallyClasses()
+	o.total, o.classified, o.damaged, o.sev = o.dmg.Total, o.dmg.Classified, o.dmg.Damaged, o.dmg.Severe
+	o.damagedPct, o.severePct = o.dmg.DamagedPct, o.dmg.SeverePct
 	return o
 }
 
-func (o xbdGold) classCounts() map[string]any {
-	m := map[string]any{}
-	for i, n := range workers.XBDClassNames {
-		m[n] = o.counts[i]
-	}
-	return m
-}
+func (o xbdGold) classCounts() map[string]any { return o.dmg.ClassCounts() }
 
-func (o xbdGold) summary() map[string]any {
-	return map[string]any{
-		"total_buildings": o.total, "class_counts": o.classCounts(), "classified_buildings": o.classified,
-		"damaged_buildings": o.damaged, "severe_buildings": o.sev, "damaged_pct": o.damagedPct, "severe_pct": o.severePct,
-	}
-}
+func (o xbdGold) summary() map[string]any { return xbd.Summary(&o.dmg) }
 
 // xbdConcentrationGold is the type 34/35 concentration over quadrant counts.
 func xbdConcentrationGold(q []xbdCell) (fields map[string]any, pattern string, tieBreak bool) {
-	total, mx := 0, 0
-	counts := map[string]any{}
+	var counts [4]int
 	for _, c := range q {
-		total += c.severe
-		mx = max(mx, c.severe)
-		counts[c.id] = c.severe
-	}
-	fields = map[string]any{"grid": "2x2", "quadrant_severe_counts": counts, "total_severe_buildings": total,
-		"concentration_score": nil, "worst_quadrant": nil, "top_tied_quadrants": []string{}}
-	if total == 0 {
-		return fields, "no_severe_damage", false
-	}
-	var tied []string
-	for _, c := range q {
-		if c.severe == mx {
-			tied = append(tied, c.id)
+		var i int
+		if _, err := fmt.Sscanf(c.id, "Q%d", &i); err == nil && i >= 0 && i < len(counts) {
+			counts[i] = c.severe
 		}
 	}
-	ratio := float64(mx) / float64(total)
-	fields["concentration_score"] = ratio // unrounded (spec types 34 and 35)
-	fields["worst_quadrant"] = tied[0]
-	fields["top_tied_quadrants"] = tied
-	switch {
-	case 100*mx >= 70*total:
-		pattern = "highly_concentrated"
-	case 100*mx >= 45*total:
-		pattern = "moderately_concentrated"
-	default:
-		pattern = "spatially_dispersed"
-	}
-	return fields, pattern, len(tied) > 1
+	c := xbd.Concentrate(counts)
+	return xbd.ConcentrationFields(c), c.Pattern, len(c.Tied) > 1
 }
 
 func xbdQuestion(qtype string, s *xbdScene) string {
@@ -186,7 +147,7 @@ func genXBDSingle(qtype string, number int) func(g *gen, i int) (workers.Record,
 					workers.Step{Tool: "ComputeStats", Args: map[string]any{"input": "damage_1", "metrics": map[string]any{"damage_summary": true, "severe_footprint_area": true}}, Output: "stats_1"})
 				ans = gd.summary()
 				ans["severe_footprint_area_m2"] = xbdR4(gd.severeArea)
-				ans["area_method"] = workers.XBDAreaMethod
+				ans["area_method"] = xbd.XBDAreaMethod
 			} else {
 				chain = append(chain,
 					workers.Step{Tool: "ExtractObjects", Args: map[string]any{"input": "work_1", "target": "severe_buildings", "severity": "major_or_destroyed"}, Output: "objects_1"},
@@ -194,7 +155,7 @@ func genXBDSingle(qtype string, number int) func(g *gen, i int) (workers.Record,
 				ans = map[string]any{
 					"severe_building_count": gd.sev, "severe_footprint_area_m2": xbdR4(gd.majorArea + gd.destroyedArea),
 					"major_damage_area_m2": xbdR4(gd.majorArea), "destroyed_area_m2": xbdR4(gd.destroyedArea),
-					"source": "building_damage_xy.geojson", "filter": "major_or_destroyed", "area_method": workers.XBDAreaMethod,
+					"source": "building_damage_xy.geojson", "filter": "major_or_destroyed", "area_method": xbd.XBDAreaMethod,
 				}
 			}
 		case "xbd_q2", "xbd_q7":
@@ -345,10 +306,10 @@ func xbdMaskGold(s *xbdScene, gd xbdGold, mask []uint8) map[string]any {
 		"damage_summary": gd.summary(),
 		"footprint_areas": map[string]any{
 			"severe_footprint_area_m2": xbdR4(gd.severeArea), "major_damage_area_m2": xbdR4(gd.majorArea),
-			"destroyed_area_m2": xbdR4(gd.destroyedArea), "total_footprint_area_m2": xbdR4(gd.totalArea), "area_method": workers.XBDAreaMethod,
+			"destroyed_area_m2": xbdR4(gd.destroyedArea), "total_footprint_area_m2": xbdR4(gd.totalArea), "area_method": xbd.XBDAreaMethod,
 		},
 		"severe_concentration": conc,
-		"target_mask":          map[string]any{"encoding": workers.XBDTargetEncoding, "histogram": h, "total_pixels": len(mask), "severe_pixels": hist[3] + hist[4]},
+		"target_mask":          map[string]any{"encoding": xbd.XBDTargetEncoding, "histogram": h, "total_pixels": len(mask), "severe_pixels": hist[3] + hist[4]},
 		"class_presence":       map[string]any{"polygon": poly, "mask": msk, "class_presence_consistent": consistent},
 	}
 }

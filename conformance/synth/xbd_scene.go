@@ -12,6 +12,7 @@ import (
 
 	"github.com/geodisaster/engine/vector"
 	"github.com/geodisaster/engine/workers"
+	"github.com/geodisaster/engine/workers/xbd"
 )
 
 // Synthetic xBD scenes (spec types 29-35): 1024 x 1024 frames of labelled
@@ -383,7 +384,7 @@ func (s *xbdScene) cacheDoc(n int) map[string]any {
 		x0, y0, x1, y1 := float64(c*step), float64(r*step), float64((c+1)*step), float64((r+1)*step)
 		cc := map[string]any{}
 		total := 0
-		for k, name := range workers.XBDClassNames {
+		for k, name := range xbd.XBDClassNames {
 			cc[name] = cs.counts[k]
 			total += cs.counts[k]
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/geodisaster/engine/internal/testdir"
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/workers"
+	"github.com/geodisaster/engine/workers/xbd"
 )
 
 var xbdTypes = []string{"xbd_q1", "xbd_q2", "xbd_q3", "xbd_q4", "xbd_q5", "xbd_q7", "xbd_q8"}
@@ -363,11 +364,11 @@ func TestXBDCacheBuilderMatchesGenerator(t *testing.T) {
 	}
 	for _, r := range c.recs["xbd_q8"] {
 		lp := r.Handles["damage_labels_1"].Files[0].Path
-		l, err := workers.ParseXBDLabels(lp, read(lp))
+		l, err := xbd.ParseXBDLabels(lp, read(lp))
 		if err != nil {
 			t.Fatal(err)
 		}
-		built, err := workers.BuildXBDCache(l, "2x2")
+		built, err := xbd.BuildXBDCache(l, "2x2")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,10 +11,10 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/geodisaster/engine/conformance/schemas"
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/scoring"
 	"github.com/geodisaster/engine/workers"
+	"github.com/geodisaster/engine/workers/families"
 )
 
 // ReplayInput is what FromReplay reads.
@@ -40,8 +40,8 @@ type ReplayInput struct {
 // directory holds a trace per record: provenance from the report (with
 // the command that regenerates a generated corpus), family and type rows
 // with the report's counts plus the schema-valid answers counted against
-// conformance/schemas, every failed record with its first differing field
-// and a link to its trace, every read-gate denial (up to MaxDenials),
+// the families' embedded answer schemas, every failed record with its
+// first differing field and a link to its trace, every read-gate denial (up to MaxDenials),
 // artifact previews and per-type timing. Its output depends only on its
 // input.
 func FromReplay(ctx context.Context, in ReplayInput) (*Page, error) {
@@ -129,7 +129,7 @@ func rowOf(name string, t *runtime.Tally, valid int) Row {
 // the type's answer schema; noSchema names types without one.
 func countValid(results []runtime.RecordResult) (map[string]int, map[string]bool, error) {
 	valid, noSchema := map[string]int{}, map[string]bool{}
-	compiled, err := schemas.Compile()
+	compiled, err := families.CompileSchemas()
 	if err != nil {
 		return nil, nil, fmt.Errorf("htmlreport: %w", err)
 	}

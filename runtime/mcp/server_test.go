@@ -22,6 +22,7 @@ import (
 	"github.com/geodisaster/engine/runtime/episode"
 	"github.com/geodisaster/engine/runtime/mcp"
 	"github.com/geodisaster/engine/workers"
+	"github.com/geodisaster/engine/workers/families"
 )
 
 // corpus is a synthetic corpus split into a gold-free dataset root (the
@@ -439,7 +440,7 @@ func TestReadTestInputRefusesGold(t *testing.T) {
 // TestToolSchemas checks every worker's schema is an object schema whose
 // properties cover every variant's arguments.
 func TestToolSchemas(t *testing.T) {
-	reg, err := workers.NewRegistry()
+	reg, err := families.NewRegistry()
 	if err != nil {
 		t.Fatal(err)
 	}

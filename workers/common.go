@@ -1,4 +1,0 @@
-package workers
-
-// commonVariants holds variants shared by several families.
-func commonVariants() []Variant { return nil }
