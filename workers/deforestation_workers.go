@@ -690,8 +690,9 @@ func detectClearingInterval(env Env, a Args) (*Result, error) {
 		return nil, err
 	}
 	var aoi []EpochIndices
+	var osc opticalScratch
 	for _, e := range eps {
-		ei, err := epochIndices(env, e, nil, nil)
+		ei, err := epochIndices(env, e, nil, nil, &osc)
 		if err != nil {
 			return nil, err
 		}
