@@ -10,6 +10,7 @@ import (
 	"github.com/geodisaster/engine/conformance/synth"
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/scoring"
+	"github.com/geodisaster/engine/workers"
 )
 
 type oracleGolden struct {
@@ -67,7 +68,7 @@ func TestReplayMatchesNativeOracle(t *testing.T) {
 			if m.RecordsSHA256 != g.RecordsSHA256 {
 				t.Fatalf("%s is stale: the synthetic %s corpus changed (records sha256 %s, goldens made from %s); regenerate with conformance/oracle/oracle.py", f, g.Family, m.RecordsSHA256, g.RecordsSHA256)
 			}
-			recs, err := runtime.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
+			recs, err := workers.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -15,6 +15,7 @@ import (
 	"github.com/geodisaster/engine/conformance/hydrate"
 	"github.com/geodisaster/engine/conformance/synth"
 	"github.com/geodisaster/engine/runtime"
+	"github.com/geodisaster/engine/workers"
 )
 
 // BenchmarkSen1FloodTypeE times the whole type-E chain (read, Otsu mask
@@ -39,11 +40,11 @@ func BenchmarkSen1FloodTypeE(b *testing.B) {
 	if _, err := synth.Sen1FloodRealCorpus(context.Background(), dir, "Spain_7370579", portable); err != nil {
 		b.Fatal(err)
 	}
-	recs, err := runtime.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
+	recs, err := workers.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
 	if err != nil {
 		b.Fatal(err)
 	}
-	var rec runtime.Record
+	var rec workers.Record
 	for _, r := range recs {
 		if r.ID == "sen1_flood_e__Spain_7370579" {
 			rec = r

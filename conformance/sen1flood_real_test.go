@@ -62,7 +62,7 @@ func loadSen1Golden(t *testing.T, path string) *sen1Golden {
 // (polygons both by Polygonize of the labels and as the worker makes them,
 // traced outlines grouped by the run labelling) and compares them with the
 // native stack's.
-func checkSen1Diagnostics(t *testing.T, dir string, recs []runtime.Record, g *sen1Golden) {
+func checkSen1Diagnostics(t *testing.T, dir string, recs []workers.Record, g *sen1Golden) {
 	t.Helper()
 	for _, rec := range recs {
 		want, ok := g.Diagnostics[rec.ID]
@@ -185,7 +185,7 @@ func polygonDigest(polys []raster.PixelPolygon) string {
 
 // replaySen1 replays records and compares every answer with its gold and
 // with the native oracle's.
-func replaySen1(t *testing.T, dir string, recs []runtime.Record, g *sen1Golden) {
+func replaySen1(t *testing.T, dir string, recs []workers.Record, g *sen1Golden) {
 	t.Helper()
 	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir, ArtifactDir: filepath.Join(dir, "_artifacts")})
 	if err != nil {
@@ -222,7 +222,7 @@ func TestSen1FloodSyntheticDiagnostics(t *testing.T) {
 	if m.RecordsSHA256 != g.RecordsSHA256 {
 		t.Fatalf("goldens/oracle_sen1flood.json is stale (corpus %s, goldens %s)", m.RecordsSHA256, g.RecordsSHA256)
 	}
-	recs, err := runtime.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
+	recs, err := workers.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +251,7 @@ func TestSen1FloodRealChip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	recs, err := runtime.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
+	recs, err := workers.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,7 +285,7 @@ const sen1ArtifactPins = "goldens/sen1flood_artifacts.json"
 
 // artifactHashes replays records and returns each one's artifact hashes,
 // after checking that each artifact's file holds the bytes they hash.
-func artifactHashes(t *testing.T, dir string, recs []runtime.Record) map[string]map[string]string {
+func artifactHashes(t *testing.T, dir string, recs []workers.Record) map[string]map[string]string {
 	t.Helper()
 	adir := filepath.Join(t.TempDir(), "a")
 	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir, ArtifactDir: adir})
@@ -326,7 +326,7 @@ func TestSen1FloodArtifactHashesPinned(t *testing.T) {
 	if _, err := synth.Generate(context.Background(), dir, synth.Options{Types: []string{"sen1_flood_e"}, Seed: 1}); err != nil {
 		t.Fatal(err)
 	}
-	recs, err := runtime.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
+	recs, err := workers.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -341,8 +341,8 @@ func TestSen1FloodArtifactHashesPinned(t *testing.T) {
 		if _, err := synth.Sen1FloodRealCorpus(context.Background(), rdir, "Spain_7370579", portable); err != nil {
 			t.Fatal(err)
 		}
-		all, _ := runtime.ReadRecordsFile(filepath.Join(rdir, "records.jsonl"), true)
-		var e []runtime.Record
+		all, _ := workers.ReadRecordsFile(filepath.Join(rdir, "records.jsonl"), true)
+		var e []workers.Record
 		for _, r := range all {
 			if r.QuestionType == "sen1_flood_e" {
 				e = append(e, r)
@@ -405,7 +405,7 @@ func TestSen1FloodLabelGrid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	recs, err := runtime.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
+	recs, err := workers.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -472,7 +472,7 @@ func TestSen1FloodLabelGrid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := eng.Replay(context.Background(), []runtime.Record{rec}, runtime.ReplayOptions{Workers: 1})
+	res := eng.Replay(context.Background(), []workers.Record{rec}, runtime.ReplayOptions{Workers: 1})
 	if res[0].Status == "ok" || res[0].Error == nil || !strings.Contains(*res[0].Error, "grid mismatch") ||
 		!strings.Contains(*res[0].Error, "0.5 pixels apart") || !strings.Contains(*res[0].Error, "S1Portable.tif (512x512, EPSG:4326, transform [") {
 		t.Errorf("half a pixel off: %+v", res[0].Error)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/geodisaster/engine/conformance/synth"
 	"github.com/geodisaster/engine/runtime"
+	"github.com/geodisaster/engine/workers"
 )
 
 // Example_runRecord runs one record end to end as an agent would: it opens
@@ -27,7 +28,7 @@ func Example_runRecord() {
 		fmt.Println(err)
 		return
 	}
-	recs, err := runtime.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
+	recs, err := workers.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
 	if err != nil {
 		fmt.Println(err)
 		return

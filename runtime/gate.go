@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/geodisaster/engine/workers"
 )
 
 // ReadPolicy is the name of the read-authorization policy (spec section 7).
@@ -49,7 +51,7 @@ func newDataRoot(dir string) (dataRoot, error) {
 // resolve maps a repository-relative path to a regular file inside the
 // root, refusing anything that leaves it (including through symlinks).
 func (r dataRoot) resolve(rel string) (string, error) {
-	if err := CheckRelativePath(rel); err != nil {
+	if err := workers.CheckRelativePath(rel); err != nil {
 		return "", fmt.Errorf("%w: %v", ErrDenied, err)
 	}
 	full := filepath.Join(r.dir, filepath.FromSlash(rel))

@@ -23,7 +23,7 @@ func TestReadGateDeniesUndeclaredSiblings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := Record{ID: "r", Family: "deforestation", QuestionType: "baseline_canopy_assessment", Handles: map[string]HandleDecl{
+	rec := workers.Record{ID: "r", Family: "deforestation", QuestionType: "baseline_canopy_assessment", Handles: map[string]workers.HandleDecl{
 		"question_1":    {Kind: workers.KindQuestion, Files: []workers.FileCard{{Path: "q/q.json"}}},
 		"forest_mask_1": {Kind: workers.KindInput, Files: []workers.FileCard{{Path: "a/input.bin"}}},
 	}}

@@ -3,6 +3,8 @@ package runtime
 import (
 	"fmt"
 	"path/filepath"
+
+	"github.com/geodisaster/engine/workers"
 )
 
 // SessionOptions configures one session beyond what the engine's Config
@@ -59,7 +61,7 @@ func (e *LimitError) Error() string {
 
 // NewSessionWith opens a session on the gold-free projection of rec, as
 // NewSession does, with its own artifact directory and limits.
-func (e *Engine) NewSessionWith(rec Record, opts SessionOptions) (*Session, error) {
+func (e *Engine) NewSessionWith(rec workers.Record, opts SessionOptions) (*Session, error) {
 	s, err := e.NewSession(rec)
 	if err != nil {
 		return nil, err

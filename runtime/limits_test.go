@@ -9,6 +9,7 @@ import (
 
 	"github.com/geodisaster/engine/conformance/synth"
 	"github.com/geodisaster/engine/runtime"
+	"github.com/geodisaster/engine/workers"
 )
 
 // TestSessionLimitsAndArtifactDir runs a Sen1Floods11 chain (which reads
@@ -20,7 +21,7 @@ func TestSessionLimitsAndArtifactDir(t *testing.T) {
 	if _, err := synth.Generate(context.Background(), dir, synth.Options{Types: []string{"sen1_flood_a"}, PerType: 1, Seed: 3}); err != nil {
 		t.Fatal(err)
 	}
-	recs, err := runtime.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
+	recs, err := workers.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
 	if err != nil {
 		t.Fatal(err)
 	}

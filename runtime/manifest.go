@@ -14,6 +14,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/geodisaster/engine/workers"
 )
 
 // ManifestFormat names the manifest's schema.
@@ -83,7 +85,7 @@ func DigestIDs(ids []string) IDDigest {
 
 // NewManifest describes a replay of recs (the whole corpus) under opts
 // whose results are results.
-func NewManifest(engine string, corpus CorpusInfo, recs []Record, opts ReplayOptions, results []RecordResult) *Manifest {
+func NewManifest(engine string, corpus CorpusInfo, recs []workers.Record, opts ReplayOptions, results []RecordResult) *Manifest {
 	all := opts
 	all.ShardIndex, all.ShardCount = 0, 0
 	sel := all.Select(recs)

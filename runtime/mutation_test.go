@@ -16,20 +16,21 @@ import (
 	"github.com/geodisaster/engine/crs"
 	"github.com/geodisaster/engine/raster"
 	"github.com/geodisaster/engine/runtime"
+	"github.com/geodisaster/engine/workers"
 )
 
 // corpus synthesizes types 5 and 9 once per test.
-func corpus(t *testing.T) (string, map[string]runtime.Record) {
+func corpus(t *testing.T) (string, map[string]workers.Record) {
 	t.Helper()
 	dir := t.TempDir()
 	if _, err := synth.Generate(context.Background(), dir, synth.Options{Types: []string{"baseline_canopy_assessment", "wildfire_a"}, PerType: 4, Seed: 7}); err != nil {
 		t.Fatal(err)
 	}
-	recs, err := runtime.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
+	recs, err := workers.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	byType := map[string]runtime.Record{}
+	byType := map[string]workers.Record{}
 	for _, r := range recs {
 		if _, ok := byType[r.QuestionType]; !ok {
 			byType[r.QuestionType] = r
@@ -39,13 +40,13 @@ func corpus(t *testing.T) (string, map[string]runtime.Record) {
 }
 
 // clone deep-copies a record through JSON.
-func clone(t *testing.T, r runtime.Record) runtime.Record {
+func clone(t *testing.T, r workers.Record) workers.Record {
 	t.Helper()
 	b, err := json.Marshal(r)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out runtime.Record
+	var out workers.Record
 	if err := json.Unmarshal(b, &out); err != nil {
 		t.Fatal(err)
 	}
@@ -90,11 +91,11 @@ func TestMutationsRejected(t *testing.T) {
 	type mutation struct {
 		name   string
 		typ    string
-		mutate func(r *runtime.Record)
+		mutate func(r *workers.Record)
 		want   string
 	}
-	setArg := func(step int, k string, v any) func(r *runtime.Record) {
-		return func(r *runtime.Record) { r.GTChain[step].Args[k] = v }
+	setArg := func(step int, k string, v any) func(r *workers.Record) {
+		return func(r *workers.Record) { r.GTChain[step].Args[k] = v }
 	}
 	muts := []mutation{
 		// Step 1: ReadData.
@@ -119,23 +120,23 @@ func TestMutationsRejected(t *testing.T) {
 		{"classify wrong labels", "baseline_canopy_assessment", setArg(3, "labels", []any{"dense_forest", "sparse"}), "must list exactly"},
 		{"task complete wrong status", "wildfire_a", setArg(3, "status", "DONE"), "allowed: TASK_COMPLETE"},
 		// Files.
-		{"missing file", "wildfire_a", func(r *runtime.Record) {
+		{"missing file", "wildfire_a", func(r *workers.Record) {
 			r.Handles["hazard_stack_1"].Files[1].Path = "source_assets/multi_hazard/nowhere/rasters/mcd64a1__event.tif"
 			r.Handles["hazard_stack_1"].Files[1].SHA256 = ""
 		}, "is missing"},
-		{"checksum mismatch", "baseline_canopy_assessment", func(r *runtime.Record) {
+		{"checksum mismatch", "baseline_canopy_assessment", func(r *workers.Record) {
 			r.Handles["forest_mask_1"].Files[0].SHA256 = strings.Repeat("0", 64)
 		}, "does not match its file card"},
-		{"gold path", "baseline_canopy_assessment", func(r *runtime.Record) {
+		{"gold path", "baseline_canopy_assessment", func(r *workers.Record) {
 			r.Handles["forest_mask_1"].Files[0].Path = "../gold/answers.json"
 		}, `'..' element`},
-		{"absolute path", "baseline_canopy_assessment", func(r *runtime.Record) {
+		{"absolute path", "baseline_canopy_assessment", func(r *workers.Record) {
 			r.Handles["forest_mask_1"].Files[0].Path = "/etc/passwd"
 		}, "not repository-relative"},
-		{"chain output drift", "wildfire_a", func(r *runtime.Record) { r.GTChain[2].Output = "stats_2" }, `chain declares "stats_2"`},
-		{"unknown tool", "wildfire_a", func(r *runtime.Record) { r.GTChain[2].Tool = "GuessAnswer" }, "unknown tool"},
+		{"chain output drift", "wildfire_a", func(r *workers.Record) { r.GTChain[2].Output = "stats_2" }, `chain declares "stats_2"`},
+		{"unknown tool", "wildfire_a", func(r *workers.Record) { r.GTChain[2].Tool = "GuessAnswer" }, "unknown tool"},
 	}
-	var batch []runtime.Record
+	var batch []workers.Record
 	want := map[string]string{}
 	for _, m := range muts {
 		r := clone(t, recs[m.typ])

@@ -52,7 +52,7 @@ func prefetchFixture(t *testing.T, mutateCard bool) (*Session, *callEnv, string,
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := Record{ID: "r", Family: "sen1_flood", QuestionType: "sen1_flood_a", Handles: map[string]HandleDecl{
+	rec := workers.Record{ID: "r", Family: "sen1_flood", QuestionType: "sen1_flood_a", Handles: map[string]workers.HandleDecl{
 		"question_1": {Kind: workers.KindQuestion, Files: []workers.FileCard{{Path: "q.json"}}},
 		"s1_image_1": {Kind: workers.KindInput, Files: []workers.FileCard{card}},
 	}}

@@ -3,7 +3,7 @@ package runtime
 import (
 	"fmt"
 
-	"github.com/geodisaster/engine/workers"
+	"github.com/geodisaster/engine/workers/deforestation"
 )
 
 // Answer projections of the deforestation family (types 1-8). Each
@@ -46,7 +46,7 @@ func forestList(s []string) []any {
 
 // projectForestLoss builds type 1's answer from class_n.
 func projectForestLoss(v *View) (any, error) {
-	c, ok, err := forestLatest[*workers.ForestLossClass](v, "class", "a forest_loss classification")
+	c, ok, err := forestLatest[*deforestation.ForestLossClass](v, "class", "a forest_loss classification")
 	if !ok || err != nil {
 		return nil, err
 	}
@@ -65,11 +65,11 @@ func projectForestLoss(v *View) (any, error) {
 // (MeasureArea) and compare_n (CompareSources validation) branches; the two
 // Hansen areas must agree.
 func projectAreaEstimation(v *View) (any, error) {
-	ar, ok, err := forestLatest[*workers.ForestLossArea](v, "area", "a forest_loss area")
+	ar, ok, err := forestLatest[*deforestation.ForestLossArea](v, "area", "a forest_loss area")
 	if !ok || err != nil {
 		return nil, err
 	}
-	vc, ok, err := forestLatest[*workers.ValidationComparison](v, "compare", "a validation comparison")
+	vc, ok, err := forestLatest[*deforestation.ValidationComparison](v, "compare", "a validation comparison")
 	if !ok || err != nil {
 		return nil, err
 	}
@@ -89,7 +89,7 @@ func projectAreaEstimation(v *View) (any, error) {
 // projectChangeWindow builds type 3's answer from class_n; the window and
 // selected-window fields are null for no_deforestation.
 func projectChangeWindow(v *View) (any, error) {
-	c, ok, err := forestLatest[*workers.ChangeWindowClass](v, "class", "a change_window classification")
+	c, ok, err := forestLatest[*deforestation.ChangeWindowClass](v, "class", "a change_window classification")
 	if !ok || err != nil {
 		return nil, err
 	}
@@ -113,7 +113,7 @@ func projectChangeWindow(v *View) (any, error) {
 
 // projectFalsePositive builds type 4's answer from class_n.
 func projectFalsePositive(v *View) (any, error) {
-	c, ok, err := forestLatest[*workers.FalsePositiveClass](v, "class", "a false_positive_type classification")
+	c, ok, err := forestLatest[*deforestation.FalsePositiveClass](v, "class", "a false_positive_type classification")
 	if !ok || err != nil {
 		return nil, err
 	}
@@ -134,7 +134,7 @@ func projectFalsePositive(v *View) (any, error) {
 
 // projectBaselineCanopy builds type 5's two-field answer from class_n.
 func projectBaselineCanopy(v *View) (any, error) {
-	c, ok, err := forestLatest[*workers.CanopyClass](v, "class", "a canopy-density classification")
+	c, ok, err := forestLatest[*deforestation.CanopyClass](v, "class", "a canopy-density classification")
 	if !ok || err != nil {
 		return nil, err
 	}
@@ -147,7 +147,7 @@ func projectBaselineCanopy(v *View) (any, error) {
 // projectLargestLossYear builds type 6's answer from change_n: an integer
 // year, or the string no_loss with 0.0 ha.
 func projectLargestLossYear(v *View) (any, error) {
-	c, ok, err := forestLatest[*workers.LargestLossYear](v, "change", "a largest_loss_year detection")
+	c, ok, err := forestLatest[*deforestation.LargestLossYear](v, "change", "a largest_loss_year detection")
 	if !ok || err != nil {
 		return nil, err
 	}
@@ -159,7 +159,7 @@ func projectLargestLossYear(v *View) (any, error) {
 
 // projectConcordance builds type 7's answer from class_n.
 func projectConcordance(v *View) (any, error) {
-	c, ok, err := forestLatest[*workers.ConcordanceClass](v, "class", "a concordance classification")
+	c, ok, err := forestLatest[*deforestation.ConcordanceClass](v, "class", "a concordance classification")
 	if !ok || err != nil {
 		return nil, err
 	}
@@ -175,7 +175,7 @@ func projectConcordance(v *View) (any, error) {
 
 // projectSeverity builds type 8's answer from score_n.
 func projectSeverity(v *View) (any, error) {
-	s, ok, err := forestLatest[*workers.SeverityScore](v, "score", "a vh_delta_severity score")
+	s, ok, err := forestLatest[*deforestation.SeverityScore](v, "score", "a vh_delta_severity score")
 	if !ok || err != nil {
 		return nil, err
 	}

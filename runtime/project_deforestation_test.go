@@ -13,6 +13,7 @@ import (
 	"github.com/geodisaster/engine/conformance/synth"
 	"github.com/geodisaster/engine/raster"
 	"github.com/geodisaster/engine/runtime"
+	"github.com/geodisaster/engine/workers"
 )
 
 var forestTypes = []string{
@@ -21,17 +22,17 @@ var forestTypes = []string{
 }
 
 // forestCorpus synthesizes the deforestation types once per test.
-func forestCorpus(t *testing.T) (string, map[string]runtime.Record) {
+func forestCorpus(t *testing.T) (string, map[string]workers.Record) {
 	t.Helper()
 	dir := t.TempDir()
 	if _, err := synth.Generate(context.Background(), dir, synth.Options{Types: forestTypes, PerType: 4, Seed: 11}); err != nil {
 		t.Fatal(err)
 	}
-	recs, err := runtime.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
+	recs, err := workers.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	byID := map[string]runtime.Record{}
+	byID := map[string]workers.Record{}
 	for _, r := range recs {
 		byID[r.ID] = r
 	}
@@ -40,7 +41,7 @@ func forestCorpus(t *testing.T) (string, map[string]runtime.Record) {
 
 // rewriteRaster replaces a declared single-band raster with one of the same
 // grid whose every sample is v, updating the file card.
-func rewriteRaster(t *testing.T, dir string, r *runtime.Record, handle, suffix string, v float64) {
+func rewriteRaster(t *testing.T, dir string, r *workers.Record, handle, suffix string, v float64) {
 	t.Helper()
 	files := r.Handles[handle].Files
 	for k := range files {
@@ -85,12 +86,12 @@ func TestDeforestationMutationsRejected(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	setArg := func(step int, k string, v any) func(r *runtime.Record) {
-		return func(r *runtime.Record) { r.GTChain[step].Args[k] = v }
+	setArg := func(step int, k string, v any) func(r *workers.Record) {
+		return func(r *workers.Record) { r.GTChain[step].Args[k] = v }
 	}
 	type mutation struct {
 		name, id string
-		mutate   func(r *runtime.Record)
+		mutate   func(r *workers.Record)
 		want     string
 	}
 	fld, area, cwe, fpr := "forest_loss_detection__synth_fld_000", "area_estimation__synth_area_000", "change_window_estimation__synth_cwe_003", "false_positive_rejection__synth_fpr_000"
@@ -105,7 +106,7 @@ func TestDeforestationMutationsRejected(t *testing.T) {
 		{"type 8 score work_1", spn, setArg(3, "input", "work_1"), "requires a stats"},
 		{"type 2 measure work_1", area, setArg(4, "input", "work_1"), "requires a objects"},
 		{"type 2 extract from scene", area, setArg(3, "input", "scene_1"), "requires a work"},
-		{"type 1 compare on a cross-modal work", cmc, func(r *runtime.Record) {
+		{"type 1 compare on a cross-modal work", cmc, func(r *workers.Record) {
 			r.GTChain[3].Args["criterion"], r.GTChain[3].Args["signals"] = "forest_loss_support", "optical_sar_hansen"
 		}, "needs a work context of mode forest_change"},
 		// Unknown arguments and values.
@@ -120,22 +121,22 @@ func TestDeforestationMutationsRejected(t *testing.T) {
 		{"wrong window labels", cwe, setArg(5, "labels", map[string]any{"none": "none", "changed": "start_epoch_to_end_epoch"}), "must be exactly"},
 		{"conflicting event year", area, setArg(3, "filters", map[string]any{"event_year": 1999.0}), "conflicting event year"},
 		{"extra filter", area, setArg(3, "filters", map[string]any{"event_year": 2019.0, "min_pixels": 3.0}), "must be exactly"},
-		{"pre_post time missing", cmc, func(r *runtime.Record) { delete(r.GTChain[0].Args, "time") }, "time must be event_window"},
-		{"history read without its window", myl, func(r *runtime.Record) { delete(r.GTChain[0].Args, "time") }, "time=2001_2023"},
+		{"pre_post time missing", cmc, func(r *workers.Record) { delete(r.GTChain[0].Args, "time") }, "time must be event_window"},
+		{"history read without its window", myl, func(r *workers.Record) { delete(r.GTChain[0].Args, "time") }, "time=2001_2023"},
 		{"time on the forest mask", fpr, setArg(2, "time", "2001_2023"), "does not apply to forest_mask_1"},
 		{"SAR in the optical slot", cmc, setArg(2, "inputs", map[string]any{"optical": "scene_2", "sar": "scene_1"}), `slot "optical" needs a optical scene`},
 		{"optical role on the Hansen handle", fpr, setArg(2, "role", "pre_post"), "does not apply to handle"},
 		// Source errors.
-		{"missing SAR role", spn, func(r *runtime.Record) { r.Handles["sar_stack_1"].Files[1].TemporalRole = "" }, "declares no temporal_role"},
-		{"empty post SAR group", cmc, func(r *runtime.Record) {
+		{"missing SAR role", spn, func(r *workers.Record) { r.Handles["sar_stack_1"].Files[1].TemporalRole = "" }, "declares no temporal_role"},
+		{"empty post SAR group", cmc, func(r *workers.Record) {
 			for k := range r.Handles["sar_stack_1"].Files {
 				r.Handles["sar_stack_1"].Files[k].TemporalRole = "pre"
 			}
 		}, "0 post"},
-		{"missing NBR band", cmc, func(r *runtime.Record) {
+		{"missing NBR band", cmc, func(r *workers.Record) {
 			r.Handles["optical_stack_1"].Files[0].BandNames = []string{"B2", "B3", "B4", "B8", "B11", "SWIR2"}
 		}, "missing NBR input"},
-		{"confirmed loss with one eligible epoch", cwe, func(r *runtime.Record) {
+		{"confirmed loss with one eligible epoch", cwe, func(r *workers.Record) {
 			h := r.Handles["optical_timeseries_1"]
 			var keep = h.Files[:0]
 			for _, f := range h.Files {
@@ -146,11 +147,11 @@ func TestDeforestationMutationsRejected(t *testing.T) {
 			h.Files = keep
 			r.Handles["optical_timeseries_1"] = h
 		}, "two are needed"},
-		{"missing annual mask file", fld, func(r *runtime.Record) {
+		{"missing annual mask file", fld, func(r *workers.Record) {
 			f := &r.Handles["forest_mask_1"].Files[0]
 			f.Path, f.SHA256 = strings.Replace(f.Path, "masks/", "masks/gone/", 1), ""
 		}, "is missing"},
-		{"annual mask of another year", fpr, func(r *runtime.Record) {
+		{"annual mask of another year", fpr, func(r *workers.Record) {
 			f := &r.Handles["forest_mask_1"].Files[0]
 			b, err := os.ReadFile(filepath.Join(dir, f.Path))
 			if err != nil {
@@ -161,9 +162,9 @@ func TestDeforestationMutationsRejected(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, "conflicting event year"},
-		{"file checksum drift", spn, func(r *runtime.Record) { r.Handles["sar_stack_1"].Files[0].SHA256 = strings.Repeat("1", 64) }, "does not match its file card"},
+		{"file checksum drift", spn, func(r *workers.Record) { r.Handles["sar_stack_1"].Files[0].SHA256 = strings.Repeat("1", 64) }, "does not match its file card"},
 	}
-	var batch []runtime.Record
+	var batch []workers.Record
 	want := map[string]string{}
 	for _, m := range muts {
 		r := clone(t, recs[m.id])

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/geodisaster/engine/workers"
+	"github.com/geodisaster/engine/workers/multihazard"
 )
 
 // Answer projections of the multi-hazard family (types 9-28). Every
@@ -62,7 +63,7 @@ func complete(answer, evidence map[string]any) map[string]any {
 // from stats_n.
 func projectHazardArea(metric, handle string) Projector {
 	return func(v *View) (any, error) {
-		h, st, err := latestPayload[*workers.AreaStats](v, "stats", "an area measurement")
+		h, st, err := latestPayload[*multihazard.AreaStats](v, "stats", "an area measurement")
 		if h == nil || err != nil {
 			return nil, err
 		}
@@ -82,7 +83,7 @@ func projectHazardArea(metric, handle string) Projector {
 // projectNDVIZ builds type 21's answer from stats_n: the z-score with its
 // units and the target/baseline statistics (six decimals).
 func projectNDVIZ(v *View) (any, error) {
-	h, st, err := latestPayload[*workers.NDVIZScore](v, "stats", "an NDVI z-score")
+	h, st, err := latestPayload[*multihazard.NDVIZScore](v, "stats", "an NDVI z-score")
 	if h == nil || err != nil {
 		return nil, err
 	}
@@ -100,7 +101,7 @@ func projectNDVIZ(v *View) (any, error) {
 
 // projectPeakNO2 builds type 25's answer from stats_n.
 func projectPeakNO2(v *View) (any, error) {
-	h, st, err := latestPayload[*workers.PeakStats](v, "stats", "a peak NO2 measurement")
+	h, st, err := latestPayload[*multihazard.PeakStats](v, "stats", "a peak NO2 measurement")
 	if h == nil || err != nil {
 		return nil, err
 	}
@@ -115,7 +116,7 @@ func projectPeakNO2(v *View) (any, error) {
 // score_n.
 func projectClassTable(hazard string) Projector {
 	return func(v *View) (any, error) {
-		h, t, err := latestPayload[*workers.ClassTable](v, "score", "a class table")
+		h, t, err := latestPayload[*multihazard.ClassTable](v, "score", "a class table")
 		if h == nil || err != nil {
 			return nil, err
 		}
@@ -148,7 +149,7 @@ func projectClassTable(hazard string) Projector {
 // from compare_n.
 func projectAreaAgreement(hazard string) Projector {
 	return func(v *View) (any, error) {
-		h, ag, err := latestPayload[*workers.AreaAgreement](v, "compare", "an area-agreement comparison")
+		h, ag, err := latestPayload[*multihazard.AreaAgreement](v, "compare", "an area-agreement comparison")
 		if h == nil || err != nil {
 			return nil, err
 		}
@@ -174,7 +175,7 @@ func projectAreaAgreement(hazard string) Projector {
 				"agreement_score_0_100": workers.RoundHalfEven(ag.Score, 3),
 			},
 			map[string]any{
-				"maximum_median_pct_delta": ag.MaxMedianPct, "score_contract": workers.AreaScoreContract,
+				"maximum_median_pct_delta": ag.MaxMedianPct, "score_contract": multihazard.AreaScoreContract,
 				"median_area_ha": workers.RoundHalfEven(ag.MedianAreaHa, 3), "source_areas_ha": areas,
 				"pairwise_pct_delta": pct, "spatial_support": sup,
 			},
@@ -184,7 +185,7 @@ func projectAreaAgreement(hazard string) Projector {
 
 // projectIoUAgreement builds type 23's answer from compare_n.
 func projectIoUAgreement(v *View) (any, error) {
-	h, ag, err := latestPayload[*workers.IoUAgreement](v, "compare", "an IoU comparison")
+	h, ag, err := latestPayload[*multihazard.IoUAgreement](v, "compare", "an IoU comparison")
 	if h == nil || err != nil {
 		return nil, err
 	}
@@ -208,7 +209,7 @@ func projectIoUAgreement(v *View) (any, error) {
 
 // projectIntensityAgreement builds type 27's answer from compare_n.
 func projectIntensityAgreement(v *View) (any, error) {
-	h, ag, err := latestPayload[*workers.IntensityAgreement](v, "compare", "an intensity-state comparison")
+	h, ag, err := latestPayload[*multihazard.IntensityAgreement](v, "compare", "an intensity-state comparison")
 	if h == nil || err != nil {
 		return nil, err
 	}
@@ -239,7 +240,7 @@ const (
 // exposure_n.
 func projectExposure(variant string) Projector {
 	return func(v *View) (any, error) {
-		h, ex, err := latestPayload[*workers.Exposure](v, "exposure", "an exposure estimate")
+		h, ex, err := latestPayload[*multihazard.Exposure](v, "exposure", "an exposure estimate")
 		if h == nil || err != nil {
 			return nil, err
 		}
@@ -264,7 +265,7 @@ func projectExposure(variant string) Projector {
 		ev := map[string]any{
 			"footprint_handle": ex.FootprintHandle, "footprint_pixel_count": ex.FootprintPixels,
 			"footprint_area_ha": ex.FootprintAreaHa, "population_in_footprint": ex.Population,
-			"within_km": ex.WithinKM, "distance_method": workers.DistanceMethod, "assets": assets,
+			"within_km": ex.WithinKM, "distance_method": multihazard.DistanceMethod, "assets": assets,
 		}
 		if ex.Provenance != "" {
 			ev["threshold_provenance"] = ex.Provenance

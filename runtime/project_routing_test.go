@@ -16,17 +16,17 @@ import (
 var routingTypes = []string{"nearest_shelter", "fastest_safest", "visual_overlay"}
 
 // routingCorpus synthesizes one record of each routing type.
-func routingCorpus(t *testing.T) (string, map[string]runtime.Record) {
+func routingCorpus(t *testing.T) (string, map[string]workers.Record) {
 	t.Helper()
 	dir := t.TempDir()
 	if _, err := synth.Generate(context.Background(), dir, synth.Options{Types: routingTypes, PerType: 1, Seed: 1}); err != nil {
 		t.Fatal(err)
 	}
-	recs, err := runtime.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
+	recs, err := workers.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[string]runtime.Record{}
+	out := map[string]workers.Record{}
 	for _, r := range recs {
 		out[r.QuestionType] = r
 	}
@@ -34,7 +34,7 @@ func routingCorpus(t *testing.T) (string, map[string]runtime.Record) {
 }
 
 // runPrefix opens a session and runs the first n steps of the GT chain.
-func runPrefix(t *testing.T, eng *runtime.Engine, rec runtime.Record, n int) *runtime.Session {
+func runPrefix(t *testing.T, eng *runtime.Engine, rec workers.Record, n int) *runtime.Session {
 	t.Helper()
 	s, err := eng.NewSession(rec)
 	if err != nil {
@@ -166,9 +166,9 @@ func TestRoutingInputMutations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mutate := func(t *testing.T, base runtime.Record, f func(r *runtime.Record)) runtime.Record {
+	mutate := func(t *testing.T, base workers.Record, f func(r *workers.Record)) workers.Record {
 		b, _ := json.Marshal(base)
-		var r runtime.Record
+		var r workers.Record
 		if err := json.Unmarshal(b, &r); err != nil {
 			t.Fatal(err)
 		}
@@ -176,7 +176,7 @@ func TestRoutingInputMutations(t *testing.T) {
 		return r
 	}
 	// rewrite stores a modified copy of a declared file under a new path.
-	rewrite := func(t *testing.T, r *runtime.Record, suffix string, edit func([]byte) []byte) {
+	rewrite := func(t *testing.T, r *workers.Record, suffix string, edit func([]byte) []byte) {
 		h := r.Handles["route_inputs_1"]
 		for i, fc := range h.Files {
 			if strings.HasSuffix(fc.Path, suffix) {
@@ -198,17 +198,17 @@ func TestRoutingInputMutations(t *testing.T) {
 	}
 	cases := []struct {
 		name string
-		edit func(t *testing.T, r *runtime.Record)
+		edit func(t *testing.T, r *workers.Record)
 		step int
 		want string
 		typ  string
 	}{
-		{"missing file", func(t *testing.T, r *runtime.Record) {
+		{"missing file", func(t *testing.T, r *workers.Record) {
 			h := r.Handles["route_inputs_1"]
 			h.Files[2] = workers.FileCard{Path: "source_assets/routing/absent/metadata.json"}
 			r.Handles["route_inputs_1"] = h
 		}, 0, "absent/metadata.json", ""},
-		{"undeclared roads", func(t *testing.T, r *runtime.Record) {
+		{"undeclared roads", func(t *testing.T, r *workers.Record) {
 			h := r.Handles["route_inputs_1"]
 			var keep []workers.FileCard
 			for _, f := range h.Files {
@@ -219,7 +219,7 @@ func TestRoutingInputMutations(t *testing.T) {
 			h.Files = keep
 			r.Handles["route_inputs_1"] = h
 		}, 0, `"roads.geojson"`, ""},
-		{"prepared overlay declared", func(t *testing.T, r *runtime.Record) {
+		{"prepared overlay declared", func(t *testing.T, r *workers.Record) {
 			h := r.Handles["route_inputs_1"]
 			np := "source_assets/routing_mut/overlay/route_overlay.png"
 			if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, np)), 0o755); err != nil {
@@ -231,7 +231,7 @@ func TestRoutingInputMutations(t *testing.T) {
 			h.Files = append(h.Files, workers.FileCard{Path: np})
 			r.Handles["route_inputs_1"] = h
 		}, 0, "prepared overlay", ""},
-		{"route off its edges", func(t *testing.T, r *runtime.Record) {
+		{"route off its edges", func(t *testing.T, r *workers.Record) {
 			rewrite(t, r, "candidate_routes.geojson", func(b []byte) []byte {
 				var fc map[string]any
 				json.Unmarshal(b, &fc)
@@ -242,12 +242,12 @@ func TestRoutingInputMutations(t *testing.T) {
 				return out
 			})
 		}, 2, "ends at node", ""},
-		{"risk out of range", func(t *testing.T, r *runtime.Record) {
+		{"risk out of range", func(t *testing.T, r *workers.Record) {
 			rewrite(t, r, "roads.geojson", func(b []byte) []byte {
 				return []byte(strings.Replace(string(b), `"flood_risk":0,`, `"flood_risk":1.5,`, 1))
 			})
 		}, 2, "outside 0..1", ""},
-		{"duplicate edge id", func(t *testing.T, r *runtime.Record) {
+		{"duplicate edge id", func(t *testing.T, r *workers.Record) {
 			rewrite(t, r, "roads.geojson", func(b []byte) []byte {
 				var fc map[string]any
 				json.Unmarshal(b, &fc)
@@ -257,7 +257,7 @@ func TestRoutingInputMutations(t *testing.T) {
 				return out
 			})
 		}, 2, "duplicate edge_id", ""},
-		{"no confidence", func(t *testing.T, r *runtime.Record) {
+		{"no confidence", func(t *testing.T, r *workers.Record) {
 			rewrite(t, r, "metadata.json", func(b []byte) []byte {
 				var m map[string]any
 				json.Unmarshal(b, &m)
@@ -266,10 +266,10 @@ func TestRoutingInputMutations(t *testing.T) {
 				return out
 			})
 		}, 2, "no confidence label", ""},
-		{"preview not a PNG", func(t *testing.T, r *runtime.Record) {
+		{"preview not a PNG", func(t *testing.T, r *workers.Record) {
 			rewrite(t, r, "s2_rgb_preview.png", func(b []byte) []byte { return []byte("not a png") })
 		}, 0, "is not a PNG", ""},
-		{"metadata CRS disagrees with the chip", func(t *testing.T, r *runtime.Record) {
+		{"metadata CRS disagrees with the chip", func(t *testing.T, r *workers.Record) {
 			rewrite(t, r, "metadata.json", func(b []byte) []byte {
 				var m map[string]any
 				json.Unmarshal(b, &m)
@@ -285,7 +285,7 @@ func TestRoutingInputMutations(t *testing.T) {
 			if typ == "" {
 				typ = "fastest_safest"
 			}
-			rec := mutate(t, recs[typ], func(r *runtime.Record) { c.edit(t, r) })
+			rec := mutate(t, recs[typ], func(r *workers.Record) { c.edit(t, r) })
 			s, err := eng.NewSession(rec)
 			if err != nil {
 				t.Fatal(err)

@@ -13,21 +13,22 @@ import (
 	"github.com/geodisaster/engine/conformance/synth"
 	"github.com/geodisaster/engine/raster"
 	"github.com/geodisaster/engine/runtime"
+	"github.com/geodisaster/engine/workers"
 )
 
 // sen1Corpus synthesizes the five Sen1Floods11 types (six records each).
-func sen1Corpus(t *testing.T) (string, map[string][]runtime.Record) {
+func sen1Corpus(t *testing.T) (string, map[string][]workers.Record) {
 	t.Helper()
 	dir := t.TempDir()
 	types := []string{"sen1_flood_a", "sen1_flood_b", "sen1_flood_c", "sen1_flood_d", "sen1_flood_e"}
 	if _, err := synth.Generate(context.Background(), dir, synth.Options{Types: types, Seed: 3}); err != nil {
 		t.Fatal(err)
 	}
-	recs, err := runtime.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
+	recs, err := workers.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	byType := map[string][]runtime.Record{}
+	byType := map[string][]workers.Record{}
 	for _, r := range recs {
 		byType[r.QuestionType] = append(byType[r.QuestionType], r)
 	}
@@ -36,7 +37,7 @@ func sen1Corpus(t *testing.T) (string, map[string][]runtime.Record) {
 
 // runSen1 executes a record's chain in a session and returns the index of
 // the first failing step (-1 when all succeed) with its error.
-func runSen1(t *testing.T, eng *runtime.Engine, rec runtime.Record) (*runtime.Session, int, error) {
+func runSen1(t *testing.T, eng *runtime.Engine, rec workers.Record) (*runtime.Session, int, error) {
 	t.Helper()
 	s, err := eng.NewSession(rec)
 	if err != nil {
@@ -50,7 +51,7 @@ func runSen1(t *testing.T, eng *runtime.Engine, rec runtime.Record) (*runtime.Se
 	return s, -1, nil
 }
 
-func stepIndex(rec runtime.Record, tool string) int {
+func stepIndex(rec workers.Record, tool string) int {
 	for i, s := range rec.GTChain {
 		if s.Tool == tool {
 			return i
@@ -143,7 +144,7 @@ func TestSen1FloodMutationsRejected(t *testing.T) {
 }
 
 // writeFile replaces a declared file and its card's SHA-256.
-func replaceFile(t *testing.T, dir string, rec *runtime.Record, handle string, data []byte) {
+func replaceFile(t *testing.T, dir string, rec *workers.Record, handle string, data []byte) {
 	t.Helper()
 	h := rec.Handles[handle]
 	p := filepath.Join(dir, "_mut", h.Files[0].Path)
@@ -200,7 +201,7 @@ func TestSen1FloodBadInputsRejected(t *testing.T) {
 			t.Errorf("step %d: %v", fail, err)
 		}
 	})
-	jrc := func(t *testing.T, mutateT bool, value uint8) runtime.Record {
+	jrc := func(t *testing.T, mutateT bool, value uint8) workers.Record {
 		r := clone(t, rec)
 		b, _ := raster.NewBand(w, h, raster.Uint8)
 		b.Data.([]uint8)[w+3] = value

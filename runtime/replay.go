@@ -49,7 +49,7 @@ type RecordResult struct {
 // returns an error: failures are reported in the result, and a failed
 // record is never scored correct. A ReplayTrace attached to ctx
 // (WithReplayTrace) sees every call.
-func (e *Engine) ReplayRecord(ctx context.Context, rec Record) (res RecordResult) {
+func (e *Engine) ReplayRecord(ctx context.Context, rec workers.Record) (res RecordResult) {
 	start := time.Now()
 	res = RecordResult{ID: rec.ID, QuestionType: rec.QuestionType, Family: rec.Family, Status: "error", Answer: json.RawMessage("null")}
 	fail := func(err error) RecordResult {
@@ -138,8 +138,8 @@ func ShardOf(id string, n int) int {
 }
 
 // Select returns the records the options select, in input order.
-func (o ReplayOptions) Select(recs []Record) []Record {
-	var out []Record
+func (o ReplayOptions) Select(recs []workers.Record) []workers.Record {
+	var out []workers.Record
 	for _, r := range recs {
 		if o.Family != "" && r.Family != o.Family {
 			continue
@@ -160,7 +160,7 @@ func (o ReplayOptions) Select(recs []Record) []Record {
 // is started any more: those not started fail with ctx's error, and the
 // caller, which sees ctx.Err(), should not take the results for a
 // complete replay.
-func (e *Engine) Replay(ctx context.Context, recs []Record, opts ReplayOptions) []RecordResult {
+func (e *Engine) Replay(ctx context.Context, recs []workers.Record, opts ReplayOptions) []RecordResult {
 	sel := opts.Select(recs)
 	n := max(opts.Workers, 1)
 	results := make([]RecordResult, len(sel))

@@ -19,8 +19,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/geodisaster/engine/internal/team"
 	"github.com/geodisaster/engine/raster"
 	"github.com/geodisaster/engine/workers"
+	"github.com/geodisaster/engine/workers/families"
 )
 
 // AnswerRef is the reference every record's terminal action uses.
@@ -61,7 +63,7 @@ func NewEngine(cfg Config) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	reg, err := workers.NewRegistry()
+	reg, err := families.NewRegistry()
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +118,7 @@ type CallResult struct {
 // calls.
 type Session struct {
 	eng      *Engine
-	rec      Record
+	rec      workers.Record
 	log      *slog.Logger
 	handles  map[string]*workers.Handle
 	counters map[string]int
@@ -139,7 +141,7 @@ type Session struct {
 	bufs          sessionBuffers
 	// team is the workers' helper for short parallel steps, shared by the
 	// session's calls (created at first use, closed by Close).
-	team *workers.Team
+	team *team.Team
 	// limits bound the bytes loaded and written (NewSessionWith);
 	// readBytes and artifactBytes are what the session has used.
 	limits                   SessionLimits
@@ -158,7 +160,7 @@ type fileEntry struct {
 }
 
 // NewSession opens a session on the gold-free projection of rec.
-func (e *Engine) NewSession(rec Record) (*Session, error) {
+func (e *Engine) NewSession(rec workers.Record) (*Session, error) {
 	rec = rec.TestInput()
 	if err := rec.Validate(false); err != nil {
 		return nil, err
@@ -191,8 +193,8 @@ var unsafeChars = regexp.MustCompile(`[^A-Za-z0-9._-]`)
 
 func safeName(id string) string { return unsafeChars.ReplaceAllString(id, "_") }
 
-// Record returns the session's gold-free record.
-func (s *Session) Record() Record { return s.rec }
+// workers.Record returns the session's gold-free record.
+func (s *Session) Record() workers.Record { return s.rec }
 
 // Trace returns the calls made so far.
 func (s *Session) Trace() []CallTrace { return s.trace }
@@ -517,9 +519,9 @@ var _ workers.TeamEnv = (*callEnv)(nil)
 
 // Team implements workers.TeamEnv: one helper for all the session's calls,
 // so it is awake when a call's first parallel step comes.
-func (e *callEnv) Team() *workers.Team {
+func (e *callEnv) Team() *team.Team {
 	if e.s.team == nil {
-		e.s.team = workers.NewTeam()
+		e.s.team = team.New()
 	}
 	return e.s.team
 }
@@ -603,11 +605,19 @@ func (e *callEnv) Band(path string, band int) (*raster.Band, workers.RasterInfo,
 	return bs[0], *fe.info, nil
 }
 
-func (e *callEnv) WriteArtifact(name string, data []byte) (workers.Artifact, error) {
-	// The digest of a large artifact is computed on another core while
-	// the file is written.
-	var sum [32]byte
-	hash := func() { sum = sha256.Sum256(data) }
+// WriteArtifact implements workers.Env. A large artifact is hashed on
+// another core while its file is written; a caller's sum replaces the
+// hashing.
+func (e *callEnv) WriteArtifact(name string, data []byte, sum func() [32]byte) (workers.Artifact, error) {
+	if sum != nil {
+		art, err := e.writeArtifact(name, data)
+		if err != nil {
+			return workers.Artifact{}, err
+		}
+		return withSHA256(art, nil, sum())
+	}
+	var digest [32]byte
+	hash := func() { digest = sha256.Sum256(data) }
 	var art workers.Artifact
 	var err error
 	switch {
@@ -627,7 +637,7 @@ func (e *callEnv) WriteArtifact(name string, data []byte) (workers.Artifact, err
 		art, err = e.writeArtifact(name, data)
 		<-done
 	}
-	return withSHA256(art, err, sum)
+	return withSHA256(art, err, digest)
 }
 
 // withSHA256 completes an artifact written by writeArtifact with its
@@ -638,25 +648,6 @@ func withSHA256(art workers.Artifact, err error, sum [32]byte) (workers.Artifact
 	}
 	art.SHA256 = hex.EncodeToString(sum[:])
 	return art, nil
-}
-
-var _ workers.ArtifactSumWriter = (*callEnv)(nil)
-
-// WriteArtifactSum implements workers.ArtifactSumWriter: WriteArtifact for
-// a caller that has already computed the data's SHA-256 (to name the file
-// after it), so the bytes are not hashed twice.
-func (e *callEnv) WriteArtifactSum(name string, data []byte, sum [32]byte) (workers.Artifact, error) {
-	art, err := e.writeArtifact(name, data)
-	return withSHA256(art, err, sum)
-}
-
-var _ workers.ArtifactFileWriter = (*callEnv)(nil)
-
-// WriteArtifactFile implements workers.ArtifactFileWriter: WriteArtifact
-// without the digest, for a caller that hashes the bytes on another core
-// meanwhile and sets the artifact's SHA256 itself.
-func (e *callEnv) WriteArtifactFile(name string, data []byte) (workers.Artifact, error) {
-	return e.writeArtifact(name, data)
 }
 
 // writeArtifact writes data to a temporary file and renames it into place
@@ -670,7 +661,7 @@ func (e *callEnv) WriteArtifactFile(name string, data []byte) (workers.Artifact,
 // deleted inodes). The returned artifact has no SHA256: the caller, which
 // may hash data while it is written, fills it in.
 func (e *callEnv) writeArtifact(name string, data []byte) (workers.Artifact, error) {
-	if err := CheckRelativePath(name); err != nil || strings.Contains(name, "/") {
+	if err := workers.CheckRelativePath(name); err != nil || strings.Contains(name, "/") {
 		return workers.Artifact{}, fmt.Errorf("artifact name %q must be a plain file name", name)
 	}
 	s := e.s

@@ -1,4 +1,7 @@
 package workers
 
-// commonVariants holds variants shared by several families.
-func commonVariants() []Variant { return nil }
+// kernelFamilies holds the variants of the families not yet in their own
+// package.
+func kernelFamilies() [][]Variant {
+	return [][]Variant{xbdVariants(), routingVariants(), sen1FloodVariants()}
+}

@@ -5,20 +5,9 @@ import (
 	"log/slog"
 
 	"github.com/geodisaster/engine/crs"
+	"github.com/geodisaster/engine/internal/team"
 	"github.com/geodisaster/engine/raster"
 )
-
-// FileCard is one declared file of a handle: a repository-relative path and
-// the metadata the record declares for it.
-type FileCard struct {
-	Path         string         `json:"path"`
-	SHA256       string         `json:"sha256,omitempty"`
-	Date         string         `json:"date,omitempty"`
-	TemporalRole string         `json:"temporal_role,omitempty"`
-	Epoch        string         `json:"epoch,omitempty"`
-	BandNames    []string       `json:"band_names,omitempty"`
-	Meta         map[string]any `json:"meta,omitempty"`
-}
 
 // Handle kinds that are not worker outputs.
 const (
@@ -96,7 +85,33 @@ type Env interface {
 	// RasterInfo returns a declared GeoTIFF's description without decoding
 	// pixels.
 	RasterInfo(path string) (RasterInfo, error)
-	// WriteArtifact writes a run-scoped generated file. It must not keep
-	// data after it returns: workers write from pooled buffers they reuse.
-	WriteArtifact(name string, data []byte) (Artifact, error)
+	// WriteArtifact writes data as the run-scoped generated file name and
+	// returns the artifact, its SHA-256 included. A nil sum lets the
+	// environment hash data (on another core while it writes, for large
+	// data). A caller that knows the digest already, or computes it on
+	// another goroutine meanwhile, passes sum instead: the environment
+	// calls it once, after the file is written (not when the write
+	// fails), and takes its result for data's SHA-256. WriteArtifact
+	// must not keep data after it returns: workers write from pooled
+	// buffers they reuse.
+	WriteArtifact(name string, data []byte, sum func() [32]byte) (Artifact, error)
+}
+
+// TeamEnv is implemented by environments that keep one team.Team for all the
+// calls of a session, so its helper is awake when a call begins.
+type TeamEnv interface {
+	// Team returns the session's team; the environment closes it.
+	Team() *team.Team
+}
+
+// teamFor returns env's team, or a new one when env has none, with the
+// function to call when the caller is done with it.
+func teamFor(env Env) (*team.Team, func()) {
+	if te, ok := env.(TeamEnv); ok {
+		if t := te.Team(); t != nil {
+			return t, func() {}
+		}
+	}
+	t := team.New()
+	return t, t.Close
 }

@@ -162,17 +162,15 @@ type Registry struct {
 	variants map[string]map[string]*Variant // tool -> value -> variant
 }
 
-// NewRegistry returns a registry with every family's variants.
-func NewRegistry() (*Registry, error) {
+// NewRegistry returns a registry with the variants of every family in
+// fams (package workers/families lists the benchmark's).
+func NewRegistry(fams []FamilyDef) (*Registry, error) {
 	r := &Registry{variants: map[string]map[string]*Variant{}}
-	for _, vs := range [][]Variant{
-		commonVariants(),
-		deforestationVariants(),
-		multiHazardVariants(),
-		xbdVariants(),
-		routingVariants(),
-		sen1FloodVariants(),
-	} {
+	lists := kernelFamilies()
+	for _, f := range fams {
+		lists = append(lists, f.Variants())
+	}
+	for _, vs := range lists {
 		for i := range vs {
 			if err := r.add(&vs[i]); err != nil {
 				return nil, err
@@ -192,7 +190,7 @@ func (r *Registry) add(v *Variant) error {
 	}
 	found := v.Value == ""
 	for _, p := range v.Params {
-		if inEnum(info.Keys, p.Name) {
+		if InEnum(info.Keys, p.Name) {
 			found = true
 		}
 	}
@@ -277,7 +275,7 @@ func discriminant(v any) (string, error) {
 		for k, val := range x {
 			b, ok := val.(bool)
 			if !ok {
-				return "", fmt.Errorf("flag %q must be true, got %s", k, jsonText(val))
+				return "", fmt.Errorf("flag %q must be true, got %s", k, JSONText(val))
 			}
 			if b {
 				keys = append(keys, k)
@@ -289,7 +287,7 @@ func discriminant(v any) (string, error) {
 		sort.Strings(keys)
 		return strings.Join(keys, "+"), nil
 	}
-	return "", fmt.Errorf("must be a string or an object of true flags, got %s", jsonText(v))
+	return "", fmt.Errorf("must be a string or an object of true flags, got %s", JSONText(v))
 }
 
 func validate(v *Variant, raw map[string]any) (Args, error) {
@@ -339,7 +337,8 @@ func validate(v *Variant, raw map[string]any) (Args, error) {
 	return Args{tool: v.Tool, m: raw}, nil
 }
 
-func inEnum(enum []string, s string) bool {
+// InEnum reports whether s is one of enum.
+func InEnum(enum []string, s string) bool {
 	if len(enum) == 0 {
 		return true
 	}
@@ -357,22 +356,22 @@ func checkParam(p Param, val any) error {
 	case KindHandle:
 		s, ok := val.(string)
 		if !ok || s == "" {
-			return fmt.Errorf("must be a handle name, got %s", jsonText(val))
+			return fmt.Errorf("must be a handle name, got %s", JSONText(val))
 		}
 	case KindString:
 		s, ok := val.(string)
 		if !ok {
-			return fmt.Errorf("must be a string, got %s", jsonText(val))
+			return fmt.Errorf("must be a string, got %s", JSONText(val))
 		}
-		if !inEnum(p.Enum, s) {
+		if !InEnum(p.Enum, s) {
 			return fmt.Errorf("unsupported value %q%s", s, allowed())
 		}
 	case KindNumber, KindInteger:
 		f, ok := val.(float64)
 		if !ok {
-			return fmt.Errorf("must be a number, got %s", jsonText(val))
+			return fmt.Errorf("must be a number, got %s", JSONText(val))
 		}
-		if math.IsNaN(f) || math.IsInf(f, 0) {
+		if !Finite(f) {
 			return errors.New("must be finite")
 		}
 		if p.Kind == KindInteger && f != math.Trunc(f) {
@@ -380,28 +379,28 @@ func checkParam(p Param, val any) error {
 		}
 	case KindBool:
 		if _, ok := val.(bool); !ok {
-			return fmt.Errorf("must be a boolean, got %s", jsonText(val))
+			return fmt.Errorf("must be a boolean, got %s", JSONText(val))
 		}
 	case KindHandleMap:
 		m, ok := val.(map[string]any)
 		if !ok || len(m) == 0 {
-			return fmt.Errorf("must be a non-empty object of slot: handle, got %s", jsonText(val))
+			return fmt.Errorf("must be a non-empty object of slot: handle, got %s", JSONText(val))
 		}
 		for slot, h := range m {
-			if !inEnum(p.Enum, slot) {
+			if !InEnum(p.Enum, slot) {
 				return fmt.Errorf("unsupported slot %q%s", slot, allowed())
 			}
 			if s, ok := h.(string); !ok || s == "" {
-				return fmt.Errorf("slot %q must name a handle, got %s", slot, jsonText(h))
+				return fmt.Errorf("slot %q must name a handle, got %s", slot, JSONText(h))
 			}
 		}
 	case KindFlags:
 		m, ok := val.(map[string]any)
 		if !ok {
-			return fmt.Errorf("must be an object of flags, got %s", jsonText(val))
+			return fmt.Errorf("must be an object of flags, got %s", JSONText(val))
 		}
 		for k, f := range m {
-			if !inEnum(p.Enum, k) {
+			if !InEnum(p.Enum, k) {
 				return fmt.Errorf("unsupported flag %q%s", k, allowed())
 			}
 			if _, ok := f.(bool); !ok {
@@ -410,19 +409,19 @@ func checkParam(p Param, val any) error {
 		}
 	case KindObject:
 		if _, ok := val.(map[string]any); !ok {
-			return fmt.Errorf("must be an object, got %s", jsonText(val))
+			return fmt.Errorf("must be an object, got %s", JSONText(val))
 		}
 	case KindStringList:
 		l, ok := val.([]any)
 		if !ok {
-			return fmt.Errorf("must be an array of strings, got %s", jsonText(val))
+			return fmt.Errorf("must be an array of strings, got %s", JSONText(val))
 		}
 		for _, it := range l {
 			s, ok := it.(string)
 			if !ok {
-				return fmt.Errorf("must be an array of strings, got item %s", jsonText(it))
+				return fmt.Errorf("must be an array of strings, got item %s", JSONText(it))
 			}
-			if !inEnum(p.Enum, s) {
+			if !InEnum(p.Enum, s) {
 				return fmt.Errorf("unsupported item %q%s", s, allowed())
 			}
 		}
@@ -430,7 +429,7 @@ func checkParam(p Param, val any) error {
 	return nil
 }
 
-func jsonText(v any) string {
+func JSONText(v any) string {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Sprintf("%v", v)
@@ -498,3 +497,26 @@ func (a Args) Map() map[string]any {
 	}
 	return out
 }
+
+// Input declares the required "input" argument: the handle of the result
+// the variant consumes (doc names it, e.g. "work handle from
+// PrepareScene(mode=baseline_canopy)").
+func Input(doc string) Param {
+	return Param{Name: "input", Kind: KindHandle, Required: true, Doc: doc}
+}
+
+// Choice declares a required string argument that takes one of values.
+func Choice(name string, values ...string) Param {
+	return Param{Name: name, Kind: KindString, Required: true, Enum: values}
+}
+
+// Flags declares a required object of true flags named from names, such
+// as metrics={treecover_mean_pct: true}.
+func Flags(name string, names ...string) Param {
+	return Param{Name: name, Kind: KindFlags, Required: true, Enum: names}
+}
+
+// ArgsOf wraps arguments that are already valid for tool, for callers
+// (tests, composite workers) that run a variant directly; Registry.Resolve
+// is the validating path.
+func ArgsOf(tool string, m map[string]any) Args { return Args{tool: tool, m: m} }

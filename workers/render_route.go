@@ -72,7 +72,7 @@ func renderRouteOverlayVariant() Variant {
 		Params: []Param{
 			{Name: "input", Kind: KindHandle, Doc: "route_compare handle from CompareRoutes"},
 			{Name: "work", Kind: KindHandle, Doc: "the spec's spelling of input (work=route_compare_1); give one of the two"},
-			{Name: "style", Kind: KindString, Required: true, Enum: []string{"route_overlay"}},
+			Choice("style", "route_overlay"),
 			{Name: "layers", Kind: KindFlags, Enum: OverlayLayers(), Doc: "layer toggles; absent means every layer; labels need routes"},
 		},
 		Run: renderRouteOverlay,
@@ -333,13 +333,13 @@ func renderRouteOverlay(env Env, a Args) (*Result, error) {
 		return nil, fmt.Errorf("RenderMap: empty PNG")
 	}
 	stem := "route_overlay_" + h.Name
-	if rr.PNG, err = env.WriteArtifact(stem+".png", pngBytes); err != nil {
+	if rr.PNG, err = env.WriteArtifact(stem+".png", pngBytes, nil); err != nil {
 		return nil, err
 	}
 	in := plan.Overlay
 	cr := chipRect(in.RGB)
 	chipT := chipTransform(in.RGB, cr)
-	if rr.WorldFile, err = env.WriteArtifact(stem+".pgw", worldFile(chipT)); err != nil {
+	if rr.WorldFile, err = env.WriteArtifact(stem+".pgw", worldFile(chipT), nil); err != nil {
 		return nil, err
 	}
 	manifest := map[string]any{
@@ -361,7 +361,7 @@ func renderRouteOverlay(env Env, a Args) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("RenderMap: manifest: %w", err)
 	}
-	if rr.Manifest, err = env.WriteArtifact(stem+".json", append(mb, '\n')); err != nil {
+	if rr.Manifest, err = env.WriteArtifact(stem+".json", append(mb, '\n'), nil); err != nil {
 		return nil, err
 	}
 	ev := map[string]any{}

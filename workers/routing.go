@@ -118,8 +118,8 @@ const avoidFloodArg = "avoid.flood_affected_roads"
 func routingVariants() []Variant {
 	planParams := func(objective string, avoidRequired bool) []Param {
 		return []Param{
-			{Name: "input", Kind: KindHandle, Required: true, Doc: planInputDoc(objective)},
-			{Name: "objective", Kind: KindString, Required: true, Enum: []string{objective}},
+			Input(planInputDoc(objective)),
+			Choice("objective", objective),
 			{Name: avoidFloodArg, Kind: KindBool, Required: avoidRequired, Doc: "must be true: candidates crossing a blocked road edge are ineligible"},
 		}
 	}
@@ -138,8 +138,8 @@ func routingVariants() []Variant {
 		{
 			Tool: "EstimateExposure", Value: "blocked_roads",
 			Params: []Param{
-				{Name: "input", Kind: KindHandle, Required: true, Doc: "work handle from PrepareScene(mode=flood_safe_routing)"},
-				{Name: "exposure", Kind: KindString, Required: true, Enum: []string{"blocked_roads"}},
+				Input("work handle from PrepareScene(mode=flood_safe_routing)"),
+				Choice("exposure", "blocked_roads"),
 			},
 			Run: estimateBlockedRoads,
 		},
@@ -149,7 +149,7 @@ func routingVariants() []Variant {
 		{
 			Tool: "CompareRoutes", Value: "balanced+fastest+safest",
 			Params: []Param{
-				{Name: "input", Kind: KindHandle, Required: true, Doc: "routes handle from PlanRoutes(objective=candidate_routes or overlay_routes)"},
+				Input("routes handle from PlanRoutes(objective=candidate_routes or overlay_routes)"),
 				{Name: "objectives", Kind: KindFlags, Required: true, Enum: RouteStrategies(), Doc: "{fastest: true, safest: true, balanced: true}; partial preference contracts are rejected"},
 			},
 			Run: compareRoutes,
@@ -1095,7 +1095,7 @@ func planRoutes(objective string) func(env Env, a Args) (*Result, error) {
 			}
 			m := computeRouteMetrics(c, edges, blocked)
 			for _, v := range []float64{m.DistanceM, m.ETAMin, m.LengthWeightedRisk, m.Costs[StrategyFastest], m.Costs[StrategySafest], m.Costs[StrategyBalanced]} {
-				if math.IsNaN(v) || math.IsInf(v, 0) {
+				if !Finite(v) {
 					return nil, fmt.Errorf("PlanRoutes: route %s: a recomputed metric is not finite", c.ID)
 				}
 			}

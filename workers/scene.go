@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -112,7 +113,7 @@ func (s *Scene) Param(name string) (any, bool) {
 var handleStemRE = regexp.MustCompile(`^(.*)_[0-9]+$`)
 
 // handleStem returns a handle name without its _N suffix.
-func handleStem(name string) string {
+func HandleStem(name string) string {
 	if m := handleStemRE.FindStringSubmatch(name); m != nil {
 		return m[1]
 	}
@@ -164,7 +165,7 @@ func ReadDataVariant(spec ReadSpec) Variant {
 	params := []Param{
 		{Name: "question", Kind: KindHandle, Required: true, Doc: "the question handle, e.g. question_1"},
 		{Name: "handle", Kind: KindHandle, Required: true, Doc: "the declared input handle to open"},
-		{Name: "role", Kind: KindString, Required: true, Enum: []string{spec.Role}},
+		Choice("role", spec.Role),
 	}
 	if len(spec.Times) > 0 {
 		params = append(params, Param{Name: "time", Kind: KindString, Enum: spec.Times, Doc: "temporal selection"})
@@ -187,7 +188,7 @@ func ReadDataVariant(spec ReadSpec) Variant {
 			if h.Kind != KindInput {
 				return nil, a.Errorf("handle", "%s is a %s handle; ReadData opens declared input handles", h.Name, h.Kind)
 			}
-			if stem := handleStem(h.Name); !inEnum(spec.HandleStems, stem) {
+			if stem := HandleStem(h.Name); !InEnum(spec.HandleStems, stem) {
 				return nil, a.Errorf("role", "role %s does not apply to handle %s (it reads %s)", spec.Role, h.Name, strings.Join(spec.HandleStems, ", "))
 			}
 			sc := &Scene{Role: spec.Role, Time: a.String("time"), Handle: h.Name, Options: map[string]any{}}
@@ -231,7 +232,9 @@ func ReadDataVariant(spec ReadSpec) Variant {
 	}
 }
 
-func describeFile(env Env, card FileCard) (SceneFile, error) {
+// DescribeFile reads a declared file's raster header into a SceneFile:
+// its grid, data type, nodata and band descriptions.
+func DescribeFile(env Env, card FileCard) (SceneFile, error) {
 	return describeSceneFile(env, card, false)
 }
 
@@ -319,7 +322,7 @@ func nodataEvidence(r RasterInfo) any {
 	if !r.HasNoData {
 		return nil
 	}
-	return jsonNumber(r.NoData)
+	return JSONNumber(r.NoData)
 }
 
 // PrepareSpec declares one PrepareScene mode.
@@ -356,7 +359,7 @@ func PrepareSceneVariant(spec PrepareSpec) Variant {
 		Tool: "PrepareScene", Value: spec.Mode,
 		Params: []Param{
 			{Name: "inputs", Kind: KindHandleMap, Required: true, Enum: slots, Doc: "slot: scene handle"},
-			{Name: "mode", Kind: KindString, Required: true, Enum: []string{spec.Mode}},
+			Choice("mode", spec.Mode),
 		},
 		Run: func(env Env, a Args) (*Result, error) {
 			w := &Work{Mode: spec.Mode, Scenes: map[string]*Scene{}, Handles: map[string]string{}}
@@ -384,7 +387,7 @@ func PrepareSceneVariant(spec PrepareSpec) Variant {
 				if !ok {
 					return nil, a.Errorf("inputs", "slot %q: %s is a %s handle; PrepareScene takes scene handles from ReadData", slot, h.Name, h.Kind)
 				}
-				if !inEnum(spec.Slots[slot], sc.Role) {
+				if !InEnum(spec.Slots[slot], sc.Role) {
 					return nil, a.Errorf("inputs", "slot %q of mode %s accepts roles %s, %s has role %s", slot, spec.Mode, strings.Join(spec.Slots[slot], ", "), h.Name, sc.Role)
 				}
 				w.Scenes[slot] = sc
@@ -420,4 +423,18 @@ func OpenResult[T any](env Env, a Args, arg, want string) (T, *Handle, error) {
 		return zero, nil, a.Errorf(arg, "%s is a %s result; %s requires a %s result", h.Name, h.Kind, a.tool, want)
 	}
 	return p, h, nil
+}
+
+// OpenWork opens the handle named by the call's "input" argument as a
+// PrepareScene work context of one of modes, or returns an error naming
+// the modes accepted.
+func OpenWork(env Env, a Args, modes ...string) (*Work, error) {
+	w, _, err := OpenResult[*Work](env, a, "input", "work (PrepareScene mode="+strings.Join(modes, " or ")+")")
+	if err != nil {
+		return nil, err
+	}
+	if slices.Contains(modes, w.Mode) {
+		return w, nil
+	}
+	return nil, a.Errorf("input", "needs a work context of mode %s, got mode %s", strings.Join(modes, " or "), w.Mode)
 }

@@ -88,8 +88,8 @@ func sen1FloodVariants() []Variant {
 		{
 			Tool: "MapFlood", Value: Sen1FloodMethod,
 			Params: []Param{
-				{Name: "input", Kind: KindHandle, Required: true, Doc: "work handle from PrepareScene(mode=sar_flood*)"},
-				{Name: "method", Kind: KindString, Required: true, Enum: []string{Sen1FloodMethod}},
+				Input("work handle from PrepareScene(mode=sar_flood*)"),
+				Choice("method", Sen1FloodMethod),
 			},
 			Run: mapFloodOtsu,
 		},
@@ -98,8 +98,8 @@ func sen1FloodVariants() []Variant {
 		vs = append(vs, Variant{
 			Tool: "ExtractObjects", Value: target,
 			Params: []Param{
-				{Name: "input", Kind: KindHandle, Required: true, Doc: "flood handle from MapFlood"},
-				{Name: "target", Kind: KindString, Required: true, Enum: []string{target}},
+				Input("flood handle from MapFlood"),
+				Choice("target", target),
 			},
 			Run: extractFloodObjects,
 		})
@@ -108,8 +108,8 @@ func sen1FloodVariants() []Variant {
 		vs = append(vs, Variant{
 			Tool: "DescribeFlood", Value: strings.Join(set, "+"),
 			Params: []Param{
-				{Name: "input", Kind: KindHandle, Required: true, Doc: "flood_n, objects_n or compare_n of the Sen1Floods11 chain"},
-				{Name: "metrics", Kind: KindFlags, Required: true, Enum: sen1AllMetrics},
+				Input("flood_n, objects_n or compare_n of the Sen1Floods11 chain"),
+				Flags("metrics", sen1AllMetrics...),
 			},
 			Run: describeFlood,
 		})
@@ -118,9 +118,9 @@ func sen1FloodVariants() []Variant {
 		Variant{
 			Tool: "RankRegions", Value: "flood_percentage",
 			Params: []Param{
-				{Name: "input", Kind: KindHandle, Required: true, Doc: "flood_report handle with the 4x4 grid"},
-				{Name: "by", Kind: KindString, Required: true, Enum: []string{"flood_percentage"}},
-				{Name: "candidates", Kind: KindString, Required: true, Enum: []string{"grid_4x4"}},
+				Input("flood_report handle with the 4x4 grid"),
+				Choice("by", "flood_percentage"),
+				Choice("candidates", "grid_4x4"),
 				{Name: "top_k", Kind: KindInteger, Required: true, Doc: "number of cells to rank (the family's contract is 3)"},
 			},
 			Run: rankFloodCells,
@@ -128,17 +128,17 @@ func sen1FloodVariants() []Variant {
 		Variant{
 			Tool: "CompareSources", Value: "overlap_vs_outside_reference",
 			Params: []Param{
-				{Name: "input", Kind: KindHandle, Required: true, Doc: "flood_n (type D) or rank_n (type E)"},
-				{Name: "reference", Kind: KindString, Required: true, Enum: []string{"known_water"}},
-				{Name: "criterion", Kind: KindString, Required: true, Enum: []string{"overlap_vs_outside_reference"}},
+				Input("flood_n (type D) or rank_n (type E)"),
+				Choice("reference", "known_water"),
+				Choice("criterion", "overlap_vs_outside_reference"),
 			},
 			Run: compareKnownWater,
 		},
 		Variant{
 			Tool: "RenderMap", Value: "flood_diagnostic",
 			Params: []Param{
-				{Name: "input", Kind: KindHandle, Required: true, Doc: "compare handle of the type-E chain"},
-				{Name: "style", Kind: KindString, Required: true, Enum: []string{"flood_diagnostic"}},
+				Input("compare handle of the type-E chain"),
+				Choice("style", "flood_diagnostic"),
 				{Name: "layers", Kind: KindFlags, Required: true, Enum: sen1RenderLayers, Doc: "layers to draw"},
 			},
 			Run: renderFloodDiagnostic,

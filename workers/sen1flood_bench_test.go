@@ -158,7 +158,7 @@ func BenchmarkSen1FloodStages(b *testing.B) {
 	o := &FloodObjects{Target: "flood_polygons", Mask: m, Labels: labels, Components: comps}
 	cmp := &FloodComparison{Mask: m, Ranking: &FloodRanking{Report: &FloodReport{Mask: m, Objects: o}}}
 	env.handles = map[string]*Handle{"compare_1": {Name: "compare_1", Kind: "compare", Result: &Result{Payload: cmp}}}
-	reg, err := NewRegistry()
+	reg, err := NewRegistry(nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -121,7 +121,7 @@ func mapFloodOtsu(env Env, a Args) (*Result, error) {
 		return nil, fmt.Errorf("MapFlood: encoding the mask: %w", terr)
 	}
 	*bp = tif[:0]
-	m.Artifact, err = env.WriteArtifact("flood_mask_"+m.MaskSHA256[:12]+".tif", tif)
+	m.Artifact, err = env.WriteArtifact("flood_mask_"+m.MaskSHA256[:12]+".tif", tif, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -2,7 +2,6 @@ package workers
 
 import (
 	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"runtime"
 	"sort"
@@ -214,8 +213,8 @@ func extractFloodObjects(env Env, a Args) (*Result, error) {
 //     groups them by label once the runs are labelled, and writes the
 //     document (whose feature properties are the pixel counts, known with
 //     the runs' labels), announcing each written stretch to the hasher;
-//     then it writes the artifact's file (when env is an
-//     ArtifactFileWriter) while the hasher finishes.
+//     then it writes the artifact's file while the hasher finishes (the
+//     digest reaches env.WriteArtifact through its sum function).
 func sen1ExtractPolygons(env Env, o *FloodObjects) (Artifact, int, error) {
 	m := o.Mask
 	w, h := m.Info.Width, m.Info.Height
@@ -232,14 +231,15 @@ func sen1ExtractPolygons(env Env, o *FloodObjects) (Artifact, int, error) {
 		polyErr    error
 		doc        atomic.Pointer[[]byte] // the document, before it is written
 		written    atomic.Int64           // bytes of doc final so far
-		finished   atomic.Bool            // the writer has stopped
+		finished   atomic.Bool            // the document is complete, or the tracer has stopped
+		sum        [32]byte               // the document's digest, once hashed is closed
+		hashed     = make(chan struct{})
 	)
 	bp := sen1GeoJSONPool.Get().(*[]byte)
 	defer sen1GeoJSONPool.Put(bp)
 	name := "flood_polygons_" + m.MaskSHA256[:12] + ".geojson"
-	fw, early := env.(ArtifactFileWriter)
 	var (
-		art    Artifact // written by the tracer (early) or after hashing
+		art    Artifact // written by the tracer
 		artErr error
 	)
 	wait := tm.Go(func() {
@@ -266,11 +266,16 @@ func sen1ExtractPolygons(env Env, o *FloodObjects) (Artifact, int, error) {
 		*bp = d[:0]
 		doc.Store(&d)
 		g.writeStreaming(d, &written)
-		if early {
-			art, artErr = fw.WriteArtifactFile(name, d)
-		}
+		finished.Store(true)
+		art, artErr = env.WriteArtifact(name, d, func() [32]byte {
+			<-hashed
+			return sum
+		})
 	})
 	defer labelled.Store(true) // also when the labelling panics, so that the tracer stops waiting
+	var hashOnce sync.Once
+	endHash := func() { hashOnce.Do(func() { close(hashed) }) }
+	defer endHash() // a panic here must not leave the tracer waiting for the digest
 	o.Labels, o.Components, labelErr = sen1LabelComponents(m, func(at func(int) int32, k int, p []int32) {
 		labelAt, n, pixels, labelledOK = at, k, p, true
 		labelled.Store(true)
@@ -279,13 +284,13 @@ func sen1ExtractPolygons(env Env, o *FloodObjects) (Artifact, int, error) {
 	// Hash the document as it is written (polling, so that neither side
 	// sleeps between stretches).
 	hash := sha256.New()
-	hashed := 0
+	done := 0
 	for {
 		stopped := finished.Load()
 		if d := doc.Load(); d != nil {
-			if end := int(written.Load()); end > hashed {
-				hash.Write((*d)[hashed:end])
-				hashed = end
+			if end := int(written.Load()); end > done {
+				hash.Write((*d)[done:end])
+				done = end
 			}
 		}
 		if stopped {
@@ -293,6 +298,8 @@ func sen1ExtractPolygons(env Env, o *FloodObjects) (Artifact, int, error) {
 		}
 		runtime.Gosched()
 	}
+	hash.Sum(sum[:0])
+	endHash()
 	wait()
 	if labelErr != nil {
 		return Artifact{}, 0, fmt.Errorf("ExtractObjects: %w", labelErr)
@@ -301,21 +308,11 @@ func sen1ExtractPolygons(env Env, o *FloodObjects) (Artifact, int, error) {
 	if polyErr != nil || d == nil {
 		return Artifact{}, 0, fmt.Errorf("ExtractObjects: polygonizing %s: %w", m.Source, polyErr)
 	}
-	if hashed != len(*d) {
-		return Artifact{}, 0, fmt.Errorf("ExtractObjects: GeoJSON writer stopped at byte %d of %d", hashed, len(*d))
+	if done != len(*d) {
+		return Artifact{}, 0, fmt.Errorf("ExtractObjects: GeoJSON writer stopped at byte %d of %d", done, len(*d))
 	}
-	var sum [32]byte
-	hash.Sum(sum[:0])
-	if early {
-		if artErr != nil {
-			return Artifact{}, 0, artErr
-		}
-		art.SHA256 = hex.EncodeToString(sum[:])
-		return art, len(polys), nil
-	}
-	art, err := writeArtifactSum(env, name, *d, sum)
-	if err != nil {
-		return Artifact{}, 0, err
+	if artErr != nil {
+		return Artifact{}, 0, artErr
 	}
 	return art, len(polys), nil
 }

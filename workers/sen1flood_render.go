@@ -144,7 +144,7 @@ func renderFloodDiagnostic(env Env, a Args) (*Result, error) {
 		}
 	}
 	sort.Strings(renderedList)
-	pngArt, err := writeArtifactSum(env, pngName+".png", pngBytes, pngSum)
+	pngArt, err := env.WriteArtifact(pngName+".png", pngBytes, func() [32]byte { return pngSum })
 	if err != nil {
 		return nil, err
 	}
@@ -160,7 +160,7 @@ func renderFloodDiagnostic(env Env, a Args) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	manArt, err := env.WriteArtifact(pngName+".json", append(mb, '\n'))
+	manArt, err := env.WriteArtifact(pngName+".json", append(mb, '\n'), nil)
 	if err != nil {
 		return nil, err
 	}

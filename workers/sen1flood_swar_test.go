@@ -3,8 +3,9 @@ package workers
 import (
 	"math/rand/v2"
 
-	"github.com/geodisaster/engine/raster"
 	"testing"
+
+	"github.com/geodisaster/engine/raster"
 )
 
 // randomFloodMask returns a w x h mask of 0/1/255 values (and, with odd,

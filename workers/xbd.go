@@ -70,16 +70,16 @@ func xbdVariants() []Variant {
 		{
 			Tool: "AssessDamage", Value: "scene",
 			Params: []Param{
-				{Name: "input", Kind: KindHandle, Required: true, Doc: "work handle from PrepareScene(mode=xbd_damage or xbd_scene_summary)"},
-				{Name: "aggregation", Kind: KindString, Required: true, Enum: []string{"scene"}},
+				Input("work handle from PrepareScene(mode=xbd_damage or xbd_scene_summary)"),
+				Choice("aggregation", "scene"),
 			},
 			Run: assessXBDScene,
 		},
 		{
 			Tool: "AssessDamage", Value: "quadrant_2x2",
 			Params: []Param{
-				{Name: "input", Kind: KindHandle, Required: true, Doc: "work handle from PrepareScene(mode=xbd_quadrants)"},
-				{Name: "aggregation", Kind: KindString, Required: true, Enum: []string{"quadrant_2x2"}},
+				Input("work handle from PrepareScene(mode=xbd_quadrants)"),
+				Choice("aggregation", "quadrant_2x2"),
 				severity,
 			},
 			Run: assessXBDGrid("xbd_quadrants", "quadrant_2x2"),
@@ -87,16 +87,16 @@ func xbdVariants() []Variant {
 		{
 			Tool: "AssessDamage", Value: "grid_4x4",
 			Params: []Param{
-				{Name: "input", Kind: KindHandle, Required: true, Doc: "work handle from PrepareScene(mode=xbd_grid)"},
-				{Name: "aggregation", Kind: KindString, Required: true, Enum: []string{"grid_4x4"}},
+				Input("work handle from PrepareScene(mode=xbd_grid)"),
+				Choice("aggregation", "grid_4x4"),
 			},
 			Run: assessXBDGrid("xbd_grid", "grid_4x4"),
 		},
 		{
 			Tool: "AssessDamage", Value: "pair_compare",
 			Params: []Param{
-				{Name: "input", Kind: KindHandle, Required: true, Doc: "work handle from PrepareScene(mode=scene_compare)"},
-				{Name: "aggregation", Kind: KindString, Required: true, Enum: []string{"pair_compare"}},
+				Input("work handle from PrepareScene(mode=scene_compare)"),
+				Choice("aggregation", "pair_compare"),
 				{Name: "severity", Kind: KindString, Required: true, Enum: []string{"severe"}, Doc: "severe = major-damage or destroyed"},
 			},
 			Run: assessXBDPair,
@@ -104,16 +104,16 @@ func xbdVariants() []Variant {
 		{
 			Tool: "AssessDamage", Value: "severe_only",
 			Params: []Param{
-				{Name: "input", Kind: KindHandle, Required: true, Doc: "objects handle from ExtractObjects(target=severe_buildings)"},
-				{Name: "aggregation", Kind: KindString, Required: true, Enum: []string{"severe_only"}},
+				Input("objects handle from ExtractObjects(target=severe_buildings)"),
+				Choice("aggregation", "severe_only"),
 			},
 			Run: assessXBDSevereOnly,
 		},
 		{
 			Tool: "ExtractObjects", Value: "severe_buildings",
 			Params: []Param{
-				{Name: "input", Kind: KindHandle, Required: true, Doc: "work handle from PrepareScene(mode=xbd_damage)"},
-				{Name: "target", Kind: KindString, Required: true, Enum: []string{"severe_buildings"}},
+				Input("work handle from PrepareScene(mode=xbd_damage)"),
+				Choice("target", "severe_buildings"),
 				{Name: "severity", Kind: KindString, Required: true, Enum: []string{"major_or_destroyed"}, Doc: "the union of the major-damage and destroyed labels"},
 			},
 			Run: extractXBDSevere,
@@ -121,8 +121,8 @@ func xbdVariants() []Variant {
 		{
 			Tool: "RankRegions", Value: "severe_footprint_area_m2",
 			Params: []Param{
-				{Name: "input", Kind: KindHandle, Required: true, Doc: "damage handle from AssessDamage(aggregation=quadrant_2x2)"},
-				{Name: "by", Kind: KindString, Required: true, Enum: []string{"severe_footprint_area_m2"}},
+				Input("damage handle from AssessDamage(aggregation=quadrant_2x2)"),
+				Choice("by", "severe_footprint_area_m2"),
 				{Name: "top_k", Kind: KindInteger, Required: true, Doc: "number of ranked regions to report"},
 			},
 			Run: rankXBD("severe_footprint_area_m2"),
@@ -130,8 +130,8 @@ func xbdVariants() []Variant {
 		{
 			Tool: "RankRegions", Value: "severe_damage_count",
 			Params: []Param{
-				{Name: "input", Kind: KindHandle, Required: true, Doc: "damage handle from AssessDamage(aggregation=quadrant_2x2)"},
-				{Name: "by", Kind: KindString, Required: true, Enum: []string{"severe_damage_count"}},
+				Input("damage handle from AssessDamage(aggregation=quadrant_2x2)"),
+				Choice("by", "severe_damage_count"),
 				{Name: "top_k", Kind: KindInteger, Required: true, Doc: "number of ranked regions to report"},
 			},
 			Run: rankXBD("severe_damage_count"),
@@ -139,8 +139,8 @@ func xbdVariants() []Variant {
 		{
 			Tool: "RankRegions", Value: "normalized_damage_severity",
 			Params: []Param{
-				{Name: "input", Kind: KindHandle, Required: true, Doc: "damage handle from AssessDamage(aggregation=grid_4x4)"},
-				{Name: "by", Kind: KindString, Required: true, Enum: []string{"normalized_damage_severity"}},
+				Input("damage handle from AssessDamage(aggregation=grid_4x4)"),
+				Choice("by", "normalized_damage_severity"),
 				{Name: "top_k", Kind: KindInteger, Required: true, Doc: "number of ranked eligible cells to report"},
 			},
 			Run: rankXBD("normalized_damage_severity"),
@@ -148,24 +148,24 @@ func xbdVariants() []Variant {
 		{
 			Tool: "ScoreHazard", Value: "spatial_concentration",
 			Params: []Param{
-				{Name: "input", Kind: KindHandle, Required: true, Doc: "rank handle from RankRegions(by=severe_damage_count)"},
-				{Name: "scale", Kind: KindString, Required: true, Enum: []string{"spatial_concentration"}},
+				Input("rank handle from RankRegions(by=severe_damage_count)"),
+				Choice("scale", "spatial_concentration"),
 			},
 			Run: scoreXBDConcentration,
 		},
 		{
 			Tool: "CompareScenes", Value: "severe_damage_ratio_and_footprint",
 			Params: []Param{
-				{Name: "input", Kind: KindHandle, Required: true, Doc: "damage handle from AssessDamage(aggregation=pair_compare)"},
-				{Name: "by", Kind: KindString, Required: true, Enum: []string{"severe_damage_ratio_and_footprint"}},
+				Input("damage handle from AssessDamage(aggregation=pair_compare)"),
+				Choice("by", "severe_damage_ratio_and_footprint"),
 			},
 			Run: compareXBDScenes,
 		},
 		{
 			Tool: "ComputeStats", Value: "damage_summary+severe_footprint_area",
 			Params: []Param{
-				{Name: "input", Kind: KindHandle, Required: true, Doc: "damage handle from AssessDamage(aggregation=scene)"},
-				{Name: "metrics", Kind: KindFlags, Required: true, Enum: []string{"damage_summary", "severe_footprint_area"}},
+				Input("damage handle from AssessDamage(aggregation=scene)"),
+				Flags("metrics", "damage_summary", "severe_footprint_area"),
 			},
 			Run: statsXBD(false),
 		},
@@ -174,16 +174,16 @@ func xbdVariants() []Variant {
 			// alone carries the severe footprint area too.
 			Tool: "ComputeStats", Value: "damage_summary",
 			Params: []Param{
-				{Name: "input", Kind: KindHandle, Required: true, Doc: "damage handle from AssessDamage(aggregation=scene)"},
-				{Name: "metrics", Kind: KindFlags, Required: true, Enum: []string{"damage_summary"}},
+				Input("damage handle from AssessDamage(aggregation=scene)"),
+				Flags("metrics", "damage_summary"),
 			},
 			Run: statsXBD(false),
 		},
 		{
 			Tool: "ComputeStats", Value: "damage_summary+severe_footprint_area+target_mask_distribution",
 			Params: []Param{
-				{Name: "input", Kind: KindHandle, Required: true, Doc: "damage handle from AssessDamage(aggregation=scene) over an xbd_scene_summary work"},
-				{Name: "metrics", Kind: KindFlags, Required: true, Enum: []string{"damage_summary", "severe_footprint_area", "target_mask_distribution"}},
+				Input("damage handle from AssessDamage(aggregation=scene) over an xbd_scene_summary work"),
+				Flags("metrics", "damage_summary", "severe_footprint_area", "target_mask_distribution"),
 			},
 			Run: statsXBD(true),
 		},
@@ -320,7 +320,7 @@ func checkXBDWork(env Env, w *Work) error {
 		}
 		return nil
 	}
-	for _, slot := range xbdSortedSlots(w) {
+	for _, slot := range SortedKeys(w.Scenes) {
 		s := w.Scenes[slot]
 		for i := range s.Files {
 			f := &s.Files[i]
@@ -355,15 +355,6 @@ func checkXBDWork(env Env, w *Work) error {
 		}
 	}
 	return nil
-}
-
-func xbdSortedSlots(w *Work) []string {
-	out := make([]string, 0, len(w.Scenes))
-	for k := range w.Scenes {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // checkXBDPair checks a same-event pair of two different scenes, each
@@ -488,33 +479,9 @@ func xbdQuadrantMap(q [4]int) map[string]any {
 	return map[string]any{"Q0": q[0], "Q1": q[1], "Q2": q[2], "Q3": q[3]}
 }
 
-func openXBDWork(env Env, a Args, modes ...string) (*Work, error) {
-	w, _, err := OpenResult[*Work](env, a, "input", "work (PrepareScene mode="+xbdJoinOr(modes)+")")
-	if err != nil {
-		return nil, err
-	}
-	for _, m := range modes {
-		if w.Mode == m {
-			return w, nil
-		}
-	}
-	return nil, a.Errorf("input", "needs a work context of mode %s, got mode %s", xbdJoinOr(modes), w.Mode)
-}
-
-func xbdJoinOr(s []string) string {
-	out := ""
-	for i, x := range s {
-		if i > 0 {
-			out += " or "
-		}
-		out += x
-	}
-	return out
-}
-
 // assessXBDScene is AssessDamage(aggregation=scene) (types 29 and 35).
 func assessXBDScene(env Env, a Args) (*Result, error) {
-	w, err := openXBDWork(env, a, "xbd_damage", "xbd_scene_summary")
+	w, err := OpenWork(env, a, "xbd_damage", "xbd_scene_summary")
 	if err != nil {
 		return nil, err
 	}
@@ -682,7 +649,7 @@ type XBDRegions struct {
 // (types 30, 31, 34).
 func assessXBDGrid(mode, aggregation string) func(env Env, a Args) (*Result, error) {
 	return func(env Env, a Args) (*Result, error) {
-		w, err := openXBDWork(env, a, mode)
+		w, err := OpenWork(env, a, mode)
 		if err != nil {
 			return nil, err
 		}
@@ -936,7 +903,7 @@ type XBDPair struct {
 }
 
 func assessXBDPair(env Env, a Args) (*Result, error) {
-	w, err := openXBDWork(env, a, "scene_compare")
+	w, err := OpenWork(env, a, "scene_compare")
 	if err != nil {
 		return nil, err
 	}
@@ -1041,7 +1008,7 @@ type XBDObjects struct {
 }
 
 func extractXBDSevere(env Env, a Args) (*Result, error) {
-	w, err := openXBDWork(env, a, "xbd_damage")
+	w, err := OpenWork(env, a, "xbd_damage")
 	if err != nil {
 		return nil, err
 	}
@@ -1082,7 +1049,7 @@ func extractXBDSevere(env Env, a Args) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("severe buildings GeoJSON: %w", err)
 	}
-	art, err := env.WriteArtifact("severe_buildings_"+xbdSafeName(l.SceneID)+".geojson", b)
+	art, err := env.WriteArtifact("severe_buildings_"+xbdSafeName(l.SceneID)+".geojson", b, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	kit "github.com/geodisaster/engine/internal/cli"
+	"github.com/geodisaster/engine/workers"
 
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/runtime/episode"
@@ -67,7 +68,7 @@ func runExport(ctx context.Context, cio cmdIO, args []string) error {
 	case *nworkers < 1:
 		return usagef("export: --workers must be >= 1")
 	}
-	recs, err := runtime.ReadRecordsFile(*input, true)
+	recs, err := workers.ReadRecordsFile(*input, true)
 	if err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
@@ -147,7 +148,7 @@ func printExportSummary(w io.Writer, m *export.Manifest, out string) error {
 	return nil
 }
 
-func exportVerify(cio cmdIO, dir string, recs []runtime.Record, val *episode.Validator, asJSON bool) error {
+func exportVerify(cio cmdIO, dir string, recs []workers.Record, val *episode.Validator, asJSON bool) error {
 	rep, err := export.Verify(dir, recs, val)
 	if err != nil {
 		return fmt.Errorf("export --verify: %w", err)

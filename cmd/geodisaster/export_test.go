@@ -16,6 +16,7 @@ import (
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/runtime/episode"
 	"github.com/geodisaster/engine/runtime/export"
+	"github.com/geodisaster/engine/workers"
 )
 
 // feedTypes sample every family and every delegation shape: GA-PA,
@@ -31,7 +32,7 @@ func exportCorpus(t *testing.T, types []string) (root, gold, out string) {
 	if _, err := synth.Generate(context.Background(), root, synth.Options{Types: types, PerType: 2, Seed: 5}); err != nil {
 		t.Fatal(err)
 	}
-	recs, err := runtime.ReadRecordsFile(filepath.Join(root, "records.jsonl"), true)
+	recs, err := workers.ReadRecordsFile(filepath.Join(root, "records.jsonl"), true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +44,7 @@ func exportCorpus(t *testing.T, types []string) (root, gold, out string) {
 		seen[recs[i].QuestionType] = true
 	}
 	gold = filepath.Join(t.TempDir(), "records.jsonl")
-	if err := runtime.WriteRecords(mustCreate(t, gold), recs); err != nil {
+	if err := workers.WriteRecords(mustCreate(t, gold), recs); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Remove(filepath.Join(root, "records.jsonl")); err != nil {

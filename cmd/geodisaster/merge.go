@@ -9,6 +9,7 @@ import (
 
 	kit "github.com/geodisaster/engine/internal/cli"
 	"github.com/geodisaster/engine/runtime"
+	"github.com/geodisaster/engine/workers"
 )
 
 func init() {
@@ -56,14 +57,14 @@ func merge(ctx context.Context, cio cmdIO, out, input string, dirs []string) err
 			return fmt.Errorf("merge: --output-dir %s is one of the shard directories", out)
 		}
 	}
-	var recs []runtime.Record
+	var recs []workers.Record
 	var wantSHA string
 	if input != "" {
 		corpus, err := identifyCorpus(input)
 		if err != nil {
 			return fmt.Errorf("merge: --input: %w", err)
 		}
-		if recs, err = runtime.ReadRecordsFile(input, true); err != nil {
+		if recs, err = workers.ReadRecordsFile(input, true); err != nil {
 			return fmt.Errorf("merge: --input: %w", err)
 		}
 		wantSHA = corpus.SHA256

@@ -138,7 +138,7 @@ func replay(ctx context.Context, cio cmdIO, job replayJob) error {
 	if job.root == "" {
 		job.root = defaultDatasetRoot(job.input)
 	}
-	recs, err := runtime.ReadRecordsFile(job.input, true)
+	recs, err := workers.ReadRecordsFile(job.input, true)
 	if err != nil {
 		return err
 	}
@@ -273,7 +273,7 @@ func identifyCorpus(input string) (runtime.CorpusInfo, error) {
 // writeReplayOutputs writes results.jsonl, report.json, report.html and,
 // when withTraces, one trace per record into od's stage; recs are the
 // replayed records (their gold answers show on the page).
-func writeReplayOutputs(ctx context.Context, od *runtime.OutputDir, results []runtime.RecordResult, rep *runtime.Report, recs []runtime.Record, withTraces bool) error {
+func writeReplayOutputs(ctx context.Context, od *runtime.OutputDir, results []runtime.RecordResult, rep *runtime.Report, recs []workers.Record, withTraces bool) error {
 	b, err := runtime.EncodeResults(results)
 	if err != nil {
 		return err

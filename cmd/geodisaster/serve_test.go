@@ -23,7 +23,7 @@ import (
 
 // serveCorpus writes a one-record corpus of qtype and moves the gold out
 // of the dataset root; it returns the root and the gold record.
-func serveCorpus(t *testing.T, qtype string) (string, runtime.Record) {
+func serveCorpus(t *testing.T, qtype string) (string, workers.Record) {
 	t.Helper()
 	root, _, recs := serveCorpusOf(t, qtype)
 	return root, recs[0]
@@ -32,7 +32,7 @@ func serveCorpus(t *testing.T, qtype string) (string, runtime.Record) {
 // serveCorpusOf writes a corpus of one record per type and moves the gold
 // out of the dataset root; it returns the root, the gold file and the
 // gold records.
-func serveCorpusOf(t *testing.T, qtypes ...string) (string, string, []runtime.Record) {
+func serveCorpusOf(t *testing.T, qtypes ...string) (string, string, []workers.Record) {
 	t.Helper()
 	root := t.TempDir()
 	if _, err := synth.Generate(context.Background(), root, synth.Options{Types: qtypes, PerType: 1}); err != nil {
@@ -42,7 +42,7 @@ func serveCorpusOf(t *testing.T, qtypes ...string) (string, string, []runtime.Re
 	if err := os.Rename(filepath.Join(root, "records.jsonl"), gold); err != nil {
 		t.Fatal(err)
 	}
-	recs, err := runtime.ReadRecordsFile(gold, true)
+	recs, err := workers.ReadRecordsFile(gold, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func toolText(t *testing.T, res *sdk.CallToolResult) string {
 
 // solveWith replays the record's chain as tool calls and finishes with
 // the single agent's FinalAnswer; it returns the resolved answer.
-func solveWith(t *testing.T, cs *sdk.ClientSession, rec runtime.Record) json.RawMessage {
+func solveWith(t *testing.T, cs *sdk.ClientSession, rec workers.Record) json.RawMessage {
 	t.Helper()
 	ctx := context.Background()
 	for i, step := range rec.GTChain {
@@ -287,7 +287,7 @@ func (s *httpServe) stop() {
 func TestServeRefusals(t *testing.T) {
 	root, gold := serveCorpus(t, "wildfire_a")
 	goldFile := filepath.Join(t.TempDir(), "records.jsonl")
-	if err := runtime.WriteRecords(mustCreate(t, goldFile), []runtime.Record{gold}); err != nil {
+	if err := workers.WriteRecords(mustCreate(t, goldFile), []workers.Record{gold}); err != nil {
 		t.Fatal(err)
 	}
 	inputs := filepath.Join(root, "test_inputs.jsonl")

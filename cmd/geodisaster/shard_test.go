@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/geodisaster/engine/runtime"
+	"github.com/geodisaster/engine/workers"
 )
 
 // TestMain lets a test run this test binary as the geodisaster command
@@ -90,7 +91,7 @@ func TestMergeRefusesIncompleteOrForeignShards(t *testing.T) {
 	// A shard of another corpus: the same records with one gold answer
 	// changed (another SHA-256).
 	otherDir := t.TempDir()
-	recs, err := runtime.ReadRecordsFile(in, true)
+	recs, err := workers.ReadRecordsFile(in, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +101,7 @@ func TestMergeRefusesIncompleteOrForeignShards(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := runtime.WriteRecords(f, recs); err != nil {
+	if err := workers.WriteRecords(f, recs); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()
@@ -326,11 +327,11 @@ func TestReplayKilledMidRun(t *testing.T) {
 // to the record's trace file, which exists.
 func TestReportLinksFailuresToTraces(t *testing.T) {
 	in := sharedCorpus(t)
-	recs, err := runtime.ReadRecordsFile(in, true)
+	recs, err := workers.ReadRecordsFile(in, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var sel []runtime.Record
+	var sel []workers.Record
 	for _, r := range recs {
 		if r.QuestionType == "wildfire_a" {
 			sel = append(sel, r)
@@ -342,7 +343,7 @@ func TestReportLinksFailuresToTraces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := runtime.WriteRecords(f, sel); err != nil {
+	if err := workers.WriteRecords(f, sel); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()

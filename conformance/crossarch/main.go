@@ -40,6 +40,7 @@ import (
 
 	"github.com/geodisaster/engine/conformance/synth"
 	"github.com/geodisaster/engine/runtime"
+	"github.com/geodisaster/engine/workers"
 )
 
 func main() {
@@ -97,7 +98,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if *keep != "" {
 		artifacts = *keep
 	}
-	recs, err := runtime.ReadRecordsFile(filepath.Join(corpus, "records.jsonl"), true)
+	recs, err := workers.ReadRecordsFile(filepath.Join(corpus, "records.jsonl"), true)
 	if err != nil {
 		return err
 	}

@@ -23,12 +23,12 @@ const AnswerRef = runtime.AnswerRef
 const GeneratedArtifactScheme = "generated-artifact://"
 
 // FieldMapping is one row of the adapter's mapping table: a canonical
-// field, where it goes in runtime.Record and by which rule.
+// field, where it goes in workers.Record and by which rule.
 type FieldMapping struct {
 	// Canonical is the field of a canonical record ("a.b[].c" for nested
 	// fields).
 	Canonical string `json:"canonical"`
-	// Target is the runtime.Record field (or "-" when the value is only
+	// Target is the workers.Record field (or "-" when the value is only
 	// checked or carried to an audit).
 	Target string `json:"target"`
 	// Rule says how the value is mapped.
@@ -46,7 +46,7 @@ func MappingTable() []FieldMapping {
 		{"split", "Split", "as is (train | test)"},
 		{"training_weight", "TrainingWeight", "as is"},
 		{"split_group_id", "SplitGroupID", "as is"},
-		{"trajectory_content_group_id", "-", "carried to the split-isolation audit and the duplicate-group fact; runtime.Record has no such field"},
+		{"trajectory_content_group_id", "-", "carried to the split-isolation audit and the duplicate-group fact; workers.Record has no such field"},
 		{"question", "Question", "as is"},
 		{"handles", "Handles", "object of handle name to {kind, files}; files may be path strings or file cards; a bare list or a single path string is the file list; kind absent: question for names starting with \"question\", otherwise input (reported as derived)"},
 		{"handles.*.files[].path", "FileCard.Path", "as is; must be repository-relative; a generated-artifact:// locator is an adapter error (not a readable file)"},
@@ -75,7 +75,7 @@ type UnmappedField struct {
 // DerivedField is a field the adapter filled by a documented rule because
 // the canonical record did not carry it.
 type DerivedField struct {
-	// Field is the runtime.Record field filled.
+	// Field is the workers.Record field filled.
 	Field string `json:"field"`
 	// Rule is how it was filled.
 	Rule string `json:"rule"`
@@ -84,7 +84,7 @@ type DerivedField struct {
 }
 
 // AdaptError is a record the adapter could not turn into a valid
-// runtime.Record.
+// workers.Record.
 type AdaptError struct {
 	// Line is the 1-based line of the records file.
 	Line int `json:"line"`
@@ -99,7 +99,7 @@ type AdaptError struct {
 // AdaptResult is the outcome of adapting a canonical records file.
 type AdaptResult struct {
 	// Records are the adapted, validated records in file order.
-	Records []runtime.Record `json:"-"`
+	Records []workers.Record `json:"-"`
 	// TrajectoryGroups maps record id to trajectory_content_group_id.
 	TrajectoryGroups map[string]string `json:"-"`
 	// Lines is the number of non-blank lines read.
@@ -202,7 +202,7 @@ func (st *adaptState) derive(field, rule string) {
 	d.Records++
 }
 
-// Adapt reads canonical records JSONL and maps each line to runtime.Record
+// Adapt reads canonical records JSONL and maps each line to workers.Record
 // by MappingTable. A record in the engine's own format passes unchanged.
 // Records that cannot be mapped are listed in Errors (never dropped
 // silently); fields that are not in the table are listed in Unmapped. Only
@@ -259,8 +259,8 @@ func Adapt(r io.Reader) (*AdaptResult, error) {
 // adaptLine maps one canonical record. It returns the record (with at
 // least ID and QuestionType when known, for error reports) and its
 // trajectory_content_group_id.
-func adaptLine(b []byte, st *adaptState, res *AdaptResult) (runtime.Record, string, error) {
-	var rec runtime.Record
+func adaptLine(b []byte, st *adaptState, res *AdaptResult) (workers.Record, string, error) {
+	var rec workers.Record
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(b, &obj); err != nil {
 		return rec, "", fmt.Errorf("not a JSON object: %w", err)
@@ -372,7 +372,7 @@ func adaptLine(b []byte, st *adaptState, res *AdaptResult) (runtime.Record, stri
 	return rec, tg, nil
 }
 
-// isCardKey reports whether k is a file-card field runtime.Record
+// isCardKey reports whether k is a file-card field workers.Record
 // understands.
 func isCardKey(k string) bool {
 	switch k {
@@ -382,14 +382,14 @@ func isCardKey(k string) bool {
 	return false
 }
 
-func adaptHandles(raw json.RawMessage, id string, st *adaptState) (map[string]runtime.HandleDecl, error) {
+func adaptHandles(raw json.RawMessage, id string, st *adaptState) (map[string]workers.HandleDecl, error) {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &m); err != nil {
 		return nil, fmt.Errorf("not an object of handles: %w", err)
 	}
-	out := make(map[string]runtime.HandleDecl, len(m))
+	out := make(map[string]workers.HandleDecl, len(m))
 	for name, hraw := range m {
-		var decl runtime.HandleDecl
+		var decl workers.HandleDecl
 		var filesRaw json.RawMessage
 		switch t := firstByte(hraw); t {
 		case '[', '"':
@@ -491,14 +491,14 @@ func adaptFiles(raw json.RawMessage, id string, st *adaptState) ([]workers.FileC
 	return out, nil
 }
 
-func adaptChain(raw json.RawMessage, id string, st *adaptState) ([]runtime.Step, error) {
+func adaptChain(raw json.RawMessage, id string, st *adaptState) ([]workers.Step, error) {
 	var items []json.RawMessage
 	if err := json.Unmarshal(raw, &items); err != nil {
 		return nil, fmt.Errorf("want a list of steps: %w", err)
 	}
-	out := make([]runtime.Step, 0, len(items))
+	out := make([]workers.Step, 0, len(items))
 	for i, it := range items {
-		var step runtime.Step
+		var step workers.Step
 		switch firstByte(it) {
 		case '"':
 			var s string
@@ -509,7 +509,7 @@ func adaptChain(raw json.RawMessage, id string, st *adaptState) ([]runtime.Step,
 			if err != nil {
 				return nil, fmt.Errorf("step %d: %w", i+1, err)
 			}
-			step = runtime.Step{Tool: tool, Args: args}
+			step = workers.Step{Tool: tool, Args: args}
 		case '{':
 			var so map[string]json.RawMessage
 			if err := json.Unmarshal(it, &so); err != nil {
@@ -544,7 +544,7 @@ func adaptChain(raw json.RawMessage, id string, st *adaptState) ([]runtime.Step,
 
 // checkToolSequence cross-checks a tool_sequence (names, or objects with a
 // tool/name member) against the GT chain.
-func checkToolSequence(raw json.RawMessage, chain []runtime.Step) error {
+func checkToolSequence(raw json.RawMessage, chain []workers.Step) error {
 	var items []any
 	if err := json.Unmarshal(raw, &items); err != nil {
 		return fmt.Errorf("want a list: %w", err)

@@ -11,7 +11,7 @@
 //     repository-relative, present, a regular file and, symlinks resolved,
 //     inside the root) and the Sen1Floods11 hydration manifest when the
 //     release ships one;
-//  2. adapts every canonical record to runtime.Record (Adapt), reporting
+//  2. adapts every canonical record to workers.Record (Adapt), reporting
 //     each field it could not map instead of guessing;
 //  3. replays every record's GT chain in a gold-free session, scores the
 //     resolved answer against the canonical gold under the scoring policy

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/scoring"
 	"github.com/geodisaster/engine/workers"
 )
@@ -188,7 +187,7 @@ type FactResult struct {
 // CorpusView is what the fact checker reads.
 type CorpusView struct {
 	// Records are the adapted records with their gold answers.
-	Records []runtime.Record
+	Records []workers.Record
 	// TrajectoryGroups maps record id to trajectory_content_group_id.
 	TrajectoryGroups map[string]string
 	// PathReferences and UniquePaths come from the path inventory.
@@ -251,12 +250,12 @@ func CheckFacts(facts []Fact, cv CorpusView) []FactResult {
 
 // recView is a record with its decoded gold answer.
 type recView struct {
-	rec    *runtime.Record
+	rec    *workers.Record
 	answer any
 	err    error
 }
 
-func newRecView(r *runtime.Record) (*recView, error) {
+func newRecView(r *workers.Record) (*recView, error) {
 	var v any
 	if err := json.Unmarshal(r.Answer, &v); err != nil {
 		return nil, fmt.Errorf("record %s: gold answer: %w", r.ID, err)
@@ -711,7 +710,7 @@ func optFloat(p *float64) string {
 }
 
 // inventoryOf counts records, distinct types and splits.
-func inventoryOf(recs []runtime.Record) Inventory {
+func inventoryOf(recs []workers.Record) Inventory {
 	var inv Inventory
 	types := map[string]bool{}
 	for _, r := range recs {

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/geodisaster/engine/conformance/synth"
-	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/workers"
 )
 
@@ -67,7 +66,7 @@ func TestFactPathsExistInOurAnswers(t *testing.T) {
 	if _, err := synth.Generate(context.Background(), dir, synth.Options{PerType: 1, Seed: 11}); err != nil {
 		t.Fatal(err)
 	}
-	recs, err := runtime.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
+	recs, err := workers.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,13 +93,13 @@ func TestFactPathsExistInOurAnswers(t *testing.T) {
 	}
 }
 
-func rec(t *testing.T, id, split string, answer any) runtime.Record {
+func rec(t *testing.T, id, split string, answer any) workers.Record {
 	t.Helper()
 	b, err := json.Marshal(answer)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return runtime.Record{ID: id, QuestionType: "sen1_flood_c", Family: "sen1_flood", Split: split, TrainingWeight: 1, Answer: b}
+	return workers.Record{ID: id, QuestionType: "sen1_flood_c", Family: "sen1_flood", Split: split, TrainingWeight: 1, Answer: b}
 }
 
 func ip(n int) *int         { return &n }
@@ -114,7 +113,7 @@ func results(fr []FactResult) map[string]FactResult {
 }
 
 func TestCheckFacts(t *testing.T) {
-	recs := []runtime.Record{
+	recs := []workers.Record{
 		rec(t, "a", "train", map[string]any{"pattern": "dispersed", "max_cell_concentration": 0.2, "top3_cells": []any{1, 2, 3}, "n": nil}),
 		rec(t, "b", "train", map[string]any{"pattern": "dispersed", "max_cell_concentration": 0.1, "top3_cells": []any{1}, "n": 1.0}),
 		rec(t, "c", "test", map[string]any{"pattern": "localized", "max_cell_concentration": 0.6, "top3_cells": []any{}, "n": 1.0}),

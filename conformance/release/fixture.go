@@ -12,6 +12,7 @@ import (
 
 	"github.com/geodisaster/engine/conformance/synth"
 	"github.com/geodisaster/engine/runtime"
+	"github.com/geodisaster/engine/workers"
 )
 
 // BuildFixture writes a synthetic corpus laid out like the release into
@@ -41,18 +42,18 @@ func BuildFixture(ctx context.Context, dir string, opts synth.Options) (*Fixture
 	if err := os.Remove(filepath.Join(dir, "test_inputs.jsonl")); err != nil {
 		return nil, fmt.Errorf("fixture: %w", err)
 	}
-	recs, err := runtime.ReadRecordsFile(canonical, true)
+	recs, err := workers.ReadRecordsFile(canonical, true)
 	if err != nil {
 		return nil, fmt.Errorf("fixture: %w", err)
 	}
-	var test []runtime.Record
+	var test []workers.Record
 	for _, r := range recs {
 		if r.Split == "test" {
 			test = append(test, r.TestInput())
 		}
 	}
 	var sb strings.Builder
-	if err := runtime.WriteRecords(&sb, test); err != nil {
+	if err := workers.WriteRecords(&sb, test); err != nil {
 		return nil, fmt.Errorf("fixture: %w", err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(TestInputsPath)), []byte(sb.String()), 0o644); err != nil {

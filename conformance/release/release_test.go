@@ -13,6 +13,7 @@ import (
 
 	"github.com/geodisaster/engine/conformance/synth"
 	"github.com/geodisaster/engine/runtime"
+	"github.com/geodisaster/engine/workers"
 )
 
 // fixtureTypes is a small cross-family selection of synth-supported types
@@ -220,7 +221,7 @@ func TestTamperedRecordsRefused(t *testing.T) {
 
 func TestTamperedInputRefused(t *testing.T) {
 	root := copyFixture(t)
-	recs, err := runtime.ReadRecordsFile(filepath.Join(root, filepath.FromSlash(CanonicalRecordsPath)), true)
+	recs, err := workers.ReadRecordsFile(filepath.Join(root, filepath.FromSlash(CanonicalRecordsPath)), true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -300,7 +301,7 @@ func TestInventoryGate(t *testing.T) {
 func TestReferenceArtifacts(t *testing.T) {
 	root := copyFixture(t)
 	p := filepath.Join(root, filepath.FromSlash(CanonicalRecordsPath))
-	recs, err := runtime.ReadRecordsFile(p, true)
+	recs, err := workers.ReadRecordsFile(p, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -334,7 +335,7 @@ func TestReferenceArtifacts(t *testing.T) {
 		t.Skip("no sen1_flood_e record in the fixture")
 	}
 	var sb strings.Builder
-	if err := runtime.WriteRecords(&sb, recs); err != nil {
+	if err := workers.WriteRecords(&sb, recs); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(p, []byte(sb.String()), 0o644); err != nil {
@@ -386,7 +387,7 @@ func TestUnhydratedSen1FloodIsResourceBlocked(t *testing.T) {
 
 func TestSymlinkEscapeRefused(t *testing.T) {
 	root := copyFixture(t)
-	recs, err := runtime.ReadRecordsFile(filepath.Join(root, filepath.FromSlash(CanonicalRecordsPath)), true)
+	recs, err := workers.ReadRecordsFile(filepath.Join(root, filepath.FromSlash(CanonicalRecordsPath)), true)
 	if err != nil {
 		t.Fatal(err)
 	}

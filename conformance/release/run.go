@@ -354,7 +354,7 @@ func (r *Report) row(qt string) *TypeReport {
 //
 // repeatTypes names the types whose records are replayed a second time to
 // check that their artifacts reproduce.
-func replayAndScore(ctx context.Context, root string, opts Options, log *slog.Logger, rep *Report, recs []runtime.Record, policy *scoring.Policy, repeatTypes map[string]bool) error {
+func replayAndScore(ctx context.Context, root string, opts Options, log *slog.Logger, rep *Report, recs []workers.Record, policy *scoring.Policy, repeatTypes map[string]bool) error {
 	for _, e := range rep.Adapter.Errors {
 		if t := rep.row(e.QuestionType); t != nil {
 			t.Records++
@@ -366,7 +366,7 @@ func replayAndScore(ctx context.Context, root string, opts Options, log *slog.Lo
 	if err != nil {
 		return err
 	}
-	var runnable []runtime.Record
+	var runnable []workers.Record
 	for _, r := range recs {
 		t := rep.row(r.QuestionType)
 		t.Records++
@@ -401,7 +401,7 @@ func replayAndScore(ctx context.Context, root string, opts Options, log *slog.Lo
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("conformance: %w", err)
 	}
-	gold := make(map[string]*runtime.Record, len(runnable))
+	gold := make(map[string]*workers.Record, len(runnable))
 	for i := range runnable {
 		gold[runnable[i].ID] = &runnable[i]
 	}
@@ -446,7 +446,7 @@ func replayAndScore(ctx context.Context, root string, opts Options, log *slog.Lo
 	if len(repeatTypes) == 0 {
 		return nil
 	}
-	var again []runtime.Record
+	var again []workers.Record
 	for _, r := range runnable {
 		if repeatTypes[r.QuestionType] {
 			again = append(again, r)

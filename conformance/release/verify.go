@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/geodisaster/engine/runtime"
+	"github.com/geodisaster/engine/workers"
 )
 
 // Check is one verification step of the release layout.
@@ -65,7 +66,7 @@ type PathInventory struct {
 }
 
 // auditPaths resolves every declared path of recs under root.
-func auditPaths(root string, recs []runtime.Record) *PathInventory {
+func auditPaths(root string, recs []workers.Record) *PathInventory {
 	pi := &PathInventory{MissingExamples: []string{}, Invalid: []string{}, BlockedRecords: map[string]string{}}
 	state := map[string]string{} // path -> "" ok, "missing", "pending", "invalid"
 	for _, r := range recs {
@@ -97,7 +98,7 @@ func auditPaths(root string, recs []runtime.Record) *PathInventory {
 }
 
 func classifyPath(root, rel string, pi *PathInventory) string {
-	if err := runtime.CheckRelativePath(rel); err != nil {
+	if err := workers.CheckRelativePath(rel); err != nil {
 		addLimited(&pi.Invalid, err.Error())
 		return "invalid"
 	}
@@ -200,7 +201,7 @@ func verifyHydration(root, rel string) (*HydrationReport, error) {
 	}
 	for _, e := range entries {
 		hr.Entries++
-		if err := runtime.CheckRelativePath(e.path); err != nil {
+		if err := workers.CheckRelativePath(e.path); err != nil {
 			addLimited(&hr.Mismatched, err.Error())
 			continue
 		}
@@ -290,7 +291,7 @@ func verifyFixture(root string) (*FixtureManifest, []string, error) {
 	check(TestInputsPath, m.TestInputsSHA256)
 	bad := 0
 	for _, f := range m.Files {
-		if err := runtime.CheckRelativePath(f.Path); err != nil {
+		if err := workers.CheckRelativePath(f.Path); err != nil {
 			probs = append(probs, err.Error())
 			continue
 		}
@@ -312,7 +313,7 @@ func verifyFixture(root string) (*FixtureManifest, []string, error) {
 // checkTestInputs verifies the agent-visible test file (spec section 2):
 // exactly the test-split ids of the canonical file, without answers, GT
 // chains or provenance.
-func checkTestInputs(root string, recs []runtime.Record) Check {
+func checkTestInputs(root string, recs []workers.Record) Check {
 	c := Check{Name: "test_inputs", GatesReal: true}
 	path := filepath.Join(root, filepath.FromSlash(TestInputsPath))
 	f, err := os.Open(path)

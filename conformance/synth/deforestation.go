@@ -5,7 +5,6 @@ import (
 	"math"
 
 	"github.com/geodisaster/engine/raster"
-	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/workers"
 )
 
@@ -25,7 +24,7 @@ func deforestationGens() map[string]typeGen {
 // genBaselineCanopy builds a type-5 record: a Hansen treecover2000 raster
 // (uint8 with nodata 255, or float32 with NaN and 255) whose valid-pixel
 // mean covers each class and the exact 30/60 boundaries.
-func genBaselineCanopy(g *gen, i int) (runtime.Record, error) {
+func genBaselineCanopy(g *gen, i int) (workers.Record, error) {
 	sample := fmt.Sprintf("synth_forest_%03d", i)
 	w, h := 48+g.rng.IntN(24), 40+g.rng.IntN(16)
 	if g.full {
@@ -40,7 +39,7 @@ func genBaselineCanopy(g *gen, i int) (runtime.Record, error) {
 	}
 	b, err := newBand(w, h, dt)
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
 	// A nodata block in the upper-left corner.
 	ndw, ndh := w/5+g.rng.IntN(w/5), h/6+g.rng.IntN(h/6)
@@ -118,26 +117,26 @@ func genBaselineCanopy(g *gen, i int) (runtime.Record, error) {
 	}
 	card, err := g.writeTIFF("source_assets/deforestation/"+sample+"/masks/treecover2000.tif", b, opts)
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
 	q, err := g.question("baseline_canopy_assessment", sample,
 		"What is the mean baseline (year 2000) tree-cover percentage of this AOI, and is it dense forest, open canopy or sparse?", nil)
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
 	ans, err := answerJSON(map[string]any{"baseline_class": class, "treecover2000_mean_pct": float64(mean)})
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
-	return runtime.Record{
+	return workers.Record{
 		ID:       "baseline_canopy_assessment__" + sample,
 		SampleID: sample,
 		Question: "What is the mean baseline tree-cover percentage of this AOI and its density class?",
-		Handles: map[string]runtime.HandleDecl{
+		Handles: map[string]workers.HandleDecl{
 			"question_1":    q,
 			"forest_mask_1": {Kind: workers.KindInput, Files: []workers.FileCard{card}},
 		},
-		GTChain: []runtime.Step{
+		GTChain: []workers.Step{
 			{Tool: "ReadData", Args: map[string]any{"question": "question_1", "handle": "forest_mask_1", "role": "hansen"}, Output: "scene_1"},
 			{Tool: "PrepareScene", Args: map[string]any{"inputs": map[string]any{"forest": "scene_1"}, "mode": "baseline_canopy"}, Output: "work_1"},
 			{Tool: "ComputeStats", Args: map[string]any{"input": "work_1", "metrics": map[string]any{"treecover_mean_pct": true}, "region": "aoi"}, Output: "stats_1"},

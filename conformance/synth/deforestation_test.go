@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/geodisaster/engine/runtime"
+	"github.com/geodisaster/engine/workers"
 )
 
 // TestDeforestationScenariosReplay generates every scenario of the
@@ -24,7 +25,7 @@ func TestDeforestationScenariosReplay(t *testing.T) {
 	if _, err := Generate(context.Background(), dir, Options{Types: types, PerType: 10, Seed: 9}); err != nil {
 		t.Fatal(err)
 	}
-	recs, err := runtime.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
+	recs, err := workers.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
 	if err != nil {
 		t.Fatal(err)
 	}

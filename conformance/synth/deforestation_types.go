@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/workers"
+	"github.com/geodisaster/engine/workers/deforestation"
 )
 
 // Generators of deforestation types 1-4 and 6-8. Each record's scenario is
@@ -14,15 +14,15 @@ import (
 // generator checks that the gold it computed from the arrays lands in the
 // branch the scenario was built for, so coverage cannot silently drift.
 
-func fstep(tool string, args map[string]any, out string) runtime.Step {
-	return runtime.Step{Tool: tool, Args: args, Output: out}
+func fstep(tool string, args map[string]any, out string) workers.Step {
+	return workers.Step{Tool: tool, Args: args, Output: out}
 }
 
-func forestTaskComplete() runtime.Step {
-	return runtime.Step{Tool: "TaskComplete", Args: map[string]any{"status": "TASK_COMPLETE"}}
+func forestTaskComplete() workers.Step {
+	return workers.Step{Tool: "TaskComplete", Args: map[string]any{"status": "TASK_COMPLETE"}}
 }
 
-func forestReadStep(handle, role, time, out string) runtime.Step {
+func forestReadStep(handle, role, time, out string) workers.Step {
 	a := map[string]any{"question": "question_1", "handle": handle, "role": role}
 	if time != "" {
 		a["time"] = time
@@ -31,23 +31,23 @@ func forestReadStep(handle, role, time, out string) runtime.Step {
 }
 
 // forestRecord assembles a record from an AOI's written cards.
-func forestRecord(g *gen, qtype string, a *forestAOI, text string, handles map[string]string, chain []runtime.Step, answer any) (runtime.Record, error) {
+func forestRecord(g *gen, qtype string, a *forestAOI, text string, handles map[string]string, chain []workers.Step, answer any) (workers.Record, error) {
 	q, err := g.question(qtype, a.sample, text, map[string]any{"event_year": a.spec.year})
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
-	hs := map[string]runtime.HandleDecl{"question_1": q}
+	hs := map[string]workers.HandleDecl{"question_1": q}
 	for name, group := range handles {
 		if len(a.cards[group]) == 0 {
-			return runtime.Record{}, fmt.Errorf("%s: no %s files written", a.sample, group)
+			return workers.Record{}, fmt.Errorf("%s: no %s files written", a.sample, group)
 		}
-		hs[name] = runtime.HandleDecl{Kind: workers.KindInput, Files: a.cards[group]}
+		hs[name] = workers.HandleDecl{Kind: workers.KindInput, Files: a.cards[group]}
 	}
 	ans, err := answerJSON(answer)
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
-	return runtime.Record{ID: qtype + "__" + a.sample, SampleID: a.sample, Question: text, Handles: hs, GTChain: chain, Answer: ans}, nil
+	return workers.Record{ID: qtype + "__" + a.sample, SampleID: a.sample, Question: text, Handles: hs, GTChain: chain, Answer: ans}, nil
 }
 
 // forestEpochSet returns six epochs, or five without one of them.
@@ -128,19 +128,19 @@ func forestCauseScenario(k, year int) (forestSpec, string) {
 func forestGoldCause(ha, canopy, ndvi, nbr, vh, vv float64) (string, []string) {
 	switch {
 	case ha >= 0.5 && canopy >= 50:
-		return "deforestation", []string{workers.RuleHansenDeforestation}
+		return "deforestation", []string{deforestation.RuleHansenDeforestation}
 	case ha >= 0.5:
-		return "plantation_harvest", []string{workers.RulePlantationHarvest}
+		return "plantation_harvest", []string{deforestation.RulePlantationHarvest}
 	case ndvi > 0.25 && vh < -1.5:
-		return "deforestation", []string{workers.RuleUnconfirmedLoss, workers.FlagMissingHansen}
+		return "deforestation", []string{deforestation.RuleUnconfirmedLoss, deforestation.FlagMissingHansen}
 	case vv < -16:
-		return "water_flood_edge", []string{workers.RuleWaterFloodEdge}
+		return "water_flood_edge", []string{deforestation.RuleWaterFloodEdge}
 	case nbr > 0.20 && nbr > ndvi:
-		return "burn_bare_soil", []string{workers.RuleBurnBareSoil}
+		return "burn_bare_soil", []string{deforestation.RuleBurnBareSoil}
 	case ndvi > 0.10:
-		return "agriculture", []string{workers.RuleAgriculture}
+		return "agriculture", []string{deforestation.RuleAgriculture}
 	}
-	return "no_change", []string{workers.RuleNoChange}
+	return "no_change", []string{deforestation.RuleNoChange}
 }
 
 func forestEventYear(i int) int { return 2019 + i%5 }
@@ -161,8 +161,8 @@ func forestCauseGold(a *forestAOI) (ha float64, canopy float32, nd, nb, vh, vv f
 var forestLossOrder = []int{0, 1, 2, 3, 4, 5, 6, 7, 8}
 var falsePositiveOrder = []int{0, 3, 2, 6, 9, 5, 1, 4, 7, 8}
 
-func forestThreeSourceChain(mode, criterion, rule string, labels any) []runtime.Step {
-	return []runtime.Step{
+func forestThreeSourceChain(mode, criterion, rule string, labels any) []workers.Step {
+	return []workers.Step{
 		forestReadStep("optical_stack_1", "pre_post", "event_window", "scene_1"),
 		forestReadStep("sar_stack_1", "pre_post", "event_window", "scene_2"),
 		forestReadStep("forest_mask_1", "hansen", "", "scene_3"),
@@ -176,22 +176,22 @@ func forestThreeSourceChain(mode, criterion, rule string, labels any) []runtime.
 var forestThreeHandles = map[string]string{"optical_stack_1": "optical", "sar_stack_1": "sar", "forest_mask_1": "forest"}
 
 // genForestLossDetection builds a type-1 record.
-func genForestLossDetection(g *gen, i int) (runtime.Record, error) {
+func genForestLossDetection(g *gen, i int) (workers.Record, error) {
 	sp, want := forestCauseScenario(forestLossOrder[i%len(forestLossOrder)], forestEventYear(i))
 	a, err := g.buildForestAOI(fmt.Sprintf("synth_fld_%03d", i), sp, "optical", "sar", "forest")
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
 	ha, _, nd, _, vh, _, cause, fired, err := forestCauseGold(a)
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
 	if cause != want {
-		return runtime.Record{}, fmt.Errorf("%s: scenario meant %s, arrays give %s", a.sample, want, cause)
+		return workers.Record{}, fmt.Errorf("%s: scenario meant %s, arrays give %s", a.sample, want, cause)
 	}
-	label, mapping := "no_deforestation", workers.RuleLabelNegative
+	label, mapping := "no_deforestation", deforestation.RuleLabelNegative
 	if cause == "deforestation" {
-		label, mapping = "deforestation", workers.RuleLabelPositive
+		label, mapping = "deforestation", deforestation.RuleLabelPositive
 	}
 	ans := map[string]any{"label": label, "evidence": map[string]any{
 		"hansen_loss_area_ha": ha, "ndvi_drop": nd, "rules_fired": append(fired, mapping), "sar_vh_delta_db": vh}}
@@ -202,18 +202,18 @@ func genForestLossDetection(g *gen, i int) (runtime.Record, error) {
 }
 
 // genFalsePositive builds a type-4 record.
-func genFalsePositive(g *gen, i int) (runtime.Record, error) {
+func genFalsePositive(g *gen, i int) (workers.Record, error) {
 	sp, want := forestCauseScenario(falsePositiveOrder[i%len(falsePositiveOrder)], forestEventYear(i))
 	a, err := g.buildForestAOI(fmt.Sprintf("synth_fpr_%03d", i), sp, "optical", "sar", "forest")
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
 	ha, canopy, nd, nb, vh, vv, cause, fired, err := forestCauseGold(a)
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
 	if cause != want {
-		return runtime.Record{}, fmt.Errorf("%s: scenario meant %s, arrays give %s", a.sample, want, cause)
+		return workers.Record{}, fmt.Errorf("%s: scenario meant %s, arrays give %s", a.sample, want, cause)
 	}
 	ans := map[string]any{"cause": cause, "evidence": map[string]any{
 		"hansen_loss_area_ha": ha, "nbr_drop": nb, "ndvi_drop": nd, "rules_fired": fired,
@@ -225,7 +225,7 @@ func genFalsePositive(g *gen, i int) (runtime.Record, error) {
 }
 
 // genAreaEstimation builds a type-2 record.
-func genAreaEstimation(g *gen, i int) (runtime.Record, error) {
+func genAreaEstimation(g *gen, i int) (workers.Record, error) {
 	year := forestEventYear(i)
 	sp := forestSpec{
 		year: year, epochs: forestEpochSet(""), canopy: 70,
@@ -249,18 +249,18 @@ func genAreaEstimation(g *gen, i int) (runtime.Record, error) {
 	}
 	a, err := g.buildForestAOI(fmt.Sprintf("synth_area_%03d", i), sp, "forest", "optical")
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
 	ha, loss, err := a.goldLossHa()
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
 	if (ha > 0) != wantPositive {
-		return runtime.Record{}, fmt.Errorf("%s: area %v ha, scenario wanted positive=%v", a.sample, ha, wantPositive)
+		return workers.Record{}, fmt.Errorf("%s: area %v ha, scenario wanted positive=%v", a.sample, ha, wantPositive)
 	}
 	nd, nb := a.goldDrops(loss)
 	ans := map[string]any{"loss_area_ha": ha, "evidence": map[string]any{"hansen_loss_area_ha": ha, "ndvi_drop": nd, "nbr_drop": nb}}
-	chain := []runtime.Step{
+	chain := []workers.Step{
 		forestReadStep("forest_mask_1", "hansen", "", "scene_1"),
 		forestReadStep("optical_stack_1", "pre_post", "event_window", "scene_2"),
 		fstep("PrepareScene", map[string]any{"inputs": map[string]any{"forest": "scene_1", "optical": "scene_2"}, "mode": "forest_change"}, "work_1"),
@@ -291,7 +291,7 @@ func forestSeq(bg [6]float64, nbrOff, lossPost float64, sameLoss bool) (map[stri
 }
 
 // genChangeWindow builds a type-3 record.
-func genChangeWindow(g *gen, i int) (runtime.Record, error) {
+func genChangeWindow(g *gen, i int) (workers.Record, error) {
 	year := forestEventYear(i)
 	sp := forestSpec{year: year, epochs: forestEpochSet(""), canopy: 80, vhPre: -12, vhPost: -13.6, vvPre: -7, vvPost: -7.9, lossBlob: true}
 	sp.ndvi, sp.nbr = forestSeq([6]float64{0.80, 0.79, 0.78, 0.60, 0.58, 0.59}, 0.25, 0.25, false)
@@ -318,14 +318,14 @@ func genChangeWindow(g *gen, i int) (runtime.Record, error) {
 	}
 	a, err := g.buildForestAOI(fmt.Sprintf("synth_cwe_%03d", i), sp, "optical", "sar", "forest")
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
 	ha, loss, err := a.goldLossHa()
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
 	if (ha >= 0.5) != confirmed {
-		return runtime.Record{}, fmt.Errorf("%s: %v ha, scenario wanted confirmed=%v", a.sample, ha, confirmed)
+		return workers.Record{}, fmt.Errorf("%s: %v ha, scenario wanted confirmed=%v", a.sample, ha, confirmed)
 	}
 	nd, _ := a.goldDrops(loss)
 	vh, _ := a.goldSAR()
@@ -358,16 +358,16 @@ func genChangeWindow(g *gen, i int) (runtime.Record, error) {
 			}
 		}
 		if best < 0 {
-			return runtime.Record{}, fmt.Errorf("%s: confirmed loss without two eligible epochs", a.sample)
+			return workers.Record{}, fmt.Errorf("%s: confirmed loss without two eligible epochs", a.sample)
 		}
 		if el[best].name != wantStart || el[best+1].name != wantEnd {
-			return runtime.Record{}, fmt.Errorf("%s: window %s->%s, scenario wanted %s->%s", a.sample, el[best].name, el[best+1].name, wantStart, wantEnd)
+			return workers.Record{}, fmt.Errorf("%s: window %s->%s, scenario wanted %s->%s", a.sample, el[best].name, el[best+1].name, wantStart, wantEnd)
 		}
 		ans["label"] = "deforestation"
 		ans["change_window"] = map[string]any{"start_epoch": el[best].name, "end_epoch": el[best+1].name}
 		ev["selected_window_ndvi_drop"], ev["selected_window_nbr_drop"], ev["composite_drop_score"] = bnd, bnb, bs
 	}
-	chain := []runtime.Step{
+	chain := []workers.Step{
 		forestReadStep("optical_timeseries_1", "ndvi_nbr", "pre_post_epochs", "scene_1"),
 		forestReadStep("sar_timeseries_1", "vh", "pre_post_epochs", "scene_2"),
 		forestReadStep("forest_mask_1", "hansen", "", "scene_3"),
@@ -382,7 +382,7 @@ func genChangeWindow(g *gen, i int) (runtime.Record, error) {
 }
 
 // genLossAttribution builds a type-6 record.
-func genLossAttribution(g *gen, i int) (runtime.Record, error) {
+func genLossAttribution(g *gen, i int) (workers.Record, error) {
 	sp := forestSpec{year: forestEventYear(i), canopy: 70}
 	wantNoLoss := false
 	switch i % 6 {
@@ -401,13 +401,13 @@ func genLossAttribution(g *gen, i int) (runtime.Record, error) {
 	}
 	a, err := g.buildForestAOI(fmt.Sprintf("synth_myl_%03d", i), sp, "history")
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
 	bestYear, bestHa := 0, 0.0
 	for c := 1; c <= 23; c++ {
 		ha, err := a.areaHa(func(k int) bool { return a.lossyear[k] == float32(c) })
 		if err != nil {
-			return runtime.Record{}, err
+			return workers.Record{}, err
 		}
 		if ha > bestHa {
 			bestYear, bestHa = 2000+c, ha
@@ -420,9 +420,9 @@ func genLossAttribution(g *gen, i int) (runtime.Record, error) {
 		ans = map[string]any{"year": bestYear, "loss_ha": bestHa}
 	}
 	if (bestYear == 0) != wantNoLoss || (sp.tieYears[0] != 0 && bestYear != sp.tieYears[0]) {
-		return runtime.Record{}, fmt.Errorf("%s: winner %d does not fit the scenario", a.sample, bestYear)
+		return workers.Record{}, fmt.Errorf("%s: winner %d does not fit the scenario", a.sample, bestYear)
 	}
-	chain := []runtime.Step{
+	chain := []workers.Step{
 		forestReadStep("forest_loss_history_1", "hansen", "2001_2023", "scene_1"),
 		fstep("PrepareScene", map[string]any{"inputs": map[string]any{"loss_history": "scene_1"}, "mode": "forest_loss_history"}, "work_1"),
 		fstep("ComputeStats", map[string]any{"input": "work_1", "metrics": map[string]any{"loss_area_ha_by_year": true}, "region": "aoi"}, "stats_1"),
@@ -435,7 +435,7 @@ func genLossAttribution(g *gen, i int) (runtime.Record, error) {
 }
 
 // genConcordance builds a type-7 record.
-func genConcordance(g *gen, i int) (runtime.Record, error) {
+func genConcordance(g *gen, i int) (workers.Record, error) {
 	sp := forestSpec{year: forestEventYear(i), epochs: forestEpochSet(""), canopy: 70, vhPre: -12, vvPre: -7, vvPost: -7.5}
 	set := func(pre, post, vhPost float64) {
 		sp.ndvi, sp.nbr = forestPrePost(dfIdx{pre, pre}, dfIdx{post, post}), forestPrePost(dfIdx{pre - 0.3, pre - 0.3}, dfIdx{post - 0.35, post - 0.35})
@@ -474,7 +474,7 @@ func genConcordance(g *gen, i int) (runtime.Record, error) {
 	}
 	a, err := g.buildForestAOI(fmt.Sprintf("synth_cmc_%03d", i), sp, "optical", "sar")
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
 	nd, nb := a.goldDrops(nil)
 	vh, _ := a.goldSAR()
@@ -487,10 +487,10 @@ func genConcordance(g *gen, i int) (runtime.Record, error) {
 		class = "discordant"
 	}
 	if class != want {
-		return runtime.Record{}, fmt.Errorf("%s: scenario meant %s, arrays give %s (ndvi %v, vh %v)", a.sample, want, class, nd, vh)
+		return workers.Record{}, fmt.Errorf("%s: scenario meant %s, arrays give %s (ndvi %v, vh %v)", a.sample, want, class, nd, vh)
 	}
 	ans := map[string]any{"concordance": class, "evidence": map[string]any{"nbr_drop": nb, "ndvi_drop": nd, "vh_delta_db": vh}}
-	chain := []runtime.Step{
+	chain := []workers.Step{
 		forestReadStep("optical_stack_1", "pre_post", "event_window", "scene_1"),
 		forestReadStep("sar_stack_1", "pre_post", "event_window", "scene_2"),
 		fstep("PrepareScene", map[string]any{"inputs": map[string]any{"optical": "scene_1", "sar": "scene_2"}, "mode": "forest_cross_modal"}, "work_1"),
@@ -504,7 +504,7 @@ func genConcordance(g *gen, i int) (runtime.Record, error) {
 }
 
 // genSeverity builds a type-8 record.
-func genSeverity(g *gen, i int) (runtime.Record, error) {
+func genSeverity(g *gen, i int) (workers.Record, error) {
 	sp := forestSpec{year: forestEventYear(i), canopy: 70, vhPre: -12.5, vvPre: -7, vvPost: -7.2}
 	var want string
 	switch i % 7 {
@@ -525,7 +525,7 @@ func genSeverity(g *gen, i int) (runtime.Record, error) {
 	}
 	a, err := g.buildForestAOI(fmt.Sprintf("synth_spn_%03d", i), sp, "sar")
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
 	vh, _ := a.goldSAR()
 	d := vh
@@ -539,9 +539,9 @@ func genSeverity(g *gen, i int) (runtime.Record, error) {
 		sev = "mild"
 	}
 	if sev != want {
-		return runtime.Record{}, fmt.Errorf("%s: scenario meant %s, arrays give %s (%v dB)", a.sample, want, sev, d)
+		return workers.Record{}, fmt.Errorf("%s: scenario meant %s, arrays give %s (%v dB)", a.sample, want, sev, d)
 	}
-	chain := []runtime.Step{
+	chain := []workers.Step{
 		forestReadStep("sar_stack_1", "pre_post", "event_window", "scene_1"),
 		fstep("PrepareScene", map[string]any{"inputs": map[string]any{"sar": "scene_1"}, "mode": "sar_change"}, "work_1"),
 		fstep("ComputeStats", map[string]any{"input": "work_1", "metrics": map[string]any{"vh_delta_db": true}, "region": "aoi"}, "stats_1"),

@@ -6,7 +6,6 @@ import (
 
 	"github.com/geodisaster/engine/geodesy"
 	"github.com/geodisaster/engine/raster"
-	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/workers"
 )
 
@@ -39,7 +38,7 @@ func multiHazardGens() map[string]typeGen {
 // EPSG:4326 AOI grid (uint8 with nodata 255, or float32 with NaN), its JSON
 // sidecar with the raster's SHA-256 and the handle inventory. Variants
 // cover nodata blocks, several burn blobs and a valid zero-burn mask.
-func genWildfireA(g *gen, i int) (runtime.Record, error) {
+func genWildfireA(g *gen, i int) (workers.Record, error) {
 	sample := fmt.Sprintf("synth_fire_%03d", i)
 	w, h := 40+g.rng.IntN(20), 32+g.rng.IntN(16)
 	if g.full {
@@ -54,7 +53,7 @@ func genWildfireA(g *gen, i int) (runtime.Record, error) {
 	}
 	b, err := newBand(w, h, dt)
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
 	type ell struct{ cx, cy, rx, ry float64 }
 	var blobs []ell
@@ -96,7 +95,7 @@ func genWildfireA(g *gen, i int) (runtime.Record, error) {
 	}
 	rows, err := geodesy.CellAreas(grid.T, h)
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
 	areas := make([]float64, len(burned))
 	for k, idx := range burned {
@@ -113,7 +112,7 @@ func genWildfireA(g *gen, i int) (runtime.Record, error) {
 	}
 	tif, err := g.writeTIFF(base+"rasters/mcd64a1__event.tif", b, opts)
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
 	side := map[string]any{
 		"handle": "mcd64a1__event", "product": "MODIS/061/MCD64A1", "source_band": "BurnDate",
@@ -127,15 +126,15 @@ func genWildfireA(g *gen, i int) (runtime.Record, error) {
 	}
 	sc, err := g.writeJSON(base+"rasters/mcd64a1__event.json", side)
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
 	inv, err := g.writeJSON(base+"available_handles.json", map[string]any{"handles": []string{"mcd64a1__event"}})
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
 	q, err := g.question("wildfire_a", sample, "How many hectares burned in this AOI during the event window according to MODIS MCD64A1?", nil)
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
 	ans, err := answerJSON(map[string]any{
 		"status":   "TASK_COMPLETE",
@@ -143,17 +142,17 @@ func genWildfireA(g *gen, i int) (runtime.Record, error) {
 		"evidence": map[string]any{"primary_area_ha": ha, "primary_handle": "mcd64a1__event"},
 	})
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
-	return runtime.Record{
+	return workers.Record{
 		ID:       "wildfire_a__" + sample,
 		SampleID: sample,
 		Question: "How many hectares burned in this AOI during the event window according to MODIS MCD64A1?",
-		Handles: map[string]runtime.HandleDecl{
+		Handles: map[string]workers.HandleDecl{
 			"question_1":     q,
 			"hazard_stack_1": {Kind: workers.KindInput, Files: []workers.FileCard{inv, tif, sc}},
 		},
-		GTChain: []runtime.Step{
+		GTChain: []workers.Step{
 			{Tool: "ReadData", Args: map[string]any{"question": "question_1", "handle": "hazard_stack_1", "role": "wildfire", "time": "event"}, Output: "scene_1"},
 			{Tool: "PrepareScene", Args: map[string]any{"inputs": map[string]any{"hazard": "scene_1"}, "mode": "wildfire_burn"}, Output: "work_1"},
 			{Tool: "ComputeStats", Args: map[string]any{"input": "work_1", "metrics": map[string]any{"burned_area": true}, "region": "aoi"}, Output: "stats_1"},

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/geodisaster/engine/raster"
-	"github.com/geodisaster/engine/runtime"
+	"github.com/geodisaster/engine/workers"
 )
 
 // Multi-hazard task shape A generators (types 13, 17, 21, 25; type 9 is in
@@ -22,11 +22,11 @@ type areaTypeA struct {
 // with a declared nodata 255 strip, one with a valid zero footprint) and
 // its sidecar and inventory; the gold is the ellipsoidal area of the
 // positive cells in hectares, three decimals.
-func genAreaA(t areaTypeA) func(g *gen, i int) (runtime.Record, error) {
-	return func(g *gen, i int) (runtime.Record, error) {
+func genAreaA(t areaTypeA) func(g *gen, i int) (workers.Record, error) {
+	return func(g *gen, i int) (workers.Record, error) {
 		r, err := newMH(g, t.qt, i)
 		if err != nil {
-			return runtime.Record{}, err
+			return workers.Record{}, err
 		}
 		set := r.blobs(1+g.rng.IntN(3), 0.15)
 		if i%6 == 5 {
@@ -39,19 +39,19 @@ func genAreaA(t areaTypeA) func(g *gen, i int) (runtime.Record, error) {
 		}
 		b, ones, err := r.binaryBand(set, nd)
 		if err != nil {
-			return runtime.Record{}, err
+			return workers.Record{}, err
 		}
 		ha := round(r.areaHa(ones), 3)
 		cards, err := r.raster(t.handle, b, ndv, t.side)
 		if err != nil {
-			return runtime.Record{}, err
+			return workers.Record{}, err
 		}
 		inv, err := r.inventory(t.handle)
 		if err != nil {
-			return runtime.Record{}, err
+			return workers.Record{}, err
 		}
 		r.input("hazard_stack_1", append([]workersCard{inv}, cards...)...)
-		return r.record(t.question, []runtime.Step{
+		return r.record(t.question, []workers.Step{
 			readHazard(t.role),
 			step("PrepareScene", map[string]any{"inputs": map[string]any{"hazard": "scene_1"}, "mode": t.mode}, "work_1"),
 			step("ComputeStats", map[string]any{"input": "work_1", "metrics": map[string]any{t.metric: true}, "region": "aoi"}, "stats_1"),
@@ -80,14 +80,14 @@ var genUrbanA = genAreaA(areaTypeA{
 // (NaN or a declared -3000 nodata strip) and the baseline CSV with six
 // baseline rows and one dated target row; the gold z-score uses NumPy's
 // float32 target mean and the float64 ddof=1 baseline statistics.
-func genDroughtA(g *gen, i int) (runtime.Record, error) {
+func genDroughtA(g *gen, i int) (workers.Record, error) {
 	r, err := newMH(g, "drought_a", i)
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
 	b, err := r.band(raster.Float32)
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
 	var nd []bool
 	var ndv *float64
@@ -130,18 +130,18 @@ func genDroughtA(g *gen, i int) (runtime.Record, error) {
 	z := (target - mean) / std
 	cards, err := r.raster("modis_ndvi__target", b, ndv, map[string]any{"product": "MODIS/061/MOD13Q1", "band": "NDVI", "scale": "NDVI (-1..1)", "date": "2022-07-15"})
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
 	csv, err := r.g.write(r.base+"baselines/modis_ndvi_anomaly.csv", []byte(sb.String()))
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
 	inv, err := r.inventory("modis_ndvi__target")
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
 	r.input("hazard_stack_1", append([]workersCard{inv}, append(cards, csv)...)...)
-	return r.record("What is the MODIS NDVI z-score of this AOI's drought-season target against its same-season baseline?", []runtime.Step{
+	return r.record("What is the MODIS NDVI z-score of this AOI's drought-season target against its same-season baseline?", []workers.Step{
 		readHazard("drought"),
 		step("PrepareScene", map[string]any{"inputs": map[string]any{"hazard": "scene_1"}, "mode": "drought_anomaly"}, "work_1"),
 		step("ComputeStats", map[string]any{"input": "work_1", "metrics": map[string]any{"ndvi_z_score": true}, "region": "aoi"}, "stats_1"),
@@ -157,14 +157,14 @@ func genDroughtA(g *gen, i int) (runtime.Record, error) {
 // genAirA builds a type-25 record: a float32 Sentinel-5P episode-peak NO2
 // column raster (µmol/m², NaN gaps in some records, a repeated maximum in
 // others); the gold is NumPy's max and linear 95th percentile.
-func genAirA(g *gen, i int) (runtime.Record, error) {
+func genAirA(g *gen, i int) (workers.Record, error) {
 	r, err := newMH(g, "air_pollution_a", i)
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
 	b, err := r.band(raster.Float32)
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
 	var vals []float64
 	peak := 110 + float64(300*g.rng.Float64())
@@ -194,14 +194,14 @@ func genAirA(g *gen, i int) (runtime.Record, error) {
 		"product": "COPERNICUS/S5P/OFFL/L3_NO2", "band": "tropospheric_NO2_column_number_density",
 		"units": "µmol/m²", "scale": 1e6, "temporal_reducer": "episode max"})
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
 	inv, err := r.inventory("s5p_no2__peak")
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
 	r.input("hazard_stack_1", append([]workersCard{inv}, cards...)...)
-	return r.record("What is the peak tropospheric NO2 column in this AOI during the episode, in µmol/m²?", []runtime.Step{
+	return r.record("What is the peak tropospheric NO2 column in this AOI during the episode, in µmol/m²?", []workers.Step{
 		readHazard("air_pollution"),
 		step("PrepareScene", map[string]any{"inputs": map[string]any{"hazard": "scene_1"}, "mode": "pollution_peak"}, "work_1"),
 		step("ComputeStats", map[string]any{"input": "work_1", "metrics": map[string]any{"peak_no2_column": true}, "region": "aoi"}, "stats_1"),

@@ -5,7 +5,7 @@ import (
 	"math"
 
 	"github.com/geodisaster/engine/raster"
-	"github.com/geodisaster/engine/runtime"
+	"github.com/geodisaster/engine/workers"
 )
 
 // Multi-hazard task shape B generators (types 10, 14, 18, 22, 26).
@@ -92,11 +92,11 @@ func inBin(v float64, b mhBin) bool {
 // boundary values and the float32 just below them in scope; every sixth
 // record is a four-way equal-count tie (resolved in declared order) and
 // some leave a class empty (null mean).
-func genClassB(t classTypeB) func(g *gen, i int) (runtime.Record, error) {
-	return func(g *gen, i int) (runtime.Record, error) {
+func genClassB(t classTypeB) func(g *gen, i int) (workers.Record, error) {
+	return func(g *gen, i int) (workers.Record, error) {
 		r, err := newMH(g, t.qt, i)
 		if err != nil {
-			return runtime.Record{}, err
+			return workers.Record{}, err
 		}
 		var extra []workersCard
 		bins := t.bins
@@ -104,7 +104,7 @@ func genClassB(t classTypeB) func(g *gen, i int) (runtime.Record, error) {
 		if bins == nil {
 			card, qs, _, err := r.normFile(t.norm, []string{t.value}, t.lo, t.hi, t.labels)
 			if err != nil {
-				return runtime.Record{}, err
+				return workers.Record{}, err
 			}
 			extra = append(extra, card)
 			q := qs[t.value]
@@ -125,7 +125,7 @@ func genClassB(t classTypeB) func(g *gen, i int) (runtime.Record, error) {
 			var ones []int
 			maskBand, ones, err = r.binaryBand(set, nd)
 			if err != nil {
-				return runtime.Record{}, err
+				return workers.Record{}, err
 			}
 			maskCount = len(ones)
 			for _, k := range ones {
@@ -139,7 +139,7 @@ func genClassB(t classTypeB) func(g *gen, i int) (runtime.Record, error) {
 		// Value raster: NaN gaps, a skewed distribution per record.
 		b, err := r.band(raster.Float32)
 		if err != nil {
-			return runtime.Record{}, err
+			return workers.Record{}, err
 		}
 		skew := 0.3 + float64(2.5*g.rng.Float64())
 		hiCap := t.hi
@@ -199,7 +199,7 @@ func genClassB(t classTypeB) func(g *gen, i int) (runtime.Record, error) {
 				}
 			}
 			if !found {
-				return runtime.Record{}, fmt.Errorf("generated value %v outside every bin", v)
+				return workers.Record{}, fmt.Errorf("generated value %v outside every bin", v)
 			}
 		}
 		byClass := map[string]any{}
@@ -233,23 +233,23 @@ func genClassB(t classTypeB) func(g *gen, i int) (runtime.Record, error) {
 		}
 		cards, err := r.raster(t.value, b, nodata, t.side)
 		if err != nil {
-			return runtime.Record{}, err
+			return workers.Record{}, err
 		}
 		handles := []string{t.value}
 		if t.mask != "" {
 			mc, err := r.raster(t.mask, maskBand, maskND, map[string]any{"units": "binary_mask"})
 			if err != nil {
-				return runtime.Record{}, err
+				return workers.Record{}, err
 			}
 			cards = append(cards, mc...)
 			handles = append(handles, t.mask)
 		}
 		inv, err := r.inventory(handles...)
 		if err != nil {
-			return runtime.Record{}, err
+			return workers.Record{}, err
 		}
 		r.input("hazard_stack_1", append(append([]workersCard{inv}, cards...), extra...)...)
-		return r.record(t.question, []runtime.Step{
+		return r.record(t.question, []workers.Step{
 			readHazard(t.role),
 			step("PrepareScene", map[string]any{"inputs": map[string]any{"hazard": "scene_1"}, "mode": t.mode}, "work_1"),
 			step("ScoreHazard", map[string]any{"input": "work_1", "hazard": t.hazard, "scale": t.scale}, "score_1"),

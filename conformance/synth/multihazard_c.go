@@ -5,7 +5,7 @@ import (
 	"sort"
 
 	"github.com/geodisaster/engine/raster"
-	"github.com/geodisaster/engine/runtime"
+	"github.com/geodisaster/engine/workers"
 )
 
 // Multi-hazard task shape C generators (types 11, 15, 19, 23, 27).
@@ -15,9 +15,9 @@ var pairIdx = [3][2]int{{0, 1}, {0, 2}, {1, 2}}
 
 // agreeChain is the C-shape chain: hazard inventory, agreement sources,
 // PrepareScene and the given CompareSources arguments.
-func agreeChain(role, mode string, compare map[string]any) []runtime.Step {
+func agreeChain(role, mode string, compare map[string]any) []workers.Step {
 	compare["input"] = "work_1"
-	return []runtime.Step{
+	return []workers.Step{
 		readHazard(role),
 		step("ReadData", map[string]any{"question": "question_1", "handle": "agreement_sources_1", "role": role, "sources": "all"}, "scene_2"),
 		step("PrepareScene", map[string]any{"inputs": map[string]any{"hazard": "scene_1", "sources": "scene_2"}, "mode": mode}, "work_1"),
@@ -81,11 +81,11 @@ type areaTypeC struct {
 // agree, spread scales disagree), declared nodata strips that differ per
 // source, and measured-zero sources (two zero areas give a 0% difference,
 // IoU 1 and an undefined kappa).
-func genAreaC(t areaTypeC) func(g *gen, i int) (runtime.Record, error) {
-	return func(g *gen, i int) (runtime.Record, error) {
+func genAreaC(t areaTypeC) func(g *gen, i int) (workers.Record, error) {
+	return func(g *gen, i int) (workers.Record, error) {
 		r, err := newMH(g, t.qt, i)
 		if err != nil {
-			return runtime.Record{}, err
+			return workers.Record{}, err
 		}
 		w, h := r.grid.W, r.grid.H
 		type ell struct{ cx, cy, rx, ry float64 }
@@ -114,7 +114,7 @@ func genAreaC(t areaTypeC) func(g *gen, i int) (runtime.Record, error) {
 			}
 			b, err := r.band(raster.Uint8)
 			if err != nil {
-				return runtime.Record{}, err
+				return workers.Record{}, err
 			}
 			var ones []int
 			for row := 0; row < h; row++ {
@@ -151,7 +151,7 @@ func genAreaC(t areaTypeC) func(g *gen, i int) (runtime.Record, error) {
 			}
 			c, err := r.raster(src, b, ndv, map[string]any{"units": "binary_mask", "max_code": t.maxCode[k]})
 			if err != nil {
-				return runtime.Record{}, err
+				return workers.Record{}, err
 			}
 			cards = append(cards, c...)
 		}
@@ -177,7 +177,7 @@ func genAreaC(t areaTypeC) func(g *gen, i int) (runtime.Record, error) {
 		}
 		inv, err := r.inventory(t.sources...)
 		if err != nil {
-			return runtime.Record{}, err
+			return workers.Record{}, err
 		}
 		r.input("hazard_stack_1", inv)
 		r.input("agreement_sources_1", cards...)
@@ -193,7 +193,7 @@ func genAreaC(t areaTypeC) func(g *gen, i int) (runtime.Record, error) {
 	}
 }
 
-var genWildfireC = func(g *gen, i int) (runtime.Record, error) {
+var genWildfireC = func(g *gen, i int) (workers.Record, error) {
 	rec, err := genAreaC(areaTypeC{qt: "wildfire_c", role: "wildfire", mode: "multisource_hazard", key: "criterion", limit: 20,
 		sources: []string{"mcd64a1__event", "s2_burn_support", "nifc_perimeter__event"}, maxCode: []int{1, 1, 1},
 		question: "Do the MODIS, Sentinel-2 dNBR and NIFC burn footprints agree in area (median pairwise difference at most 20%)?"})(g, i)
@@ -231,16 +231,16 @@ func (r *mhRec) smoothField() []float64 {
 // plus noise, the train-only q25 contract; some sources lie wholly at or
 // above their q25 (valid measured-zero masks, including the exact q25
 // value, which is not below it).
-func genDroughtC(g *gen, i int) (runtime.Record, error) {
+func genDroughtC(g *gen, i int) (workers.Record, error) {
 	r, err := newMH(g, "drought_c", i)
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
 	srcs := []string{"chirps_spi__event", "modis_ndvi__event", "era5_soil_moisture__event"}
 	ranges := [][2]float64{{-2.5, 2.5}, {-0.2, 0.9}, {0.05, 0.45}}
 	nz, qs, _, err := r.normFileEach("drought_normalization.json", srcs, ranges, nil)
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
 	shared := r.smoothField()
 	weight := 0.3 + float64(0.7*g.rng.Float64())
@@ -258,7 +258,7 @@ func genDroughtC(g *gen, i int) (runtime.Record, error) {
 		}
 		b, err := r.band(raster.Float32)
 		if err != nil {
-			return runtime.Record{}, err
+			return workers.Record{}, err
 		}
 		own := r.smoothField()
 		set := make([]bool, r.n())
@@ -286,7 +286,7 @@ func genDroughtC(g *gen, i int) (runtime.Record, error) {
 		areas[s] = round(r.areaHa(ones), 3)
 		c, err := r.raster(s, b, f64(math.NaN()), map[string]any{"role": "continuous drought source"})
 		if err != nil {
-			return runtime.Record{}, err
+			return workers.Record{}, err
 		}
 		cards = append(cards, c...)
 	}
@@ -304,7 +304,7 @@ func genDroughtC(g *gen, i int) (runtime.Record, error) {
 	}
 	inv, err := r.inventory(srcs...)
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
 	r.input("hazard_stack_1", inv, nz)
 	r.input("agreement_sources_1", cards...)
@@ -322,16 +322,16 @@ func genDroughtC(g *gen, i int) (runtime.Record, error) {
 // genAirC builds a type-27 record: three float32 pollution rasters whose
 // AOI means are steered to chosen z-score states against the 18 declared
 // training means (all equal in some records: agreement; mixed otherwise).
-func genAirC(g *gen, i int) (runtime.Record, error) {
+func genAirC(g *gen, i int) (workers.Record, error) {
 	r, err := newMH(g, "air_pollution_c", i)
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
 	srcs := []string{"s5p_no2__peak", "cams_no2__peak", "modis_aod__peak"}
 	ranges := [][2]float64{{40, 320}, {5, 60}, {0.05, 1.5}}
 	nz, _, means, err := r.normFileEach("normalization.json", srcs, ranges, nil)
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
 	targets := [][3]float64{{1.3, 1.1, 0.9}, {-1.2, 0, 1.4}, {0.1, -0.2, 0.3}, {-1.5, -0.9, 0.2}, {1.2, 0.2, 0.1}, {-0.8, -1.1, -1.6}}[i%6]
 	var cards []workersCard
@@ -348,7 +348,7 @@ func genAirC(g *gen, i int) (runtime.Record, error) {
 		level := mu + float64(targets[k]*sd)
 		b, err := r.band(raster.Float32)
 		if err != nil {
-			return runtime.Record{}, err
+			return workers.Record{}, err
 		}
 		var valid []int
 		for p := 0; p < r.n(); p++ {
@@ -372,7 +372,7 @@ func genAirC(g *gen, i int) (runtime.Record, error) {
 			"z_score": round(z, 6), "state": st}
 		c, err := r.raster(s, b, f64(math.NaN()), map[string]any{"role": "episode-peak pollution source"})
 		if err != nil {
-			return runtime.Record{}, err
+			return workers.Record{}, err
 		}
 		cards = append(cards, c...)
 	}
@@ -388,7 +388,7 @@ func genAirC(g *gen, i int) (runtime.Record, error) {
 	}
 	inv, err := r.inventory(srcs...)
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
 	r.input("hazard_stack_1", inv, nz)
 	r.input("agreement_sources_1", cards...)

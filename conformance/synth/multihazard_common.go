@@ -8,7 +8,6 @@ import (
 
 	"github.com/geodisaster/engine/geodesy"
 	"github.com/geodisaster/engine/raster"
-	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/workers"
 )
 
@@ -28,7 +27,7 @@ type mhRec struct {
 	base    string
 	grid    geoGrid
 	rows    []float64 // WGS84 cell area (m²) of each grid row
-	handles map[string]runtime.HandleDecl
+	handles map[string]workers.HandleDecl
 }
 
 // mhSize is the AOI grid's width and height: the spec's multi-hazard
@@ -47,7 +46,7 @@ func newMH(g *gen, qt string, i int) (*mhRec, error) {
 	}
 	sample := fmt.Sprintf("synth_%s_%03d", qt, i) // unique per type: records never share files
 	return &mhRec{g: g, qt: qt, sample: sample, base: "source_assets/multi_hazard/" + sample + "/",
-		grid: grid, rows: rows, handles: map[string]runtime.HandleDecl{}}, nil
+		grid: grid, rows: rows, handles: map[string]workers.HandleDecl{}}, nil
 }
 
 // n returns the number of pixels.
@@ -97,37 +96,37 @@ func (r *mhRec) inventory(handles ...string) (workers.FileCard, error) {
 
 // input declares an input handle.
 func (r *mhRec) input(name string, cards ...workers.FileCard) {
-	r.handles[name] = runtime.HandleDecl{Kind: workers.KindInput, Files: cards}
+	r.handles[name] = workers.HandleDecl{Kind: workers.KindInput, Files: cards}
 }
 
 // record assembles the record with its question sidecar, chain and gold.
-func (r *mhRec) record(text string, chain []runtime.Step, answer any) (runtime.Record, error) {
+func (r *mhRec) record(text string, chain []workers.Step, answer any) (workers.Record, error) {
 	q, err := r.g.question(r.qt, r.sample, text, nil)
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
 	r.handles["question_1"] = q
 	ans, err := answerJSON(answer)
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
-	return runtime.Record{ID: r.qt + "__" + r.sample, SampleID: r.sample, Question: text,
+	return workers.Record{ID: r.qt + "__" + r.sample, SampleID: r.sample, Question: text,
 		Handles: r.handles, GTChain: chain, Answer: ans}, nil
 }
 
 // step builds one chain step.
-func step(tool string, args map[string]any, out string) runtime.Step {
-	return runtime.Step{Tool: tool, Args: args, Output: out}
+func step(tool string, args map[string]any, out string) workers.Step {
+	return workers.Step{Tool: tool, Args: args, Output: out}
 }
 
 // taskComplete returns the closing step of every chain (a fresh value per
 // record: chains never share argument maps).
-func taskComplete() runtime.Step {
-	return runtime.Step{Tool: "TaskComplete", Args: map[string]any{"status": "TASK_COMPLETE"}}
+func taskComplete() workers.Step {
+	return workers.Step{Tool: "TaskComplete", Args: map[string]any{"status": "TASK_COMPLETE"}}
 }
 
 // readHazard is ReadData(question_1, hazard_stack_1, role=R, time=event).
-func readHazard(role string) runtime.Step {
+func readHazard(role string) workers.Step {
 	return step("ReadData", map[string]any{"question": "question_1", "handle": "hazard_stack_1", "role": role, "time": "event"}, "scene_1")
 }
 

@@ -8,8 +8,8 @@ import (
 
 	"github.com/geodisaster/engine/crs"
 	"github.com/geodisaster/engine/raster"
-	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/vector"
+	"github.com/geodisaster/engine/workers"
 )
 
 // Multi-hazard task shape D generators (types 12, 16, 20, 24, 28).
@@ -52,11 +52,11 @@ type osmFeature struct {
 // and osm/pois.geojson with representative points inside positive cells,
 // elsewhere in the AOI, outside the AOI within and beyond 5 km, duplicate
 // ids (counted once), null and absent names and misleading row/col hints.
-func genExposureD(t exposureTypeD) func(g *gen, i int) (runtime.Record, error) {
-	return func(g *gen, i int) (runtime.Record, error) {
+func genExposureD(t exposureTypeD) func(g *gen, i int) (workers.Record, error) {
+	return func(g *gen, i int) (workers.Record, error) {
 		r, err := newMH(g, t.qt, i)
 		if err != nil {
-			return runtime.Record{}, err
+			return workers.Record{}, err
 		}
 		w, h, T := r.grid.W, r.grid.H, r.grid.T
 		set := r.blobs(1+g.rng.IntN(3), 0.12)
@@ -70,7 +70,7 @@ func genExposureD(t exposureTypeD) func(g *gen, i int) (runtime.Record, error) {
 		}
 		fb, ones, err := r.binaryBand(set, nd)
 		if err != nil {
-			return runtime.Record{}, err
+			return workers.Record{}, err
 		}
 		isSet := make([]bool, r.n())
 		for _, k := range ones {
@@ -79,7 +79,7 @@ func genExposureD(t exposureTypeD) func(g *gen, i int) (runtime.Record, error) {
 		// WorldPop people per pixel.
 		pop, err := r.band(raster.Float32)
 		if err != nil {
-			return runtime.Record{}, err
+			return workers.Record{}, err
 		}
 		popND := i%3 == 0
 		popOK := make([]bool, r.n())
@@ -143,21 +143,21 @@ func genExposureD(t exposureTypeD) func(g *gen, i int) (runtime.Record, error) {
 		}
 		if g.userShaped {
 			if err := osmShapes(g, feats); err != nil {
-				return runtime.Record{}, err
+				return workers.Record{}, err
 			}
 		}
 		// Gold geometry: AOI-centred aeqd, positive cell centres.
 		lon0, lat0 := T.Apply(float64(w)/2, float64(h)/2)
 		local, err := crs.NewAzimuthalEquidistant(lat0, lon0)
 		if err != nil {
-			return runtime.Record{}, err
+			return workers.Record{}, err
 		}
 		var cx, cy []float64
 		for _, k := range ones {
 			x, y := T.Apply(float64(k%w)+0.5, float64(k/w)+0.5)
 			px, py, err := local.FromLonLat(x, y)
 			if err != nil {
-				return runtime.Record{}, err
+				return workers.Record{}, err
 			}
 			cx, cy = append(cx, px), append(cy, py)
 		}
@@ -188,7 +188,7 @@ func genExposureD(t exposureTypeD) func(g *gen, i int) (runtime.Record, error) {
 			}
 			px, py, err := local.FromLonLat(f.lon, f.lat)
 			if err != nil {
-				return runtime.Record{}, err
+				return workers.Record{}, err
 			}
 			d := math.Inf(1)
 			for k := range cx {
@@ -252,7 +252,7 @@ func genExposureD(t exposureTypeD) func(g *gen, i int) (runtime.Record, error) {
 		// Files.
 		fc, err := r.raster(t.footprint, fb, ndv, side)
 		if err != nil {
-			return runtime.Record{}, err
+			return workers.Record{}, err
 		}
 		var popNDV *float64
 		if popND {
@@ -260,15 +260,15 @@ func genExposureD(t exposureTypeD) func(g *gen, i int) (runtime.Record, error) {
 		}
 		pc, err := r.raster("worldpop__2020", pop, popNDV, map[string]any{"product": "WorldPop/GP/100m/pop", "year": 2020, "units": "people per pixel"})
 		if err != nil {
-			return runtime.Record{}, err
+			return workers.Record{}, err
 		}
 		gj, err := r.g.writeJSON(r.base+"osm/pois.geojson", osmCollection(feats, w, h, g))
 		if err != nil {
-			return runtime.Record{}, err
+			return workers.Record{}, err
 		}
 		inv, err := r.inventory(t.footprint, "worldpop__2020", "osm_pois")
 		if err != nil {
-			return runtime.Record{}, err
+			return workers.Record{}, err
 		}
 		r.input("hazard_stack_1", append([]workersCard{inv}, fc...)...)
 		r.input("exposure_context_1", append(pc, gj)...)
@@ -282,7 +282,7 @@ func genExposureD(t exposureTypeD) func(g *gen, i int) (runtime.Record, error) {
 		} else {
 			expo["exposure"] = t.exposure
 		}
-		return r.record(t.question, []runtime.Step{
+		return r.record(t.question, []workers.Step{
 			readHazard(t.role),
 			step("ReadData", map[string]any{"question": "question_1", "handle": "exposure_context_1", "role": "exposure"}, "scene_2"),
 			step("PrepareScene", map[string]any{"inputs": map[string]any{"hazard": "scene_1", "exposure": "scene_2"}, "mode": t.mode}, "work_1"),

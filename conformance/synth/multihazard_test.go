@@ -13,6 +13,7 @@ import (
 
 	"github.com/geodisaster/engine/raster"
 	"github.com/geodisaster/engine/runtime"
+	"github.com/geodisaster/engine/workers"
 )
 
 // mhTypeIDs are the 20 multi-hazard question types.
@@ -28,7 +29,7 @@ var mhTypeIDs = func() []string {
 
 // mhCorpus generates n records of each multi-hazard type in a fresh
 // directory (tests that rewrite files get their own copy).
-func mhCorpus(t *testing.T, n int, types ...string) (string, map[string]runtime.Record, *runtime.Engine) {
+func mhCorpus(t *testing.T, n int, types ...string) (string, map[string]workers.Record, *runtime.Engine) {
 	t.Helper()
 	dir := t.TempDir()
 	if len(types) == 0 {
@@ -37,7 +38,7 @@ func mhCorpus(t *testing.T, n int, types ...string) (string, map[string]runtime.
 	if _, err := Generate(context.Background(), dir, Options{Types: types, PerType: n, Seed: 3}); err != nil {
 		t.Fatal(err)
 	}
-	recs, err := runtime.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
+	recs, err := workers.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +46,7 @@ func mhCorpus(t *testing.T, n int, types ...string) (string, map[string]runtime.
 	if err != nil {
 		t.Fatal(err)
 	}
-	by := map[string]runtime.Record{}
+	by := map[string]workers.Record{}
 	for _, r := range recs {
 		if _, ok := by[r.QuestionType]; !ok {
 			by[r.QuestionType] = r
@@ -67,7 +68,7 @@ func copyArgs(t *testing.T, a map[string]any) map[string]any {
 
 // runMutated replays rec's chain and returns the error of the first call
 // of tool, whose arguments mutate alters; earlier calls must succeed.
-func runMutated(t *testing.T, eng *runtime.Engine, rec runtime.Record, tool string, mutate func(map[string]any)) error {
+func runMutated(t *testing.T, eng *runtime.Engine, rec workers.Record, tool string, mutate func(map[string]any)) error {
 	t.Helper()
 	s, err := eng.NewSession(rec)
 	if err != nil {
@@ -226,7 +227,7 @@ func TestMultiHazardMutationsRejected(t *testing.T) {
 
 // rewrite replaces a declared file and updates every file card (and, for a
 // raster, its sidecar's sha256 when keepSidecar is false).
-func rewrite(t *testing.T, dir string, rec *runtime.Record, rel string, data []byte) {
+func rewrite(t *testing.T, dir string, rec *workers.Record, rel string, data []byte) {
 	t.Helper()
 	if err := os.WriteFile(filepath.Join(dir, rel), data, 0o644); err != nil {
 		t.Fatal(err)
@@ -244,7 +245,7 @@ func rewrite(t *testing.T, dir string, rec *runtime.Record, rel string, data []b
 
 // rewriteRaster edits a declared GeoTIFF's first band (and optionally its
 // transform), then refreshes its sidecar's sha256 and the file cards.
-func rewriteRaster(t *testing.T, dir string, rec *runtime.Record, rel string, edit func(b *raster.Band), shiftX float64) {
+func rewriteRaster(t *testing.T, dir string, rec *workers.Record, rel string, edit func(b *raster.Band), shiftX float64) {
 	t.Helper()
 	ds, err := raster.Open(filepath.Join(dir, rel))
 	if err != nil {
@@ -281,7 +282,7 @@ func rewriteRaster(t *testing.T, dir string, rec *runtime.Record, rel string, ed
 }
 
 // editJSON rewrites a declared JSON file through edit.
-func editJSON(t *testing.T, dir string, rec *runtime.Record, rel string, edit func(m map[string]any)) {
+func editJSON(t *testing.T, dir string, rec *workers.Record, rel string, edit func(m map[string]any)) {
 	t.Helper()
 	raw, err := os.ReadFile(filepath.Join(dir, rel))
 	if err != nil {
@@ -297,7 +298,7 @@ func editJSON(t *testing.T, dir string, rec *runtime.Record, rel string, edit fu
 }
 
 // declared returns the path of rec's declared file ending with suffix.
-func declared(t *testing.T, rec runtime.Record, suffix string) string {
+func declared(t *testing.T, rec workers.Record, suffix string) string {
 	t.Helper()
 	for _, h := range rec.Handles {
 		for _, f := range h.Files {
@@ -313,66 +314,66 @@ func declared(t *testing.T, rec runtime.Record, suffix string) string {
 func TestMultiHazardFileMutationsRejected(t *testing.T) {
 	cases := []struct {
 		name, qt string
-		apply    func(t *testing.T, dir string, rec *runtime.Record)
+		apply    func(t *testing.T, dir string, rec *workers.Record)
 		want     string
 	}{
-		{"missing declared file", "drought_d", func(t *testing.T, dir string, rec *runtime.Record) {
+		{"missing declared file", "drought_d", func(t *testing.T, dir string, rec *workers.Record) {
 			if err := os.Remove(filepath.Join(dir, declared(t, *rec, "worldpop__2020.tif"))); err != nil {
 				t.Fatal(err)
 			}
 		}, "worldpop__2020.tif"},
-		{"sidecar checksum mismatch", "wildfire_a", func(t *testing.T, dir string, rec *runtime.Record) {
+		{"sidecar checksum mismatch", "wildfire_a", func(t *testing.T, dir string, rec *workers.Record) {
 			editJSON(t, dir, rec, declared(t, *rec, "mcd64a1__event.json"), func(m map[string]any) { m["sha256"] = strings.Repeat("0", 64) })
 		}, "does not match its sidecar"},
-		{"sidecar shape mismatch", "urban_expansion_b", func(t *testing.T, dir string, rec *runtime.Record) {
+		{"sidecar shape mismatch", "urban_expansion_b", func(t *testing.T, dir string, rec *workers.Record) {
 			editJSON(t, dir, rec, declared(t, *rec, "ndbi_change.json"), func(m map[string]any) { m["shape"] = []int{3, 3} })
 		}, "declares shape"},
-		{"non-binary mask", "hazard_deforestation_a", func(t *testing.T, dir string, rec *runtime.Record) {
+		{"non-binary mask", "hazard_deforestation_a", func(t *testing.T, dir string, rec *workers.Record) {
 			rewriteRaster(t, dir, rec, declared(t, *rec, "hansen_loss__event.tif"), func(b *raster.Band) { setAt(b, 0, 3) }, 0)
 		}, "binary mask holds only 0 and 1"},
-		{"RADD code out of range", "hazard_deforestation_c", func(t *testing.T, dir string, rec *runtime.Record) {
+		{"RADD code out of range", "hazard_deforestation_c", func(t *testing.T, dir string, rec *workers.Record) {
 			rewriteRaster(t, dir, rec, declared(t, *rec, "radd_alerts__event.tif"), func(b *raster.Band) { setAt(b, 0, 3) }, 0)
 		}, "allowed codes are 0..2"},
-		{"grid mismatch", "urban_expansion_c", func(t *testing.T, dir string, rec *runtime.Record) {
+		{"grid mismatch", "urban_expansion_c", func(t *testing.T, dir string, rec *workers.Record) {
 			rewriteRaster(t, dir, rec, declared(t, *rec, "ghsl_built_gain.tif"), func(*raster.Band) {}, 0.0045)
 		}, "grid mismatch"},
-		{"co-registration of the class mask", "wildfire_b", func(t *testing.T, dir string, rec *runtime.Record) {
+		{"co-registration of the class mask", "wildfire_b", func(t *testing.T, dir string, rec *workers.Record) {
 			rewriteRaster(t, dir, rec, declared(t, *rec, "dnbr.tif"), func(*raster.Band) {}, -0.0045)
 		}, "grid mismatch"},
-		{"WorldPop off-grid", "urban_expansion_d", func(t *testing.T, dir string, rec *runtime.Record) {
+		{"WorldPop off-grid", "urban_expansion_d", func(t *testing.T, dir string, rec *workers.Record) {
 			rewriteRaster(t, dir, rec, declared(t, *rec, "worldpop__2020.tif"), func(*raster.Band) {}, 0.0045)
 		}, "grid mismatch"},
-		{"negative population", "air_pollution_d", func(t *testing.T, dir string, rec *runtime.Record) {
+		{"negative population", "air_pollution_d", func(t *testing.T, dir string, rec *workers.Record) {
 			rewriteRaster(t, dir, rec, declared(t, *rec, "worldpop__2020.tif"), func(b *raster.Band) { setAt(b, 5, -1) }, 0)
 		}, "negative population"},
-		{"all-invalid raster", "air_pollution_a", func(t *testing.T, dir string, rec *runtime.Record) {
+		{"all-invalid raster", "air_pollution_a", func(t *testing.T, dir string, rec *workers.Record) {
 			rewriteRaster(t, dir, rec, declared(t, *rec, "s5p_no2__peak.tif"), func(b *raster.Band) {
 				for i := 0; i < b.Len(); i++ {
 					setAt(b, i, nan())
 				}
 			}, 0)
 		}, "no finite valid pixels"},
-		{"NDVI out of range", "drought_a", func(t *testing.T, dir string, rec *runtime.Record) {
+		{"NDVI out of range", "drought_a", func(t *testing.T, dir string, rec *workers.Record) {
 			rewriteRaster(t, dir, rec, declared(t, *rec, "modis_ndvi__target.tif"), func(b *raster.Band) { setAt(b, 1, 1.5) }, 0)
 		}, "outside [-1, 1]"},
-		{"baseline without target row", "drought_a", func(t *testing.T, dir string, rec *runtime.Record) {
+		{"baseline without target row", "drought_a", func(t *testing.T, dir string, rec *workers.Record) {
 			rewrite(t, dir, rec, declared(t, *rec, "modis_ndvi_anomaly.csv"), []byte("date,role,mean_ndvi\n2015-07-15,baseline,0.5\n2016-07-15,baseline,0.6\n"))
 		}, "exactly one dated target marker"},
-		{"constant baseline", "drought_a", func(t *testing.T, dir string, rec *runtime.Record) {
+		{"constant baseline", "drought_a", func(t *testing.T, dir string, rec *workers.Record) {
 			rewrite(t, dir, rec, declared(t, *rec, "modis_ndvi_anomaly.csv"), []byte("date,role,mean_ndvi\n2015-07-15,baseline,0.5\n2016-07-15,baseline,0.5\n2022-07-15,target,0.4\n"))
 		}, "not finite and positive"},
-		{"normalization fitted on all splits", "drought_b", func(t *testing.T, dir string, rec *runtime.Record) {
+		{"normalization fitted on all splits", "drought_b", func(t *testing.T, dir string, rec *workers.Record) {
 			editJSON(t, dir, rec, declared(t, *rec, "drought_normalization.json"), func(m map[string]any) { m["fit_split"] = "all" })
 		}, "train-only"},
-		{"normalization leakage", "air_pollution_c", func(t *testing.T, dir string, rec *runtime.Record) {
+		{"normalization leakage", "air_pollution_c", func(t *testing.T, dir string, rec *workers.Record) {
 			editJSON(t, dir, rec, declared(t, *rec, "normalization.json"), func(m map[string]any) {
 				m["fit_aois"] = append(m["fit_aois"].([]any), rec.SampleID)
 			})
 		}, "leakage"},
-		{"footprint without threshold provenance", "air_pollution_d", func(t *testing.T, dir string, rec *runtime.Record) {
+		{"footprint without threshold provenance", "air_pollution_d", func(t *testing.T, dir string, rec *workers.Record) {
 			editJSON(t, dir, rec, declared(t, *rec, "high_no2_column.json"), func(m map[string]any) { delete(m, "threshold_contract") })
 		}, "threshold_contract"},
-		{"empty wildfire footprint", "wildfire_d", func(t *testing.T, dir string, rec *runtime.Record) {
+		{"empty wildfire footprint", "wildfire_d", func(t *testing.T, dir string, rec *workers.Record) {
 			rewriteRaster(t, dir, rec, declared(t, *rec, "mcd64a1__event.tif"), func(b *raster.Band) {
 				for i := 0; i < b.Len(); i++ {
 					if b.At(i) == 1 {
@@ -381,18 +382,18 @@ func TestMultiHazardFileMutationsRejected(t *testing.T) {
 				}
 			}, 0)
 		}, "footprint is empty"},
-		{"OSM feature without geometry", "wildfire_d", func(t *testing.T, dir string, rec *runtime.Record) {
+		{"OSM feature without geometry", "wildfire_d", func(t *testing.T, dir string, rec *workers.Record) {
 			editJSON(t, dir, rec, declared(t, *rec, "pois.geojson"), func(m map[string]any) {
 				m["features"].([]any)[0].(map[string]any)["geometry"] = nil
 			})
 		}, "has no geometry"},
-		{"OSM polygon with a two-point ring", "wildfire_d", func(t *testing.T, dir string, rec *runtime.Record) {
+		{"OSM polygon with a two-point ring", "wildfire_d", func(t *testing.T, dir string, rec *workers.Record) {
 			editJSON(t, dir, rec, declared(t, *rec, "pois.geojson"), func(m map[string]any) {
 				f := m["features"].([]any)[0].(map[string]any)
 				f["geometry"] = map[string]any{"type": "Polygon", "coordinates": [][][]float64{{{0, 0}, {1, 1}, {0, 0}}}}
 			})
 		}, "a polygon ring has 3 positions"},
-		{"hazard handle without inventory", "urban_expansion_a", func(t *testing.T, dir string, rec *runtime.Record) {
+		{"hazard handle without inventory", "urban_expansion_a", func(t *testing.T, dir string, rec *workers.Record) {
 			h := rec.Handles["hazard_stack_1"]
 			var keep []workersCard
 			for _, f := range h.Files {
@@ -403,10 +404,10 @@ func TestMultiHazardFileMutationsRejected(t *testing.T) {
 			h.Files = keep
 			rec.Handles["hazard_stack_1"] = h
 		}, "declares no available_handles.json"},
-		{"raster missing from inventory", "air_pollution_b", func(t *testing.T, dir string, rec *runtime.Record) {
+		{"raster missing from inventory", "air_pollution_b", func(t *testing.T, dir string, rec *workers.Record) {
 			editJSON(t, dir, rec, declared(t, *rec, "available_handles.json"), func(m map[string]any) { m["handles"] = []string{"cams_no2__peak"} })
 		}, "is not in the handle inventory"},
-		{"WorldPop missing from inventory", "drought_d", func(t *testing.T, dir string, rec *runtime.Record) {
+		{"WorldPop missing from inventory", "drought_d", func(t *testing.T, dir string, rec *workers.Record) {
 			editJSON(t, dir, rec, declared(t, *rec, "available_handles.json"), func(m map[string]any) { m["handles"] = []string{"low_chirps_spi"} })
 		}, "not in the hazard handle inventory"},
 	}

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/workers"
 )
 
@@ -104,7 +103,7 @@ func duplicateGroups(qtype string, splits []string) [][]int {
 // files are byte copies under the new sample's directory, its id, sample
 // and split group are the new sample's, and everything else (question,
 // chain, answer, file digests) is rec's.
-func copyRecord(dir string, rec runtime.Record, sample string, files map[string]bool) (runtime.Record, error) {
+func copyRecord(dir string, rec workers.Record, sample string, files map[string]bool) (workers.Record, error) {
 	rename := func(p string) (string, error) {
 		for _, pat := range []string{"/" + rec.SampleID + "/", "/" + rec.SampleID + "."} {
 			if strings.Contains(p, pat) {
@@ -117,30 +116,30 @@ func copyRecord(dir string, rec runtime.Record, sample string, files map[string]
 	out.ID = rec.QuestionType + "__" + sample
 	out.SampleID = sample
 	out.SplitGroupID = sample
-	out.Handles = map[string]runtime.HandleDecl{}
+	out.Handles = map[string]workers.HandleDecl{}
 	for name, h := range rec.Handles {
 		cards := make([]workers.FileCard, len(h.Files))
 		for i, f := range h.Files {
 			to, err := rename(f.Path)
 			if err != nil {
-				return runtime.Record{}, err
+				return workers.Record{}, err
 			}
 			data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(f.Path)))
 			if err != nil {
-				return runtime.Record{}, err
+				return workers.Record{}, err
 			}
 			full := filepath.Join(dir, filepath.FromSlash(to))
 			if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-				return runtime.Record{}, err
+				return workers.Record{}, err
 			}
 			if err := os.WriteFile(full, data, 0o644); err != nil {
-				return runtime.Record{}, err
+				return workers.Record{}, err
 			}
 			files[to] = true
 			f.Path = to
 			cards[i] = f
 		}
-		out.Handles[name] = runtime.HandleDecl{Kind: h.Kind, Files: cards}
+		out.Handles[name] = workers.HandleDecl{Kind: h.Kind, Files: cards}
 	}
 	return out, nil
 }

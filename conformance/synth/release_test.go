@@ -9,6 +9,7 @@ import (
 
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/runtime/export"
+	"github.com/geodisaster/engine/workers"
 )
 
 // TestFullSplitPlan checks the full corpus's split and duplicate groups
@@ -70,7 +71,7 @@ func TestCopyRecord(t *testing.T) {
 	if _, err := Generate(context.Background(), dir, Options{Types: []string{"fastest_safest"}, PerType: 1, Seed: 2}); err != nil {
 		t.Fatal(err)
 	}
-	recs, err := runtime.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
+	recs, err := workers.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +111,7 @@ func TestCopyRecord(t *testing.T) {
 		t.Fatalf("source %v %s, copy %v %s", a.Correct, a.Answer, b.Correct, b.Answer)
 	}
 	bad := src
-	bad.Handles = map[string]runtime.HandleDecl{"x_1": {Kind: "input", Files: []workersCard{{Path: "elsewhere/a.tif"}}}}
+	bad.Handles = map[string]workers.HandleDecl{"x_1": {Kind: "input", Files: []workersCard{{Path: "elsewhere/a.tif"}}}}
 	if _, err := copyRecord(dir, bad, "s", map[string]bool{}); err == nil {
 		t.Fatal("a file outside the sample was copied")
 	}
@@ -126,7 +127,7 @@ func TestFullCorpusTurnCounts(t *testing.T) {
 	if _, err := Generate(context.Background(), dir, Options{PerType: 1}); err != nil {
 		t.Fatal(err)
 	}
-	recs, err := runtime.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
+	recs, err := workers.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/workers"
 )
 
@@ -28,7 +27,7 @@ var routingShort = map[string]string{"nearest_shelter": "ns", "fastest_safest": 
 
 func routingGen(qtype string) typeGen {
 	return typeGen{full: 200,
-		gen:    func(g *gen, i int) (runtime.Record, error) { return genRouting(g, i, qtype) },
+		gen:    func(g *gen, i int) (workers.Record, error) { return genRouting(g, i, qtype) },
 		sample: func(i int) string { return routingSample(qtype, i) }}
 }
 
@@ -39,40 +38,40 @@ func routingSample(qtype string, i int) string {
 
 // genRouting builds one record of a routing type; the scene variant
 // cycles through every edge case for each type.
-func genRouting(g *gen, i int, qtype string) (runtime.Record, error) {
+func genRouting(g *gen, i int, qtype string) (workers.Record, error) {
 	sample := routingSample(qtype, i)
 	s, err := genRouteScene(g, sample, i%rtVariants)
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
 	if g.userShaped {
 		if err := s.useGeographicChip(); err != nil {
-			return runtime.Record{}, err
+			return workers.Record{}, err
 		}
 	}
 	cards, err := s.files(g)
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
 	q, err := g.question(qtype, sample, routingQuestions[qtype], nil)
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
-	read := runtime.Step{Tool: "ReadData", Args: map[string]any{"question": "question_1", "handle": "route_inputs_1", "role": "routing"}, Output: "scene_1"}
-	prep := runtime.Step{Tool: "PrepareScene", Args: map[string]any{"inputs": map[string]any{"routing": "scene_1"}, "mode": "flood_safe_routing"}, Output: "work_1"}
-	done := runtime.Step{Tool: "TaskComplete", Args: map[string]any{"status": "TASK_COMPLETE"}}
+	read := workers.Step{Tool: "ReadData", Args: map[string]any{"question": "question_1", "handle": "route_inputs_1", "role": "routing"}, Output: "scene_1"}
+	prep := workers.Step{Tool: "PrepareScene", Args: map[string]any{"inputs": map[string]any{"routing": "scene_1"}, "mode": "flood_safe_routing"}, Output: "work_1"}
+	done := workers.Step{Tool: "TaskComplete", Args: map[string]any{"status": "TASK_COMPLETE"}}
 	all := map[string]any{"fastest": true, "safest": true, "balanced": true}
-	var chain []runtime.Step
+	var chain []workers.Step
 	var answer any
 	switch qtype {
 	case "nearest_shelter":
-		chain = []runtime.Step{read, prep,
+		chain = []workers.Step{read, prep,
 			{Tool: "EstimateExposure", Args: map[string]any{"input": "work_1", "exposure": "blocked_roads"}, Output: "exposure_1"},
 			{Tool: "PlanRoutes", Args: map[string]any{"input": "exposure_1", "objective": "nearest_reachable_shelter", "avoid.flood_affected_roads": true}, Output: "routes_1"},
 			done}
 		answer, err = s.nearestShelterAnswer()
 	case "fastest_safest":
-		chain = []runtime.Step{read, prep,
+		chain = []workers.Step{read, prep,
 			{Tool: "PlanRoutes", Args: map[string]any{"input": "work_1", "objective": "candidate_routes", "avoid.flood_affected_roads": true}, Output: "routes_1"},
 			{Tool: "CompareRoutes", Args: map[string]any{"input": "routes_1", "objectives": all}, Output: "route_compare_1"},
 			done}
@@ -82,7 +81,7 @@ func genRouting(g *gen, i int, qtype string) (runtime.Record, error) {
 		for _, l := range workers.OverlayLayers() {
 			layers[l] = true
 		}
-		chain = []runtime.Step{read, prep,
+		chain = []workers.Step{read, prep,
 			{Tool: "PlanRoutes", Args: map[string]any{"input": "work_1", "objective": "overlay_routes"}, Output: "routes_1"},
 			{Tool: "CompareRoutes", Args: map[string]any{"input": "routes_1", "objectives": all}, Output: "route_compare_1"},
 			{Tool: "RenderMap", Args: map[string]any{"input": "route_compare_1", "style": "route_overlay", "layers": layers}, Output: "render_1"},
@@ -90,17 +89,17 @@ func genRouting(g *gen, i int, qtype string) (runtime.Record, error) {
 		answer, err = s.visualOverlayAnswer()
 	}
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
 	ans, err := answerJSON(answer)
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
-	return runtime.Record{
+	return workers.Record{
 		ID:       qtype + "__" + sample,
 		SampleID: sample,
 		Question: routingQuestions[qtype],
-		Handles: map[string]runtime.HandleDecl{
+		Handles: map[string]workers.HandleDecl{
 			"question_1":     q,
 			"route_inputs_1": {Kind: workers.KindInput, Files: cards},
 		},

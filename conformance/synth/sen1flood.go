@@ -8,7 +8,6 @@ import (
 	"github.com/geodisaster/engine/crs"
 	"github.com/geodisaster/engine/geodesy"
 	"github.com/geodisaster/engine/raster"
-	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/workers"
 )
 
@@ -17,7 +16,7 @@ func sen1FloodGens() map[string]typeGen {
 	out := map[string]typeGen{}
 	for _, t := range []string{"sen1_flood_a", "sen1_flood_b", "sen1_flood_c", "sen1_flood_d", "sen1_flood_e"} {
 		t := t
-		out[t] = typeGen{full: 100, gen: func(g *gen, i int) (runtime.Record, error) { return genSen1Flood(g, t, i) }}
+		out[t] = typeGen{full: 100, gen: func(g *gen, i int) (workers.Record, error) { return genSen1Flood(g, t, i) }}
 	}
 	return out
 }
@@ -47,7 +46,7 @@ type S1Chip struct {
 var sen1Variants = []string{"blobs", "localized", "tie", "topology", "constant", "odd_size"}
 
 // genSen1Flood builds one record of a Sen1Floods11 type.
-func genSen1Flood(g *gen, qtype string, i int) (runtime.Record, error) {
+func genSen1Flood(g *gen, qtype string, i int) (workers.Record, error) {
 	variant := sen1Variants[i%len(sen1Variants)]
 	gridChecked := qtype == "sen1_flood_c" || qtype == "sen1_flood_e"
 	if variant == "odd_size" && gridChecked {
@@ -56,7 +55,7 @@ func genSen1Flood(g *gen, qtype string, i int) (runtime.Record, error) {
 	sample := fmt.Sprintf("synth_s1_%s_%03d", qtype[len(qtype)-1:], i)
 	chip, err := g.sen1Chip(variant)
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
 	return sen1Record(g, qtype, sample, chip)
 }
@@ -64,42 +63,42 @@ func genSen1Flood(g *gen, qtype string, i int) (runtime.Record, error) {
 // sen1Record writes a chip's files and builds the record of qtype with its
 // gold answer. It is shared by the synthetic corpus and the real-chip
 // corpus.
-func sen1Record(g *gen, qtype, sample string, chip *S1Chip) (runtime.Record, error) {
+func sen1Record(g *gen, qtype, sample string, chip *S1Chip) (workers.Record, error) {
 	dir := "source_assets/sen1_flood/" + sample + "/"
 	s1, err := g.write(dir+"S1Portable.tif", chip.S1Bytes())
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
-	handles := map[string]runtime.HandleDecl{
+	handles := map[string]workers.HandleDecl{
 		"s1_image_1": {Kind: workers.KindInput, Files: []workers.FileCard{s1}},
 	}
 	withJRC := qtype == "sen1_flood_d" || qtype == "sen1_flood_e"
 	if withJRC {
 		jb, err := chip.JRCBytes()
 		if err != nil {
-			return runtime.Record{}, err
+			return workers.Record{}, err
 		}
 		jrc, err := g.write(dir+"JRCWaterHand.tif", jb)
 		if err != nil {
-			return runtime.Record{}, err
+			return workers.Record{}, err
 		}
-		handles["jrc_water_1"] = runtime.HandleDecl{Kind: workers.KindInput, Files: []workers.FileCard{jrc}}
+		handles["jrc_water_1"] = workers.HandleDecl{Kind: workers.KindInput, Files: []workers.FileCard{jrc}}
 	}
 	text := sen1Questions[qtype]
 	q, err := g.question(qtype, sample, text, nil)
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
 	handles["question_1"] = q
 	gold, err := sen1Gold(chip)
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
 	ans, err := answerJSON(gold.answer(qtype))
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
-	return runtime.Record{
+	return workers.Record{
 		ID: qtype + "__" + sample, SampleID: sample, Question: text,
 		Handles: handles, GTChain: sen1Chain(qtype), Answer: ans,
 	}, nil
@@ -113,12 +112,12 @@ var sen1Questions = map[string]string{
 	"sen1_flood_e": "Run the complete SAR flood analysis (mask, polygons, components, area, 4x4 grid and ranking, JRC known-water comparison and a fresh diagnostic map) and return the structured summary.",
 }
 
-func sen1Step(tool string, args map[string]any, out string) runtime.Step {
-	return runtime.Step{Tool: tool, Args: args, Output: out}
+func sen1Step(tool string, args map[string]any, out string) workers.Step {
+	return workers.Step{Tool: tool, Args: args, Output: out}
 }
 
 // sen1Chain is the GT chain of a Sen1Floods11 type (spec types 39-43).
-func sen1Chain(qtype string) []runtime.Step {
+func sen1Chain(qtype string) []workers.Step {
 	method := "s1_min_backscatter_otsu_v1"
 	read := sen1Step("ReadData", map[string]any{"question": "question_1", "handle": "s1_image_1", "role": "sar"}, "scene_1")
 	readJRC := sen1Step("ReadData", map[string]any{"question": "question_1", "handle": "jrc_water_1", "role": "known_water"}, "scene_2")
@@ -130,40 +129,40 @@ func sen1Chain(qtype string) []runtime.Step {
 		}
 		return m
 	}
-	rank := func(in string) runtime.Step {
+	rank := func(in string) workers.Step {
 		return sen1Step("RankRegions", map[string]any{"input": in, "by": "flood_percentage", "candidates": "grid_4x4", "top_k": 3}, "rank_1")
 	}
-	done := runtime.Step{Tool: "TaskComplete", Args: map[string]any{"status": "TASK_COMPLETE"}}
+	done := workers.Step{Tool: "TaskComplete", Args: map[string]any{"status": "TASK_COMPLETE"}}
 	switch qtype {
 	case "sen1_flood_a":
-		return []runtime.Step{read,
+		return []workers.Step{read,
 			sen1Step("PrepareScene", map[string]any{"inputs": map[string]any{"sar": "scene_1"}, "mode": "sar_flood"}, "work_1"),
 			mapFlood,
 			sen1Step("ExtractObjects", map[string]any{"input": "flood_1", "target": "flood_components"}, "objects_1"),
 			sen1Step("DescribeFlood", map[string]any{"input": "objects_1", "metrics": flags("flood_percentage", "flood_area", "components", "grid_4x4")}, "flood_report_1"),
 			done}
 	case "sen1_flood_b":
-		return []runtime.Step{read,
+		return []workers.Step{read,
 			sen1Step("PrepareScene", map[string]any{"inputs": map[string]any{"sar": "scene_1"}, "mode": "sar_flood"}, "work_1"),
 			mapFlood,
 			sen1Step("ExtractObjects", map[string]any{"input": "flood_1", "target": "flood_polygons"}, "objects_1"),
 			sen1Step("DescribeFlood", map[string]any{"input": "objects_1", "metrics": flags("flood_percentage", "flood_area", "components", "grid_4x4")}, "flood_report_1"),
 			rank("flood_report_1"), done}
 	case "sen1_flood_c":
-		return []runtime.Step{read,
+		return []workers.Step{read,
 			sen1Step("PrepareScene", map[string]any{"inputs": map[string]any{"sar": "scene_1"}, "mode": "sar_flood", "grid": "4x4"}, "work_1"),
 			mapFlood,
 			sen1Step("DescribeFlood", map[string]any{"input": "flood_1", "metrics": flags("grid_4x4", "concentration", "pattern")}, "flood_report_1"),
 			rank("flood_report_1"), done}
 	case "sen1_flood_d":
-		return []runtime.Step{read, readJRC,
+		return []workers.Step{read, readJRC,
 			sen1Step("PrepareScene", map[string]any{"inputs": map[string]any{"sar": "scene_1", "reference": "scene_2"}, "mode": "sar_flood_reference"}, "work_1"),
 			mapFlood,
 			sen1Step("CompareSources", map[string]any{"input": "flood_1", "reference": "known_water", "criterion": "overlap_vs_outside_reference"}, "compare_1"),
 			sen1Step("DescribeFlood", map[string]any{"input": "compare_1", "metrics": flags("prediction", "components", "overlap", "outside_reference")}, "flood_report_1"),
 			done}
 	default:
-		return []runtime.Step{read, readJRC,
+		return []workers.Step{read, readJRC,
 			sen1Step("PrepareScene", map[string]any{"inputs": map[string]any{"sar": "scene_1", "reference": "scene_2"}, "mode": "sar_flood_diagnostic"}, "work_1"),
 			mapFlood,
 			sen1Step("ExtractObjects", map[string]any{"input": "flood_1", "target": "flood_polygons"}, "objects_1"),

@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"github.com/geodisaster/engine/raster"
-	"github.com/geodisaster/engine/runtime"
+	"github.com/geodisaster/engine/workers"
 )
 
 // Sen1FloodLabelGridChips lists the chips Sen1FloodLabelGridCorpus derives
@@ -45,7 +45,7 @@ func Sen1FloodLabelGridCorpus(ctx context.Context, dir, sample string, portable,
 	}
 	labels := lb.Data.([]int16)
 	nd := 255.0
-	var recs []runtime.Record
+	var recs []workers.Record
 	files := map[string]bool{}
 	for k, variant := range Sen1FloodLabelGridChips {
 		chip := deriveS1Chip(base, variant)

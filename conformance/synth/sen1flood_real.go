@@ -10,7 +10,7 @@ import (
 
 	"github.com/geodisaster/engine/crs"
 	"github.com/geodisaster/engine/raster"
-	"github.com/geodisaster/engine/runtime"
+	"github.com/geodisaster/engine/workers"
 )
 
 // Sen1FloodRealChips lists the chips Sen1FloodRealCorpus derives from a
@@ -32,7 +32,7 @@ func Sen1FloodRealCorpus(ctx context.Context, dir, sample string, portable []byt
 	if err != nil {
 		return "", err
 	}
-	var recs []runtime.Record
+	var recs []workers.Record
 	files := map[string]bool{}
 	for k, variant := range Sen1FloodRealChips {
 		chip := deriveS1Chip(base, variant)
@@ -53,8 +53,8 @@ func Sen1FloodRealCorpus(ctx context.Context, dir, sample string, portable []byt
 // realChipRecords builds the records of qtypes over one derived chip
 // (named name, from the real chip sample), each from its own random
 // stream (stream, type index), writing its files into dir.
-func realChipRecords(ctx context.Context, dir, sample, name string, chip *S1Chip, stream uint64, files map[string]bool, qtypes ...string) ([]runtime.Record, error) {
-	var recs []runtime.Record
+func realChipRecords(ctx context.Context, dir, sample, name string, chip *S1Chip, stream uint64, files map[string]bool, qtypes ...string) ([]workers.Record, error) {
+	var recs []workers.Record
 	for n, qtype := range qtypes {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -74,7 +74,7 @@ func realChipRecords(ctx context.Context, dir, sample, name string, chip *S1Chip
 }
 
 // writeRealChipRecords writes dir/records.jsonl and returns its SHA-256.
-func writeRealChipRecords(dir string, recs []runtime.Record) (string, error) {
+func writeRealChipRecords(dir string, recs []workers.Record) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}

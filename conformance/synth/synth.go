@@ -84,7 +84,7 @@ type Manifest struct {
 type typeGen struct {
 	// full is the specification's record count for the type.
 	full int
-	gen  func(g *gen, i int) (runtime.Record, error)
+	gen  func(g *gen, i int) (workers.Record, error)
 	// sample names record i's sample, for types whose full corpus has
 	// path-renamed copies (duplicatePlan); nil otherwise.
 	sample func(i int) string
@@ -169,13 +169,13 @@ func Generate(ctx context.Context, dir string, opts Options) (*Manifest, error) 
 	// Each job owns its random stream, its record and its file set; the
 	// results are assembled in job order, so output does not depend on
 	// scheduling.
-	recs := make([]runtime.Record, len(jobs))
+	recs := make([]workers.Record, len(jobs))
 	fileSets := make([]map[string]bool, len(jobs))
 	errs := make([]error, len(jobs))
 	var progressMu sync.Mutex
 	progressDone := 0
 	// finish sets a generated record's type, split, weight and group.
-	finish := func(k int, rec runtime.Record) (runtime.Record, error) {
+	finish := func(k int, rec workers.Record) (workers.Record, error) {
 		j := jobs[k]
 		rec.QuestionType = j.t
 		rec.Family = string(j.qt.Family)
@@ -198,7 +198,7 @@ func Generate(ctx context.Context, dir string, opts Options) (*Manifest, error) 
 			rec.SplitGroupID = rec.SampleID
 		}
 		if err := rec.Validate(true); err != nil {
-			return runtime.Record{}, fmt.Errorf("synth: generated an invalid record: %w", err)
+			return workers.Record{}, fmt.Errorf("synth: generated an invalid record: %w", err)
 		}
 		return rec, nil
 	}
@@ -300,7 +300,7 @@ func Generate(ctx context.Context, dir string, opts Options) (*Manifest, error) 
 		return nil, err
 	}
 	m.RecordsSHA256 = sum
-	test := make([]runtime.Record, len(recs))
+	test := make([]workers.Record, len(recs))
 	for i, r := range recs {
 		test[i] = r.TestInput()
 	}
@@ -314,9 +314,9 @@ func Generate(ctx context.Context, dir string, opts Options) (*Manifest, error) 
 	return m, nil
 }
 
-func writeJSONL(path string, recs []runtime.Record) (string, error) {
+func writeJSONL(path string, recs []workers.Record) (string, error) {
 	var sb strings.Builder
-	if err := runtime.WriteRecords(&sb, recs); err != nil {
+	if err := workers.WriteRecords(&sb, recs); err != nil {
 		return "", err
 	}
 	if err := os.WriteFile(path, []byte(sb.String()), 0o644); err != nil {
@@ -337,7 +337,7 @@ type gen struct {
 
 // write stores a file at a repository-relative path and returns its card.
 func (g *gen) write(rel string, data []byte) (workers.FileCard, error) {
-	if err := runtime.CheckRelativePath(rel); err != nil {
+	if err := workers.CheckRelativePath(rel); err != nil {
 		return workers.FileCard{}, err
 	}
 	full := filepath.Join(g.dir, filepath.FromSlash(rel))
@@ -375,16 +375,16 @@ type bytesBuffer struct{ b []byte }
 func (w *bytesBuffer) Write(p []byte) (int, error) { w.b = append(w.b, p...); return len(p), nil }
 
 // question writes the question sidecar and returns the question handle.
-func (g *gen) question(qtype, sample, text string, params map[string]any) (runtime.HandleDecl, error) {
+func (g *gen) question(qtype, sample, text string, params map[string]any) (workers.HandleDecl, error) {
 	doc := map[string]any{"question_type": qtype, "sample_id": sample, "question": text}
 	if params != nil {
 		doc["parameters"] = params
 	}
 	card, err := g.writeJSON("questions/"+qtype+"/"+sample+".json", doc)
 	if err != nil {
-		return runtime.HandleDecl{}, err
+		return workers.HandleDecl{}, err
 	}
-	return runtime.HandleDecl{Kind: workers.KindQuestion, Files: []workers.FileCard{card}}, nil
+	return workers.HandleDecl{Kind: workers.KindQuestion, Files: []workers.FileCard{card}}, nil
 }
 
 // answerJSON marshals a gold answer; it fails for non-finite numbers.

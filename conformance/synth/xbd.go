@@ -7,7 +7,6 @@ import (
 
 	"github.com/paulmach/orb"
 
-	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/vector"
 	"github.com/geodisaster/engine/workers"
 )
@@ -140,15 +139,15 @@ func xbdQuestion(qtype string, s *xbdScene) string {
 	}
 }
 
-func xbdReadStep(handle, role, out string) runtime.Step {
-	return runtime.Step{Tool: "ReadData", Args: map[string]any{"question": "question_1", "handle": handle, "role": role}, Output: out}
+func xbdReadStep(handle, role, out string) workers.Step {
+	return workers.Step{Tool: "ReadData", Args: map[string]any{"question": "question_1", "handle": handle, "role": role}, Output: out}
 }
 
-var xbdTaskComplete = runtime.Step{Tool: "TaskComplete", Args: map[string]any{"status": "TASK_COMPLETE"}}
+var xbdTaskComplete = workers.Step{Tool: "TaskComplete", Args: map[string]any{"status": "TASK_COMPLETE"}}
 
 // genXBDSingle builds one single-scene record of types 29-31, 33-35.
-func genXBDSingle(qtype string, number int) func(g *gen, i int) (runtime.Record, error) {
-	return func(g *gen, i int) (runtime.Record, error) {
+func genXBDSingle(qtype string, number int) func(g *gen, i int) (workers.Record, error) {
+	return func(g *gen, i int) (workers.Record, error) {
 		variant := i % xbdVariants
 		ev := g.rng.IntN(len(xbdEvents))
 		id := fmt.Sprintf("%s_%08d", xbdEvents[ev].disaster, number*10000+i)
@@ -158,40 +157,40 @@ func genXBDSingle(qtype string, number int) func(g *gen, i int) (runtime.Record,
 		mask := s.mask(qtype == "xbd_q8" && variant == xbdNoClassified)
 		imgBytes, err := s.imagePNG(mask)
 		if err != nil {
-			return runtime.Record{}, err
+			return workers.Record{}, err
 		}
 		img, err := g.write(dir+"post_disaster.png", imgBytes)
 		if err != nil {
-			return runtime.Record{}, err
+			return workers.Record{}, err
 		}
 		file := func(name string, doc any) (workers.FileCard, error) { return g.xbdWriteCompact(dir+name, doc) }
 		q, err := g.question(qtype, id, xbdQuestion(qtype, s), nil)
 		if err != nil {
-			return runtime.Record{}, err
+			return workers.Record{}, err
 		}
-		handles := map[string]runtime.HandleDecl{"question_1": q, "image_1": {Kind: workers.KindInput, Files: []workers.FileCard{img}}}
-		chain := []runtime.Step{xbdReadStep("image_1", "post_image", "scene_1")}
+		handles := map[string]workers.HandleDecl{"question_1": q, "image_1": {Kind: workers.KindInput, Files: []workers.FileCard{img}}}
+		chain := []workers.Step{xbdReadStep("image_1", "post_image", "scene_1")}
 		var ans map[string]any
 		switch qtype {
 		case "xbd_q1", "xbd_q5":
 			lab, err := file("building_damage_xy.geojson", s.labelsDoc(g.userShaped))
 			if err != nil {
-				return runtime.Record{}, err
+				return workers.Record{}, err
 			}
-			handles["damage_labels_1"] = runtime.HandleDecl{Kind: workers.KindInput, Files: []workers.FileCard{lab}}
+			handles["damage_labels_1"] = workers.HandleDecl{Kind: workers.KindInput, Files: []workers.FileCard{lab}}
 			chain = append(chain, xbdReadStep("damage_labels_1", "damage_labels", "scene_2"),
-				runtime.Step{Tool: "PrepareScene", Args: map[string]any{"inputs": map[string]any{"image": "scene_1", "labels": "scene_2"}, "mode": "xbd_damage"}, Output: "work_1"})
+				workers.Step{Tool: "PrepareScene", Args: map[string]any{"inputs": map[string]any{"image": "scene_1", "labels": "scene_2"}, "mode": "xbd_damage"}, Output: "work_1"})
 			if qtype == "xbd_q1" {
 				chain = append(chain,
-					runtime.Step{Tool: "AssessDamage", Args: map[string]any{"input": "work_1", "aggregation": "scene"}, Output: "damage_1"},
-					runtime.Step{Tool: "ComputeStats", Args: map[string]any{"input": "damage_1", "metrics": map[string]any{"damage_summary": true, "severe_footprint_area": true}}, Output: "stats_1"})
+					workers.Step{Tool: "AssessDamage", Args: map[string]any{"input": "work_1", "aggregation": "scene"}, Output: "damage_1"},
+					workers.Step{Tool: "ComputeStats", Args: map[string]any{"input": "damage_1", "metrics": map[string]any{"damage_summary": true, "severe_footprint_area": true}}, Output: "stats_1"})
 				ans = gd.summary()
 				ans["severe_footprint_area_m2"] = xbdR4(gd.severeArea)
 				ans["area_method"] = workers.XBDAreaMethod
 			} else {
 				chain = append(chain,
-					runtime.Step{Tool: "ExtractObjects", Args: map[string]any{"input": "work_1", "target": "severe_buildings", "severity": "major_or_destroyed"}, Output: "objects_1"},
-					runtime.Step{Tool: "AssessDamage", Args: map[string]any{"input": "objects_1", "aggregation": "severe_only"}, Output: "damage_1"})
+					workers.Step{Tool: "ExtractObjects", Args: map[string]any{"input": "work_1", "target": "severe_buildings", "severity": "major_or_destroyed"}, Output: "objects_1"},
+					workers.Step{Tool: "AssessDamage", Args: map[string]any{"input": "objects_1", "aggregation": "severe_only"}, Output: "damage_1"})
 				ans = map[string]any{
 					"severe_building_count": gd.sev, "severe_footprint_area_m2": xbdR4(gd.majorArea + gd.destroyedArea),
 					"major_damage_area_m2": xbdR4(gd.majorArea), "destroyed_area_m2": xbdR4(gd.destroyedArea),
@@ -201,19 +200,19 @@ func genXBDSingle(qtype string, number int) func(g *gen, i int) (runtime.Record,
 		case "xbd_q2", "xbd_q7":
 			qc, err := file("quadrants.geojson", s.cacheDoc(2))
 			if err != nil {
-				return runtime.Record{}, err
+				return workers.Record{}, err
 			}
-			handles["quadrants_1"] = runtime.HandleDecl{Kind: workers.KindInput, Files: []workers.FileCard{qc}}
+			handles["quadrants_1"] = workers.HandleDecl{Kind: workers.KindInput, Files: []workers.FileCard{qc}}
 			severity := "severe"
 			if qtype == "xbd_q7" {
 				severity = "major_or_destroyed"
 			}
 			chain = append(chain, xbdReadStep("quadrants_1", "quadrant_table", "scene_2"),
-				runtime.Step{Tool: "PrepareScene", Args: map[string]any{"inputs": map[string]any{"image": "scene_1", "quadrants": "scene_2"}, "mode": "xbd_quadrants", "grid": "2x2"}, Output: "work_1"},
-				runtime.Step{Tool: "AssessDamage", Args: map[string]any{"input": "work_1", "aggregation": "quadrant_2x2", "severity": severity}, Output: "damage_1"})
+				workers.Step{Tool: "PrepareScene", Args: map[string]any{"inputs": map[string]any{"image": "scene_1", "quadrants": "scene_2"}, "mode": "xbd_quadrants", "grid": "2x2"}, Output: "work_1"},
+				workers.Step{Tool: "AssessDamage", Args: map[string]any{"input": "work_1", "aggregation": "quadrant_2x2", "severity": severity}, Output: "damage_1"})
 			quads := s.cells(2)
 			if qtype == "xbd_q2" {
-				chain = append(chain, runtime.Step{Tool: "RankRegions", Args: map[string]any{"input": "damage_1", "by": "severe_footprint_area_m2", "top_k": 1}, Output: "rank_1"})
+				chain = append(chain, workers.Step{Tool: "RankRegions", Args: map[string]any{"input": "damage_1", "by": "severe_footprint_area_m2", "top_k": 1}, Output: "rank_1"})
 				best := 0
 				for k := range quads {
 					if quads[k].severeArea > quads[best].severeArea {
@@ -223,8 +222,8 @@ func genXBDSingle(qtype string, number int) func(g *gen, i int) (runtime.Record,
 				ans = map[string]any{"quadrant_id": quads[best].id, "severe_building_count": quads[best].severe, "severe_footprint_area_m2": xbdR4(quads[best].severeArea)}
 			} else {
 				chain = append(chain,
-					runtime.Step{Tool: "RankRegions", Args: map[string]any{"input": "damage_1", "by": "severe_damage_count", "top_k": 4}, Output: "rank_1"},
-					runtime.Step{Tool: "ScoreHazard", Args: map[string]any{"input": "rank_1", "scale": "spatial_concentration"}, Output: "score_1"})
+					workers.Step{Tool: "RankRegions", Args: map[string]any{"input": "damage_1", "by": "severe_damage_count", "top_k": 4}, Output: "rank_1"},
+					workers.Step{Tool: "ScoreHazard", Args: map[string]any{"input": "rank_1", "scale": "spatial_concentration"}, Output: "score_1"})
 				fields, pattern, tb := xbdConcentrationGold(quads)
 				ranked := append([]xbdCell{}, quads...)
 				sort.SliceStable(ranked, func(a, b int) bool { return ranked[a].severe > ranked[b].severe })
@@ -240,45 +239,45 @@ func genXBDSingle(qtype string, number int) func(g *gen, i int) (runtime.Record,
 		case "xbd_q3":
 			gc, err := file("grid_4x4.geojson", s.cacheDoc(4))
 			if err != nil {
-				return runtime.Record{}, err
+				return workers.Record{}, err
 			}
-			handles["grid_1"] = runtime.HandleDecl{Kind: workers.KindInput, Files: []workers.FileCard{gc}}
+			handles["grid_1"] = workers.HandleDecl{Kind: workers.KindInput, Files: []workers.FileCard{gc}}
 			chain = append(chain, xbdReadStep("grid_1", "grid_table", "scene_2"),
-				runtime.Step{Tool: "PrepareScene", Args: map[string]any{"inputs": map[string]any{"image": "scene_1", "grid": "scene_2"}, "mode": "xbd_grid", "grid": "4x4"}, Output: "work_1"},
-				runtime.Step{Tool: "AssessDamage", Args: map[string]any{"input": "work_1", "aggregation": "grid_4x4"}, Output: "damage_1"},
-				runtime.Step{Tool: "RankRegions", Args: map[string]any{"input": "damage_1", "by": "normalized_damage_severity", "top_k": 3}, Output: "rank_1"})
+				workers.Step{Tool: "PrepareScene", Args: map[string]any{"inputs": map[string]any{"image": "scene_1", "grid": "scene_2"}, "mode": "xbd_grid", "grid": "4x4"}, Output: "work_1"},
+				workers.Step{Tool: "AssessDamage", Args: map[string]any{"input": "work_1", "aggregation": "grid_4x4"}, Output: "damage_1"},
+				workers.Step{Tool: "RankRegions", Args: map[string]any{"input": "damage_1", "by": "normalized_damage_severity", "top_k": 3}, Output: "rank_1"})
 			ans = xbdGridGold(s.cells(4))
 		case "xbd_q8":
 			lab, err := file("building_damage_xy.geojson", s.labelsDoc(g.userShaped))
 			if err != nil {
-				return runtime.Record{}, err
+				return workers.Record{}, err
 			}
 			qc, err := file("quadrants.geojson", s.cacheDoc(2))
 			if err != nil {
-				return runtime.Record{}, err
+				return workers.Record{}, err
 			}
 			tb, err := xbdGrayPNG(mask)
 			if err != nil {
-				return runtime.Record{}, err
+				return workers.Record{}, err
 			}
 			tgt, err := g.write(dir+"post_target.png", tb)
 			if err != nil {
-				return runtime.Record{}, err
+				return workers.Record{}, err
 			}
-			handles["damage_labels_1"] = runtime.HandleDecl{Kind: workers.KindInput, Files: []workers.FileCard{lab}}
-			handles["mask_layers_1"] = runtime.HandleDecl{Kind: workers.KindInput, Files: []workers.FileCard{qc, tgt}}
+			handles["damage_labels_1"] = workers.HandleDecl{Kind: workers.KindInput, Files: []workers.FileCard{lab}}
+			handles["mask_layers_1"] = workers.HandleDecl{Kind: workers.KindInput, Files: []workers.FileCard{qc, tgt}}
 			chain = append(chain, xbdReadStep("damage_labels_1", "damage_labels", "scene_2"), xbdReadStep("mask_layers_1", "mask_layers", "scene_3"),
-				runtime.Step{Tool: "PrepareScene", Args: map[string]any{"inputs": map[string]any{"image": "scene_1", "labels": "scene_2", "mask_layers": "scene_3"}, "mode": "xbd_scene_summary"}, Output: "work_1"},
-				runtime.Step{Tool: "AssessDamage", Args: map[string]any{"input": "work_1", "aggregation": "scene"}, Output: "damage_1"},
-				runtime.Step{Tool: "ComputeStats", Args: map[string]any{"input": "damage_1", "metrics": map[string]any{"damage_summary": true, "target_mask_distribution": true, "severe_footprint_area": true}}, Output: "stats_1"})
+				workers.Step{Tool: "PrepareScene", Args: map[string]any{"inputs": map[string]any{"image": "scene_1", "labels": "scene_2", "mask_layers": "scene_3"}, "mode": "xbd_scene_summary"}, Output: "work_1"},
+				workers.Step{Tool: "AssessDamage", Args: map[string]any{"input": "work_1", "aggregation": "scene"}, Output: "damage_1"},
+				workers.Step{Tool: "ComputeStats", Args: map[string]any{"input": "damage_1", "metrics": map[string]any{"damage_summary": true, "target_mask_distribution": true, "severe_footprint_area": true}}, Output: "stats_1"})
 			ans = xbdMaskGold(s, gd, mask)
 		}
 		chain = append(chain, xbdTaskComplete)
 		a, err := answerJSON(ans)
 		if err != nil {
-			return runtime.Record{}, err
+			return workers.Record{}, err
 		}
-		return runtime.Record{
+		return workers.Record{
 			ID: qtype + "__" + id, SampleID: id, Question: xbdQuestion(qtype, s),
 			Handles: handles, GTChain: chain, Answer: a,
 		}, nil
@@ -366,7 +365,7 @@ var xbdPairVariants = [][2]int{
 }
 
 // genXBDQ4 builds a same-event scene pair (type 32).
-func genXBDQ4(g *gen, i int) (runtime.Record, error) {
+func genXBDQ4(g *gen, i int) (workers.Record, error) {
 	pv := xbdPairVariants[i%len(xbdPairVariants)]
 	ev := g.rng.IntN(len(xbdEvents))
 	var scenes [2]*xbdScene
@@ -397,9 +396,9 @@ func genXBDQ4(g *gen, i int) (runtime.Record, error) {
 	text := fmt.Sprintf("Compare the two %s scenes %s and %s: which has the higher classified-only severe-damage percentage and which the larger severe footprint area?", scenes[0].disaster, scenes[0].id, scenes[1].id)
 	q, err := g.question("xbd_q4", sample, text, nil)
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
-	handles := map[string]runtime.HandleDecl{"question_1": q}
+	handles := map[string]workers.HandleDecl{"question_1": q}
 	var rows []any
 	ids := []string{scenes[0].id, scenes[1].id}
 	var pcts, areas []float64
@@ -407,17 +406,17 @@ func genXBDQ4(g *gen, i int) (runtime.Record, error) {
 	for k, s := range scenes {
 		imgBytes, err := s.imagePNG(s.mask(false))
 		if err != nil {
-			return runtime.Record{}, err
+			return workers.Record{}, err
 		}
 		img, err := g.write(s.dir()+"post_disaster.png", imgBytes)
 		if err != nil {
-			return runtime.Record{}, err
+			return workers.Record{}, err
 		}
 		lab, err := g.xbdWriteCompact(s.dir()+"building_damage_xy.geojson", s.labelsDoc(g.userShaped))
 		if err != nil {
-			return runtime.Record{}, err
+			return workers.Record{}, err
 		}
-		handles[[]string{"scene_a_1", "scene_b_1"}[k]] = runtime.HandleDecl{Kind: workers.KindInput, Files: []workers.FileCard{img, lab}}
+		handles[[]string{"scene_a_1", "scene_b_1"}[k]] = workers.HandleDecl{Kind: workers.KindInput, Files: []workers.FileCard{img, lab}}
 		gd := s.gold()
 		status := "ok"
 		if gd.classified == 0 {
@@ -454,12 +453,12 @@ func genXBDQ4(g *gen, i int) (runtime.Record, error) {
 	}
 	ans, err := answerJSON(map[string]any{"scenes": rows, "severe_pct_comparison": cmp(pcts, elig), "severe_footprint_area_comparison": cmp(areas, []bool{true, true})})
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
-	return runtime.Record{
+	return workers.Record{
 		ID: "xbd_q4__" + sample, SampleID: sample, Question: text,
 		Handles: handles,
-		GTChain: []runtime.Step{
+		GTChain: []workers.Step{
 			xbdReadStep("scene_a_1", "damage_scene", "scene_1"), xbdReadStep("scene_b_1", "damage_scene", "scene_2"),
 			{Tool: "PrepareScene", Args: map[string]any{"inputs": map[string]any{"scene_a": "scene_1", "scene_b": "scene_2"}, "mode": "scene_compare"}, Output: "work_1"},
 			{Tool: "AssessDamage", Args: map[string]any{"input": "work_1", "aggregation": "pair_compare", "severity": "severe"}, Output: "damage_1"},

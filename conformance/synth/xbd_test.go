@@ -18,7 +18,7 @@ var xbdTypes = []string{"xbd_q1", "xbd_q2", "xbd_q3", "xbd_q4", "xbd_q5", "xbd_q
 
 type xbdCorpus struct {
 	dir  string
-	recs map[string][]runtime.Record
+	recs map[string][]workers.Record
 	eng  *runtime.Engine
 }
 
@@ -41,7 +41,7 @@ func xbdTestCorpus(t *testing.T) xbdCorpus {
 			xbdErr = err
 			return
 		}
-		recs, err := runtime.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
+		recs, err := workers.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
 		if err != nil {
 			xbdErr = err
 			return
@@ -51,7 +51,7 @@ func xbdTestCorpus(t *testing.T) xbdCorpus {
 			xbdErr = err
 			return
 		}
-		xbdC = xbdCorpus{dir: dir, recs: map[string][]runtime.Record{}, eng: eng}
+		xbdC = xbdCorpus{dir: dir, recs: map[string][]workers.Record{}, eng: eng}
 		for _, r := range recs {
 			xbdC.recs[r.QuestionType] = append(xbdC.recs[r.QuestionType], r)
 		}
@@ -63,13 +63,13 @@ func xbdTestCorpus(t *testing.T) xbdCorpus {
 }
 
 // clone deep-copies a record through JSON.
-func clone(t *testing.T, r runtime.Record) runtime.Record {
+func clone(t *testing.T, r workers.Record) workers.Record {
 	t.Helper()
 	b, err := json.Marshal(r)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out runtime.Record
+	var out workers.Record
 	if err := json.Unmarshal(b, &out); err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +141,7 @@ func TestXBDCorpusCoversEdgeCases(t *testing.T) {
 }
 
 // replayErr replays a mutated record and returns its error text.
-func replayErr(t *testing.T, c xbdCorpus, r runtime.Record) string {
+func replayErr(t *testing.T, c xbdCorpus, r workers.Record) string {
 	t.Helper()
 	res := c.eng.ReplayRecord(context.Background(), r)
 	if res.Status == "ok" {
@@ -150,7 +150,7 @@ func replayErr(t *testing.T, c xbdCorpus, r runtime.Record) string {
 	return *res.Error
 }
 
-func setArg(r *runtime.Record, tool, key string, val any) {
+func setArg(r *workers.Record, tool, key string, val any) {
 	for i := range r.GTChain {
 		if r.GTChain[i].Tool == tool {
 			if val == nil {
@@ -164,94 +164,94 @@ func setArg(r *runtime.Record, tool, key string, val any) {
 
 func TestXBDMutationsRejected(t *testing.T) {
 	c := xbdTestCorpus(t)
-	first := func(typ string) runtime.Record { return clone(t, c.recs[typ][0]) }
+	first := func(typ string) workers.Record { return clone(t, c.recs[typ][0]) }
 	cases := []struct {
 		name   string
-		rec    func() runtime.Record
+		rec    func() workers.Record
 		reason string
 	}{
-		{"handle from another scene (Q8 mask layers)", func() runtime.Record {
+		{"handle from another scene (Q8 mask layers)", func() workers.Record {
 			r := first("xbd_q8")
 			r.Handles["mask_layers_1"] = clone(t, c.recs["xbd_q8"][1]).Handles["mask_layers_1"]
 			return r
 		}, "a handle from another scene"},
-		{"handle from another scene (Q1 labels)", func() runtime.Record {
+		{"handle from another scene (Q1 labels)", func() workers.Record {
 			r := first("xbd_q1")
 			r.Handles["damage_labels_1"] = clone(t, c.recs["xbd_q1"][2]).Handles["damage_labels_1"]
 			return r
 		}, "a handle from another scene"},
-		{"grid other than declared (PrepareScene)", func() runtime.Record {
+		{"grid other than declared (PrepareScene)", func() workers.Record {
 			r := first("xbd_q2")
 			setArg(&r, "PrepareScene", "grid", "4x4")
 			return r
 		}, `unsupported value "4x4"`},
-		{"quadrant table as the grid handle", func() runtime.Record {
+		{"quadrant table as the grid handle", func() workers.Record {
 			r := first("xbd_q3")
 			q2 := clone(t, c.recs["xbd_q2"][0])
 			r.Handles["grid_1"] = q2.Handles["quadrants_1"]
 			return r
 		}, `declares no file ending in "grid_4x4.geojson"`},
-		{"severity filter other than the spec's (AssessDamage)", func() runtime.Record {
+		{"severity filter other than the spec's (AssessDamage)", func() workers.Record {
 			r := first("xbd_q7")
 			setArg(&r, "AssessDamage", "severity", "minor_or_worse")
 			return r
 		}, `unsupported value "minor_or_worse"`},
-		{"severity filter other than the spec's (ExtractObjects)", func() runtime.Record {
+		{"severity filter other than the spec's (ExtractObjects)", func() workers.Record {
 			r := first("xbd_q5")
 			setArg(&r, "ExtractObjects", "severity", "destroyed")
 			return r
 		}, `unsupported value "destroyed"`},
-		{"pair severity other than severe", func() runtime.Record {
+		{"pair severity other than severe", func() workers.Record {
 			r := first("xbd_q4")
 			setArg(&r, "AssessDamage", "severity", "major_or_destroyed")
 			return r
 		}, `unsupported value "major_or_destroyed"`},
-		{"scorer bypasses the ranking", func() runtime.Record {
+		{"scorer bypasses the ranking", func() workers.Record {
 			r := first("xbd_q7")
 			setArg(&r, "ScoreHazard", "input", "work_1")
 			return r
 		}, "requires a rank"},
-		{"assessment bypasses the extraction", func() runtime.Record {
+		{"assessment bypasses the extraction", func() workers.Record {
 			r := first("xbd_q5")
 			setArg(&r, "AssessDamage", "input", "work_1")
 			return r
 		}, "requires a objects"},
-		{"stats bypass the damage artifact", func() runtime.Record {
+		{"stats bypass the damage artifact", func() workers.Record {
 			r := first("xbd_q1")
 			setArg(&r, "ComputeStats", "input", "work_1")
 			return r
 		}, "requires a damage"},
-		{"ranking over the wrong grid", func() runtime.Record {
+		{"ranking over the wrong grid", func() workers.Record {
 			r := first("xbd_q2")
 			setArg(&r, "RankRegions", "by", "normalized_damage_severity")
 			return r
 		}, "ranks grid_4x4 cells"},
-		{"unknown argument", func() runtime.Record {
+		{"unknown argument", func() workers.Record {
 			r := first("xbd_q1")
 			setArg(&r, "AssessDamage", "threshold", 0.5)
 			return r
 		}, `argument "threshold": unknown argument`},
-		{"summary-only metrics over mask layers", func() runtime.Record {
+		{"summary-only metrics over mask layers", func() workers.Record {
 			r := first("xbd_q8")
 			setArg(&r, "ComputeStats", "metrics", map[string]any{"damage_summary": true})
 			return r
 		}, "target_mask_distribution"},
-		{"mask distribution over a polygon-only summary", func() runtime.Record {
+		{"mask distribution over a polygon-only summary", func() workers.Record {
 			r := first("xbd_q1")
 			setArg(&r, "ComputeStats", "metrics", map[string]any{"damage_summary": true, "severe_footprint_area": true, "target_mask_distribution": true})
 			return r
 		}, "xbd_scene_summary work"},
-		{"Q1 metrics over mask layers", func() runtime.Record {
+		{"Q1 metrics over mask layers", func() workers.Record {
 			r := first("xbd_q8")
 			setArg(&r, "ComputeStats", "metrics", map[string]any{"damage_summary": true, "severe_footprint_area": true})
 			return r
 		}, "target_mask_distribution"},
-		{"pair of one scene twice", func() runtime.Record {
+		{"pair of one scene twice", func() workers.Record {
 			r := first("xbd_q4")
 			r.Handles["scene_b_1"] = r.Handles["scene_a_1"]
 			return r
 		}, "same scene"},
-		{"pair across events", func() runtime.Record {
+		{"pair across events", func() workers.Record {
 			r := first("xbd_q4")
 			for _, o := range c.recs["xbd_q4"][1:] {
 				if !strings.HasPrefix(o.SampleID, strings.SplitN(r.SampleID, "_pair_", 2)[0]) {
@@ -262,7 +262,7 @@ func TestXBDMutationsRejected(t *testing.T) {
 			t.Fatal("every pair is from one event")
 			return r
 		}, "same-event"},
-		{"ReadData role on the wrong handle", func() runtime.Record {
+		{"ReadData role on the wrong handle", func() workers.Record {
 			r := first("xbd_q1")
 			setArg(&r, "ReadData", "role", "damage_labels")
 			return r
@@ -286,7 +286,7 @@ func TestXBDMissingAndTamperedFiles(t *testing.T) {
 	if _, err := Generate(context.Background(), dir, Options{Types: []string{"xbd_q2", "xbd_q3", "xbd_q5"}, Seed: 3, PerType: 2}); err != nil {
 		t.Fatal(err)
 	}
-	recs, err := runtime.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
+	recs, err := workers.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -295,7 +295,7 @@ func TestXBDMissingAndTamperedFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := xbdCorpus{dir: dir, eng: eng, recs: src.recs}
-	var q2, q3, q5 runtime.Record
+	var q2, q3, q5 workers.Record
 	for _, r := range recs {
 		switch r.QuestionType {
 		case "xbd_q2":
@@ -367,7 +367,7 @@ func TestXBDSummaryOnlyMetrics(t *testing.T) {
 // FinalAnswer.
 func TestXBDSessionPublishesOnlyWhenComplete(t *testing.T) {
 	c := xbdTestCorpus(t)
-	var rec runtime.Record
+	var rec workers.Record
 	for _, r := range c.recs["xbd_q5"] {
 		if !strings.Contains(string(r.Answer), `"severe_building_count":0`) {
 			rec = r

@@ -8,6 +8,7 @@ import (
 
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/scoring"
+	"github.com/geodisaster/engine/workers"
 )
 
 // A Conversation accumulates one agent's messages in episode order.
@@ -17,7 +18,7 @@ type Conversation struct {
 
 // Start opens a conversation of form f on rec: the form's system prompt
 // and the question view (as the user message).
-func Start(f Form, rec runtime.Record) (*Conversation, error) {
+func Start(f Form, rec workers.Record) (*Conversation, error) {
 	q, err := NewQuestionView(rec, f, f.Tools()).Text()
 	if err != nil {
 		return nil, err

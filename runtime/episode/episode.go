@@ -1,7 +1,6 @@
 package episode
 
 import (
-	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/workers"
 )
 
@@ -58,7 +57,7 @@ type Identity struct {
 
 // IdentityOf returns a record's identity; trajectory is the trajectory
 // content group id, used when the record declares none.
-func IdentityOf(rec runtime.Record, trajectory string) Identity {
+func IdentityOf(rec workers.Record, trajectory string) Identity {
 	if rec.TrajectoryContentGroupID != "" {
 		trajectory = rec.TrajectoryContentGroupID
 	}

@@ -13,15 +13,16 @@ import (
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/runtime/episode"
 	"github.com/geodisaster/engine/scoring"
+	"github.com/geodisaster/engine/workers"
 )
 
-func corpus(t *testing.T) (string, runtime.Record) {
+func corpus(t *testing.T) (string, workers.Record) {
 	t.Helper()
 	dir := t.TempDir()
 	if _, err := synth.Generate(context.Background(), dir, synth.Options{Types: []string{"nearest_shelter"}, PerType: 1, Seed: 3}); err != nil {
 		t.Fatal(err)
 	}
-	recs, err := runtime.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
+	recs, err := workers.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +31,7 @@ func corpus(t *testing.T) (string, runtime.Record) {
 
 // solve runs the record's chain in a session and records the single
 // agent's conversation.
-func solve(t *testing.T, eng *runtime.Engine, rec runtime.Record) *episode.SingleAgentEpisode {
+func solve(t *testing.T, eng *runtime.Engine, rec workers.Record) *episode.SingleAgentEpisode {
 	t.Helper()
 	ctx := context.Background()
 	s, err := eng.NewSession(rec)
@@ -42,7 +43,7 @@ func solve(t *testing.T, eng *runtime.Engine, rec runtime.Record) *episode.Singl
 	if err != nil {
 		t.Fatal(err)
 	}
-	steps := append(append([]runtime.Step{}, rec.GTChain...), runtime.Step{Tool: runtime.ToolFinalAnswer, Args: map[string]any{"answer_ref": runtime.AnswerRef}})
+	steps := append(append([]workers.Step{}, rec.GTChain...), workers.Step{Tool: runtime.ToolFinalAnswer, Args: map[string]any{"answer_ref": runtime.AnswerRef}})
 	for i, st := range steps {
 		c.Act(st.Tool, st.Args)
 		if i == len(steps)-1 {
@@ -68,10 +69,10 @@ func solve(t *testing.T, eng *runtime.Engine, rec runtime.Record) *episode.Singl
 
 // renamedCopy copies a record's files under a new sample directory and
 // returns the record of the copy (path-renamed, same bytes).
-func renamedCopy(t *testing.T, dir string, rec runtime.Record, sample string) runtime.Record {
+func renamedCopy(t *testing.T, dir string, rec workers.Record, sample string) workers.Record {
 	t.Helper()
 	b, _ := json.Marshal(rec)
-	var cp runtime.Record
+	var cp workers.Record
 	json.Unmarshal([]byte(strings.ReplaceAll(string(b), rec.SampleID, sample)), &cp)
 	for name, h := range rec.Handles {
 		for i, f := range h.Files {

@@ -114,7 +114,7 @@ type QuestionView struct {
 	Family       string                        `json:"family"`
 	QuestionType string                        `json:"question_type"`
 	Question     string                        `json:"question"`
-	Handles      map[string]runtime.HandleDecl `json:"handles"`
+	Handles      map[string]workers.HandleDecl `json:"handles"`
 	Agent        string                        `json:"agent"`
 	Role         workers.Role                  `json:"role,omitempty"`
 	Tools        []string                      `json:"tools"`
@@ -123,7 +123,7 @@ type QuestionView struct {
 
 // NewQuestionView returns the question view of rec (its gold-free
 // projection) for a view of form f exposing tools.
-func NewQuestionView(rec runtime.Record, f Form, tools []string) QuestionView {
+func NewQuestionView(rec workers.Record, f Form, tools []string) QuestionView {
 	rec = rec.TestInput()
 	finish := fmt.Sprintf("TaskComplete(status=TASK_COMPLETE), then %s(answer_ref=%s)", f.TerminalTool(), runtime.AnswerRef)
 	if f.TerminalTool() == "" {

@@ -13,6 +13,7 @@ import (
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/runtime/episode"
 	"github.com/geodisaster/engine/scoring"
+	"github.com/geodisaster/engine/workers"
 )
 
 // ManifestFile is the export's manifest, written last, relative to the
@@ -111,7 +112,7 @@ type Options struct {
 // the manifest last; on error nothing of the run is left, and the manifest
 // of an earlier export is removed first, so no stale manifest vouches for
 // files being replaced.
-func Export(ctx context.Context, p *Projector, recs []runtime.Record, opts Options) (*Manifest, error) {
+func Export(ctx context.Context, p *Projector, recs []workers.Record, opts Options) (*Manifest, error) {
 	if len(recs) == 0 {
 		return nil, errors.New("export: no records")
 	}
@@ -248,7 +249,7 @@ func lastTurn(ts []episode.Turn) episode.Turn { return ts[len(ts)-1] }
 // project runs p over recs with opts.Workers goroutines and hands each
 // record's projection to write in input order. At most a few records wait
 // for their turn to be written, so memory stays bounded.
-func project(ctx context.Context, p *Projector, recs []runtime.Record, opts Options, write func(*RecordProjection) error) error {
+func project(ctx context.Context, p *Projector, recs []workers.Record, opts Options, write func(*RecordProjection) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	defer wg.Wait() // after cancel: no worker outlives the export

@@ -13,6 +13,7 @@ import (
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/runtime/episode"
 	"github.com/geodisaster/engine/runtime/export"
+	"github.com/geodisaster/engine/workers"
 )
 
 // exportTypes cover every family and every shape of delegation: GA then
@@ -21,7 +22,7 @@ var exportTypes = []string{"baseline_canopy_assessment", "wildfire_d", "xbd_q7",
 
 type fixture struct {
 	root string
-	recs []runtime.Record
+	recs []workers.Record
 	eng  *runtime.Engine
 	val  *episode.Validator
 }
@@ -34,7 +35,7 @@ func newFixture(t testing.TB) *fixture {
 	if _, err := synth.Generate(context.Background(), root, synth.Options{Types: exportTypes, PerType: 2, Seed: 11}); err != nil {
 		t.Fatal(err)
 	}
-	recs, err := runtime.ReadRecordsFile(filepath.Join(root, "records.jsonl"), true)
+	recs, err := workers.ReadRecordsFile(filepath.Join(root, "records.jsonl"), true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +57,7 @@ func newFixture(t testing.TB) *fixture {
 	return &fixture{root: root, recs: recs, eng: eng, val: val}
 }
 
-func (f *fixture) export(t *testing.T, recs []runtime.Record) (string, *export.Manifest) {
+func (f *fixture) export(t *testing.T, recs []workers.Record) (string, *export.Manifest) {
 	t.Helper()
 	out := t.TempDir()
 	m, err := export.Export(context.Background(), export.NewProjector(f.eng, f.val, f.root), recs, export.Options{OutputDir: out, Workers: 2})
@@ -165,7 +166,7 @@ func TestExportIsDeterministic(t *testing.T) {
 // replayed fails the export and leaves no files and no manifest.
 func TestExportFailureLeavesNothing(t *testing.T) {
 	f := newFixture(t)
-	bad := append([]runtime.Record(nil), f.recs...)
+	bad := append([]workers.Record(nil), f.recs...)
 	card := bad[3].Handles["question_1"].Files[0]
 	if err := os.WriteFile(filepath.Join(f.root, card.Path), []byte("{}"), 0o644); err != nil {
 		t.Fatal(err)
@@ -184,7 +185,7 @@ func TestExportFailureLeavesNothing(t *testing.T) {
 		t.Fatalf("a failed export left %v", entries)
 	}
 	// A record without a split cannot be projected.
-	nosplit := append([]runtime.Record(nil), f.recs[:1]...)
+	nosplit := append([]workers.Record(nil), f.recs[:1]...)
 	nosplit[0].Split = ""
 	if _, err := export.Export(context.Background(), export.NewProjector(f.eng, f.val), nosplit, export.Options{OutputDir: t.TempDir()}); err == nil {
 		t.Fatal("a record without a split was projected")
@@ -199,7 +200,7 @@ func TestExportTrajectoryGroups(t *testing.T) {
 	if src.QuestionType != "fastest_safest" || src.Split != "train" {
 		t.Fatalf("fixture order changed: %s %s", src.ID, src.Split)
 	}
-	var cp runtime.Record
+	var cp workers.Record
 	b, _ := json.Marshal(src)
 	if err := json.Unmarshal([]byte(strings.ReplaceAll(string(b), src.SampleID, "copy_of_fs")), &cp); err != nil {
 		t.Fatal(err)
@@ -213,7 +214,7 @@ func TestExportTrajectoryGroups(t *testing.T) {
 			os.WriteFile(dst, data, 0o644)
 		}
 	}
-	recs := append(append([]runtime.Record(nil), f.recs...), cp)
+	recs := append(append([]workers.Record(nil), f.recs...), cp)
 	_, m := f.export(t, recs)
 	if m.DuplicateTrajectoryGroups != 1 || m.DuplicateTrajectoryRecords != 2 || m.CrossSplitTrajectoryGroups != 0 {
 		t.Fatalf("groups %d/%d, cross %d", m.DuplicateTrajectoryGroups, m.DuplicateTrajectoryRecords, m.CrossSplitTrajectoryGroups)

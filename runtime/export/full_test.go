@@ -10,6 +10,7 @@ import (
 	"github.com/geodisaster/engine/runtime/episode"
 	"github.com/geodisaster/engine/runtime/export"
 	"github.com/geodisaster/engine/scoring"
+	"github.com/geodisaster/engine/workers"
 )
 
 // TestFullReleaseProjection projects a full synthetic release (opt-in: set
@@ -21,7 +22,7 @@ func TestFullReleaseProjection(t *testing.T) {
 	if dir == "" {
 		t.Skip("set GEODISASTER_FULL_CORPUS to a synth --full corpus")
 	}
-	recs, err := runtime.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
+	recs, err := workers.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,14 +12,14 @@ import (
 type delegation struct {
 	role  workers.Role
 	first int // index of the first step in the chain
-	steps []runtime.Step
+	steps []workers.Step
 }
 
 // plan splits a GT chain into the multi-agent form's delegations. The
 // chain must be worker calls followed by one TaskComplete, which closes
 // the last delegation (every delegation ends with its specialist's
 // TaskComplete; the orchestrator terminates).
-func plan(rec runtime.Record) ([]delegation, error) {
+func plan(rec workers.Record) ([]delegation, error) {
 	chain := rec.GTChain
 	n := len(chain)
 	if n < 2 || chain[n-1].Tool != runtime.ToolTaskComplete {
@@ -51,7 +51,7 @@ type TurnCounts struct {
 // run of consecutive same-owner steps and terminates; a specialist acts
 // once per delegated step and once for the TaskComplete that ends each of
 // its delegations.
-func CountTurns(rec runtime.Record) (TurnCounts, error) {
+func CountTurns(rec workers.Record) (TurnCounts, error) {
 	ds, err := plan(rec)
 	if err != nil {
 		return TurnCounts{}, err

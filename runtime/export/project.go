@@ -10,6 +10,7 @@ import (
 
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/runtime/episode"
+	"github.com/geodisaster/engine/workers"
 )
 
 // Projection names, as in the export summary.
@@ -92,7 +93,7 @@ type capture struct {
 	answers     []json.RawMessage // FinalAnswer's and Terminate's resolved answers
 }
 
-func newCapture(ctx context.Context, rec runtime.Record, ds []delegation) *capture {
+func newCapture(ctx context.Context, rec workers.Record, ds []delegation) *capture {
 	n := len(rec.GTChain)
 	c := &capture{ctx: ctx, ds: ds, owner: make([]int, n-1), last: make([]int, len(ds)),
 		single: make([]string, n), multi: make([]string, n-1), closing: make([]string, len(ds)), inputs: make([][]string, n), outputs: make([]string, n)}
@@ -167,7 +168,7 @@ func (c *capture) step(i int, s *runtime.Session, res *runtime.CallResult) error
 // and SFT rows. A record whose replay fails, or whose resolved answer is
 // not scored correct, is an error: a projection never carries a failed
 // trajectory.
-func (p *Projector) Project(ctx context.Context, rec runtime.Record) (*RecordProjection, error) {
+func (p *Projector) Project(ctx context.Context, rec workers.Record) (*RecordProjection, error) {
 	if rec.Split != "train" && rec.Split != "test" {
 		return nil, fmt.Errorf("record %s: split %q: a projection needs train or test", rec.ID, rec.Split)
 	}
@@ -246,7 +247,7 @@ func (p *Projector) Project(ctx context.Context, rec runtime.Record) (*RecordPro
 
 // single builds the single agent's episode: the GT chain's calls and their
 // observations, then FinalAnswer.
-func (p *Projector) single(rec runtime.Record, c *capture) (*episode.SingleAgentEpisode, error) {
+func (p *Projector) single(rec workers.Record, c *capture) (*episode.SingleAgentEpisode, error) {
 	conv, err := episode.Start(episode.Single, rec)
 	if err != nil {
 		return nil, err
@@ -289,7 +290,7 @@ type delegationResult struct {
 // multi builds the multi-agent episode: ORC's Plan, one Delegate per run
 // of same-owner steps (each carried out in the specialist's own
 // conversation, ending with its TaskComplete), and ORC's Terminate.
-func (p *Projector) multi(rec runtime.Record, id episode.Identity, c *capture) (*episode.MultiAgentEpisode, error) {
+func (p *Projector) multi(rec workers.Record, id episode.Identity, c *capture) (*episode.MultiAgentEpisode, error) {
 	orc, err := episode.Start(episode.Orchestrator, rec)
 	if err != nil {
 		return nil, err
@@ -343,7 +344,7 @@ func (p *Projector) multi(rec runtime.Record, id episode.Identity, c *capture) (
 	return ep, nil
 }
 
-func stepTools(steps []runtime.Step) []string {
+func stepTools(steps []workers.Step) []string {
 	out := make([]string, len(steps))
 	for i, s := range steps {
 		out[i] = s.Tool

@@ -16,6 +16,7 @@ import (
 
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/runtime/episode"
+	"github.com/geodisaster/engine/workers"
 )
 
 // Drift is one difference between an export and its canonical source: the
@@ -71,8 +72,8 @@ const maxDrifts = 1000
 // messages before it as context; every record has every row; and the
 // manifest's row counts and digests match the files. Errors are reserved
 // for an unreadable export.
-func Verify(dir string, recs []runtime.Record, val *episode.Validator) (*VerifyReport, error) {
-	v := &verifier{dir: dir, val: val, recs: map[string]*runtime.Record{}, rep: &VerifyReport{Records: len(recs), Rows: map[string]int{}, Drifts: []Drift{}},
+func Verify(dir string, recs []workers.Record, val *episode.Validator) (*VerifyReport, error) {
+	v := &verifier{dir: dir, val: val, recs: map[string]*workers.Record{}, rep: &VerifyReport{Records: len(recs), Rows: map[string]int{}, Drifts: []Drift{}},
 		single: map[string]*episode.SingleAgentEpisode{}, multi: map[string]*episode.MultiAgentEpisode{}, multiOK: map[string]bool{}}
 	for i := range recs {
 		v.recs[recs[i].ID] = &recs[i]
@@ -110,7 +111,7 @@ func Verify(dir string, recs []runtime.Record, val *episode.Validator) (*VerifyR
 type verifier struct {
 	dir    string
 	val    *episode.Validator
-	recs   map[string]*runtime.Record
+	recs   map[string]*workers.Record
 	order  []string
 	rep    *VerifyReport
 	single map[string]*episode.SingleAgentEpisode
@@ -194,7 +195,7 @@ func with(at Drift, id, field, reason string) Drift {
 // row validates and decodes a row and checks its identity against the
 // canonical record; it returns the record when the row can be checked
 // further.
-func (v *verifier) row(at Drift, t episode.RowType, line []byte, dst any, id *episode.Identity, split string) (*runtime.Record, bool) {
+func (v *verifier) row(at Drift, t episode.RowType, line []byte, dst any, id *episode.Identity, split string) (*workers.Record, bool) {
 	if err := v.val.Validate(t, line); err != nil {
 		var probe struct{ ID string }
 		json.Unmarshal(line, &probe)
@@ -218,7 +219,7 @@ func (v *verifier) row(at Drift, t episode.RowType, line []byte, dst any, id *ep
 }
 
 // identityDrift compares a row's identity with its canonical record.
-func identityDrift(id *episode.Identity, rec *runtime.Record, split string) (string, string) {
+func identityDrift(id *episode.Identity, rec *workers.Record, split string) (string, string) {
 	str := []struct{ field, got, want string }{
 		{"split", id.Split, rec.Split},
 		{"sample_id", id.SampleID, rec.SampleID},
@@ -244,7 +245,7 @@ func identityDrift(id *episode.Identity, rec *runtime.Record, split string) (str
 }
 
 // canonicalStep is the action a chain step is.
-func canonicalStep(st runtime.Step) episode.Action {
+func canonicalStep(st workers.Step) episode.Action {
 	return episode.Action{Tool: st.Tool, Args: st.Args}
 }
 
@@ -255,7 +256,7 @@ type wantStep struct {
 	output string
 }
 
-func wantSteps(steps []runtime.Step) []wantStep {
+func wantSteps(steps []workers.Step) []wantStep {
 	out := make([]wantStep, len(steps))
 	for i, st := range steps {
 		out[i] = wantStep{canonicalStep(st), st.Output}
@@ -276,7 +277,7 @@ func terminal(tool string) episode.Action {
 }
 
 // checkSingle checks a single-agent episode against its record.
-func (v *verifier) checkSingle(at Drift, rec *runtime.Record, ep *episode.SingleAgentEpisode) {
+func (v *verifier) checkSingle(at Drift, rec *workers.Record, ep *episode.SingleAgentEpisode) {
 	d := func(field, format string, a ...any) { v.drift(with(at, rec.ID, field, fmt.Sprintf(format, a...))) }
 	want := append(wantSteps(rec.GTChain), wantStep{Action: terminal(runtime.ToolFinalAnswer)})
 	if !v.actions(d, "tool_sequence", ep.ToolSequence, actionsOf(want), "gt_chain") {
@@ -321,7 +322,7 @@ func (v *verifier) actions(d func(string, string, ...any), field string, got, wa
 // each action with the canonical one and each observation with the
 // chain's handle. It returns the parsed observations, one per action that
 // has one.
-func (v *verifier) conversation(d func(string, string, ...any), field string, rec *runtime.Record, f episode.Form, delegation []byte, msgs []episode.Message, want []wantStep) ([]*episode.Observation, bool) {
+func (v *verifier) conversation(d func(string, string, ...any), field string, rec *workers.Record, f episode.Form, delegation []byte, msgs []episode.Message, want []wantStep) ([]*episode.Observation, bool) {
 	q, err := episode.NewQuestionView(*rec, f, f.Tools()).Text()
 	if err != nil {
 		d(field, "%v", err)
@@ -470,7 +471,7 @@ func hostPath(v any, path string) string {
 
 // goldLeak names gold that text carries and the expected text does not:
 // the answer JSON itself, or one of its leaf values.
-func goldLeak(rec *runtime.Record, text, expected string) string {
+func goldLeak(rec *workers.Record, text, expected string) string {
 	var compact bytes.Buffer
 	if json.Compact(&compact, rec.Answer) == nil && compact.Len() > 2 && strings.Contains(text, compact.String()) && !strings.Contains(expected, compact.String()) {
 		return "the gold answer JSON"
@@ -604,7 +605,7 @@ func show(v any) string {
 
 // checkMulti checks a multi-agent episode against its record and the
 // single-agent episode's observations.
-func (v *verifier) checkMulti(at Drift, rec *runtime.Record, ep *episode.MultiAgentEpisode) {
+func (v *verifier) checkMulti(at Drift, rec *workers.Record, ep *episode.MultiAgentEpisode) {
 	d := func(field, format string, a ...any) { v.drift(with(at, rec.ID, field, fmt.Sprintf(format, a...))) }
 	if s := v.single[rec.ID]; s != nil && ep.TrajectoryContentGroupID != s.TrajectoryContentGroupID {
 		d("trajectory_content_group_id", "%q, the single-agent episode has %q", ep.TrajectoryContentGroupID, s.TrajectoryContentGroupID)
@@ -693,7 +694,7 @@ func (v *verifier) checkMulti(at Drift, rec *runtime.Record, ep *episode.MultiAg
 
 // orchestrator checks ORC's messages: opening, actions, and each
 // delegation result equal to the specialist's observations.
-func (v *verifier) orchestrator(d func(string, string, ...any), rec *runtime.Record, ep *episode.MultiAgentEpisode, want []episode.Action) bool {
+func (v *verifier) orchestrator(d func(string, string, ...any), rec *workers.Record, ep *episode.MultiAgentEpisode, want []episode.Action) bool {
 	q, err := episode.NewQuestionView(*rec, episode.Orchestrator, episode.Orchestrator.Tools()).Text()
 	if err != nil {
 		d("messages", "%v", err)
@@ -753,7 +754,7 @@ func (v *verifier) orchestrator(d func(string, string, ...any), rec *runtime.Rec
 
 // checkInputs checks that a delegation's inputs are handles that exist
 // before it and that its steps name.
-func checkInputs(rec *runtime.Record, dl delegation, inputs []string) (string, string) {
+func checkInputs(rec *workers.Record, dl delegation, inputs []string) (string, string) {
 	before := map[string]bool{}
 	for h := range rec.Handles {
 		before[h] = true
@@ -914,7 +915,7 @@ func (v *verifier) expectedTurns(name, id string) ([]episode.Turn, bool) {
 
 // sameTurn compares a row with the turn its episode gives; on a
 // difference it reports the first drifting field.
-func (v *verifier) sameTurn(rel string, rec *runtime.Record, got rowRef, want episode.Turn) bool {
+func (v *verifier) sameTurn(rel string, rec *workers.Record, got rowRef, want episode.Turn) bool {
 	wl, err := v.val.Encode(episode.TurnRow, want)
 	if err == nil && bytes.Equal(got.b, wl.Bytes()) {
 		return true

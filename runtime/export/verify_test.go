@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/runtime/export"
+	"github.com/geodisaster/engine/workers"
 )
 
 // copyDir copies an export directory.
@@ -90,7 +90,7 @@ func dropRow(t *testing.T, dir, rel string, n int) string {
 	return row.ID
 }
 
-func goldLeaf(t *testing.T, recs []runtime.Record, id string) string {
+func goldLeaf(t *testing.T, recs []workers.Record, id string) string {
 	t.Helper()
 	for _, r := range recs {
 		if r.ID == id {

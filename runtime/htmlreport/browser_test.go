@@ -134,7 +134,7 @@ func TestReportInChromium(t *testing.T) {
 	if _, err := synth.Generate(ctx, corpus, synth.Options{PerType: 1, Seed: 1}); err != nil {
 		t.Fatal(err)
 	}
-	recs, err := runtime.ReadRecordsFile(filepath.Join(corpus, "records.jsonl"), true)
+	recs, err := workers.ReadRecordsFile(filepath.Join(corpus, "records.jsonl"), true)
 	if err != nil {
 		t.Fatal(err)
 	}

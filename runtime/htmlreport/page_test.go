@@ -57,7 +57,7 @@ func worstCaseReplay(t *testing.T, out string) htmlreport.ReplayInput {
 	types := workers.QuestionTypes()
 	long := strings.Repeat("wide value ", 60)
 	var results []runtime.RecordResult
-	var recs []runtime.Record
+	var recs []workers.Record
 	for i := 0; i < fullCorpusRecords; i++ {
 		q := types[i%len(types)]
 		id := fmt.Sprintf("%s/rec_%04d", q.ID, i)
@@ -72,7 +72,7 @@ func worstCaseReplay(t *testing.T, out string) htmlreport.ReplayInput {
 			res.Status, res.Error, res.Answer, res.Reason = "error", &msg, json.RawMessage("null"), ""
 		}
 		results = append(results, res)
-		recs = append(recs, runtime.Record{ID: id, QuestionType: q.ID, Family: string(q.Family), Answer: json.RawMessage(gold)})
+		recs = append(recs, workers.Record{ID: id, QuestionType: q.ID, Family: string(q.Family), Answer: json.RawMessage(gold)})
 		dir := filepath.Join(art, htmlreport.ArtifactDirName(id))
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
@@ -182,7 +182,7 @@ func TestFailureAndStatusWords(t *testing.T) {
 	}
 	rep := runtime.NewReport(res, runtime.CorpusInfo{Path: "c.jsonl", Status: runtime.StatusFixture})
 	p, err := htmlreport.FromReplay(context.Background(), htmlreport.ReplayInput{Report: rep, Results: res,
-		Records: []runtime.Record{{ID: "area_estimation/a", Answer: gold}, {ID: "area_estimation/b", Answer: gold}}})
+		Records: []workers.Record{{ID: "area_estimation/a", Answer: gold}, {ID: "area_estimation/b", Answer: gold}}})
 	if err != nil {
 		t.Fatal(err)
 	}

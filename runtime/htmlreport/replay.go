@@ -26,7 +26,7 @@ type ReplayInput struct {
 	// Records are the replayed records with their gold answers; with
 	// them a failure shows the expected and got values at its first
 	// differing path, without them only the scorer's reason.
-	Records []runtime.Record
+	Records []workers.Record
 	// OutDir is the replay's output directory (the page's directory; its
 	// artifacts/ holds the generated files). Empty: no thumbnails.
 	OutDir string
@@ -152,7 +152,7 @@ func countValid(results []runtime.RecordResult) (map[string]int, map[string]bool
 
 // failures lists the report's failed records with their first differing
 // field; gold comes from recs when given.
-func failures(rep *runtime.Report, results []runtime.RecordResult, recs []runtime.Record) []Failure {
+func failures(rep *runtime.Report, results []runtime.RecordResult, recs []workers.Record) []Failure {
 	byID := make(map[string]*runtime.RecordResult, len(results))
 	for i := range results {
 		byID[results[i].ID] = &results[i]

@@ -15,8 +15,8 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/runtime/mcp"
+	"github.com/geodisaster/engine/workers"
 )
 
 // rpcErr decodes a JSON-RPC error response body.
@@ -75,7 +75,7 @@ func TestHostAbuse(t *testing.T) {
 				return
 			default:
 			}
-			g := []runtime.Record{wild, sen1}[i%2]
+			g := []workers.Record{wild, sen1}[i%2]
 			r, err := openAgent(ctx, ts.URL, c.tests[g.ID], mcp.AgentSingle, "")
 			if err == nil {
 				err = r.solve(ctx, g)

@@ -197,7 +197,7 @@ func (s *Server) Terminated() bool {
 }
 
 // Record returns the session's gold-free record.
-func (s *Server) Record() runtime.Record { return s.sh.sess.Record() }
+func (s *Server) Record() workers.Record { return s.sh.sess.Record() }
 
 // Role returns the specialist role of this view ("" for the agent that
 // owns the session).

@@ -111,7 +111,7 @@ func actionArgs(ex Exchange) map[string]any {
 }
 
 // singleEpisode records a single agent's exchanges.
-func singleEpisode(rec runtime.Record, id episode.Identity, exs []Exchange) (*episode.SingleAgentEpisode, error) {
+func singleEpisode(rec workers.Record, id episode.Identity, exs []Exchange) (*episode.SingleAgentEpisode, error) {
 	conv, err := episode.Start(episode.Single, rec)
 	if err != nil {
 		return nil, err
@@ -160,7 +160,7 @@ type run struct {
 
 // multiEpisode records an orchestrator's session: its own exchanges in
 // its conversation, each run of a specialist's as a delegation.
-func multiEpisode(rec runtime.Record, id episode.Identity, exs []Exchange, calls []runtime.CallTrace) (*episode.MultiAgentEpisode, error) {
+func multiEpisode(rec workers.Record, id episode.Identity, exs []Exchange, calls []runtime.CallTrace) (*episode.MultiAgentEpisode, error) {
 	var runs []run
 	for _, ex := range exs {
 		if len(runs) == 0 || runs[len(runs)-1].actor != ex.Actor || ex.Actor == episode.AgentORC {

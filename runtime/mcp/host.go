@@ -116,7 +116,7 @@ type Host struct {
 	eng   *runtime.Engine
 	opts  HostOptions
 	log   *slog.Logger
-	recs  map[string]runtime.Record
+	recs  map[string]workers.Record
 	ids   []string
 	m     *metrics
 	slots chan struct{}
@@ -138,7 +138,7 @@ type Host struct {
 // the specialists that joined it. Its fields are guarded by Host.mu.
 type team struct {
 	id       string
-	rec      runtime.Record
+	rec      workers.Record
 	agent    Agent
 	owner    *Server
 	views    map[string]*view
@@ -164,7 +164,7 @@ type view struct {
 // NewHost returns a host serving recs (the gold-free test inputs: a
 // record carrying an answer, a GT chain or provenance is refused) with
 // the engine's dataset root.
-func NewHost(eng *runtime.Engine, recs []runtime.Record, opts HostOptions) (*Host, error) {
+func NewHost(eng *runtime.Engine, recs []workers.Record, opts HostOptions) (*Host, error) {
 	if eng == nil {
 		return nil, errors.New("mcp host: nil engine")
 	}
@@ -176,7 +176,7 @@ func NewHost(eng *runtime.Engine, recs []runtime.Record, opts HostOptions) (*Hos
 		eng:        eng,
 		opts:       opts,
 		log:        opts.Logger,
-		recs:       make(map[string]runtime.Record, len(recs)),
+		recs:       make(map[string]workers.Record, len(recs)),
 		m:          newMetrics(),
 		slots:      make(chan struct{}, opts.MaxConcurrentCalls),
 		teams:      map[string]*team{},
@@ -438,7 +438,7 @@ func (h *Host) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 
 // create opens a new MCP session (and, for a single agent or an
 // orchestrator, a new runtime session) for an initialize request.
-func (h *Host) create(w http.ResponseWriter, r *http.Request, body []byte, rec runtime.Record, agent Agent, teamID string, role workers.Role) {
+func (h *Host) create(w http.ResponseWriter, r *http.Request, body []byte, rec workers.Record, agent Agent, teamID string, role workers.Role) {
 	msg, err := jsonrpc.DecodeMessage(body)
 	if err != nil {
 		h.rejectID(w, http.StatusBadRequest, "malformed", jsonrpc.ID{}, codeParse, "malformed JSON-RPC message: "+err.Error())

@@ -52,7 +52,7 @@ type testServer struct {
 // loopback port, through the host's own http.Server.
 func startHost(t *testing.T, c *corpus, opts mcp.HostOptions) (*mcp.Host, *testServer) {
 	t.Helper()
-	recs := make([]runtime.Record, 0, len(c.gold))
+	recs := make([]workers.Record, 0, len(c.gold))
 	for _, g := range c.gold {
 		recs = append(recs, c.tests[g.ID])
 	}
@@ -148,7 +148,7 @@ type agentRun struct {
 	// Steps are the calls played (the multi-agent form adds the
 	// TaskComplete that ends each delegation) and Texts what the client
 	// received for each.
-	Steps     []runtime.Step
+	Steps     []workers.Step
 	Texts     []string
 	Answer    json.RawMessage
 	Handles   []string // result handles, in call order
@@ -170,7 +170,7 @@ func owners() map[string]workers.Role {
 // openAgent initializes the agent's sessions: the single agent, or the
 // orchestrator and its three specialists at the endpoints its
 // specialists resource names.
-func openAgent(ctx context.Context, base string, rec runtime.Record, form mcp.Agent, token string) (*agentRun, error) {
+func openAgent(ctx context.Context, base string, rec workers.Record, form mcp.Agent, token string) (*agentRun, error) {
 	endpoint := mcp.SingleEndpoint(rec.ID)
 	if form == mcp.AgentOrchestrator {
 		endpoint = mcp.OrchestratorEndpoint(rec.ID)
@@ -237,7 +237,7 @@ func (r *agentRun) client(tool string, last *workers.Role, own map[string]worker
 // solve plays the record's GT chain as the agent's tool calls (a
 // scripted stand-in for a model: the server holds only the gold-free
 // inputs) and finishes with the form's terminal tool.
-func (r *agentRun) solve(ctx context.Context, gold runtime.Record) error {
+func (r *agentRun) solve(ctx context.Context, gold workers.Record) error {
 	if err := r.play(ctx, gold); err != nil {
 		return err
 	}
@@ -248,14 +248,14 @@ func (r *agentRun) solve(ctx context.Context, gold runtime.Record) error {
 // specialist ends each of its runs of steps with TaskComplete, as the
 // dataset's multi-agent episodes do (the chain's own TaskComplete ends
 // the last run).
-func delegated(chain []runtime.Step, own map[string]workers.Role) []runtime.Step {
-	var out []runtime.Step
+func delegated(chain []workers.Step, own map[string]workers.Role) []workers.Step {
+	var out []workers.Step
 	for i, s := range chain {
 		if i > 0 {
 			prev, ok1 := own[chain[i-1].Tool]
 			cur, ok2 := own[s.Tool]
 			if ok1 && ok2 && prev != cur {
-				out = append(out, runtime.Step{Tool: runtime.ToolTaskComplete, Args: map[string]any{"status": "TASK_COMPLETE"}})
+				out = append(out, workers.Step{Tool: runtime.ToolTaskComplete, Args: map[string]any{"status": "TASK_COMPLETE"}})
 			}
 		}
 		out = append(out, s)
@@ -264,7 +264,7 @@ func delegated(chain []runtime.Step, own map[string]workers.Role) []runtime.Step
 }
 
 // play makes the GT chain's calls (in the multi-agent form, delegated).
-func (r *agentRun) play(ctx context.Context, gold runtime.Record) error {
+func (r *agentRun) play(ctx context.Context, gold workers.Record) error {
 	own := owners()
 	r.Steps = gold.GTChain
 	if len(r.Clients) > 1 {
@@ -326,7 +326,7 @@ func (r *agentRun) close() {
 }
 
 // replayAnswers replays every record and returns its answers by id.
-func replayAnswers(t *testing.T, c *corpus, recs []runtime.Record) map[string]json.RawMessage {
+func replayAnswers(t *testing.T, c *corpus, recs []workers.Record) map[string]json.RawMessage {
 	t.Helper()
 	eng := newEngine(t, c.root)
 	out := map[string]json.RawMessage{}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/geodisaster/engine/conformance/synth"
 	"github.com/geodisaster/engine/runtime"
+	"github.com/geodisaster/engine/workers"
 )
 
 // TestDisconnectDuringCall drops a client's connection while its tool
@@ -24,7 +25,7 @@ func TestDisconnectDuringCall(t *testing.T) {
 	if _, err := synth.Generate(context.Background(), dir, synth.Options{Types: []string{"sen1_flood_a"}, PerType: 1, Seed: 5}); err != nil {
 		t.Fatal(err)
 	}
-	gold, err := runtime.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
+	gold, err := workers.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
 	if err != nil {
 		t.Fatal(err)
 	}

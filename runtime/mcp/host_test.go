@@ -16,6 +16,7 @@ import (
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/runtime/episode"
 	"github.com/geodisaster/engine/runtime/mcp"
+	"github.com/geodisaster/engine/workers"
 )
 
 // TestHostServesEveryRecord solves records of every family through one
@@ -127,7 +128,7 @@ func TestHostServesEveryRecord(t *testing.T) {
 // Orchestrator: one delegation per run of same-owner steps, each ending
 // with its specialist's TaskComplete, the observations the client
 // received, and every runtime call in tool_sequence.
-func checkEpisode(t *testing.T, val *episode.Validator, l *mcp.SessionLog, rec runtime.Record, run *agentRun) {
+func checkEpisode(t *testing.T, val *episode.Validator, l *mcp.SessionLog, rec workers.Record, run *agentRun) {
 	t.Helper()
 	line, err := mcp.EpisodeLine(val, l)
 	if err != nil {
@@ -241,7 +242,7 @@ func TestHostIsolation(t *testing.T) {
 	want := replayAnswers(t, c, c.gold)
 	ctx := context.Background()
 	sen1, xbd := c.find(t, "sen1_flood_a"), c.find(t, "xbd_q1")
-	golds := []runtime.Record{sen1, sen1, xbd}
+	golds := []workers.Record{sen1, sen1, xbd}
 	runs := make([]*agentRun, len(golds))
 	for i, g := range golds {
 		form := mcp.AgentSingle
@@ -356,7 +357,7 @@ func TestHostIsolation(t *testing.T) {
 	}
 }
 
-func declared(rec runtime.Record, path string) bool {
+func declared(rec workers.Record, path string) bool {
 	for _, h := range rec.Handles {
 		for _, f := range h.Files {
 			if f.Path == path {

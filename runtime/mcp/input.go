@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"fmt"
 
-	"github.com/geodisaster/engine/runtime"
+	"github.com/geodisaster/engine/workers"
 )
 
 // ReadTestInput reads a gold-free test-input file (JSONL, the projection
@@ -12,23 +12,23 @@ import (
 // It refuses the whole file when any record carries gold or build
 // provenance (a non-null answer, a GT chain or provenance): a fair session
 // mounts only the agent-visible projection (spec section 2).
-func ReadTestInput(path, id string) (runtime.Record, error) {
+func ReadTestInput(path, id string) (workers.Record, error) {
 	recs, err := ReadTestInputs(path)
 	if err != nil {
-		return runtime.Record{}, err
+		return workers.Record{}, err
 	}
 	for _, r := range recs {
 		if r.ID == id {
 			return r, nil
 		}
 	}
-	return runtime.Record{}, fmt.Errorf("%s: no record with id %q (%d records)", path, id, len(recs))
+	return workers.Record{}, fmt.Errorf("%s: no record with id %q (%d records)", path, id, len(recs))
 }
 
 // ReadTestInputs reads every record of a gold-free test-input file,
 // refusing the whole file as ReadTestInput does.
-func ReadTestInputs(path string) ([]runtime.Record, error) {
-	recs, err := runtime.ReadRecordsFile(path, false)
+func ReadTestInputs(path string) ([]workers.Record, error) {
+	recs, err := workers.ReadRecordsFile(path, false)
 	if err != nil {
 		return nil, err
 	}
@@ -46,7 +46,7 @@ func ReadTestInputs(path string) ([]runtime.Record, error) {
 
 // goldField names the first field of r that the gold-free projection
 // drops, or "".
-func goldField(r *runtime.Record) string {
+func goldField(r *workers.Record) string {
 	present := func(b []byte) bool {
 		t := bytes.TrimSpace(b)
 		return len(t) > 0 && !bytes.Equal(t, []byte("null"))

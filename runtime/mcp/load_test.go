@@ -24,8 +24,8 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/geodisaster/engine/conformance/synth"
-	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/runtime/mcp"
+	"github.com/geodisaster/engine/workers"
 )
 
 // Load-test shape: concurrent sessions, and rounds of them (each round
@@ -41,7 +41,7 @@ const (
 type splitCorpus struct {
 	*corpus
 	input    string           // the test split's gold-free inputs
-	test     []runtime.Record // the test split's gold records
+	test     []workers.Record // the test split's gold records
 	goldPath string           // the test split's gold records file (outside the root)
 }
 
@@ -57,12 +57,12 @@ func newSplitCorpus(t *testing.T, perType int) *splitCorpus {
 			t.Fatal(err)
 		}
 	}
-	gold, err := runtime.ReadRecordsFile(filepath.Join(goldDir, "records.jsonl"), true)
+	gold, err := workers.ReadRecordsFile(filepath.Join(goldDir, "records.jsonl"), true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc := &splitCorpus{corpus: &corpus{root: root, tests: map[string]runtime.Record{}}}
-	var inputs []runtime.Record
+	sc := &splitCorpus{corpus: &corpus{root: root, tests: map[string]workers.Record{}}}
+	var inputs []workers.Record
 	for _, g := range gold {
 		if g.Split != "test" {
 			continue
@@ -77,14 +77,14 @@ func newSplitCorpus(t *testing.T, perType int) *splitCorpus {
 	}
 	sc.input = filepath.Join(root, "test_inputs_test.jsonl")
 	var b bytes.Buffer
-	if err := runtime.WriteRecords(&b, inputs); err != nil {
+	if err := workers.WriteRecords(&b, inputs); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(sc.input, b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	b.Reset()
-	if err := runtime.WriteRecords(&b, sc.test); err != nil {
+	if err := workers.WriteRecords(&b, sc.test); err != nil {
 		t.Fatal(err)
 	}
 	sc.goldPath = filepath.Join(goldDir, "test_gold.jsonl")
@@ -286,7 +286,7 @@ func TestLoad64Sessions(t *testing.T) {
 
 	type result struct {
 		run  *agentRun
-		rec  runtime.Record
+		rec  workers.Record
 		form mcp.Agent
 		err  error
 	}
@@ -302,7 +302,7 @@ func TestLoad64Sessions(t *testing.T) {
 	sessions := 0
 	for round := 0; round < loadRounds; round++ {
 		runs := make([]*agentRun, loadConcurrency)
-		recs := make([]runtime.Record, loadConcurrency)
+		recs := make([]workers.Record, loadConcurrency)
 		forms := make([]mcp.Agent, loadConcurrency)
 		errs := make([]error, loadConcurrency)
 		var opened, played sync.WaitGroup
@@ -500,7 +500,7 @@ func TestLoad64Sessions(t *testing.T) {
 // probeOther makes session r try to reach session other's handles,
 // artifacts and MCP session: it returns the number of probes and a note
 // for each one that was not denied.
-func probeOther(ctx context.Context, t *testing.T, base string, r, other *agentRun, rec, otherRec runtime.Record, form mcp.Agent, artDir string) (int, []string) {
+func probeOther(ctx context.Context, t *testing.T, base string, r, other *agentRun, rec, otherRec workers.Record, form mcp.Agent, artDir string) (int, []string) {
 	own := map[string]bool{}
 	for _, h := range r.Handles {
 		own[h] = true

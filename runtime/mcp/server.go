@@ -157,7 +157,7 @@ type shared struct {
 // server exposing, for opts.Agent and opts.Role: GetQuestion, the workers
 // (all 18, or the role's), TaskComplete, and Terminate (orchestrator) or
 // FinalAnswer (single agent). A specialist gets neither terminal tool.
-func New(eng *runtime.Engine, rec runtime.Record, opts Options) (*Server, error) {
+func New(eng *runtime.Engine, rec workers.Record, opts Options) (*Server, error) {
 	if eng == nil {
 		return nil, errors.New("mcp server: nil engine")
 	}

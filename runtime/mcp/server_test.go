@@ -22,6 +22,7 @@ import (
 	"github.com/geodisaster/engine/runtime/episode"
 	"github.com/geodisaster/engine/runtime/mcp"
 	"github.com/geodisaster/engine/workers"
+	"github.com/geodisaster/engine/workers/families"
 )
 
 // corpus is a synthetic corpus split into a gold-free dataset root (the
@@ -29,8 +30,8 @@ import (
 // outside it.
 type corpus struct {
 	root  string                    // gold-free dataset root
-	gold  []runtime.Record          // full records (outside root)
-	tests map[string]runtime.Record // gold-free projections by id
+	gold  []workers.Record          // full records (outside root)
+	tests map[string]workers.Record // gold-free projections by id
 }
 
 func newCorpus(t *testing.T, types []string) *corpus {
@@ -45,11 +46,11 @@ func newCorpus(t *testing.T, types []string) *corpus {
 			t.Fatalf("moving %s out of the dataset root: %v", f, err)
 		}
 	}
-	gold, err := runtime.ReadRecordsFile(filepath.Join(goldDir, "records.jsonl"), true)
+	gold, err := workers.ReadRecordsFile(filepath.Join(goldDir, "records.jsonl"), true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &corpus{root: root, gold: gold, tests: map[string]runtime.Record{}}
+	c := &corpus{root: root, gold: gold, tests: map[string]workers.Record{}}
 	for _, r := range gold {
 		rec, err := mcp.ReadTestInput(filepath.Join(root, "test_inputs.jsonl"), r.ID)
 		if err != nil {
@@ -60,7 +61,7 @@ func newCorpus(t *testing.T, types []string) *corpus {
 	return c
 }
 
-func (c *corpus) find(t *testing.T, qtype string) runtime.Record {
+func (c *corpus) find(t *testing.T, qtype string) workers.Record {
 	t.Helper()
 	for _, r := range c.gold {
 		if r.QuestionType == qtype {
@@ -68,7 +69,7 @@ func (c *corpus) find(t *testing.T, qtype string) runtime.Record {
 		}
 	}
 	t.Fatalf("no %s record in the corpus", qtype)
-	return runtime.Record{}
+	return workers.Record{}
 }
 
 func newEngine(t *testing.T, root string) *runtime.Engine {
@@ -328,11 +329,11 @@ func TestTraversalAndUnknownHandles(t *testing.T) {
 
 	// A record whose file card leaves the root never opens a session.
 	bad := rec
-	bad.Handles = map[string]runtime.HandleDecl{}
+	bad.Handles = map[string]workers.HandleDecl{}
 	for n, h := range rec.Handles {
 		bad.Handles[n] = h
 	}
-	bad.Handles["forest_mask_1"] = runtime.HandleDecl{Kind: "input", Files: []workers.FileCard{{Path: "../records.jsonl"}}}
+	bad.Handles["forest_mask_1"] = workers.HandleDecl{Kind: "input", Files: []workers.FileCard{{Path: "../records.jsonl"}}}
 	if _, err := mcp.New(newEngine(t, c.root), bad, mcp.Options{}); err == nil || !strings.Contains(err.Error(), "..") {
 		t.Fatalf("record with a ../ file card: err %v", err)
 	}
@@ -419,7 +420,7 @@ func TestReadTestInputRefusesGold(t *testing.T) {
 	if _, err := synth.Generate(context.Background(), dir, synth.Options{Types: []string{"wildfire_a"}, PerType: 1}); err != nil {
 		t.Fatal(err)
 	}
-	recs, err := runtime.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
+	recs, err := workers.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -439,7 +440,7 @@ func TestReadTestInputRefusesGold(t *testing.T) {
 // TestToolSchemas checks every worker's schema is an object schema whose
 // properties cover every variant's arguments.
 func TestToolSchemas(t *testing.T) {
-	reg, err := workers.NewRegistry()
+	reg, err := families.NewRegistry()
 	if err != nil {
 		t.Fatal(err)
 	}

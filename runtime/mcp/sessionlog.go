@@ -3,7 +3,7 @@ package mcp
 import (
 	"time"
 
-	"github.com/geodisaster/engine/runtime"
+	"github.com/geodisaster/engine/workers"
 )
 
 // How a Host session ended (SessionLog.End).
@@ -26,7 +26,7 @@ type SessionLog struct {
 	// SessionID identifies the runtime session on this server (its
 	// artifact directory is named after it).
 	SessionID string
-	Record    runtime.Record
+	Record    workers.Record
 	Agent     Agent
 	Opened    time.Time
 	Ended     time.Time

@@ -1,4 +1,4 @@
-package workers
+package team
 
 import (
 	"sync/atomic"
@@ -10,7 +10,7 @@ import (
 // its helper is asleep or not yet started, and requires every function to
 // run exactly once with its effects visible when both returns.
 func TestTeamRunsEachStepOnce(t *testing.T) {
-	tm := NewTeam()
+	tm := New()
 	defer tm.Close()
 	var fs, gs atomic.Int64
 	for i := 0; i < 2000; i++ {
@@ -32,7 +32,7 @@ func TestTeamRunsEachStepOnce(t *testing.T) {
 // complete, which needs the helper to run one while the caller runs the
 // other.
 func TestTeamRunsConcurrently(t *testing.T) {
-	tm := NewTeam()
+	tm := New()
 	defer tm.Close()
 	time.Sleep(time.Millisecond) // the helper is running and spinning
 	var met atomic.Int32
@@ -57,7 +57,7 @@ func TestTeamRunsConcurrently(t *testing.T) {
 // on the helper even when the caller only signals it later, and that Both
 // still completes while the helper is busy with it.
 func TestTeamGoMayWaitForCaller(t *testing.T) {
-	tm := NewTeam()
+	tm := New()
 	defer tm.Close()
 	for i := 0; i < 200; i++ {
 		signal := make(chan struct{})
@@ -81,7 +81,7 @@ func TestTeamGoMayWaitForCaller(t *testing.T) {
 // recover turns it into an error), the helper to stay usable, and a
 // panicking g not to leave f running.
 func TestTeamPanicsReachTheCaller(t *testing.T) {
-	tm := NewTeam()
+	tm := New()
 	defer tm.Close()
 	caught := func(fn func()) (p any) {
 		defer func() { p = recover() }()

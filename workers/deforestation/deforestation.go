@@ -1,4 +1,4 @@
-package workers
+package deforestation
 
 import (
 	"encoding/json"
@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/geodisaster/engine/raster"
+	"github.com/geodisaster/engine/workers"
 )
 
 // Deforestation family (spec question types 1-8).
@@ -13,33 +14,33 @@ import (
 // hansenNoData is the declared finite nodata of the Hansen rasters.
 const hansenNoData = 255
 
-func deforestationVariants() []Variant {
-	return append([]Variant{
+func deforestationVariants() []workers.Variant {
+	return append([]workers.Variant{
 		hansenReadVariant(),
-		PrepareSceneVariant(PrepareSpec{
+		workers.PrepareSceneVariant(workers.PrepareSpec{
 			Mode:     "baseline_canopy",
 			Slots:    map[string][]string{"forest": {"hansen"}},
 			Required: []string{"forest"},
-			Check: func(env Env, w *Work) error {
+			Check: func(env workers.Env, w *workers.Work) error {
 				_, err := w.Scenes["forest"].Require("treecover2000.tif")
 				return err
 			},
 		}),
 		{
 			Tool: "ComputeStats", Value: "treecover_mean_pct",
-			Params: []Param{
-				{Name: "input", Kind: KindHandle, Required: true, Doc: "work handle from PrepareScene(mode=baseline_canopy)"},
-				{Name: "metrics", Kind: KindFlags, Required: true, Enum: []string{"treecover_mean_pct"}},
-				{Name: "region", Kind: KindString, Required: true, Enum: []string{"aoi"}},
+			Params: []workers.Param{
+				workers.Input("work handle from PrepareScene(mode=baseline_canopy)"),
+				workers.Flags("metrics", "treecover_mean_pct"),
+				workers.Choice("region", "aoi"),
 			},
 			Run: computeTreecoverMean,
 		},
 		{
 			Tool: "ClassifyChange", Value: "canopy_density",
-			Params: []Param{
-				{Name: "input", Kind: KindHandle, Required: true, Doc: "stats handle from ComputeStats(metrics={treecover_mean_pct})"},
-				{Name: "rule", Kind: KindString, Required: true, Enum: []string{"canopy_density"}},
-				{Name: "labels", Kind: KindStringList, Enum: canopyClasses, Doc: "the answer's label set: dense_forest, open_canopy, sparse"},
+			Params: []workers.Param{
+				workers.Input("stats handle from ComputeStats(metrics={treecover_mean_pct})"),
+				workers.Choice("rule", "canopy_density"),
+				{Name: "labels", Kind: workers.KindStringList, Enum: canopyClasses, Doc: "the answer's label set: dense_forest, open_canopy, sparse"},
 			},
 			Run: classifyCanopyDensity,
 		},
@@ -84,8 +85,8 @@ func canopyClass(mean float32) string {
 // computeTreecoverMean implements type 5 step 3: band 1 of the declared
 // treecover2000.tif, non-finite pixels and the declared nodata 255
 // excluded, every valid value in 0..100, NumPy's float32 mean.
-func computeTreecoverMean(env Env, a Args) (*Result, error) {
-	w, _, err := OpenResult[*Work](env, a, "input", "work (PrepareScene mode=baseline_canopy)")
+func computeTreecoverMean(env workers.Env, a workers.Args) (*workers.Result, error) {
+	w, _, err := workers.OpenResult[*workers.Work](env, a, "input", "work (PrepareScene mode=baseline_canopy)")
 	if err != nil {
 		return nil, err
 	}
@@ -105,11 +106,11 @@ func computeTreecoverMean(env Env, a Args) (*Result, error) {
 		return nil, err
 	}
 	mean := raster.MeanFloat32(valid)
-	if math.IsNaN(float64(mean)) || math.IsInf(float64(mean), 0) {
+	if !workers.Finite(float64(mean)) {
 		return nil, fmt.Errorf("%s: tree-cover mean is not finite", f.Path)
 	}
 	st := &CanopyStats{MeanPct: mean, ValidPixels: len(valid), Class: canopyClass(mean), Source: f.Path}
-	return &Result{
+	return &workers.Result{
 		Evidence: map[string]any{
 			"metric": "treecover_mean_pct", "region": "aoi",
 			"treecover_mean_pct": float64(mean), "valid_pixel_count": len(valid),
@@ -121,12 +122,12 @@ func computeTreecoverMean(env Env, a Args) (*Result, error) {
 
 // validCanopy returns the valid tree-cover values as float32, in row-major
 // order, rejecting values outside 0..100.
-func validCanopy(b *raster.Band, info RasterInfo, path string) ([]float32, error) {
+func validCanopy(b *raster.Band, info workers.RasterInfo, path string) ([]float32, error) {
 	n := b.Width * b.Height
 	out := make([]float32, 0, n)
 	for i := 0; i < n; i++ {
 		v := b.At(i)
-		if math.IsNaN(v) || math.IsInf(v, 0) || v == hansenNoData || (info.HasNoData && v == info.NoData) {
+		if !workers.Finite(v) || v == hansenNoData || (info.HasNoData && v == info.NoData) {
 			continue
 		}
 		if v < 0 || v > 100 {
@@ -143,8 +144,8 @@ func validCanopy(b *raster.Band, info RasterInfo, path string) ([]float32, error
 // classifyCanopyDensity implements type 5 step 4: it consumes the
 // preceding stats result, checks its embedded class against its mean and
 // classifies; it reads no file.
-func classifyCanopyDensity(env Env, a Args) (*Result, error) {
-	st, _, err := OpenResult[*CanopyStats](env, a, "input", "stats (ComputeStats metrics={treecover_mean_pct})")
+func classifyCanopyDensity(env workers.Env, a workers.Args) (*workers.Result, error) {
+	st, _, err := workers.OpenResult[*CanopyStats](env, a, "input", "stats (ComputeStats metrics={treecover_mean_pct})")
 	if err != nil {
 		return nil, err
 	}
@@ -169,7 +170,7 @@ func classifyCanopyDensity(env Env, a Args) (*Result, error) {
 	if class != st.Class {
 		return nil, fmt.Errorf("ClassifyChange: stats class %q disagrees with its mean %v (%s)", st.Class, m, class)
 	}
-	return &Result{
+	return &workers.Result{
 		Evidence: map[string]any{"rule": "canopy_density", "class": class, "treecover_mean_pct": m,
 			"boundaries": "dense_forest > 60; 30 <= open_canopy <= 60; sparse < 30"},
 		Payload: &CanopyClass{Class: class, MeanPct: st.MeanPct},
@@ -181,12 +182,12 @@ func classifyCanopyDensity(env Env, a Args) (*Result, error) {
 // time=2001_2023). When the handle declares the event-year annual mask it
 // adds a fresh raster-quality report of the declared Hansen rasters to the
 // evidence (spec type 1 step 3); fetch-time quality reports are never read.
-func hansenReadVariant() Variant {
-	v := ReadDataVariant(ReadSpec{
+func hansenReadVariant() workers.Variant {
+	v := workers.ReadDataVariant(workers.ReadSpec{
 		Role:        "hansen",
 		Times:       []string{"2001_2023"},
 		HandleStems: []string{"forest_mask", "forest_loss_history"},
-		Check: func(env Env, s *Scene) error {
+		Check: func(env workers.Env, s *workers.Scene) error {
 			switch forestSceneSource(s) {
 			case "loss_history":
 				if s.Time != "2001_2023" {
@@ -207,12 +208,12 @@ func hansenReadVariant() Variant {
 		},
 	})
 	run := v.Run
-	v.Run = func(env Env, a Args) (*Result, error) {
+	v.Run = func(env workers.Env, a workers.Args) (*workers.Result, error) {
 		r, err := run(env, a)
 		if err != nil {
 			return nil, err
 		}
-		s := r.Payload.(*Scene)
+		s := r.Payload.(*workers.Scene)
 		if forestSceneSource(s) != "hansen" {
 			return r, nil
 		}
@@ -232,7 +233,7 @@ func hansenReadVariant() Variant {
 		if err != nil {
 			return nil, err
 		}
-		art, err := env.WriteArtifact(fmt.Sprintf("hansen_quality_report_%d.json", y), append(doc, '\n'))
+		art, err := env.WriteArtifact(fmt.Sprintf("hansen_quality_report_%d.json", y), append(doc, '\n'), nil)
 		if err != nil {
 			return nil, err
 		}
@@ -246,7 +247,7 @@ func hansenReadVariant() Variant {
 
 // hansenQuality counts the valid, nodata and loss cells of each declared
 // Hansen raster.
-func hansenQuality(env Env, s *Scene, annual *SceneFile) (map[string]any, error) {
+func hansenQuality(env workers.Env, s *workers.Scene, annual *workers.SceneFile) (map[string]any, error) {
 	out := map[string]any{}
 	for _, f := range sceneTIFFs(s) {
 		b, info, err := env.Band(f.Path, 1)

@@ -1,4 +1,6 @@
-package workers
+// Package team runs the two halves of short parallel steps on a helper
+// goroutine that stays awake between them (see Team).
+package team
 
 import (
 	"runtime"
@@ -38,8 +40,8 @@ type Team struct {
 // enough to bridge the serial gap between two calls of a chain).
 const teamSpin = time.Millisecond
 
-// NewTeam starts a team's helper goroutine.
-func NewTeam() *Team {
+// New starts a team's helper goroutine.
+func New() *Team {
 	t := &Team{wake: make(chan struct{}, 1)}
 	go t.help()
 	return t
@@ -143,23 +145,4 @@ func (t *Team) nudge() {
 func (t *Team) Close() {
 	t.quit.Store(true)
 	t.nudge()
-}
-
-// TeamEnv is implemented by environments that keep one Team for all the
-// calls of a session, so its helper is awake when a call begins.
-type TeamEnv interface {
-	// Team returns the session's team; the environment closes it.
-	Team() *Team
-}
-
-// teamFor returns env's team, or a new one when env has none, with the
-// function to call when the caller is done with it.
-func teamFor(env Env) (*Team, func()) {
-	if te, ok := env.(TeamEnv); ok {
-		if t := te.Team(); t != nil {
-			return t, func() {}
-		}
-	}
-	t := NewTeam()
-	return t, t.Close
 }

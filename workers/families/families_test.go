@@ -1,8 +1,10 @@
-package workers
+package families
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/geodisaster/engine/workers"
 )
 
 func TestResolveRejectsUnknownsAndNamesAllowed(t *testing.T) {
@@ -50,12 +52,12 @@ func TestEveryToolHasVariants(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tool := range Tools() {
+	for _, tool := range workers.Tools() {
 		if len(r.Variants(tool.Name)) == 0 {
 			t.Errorf("tool %s has no variant", tool.Name)
 		}
 	}
-	if len(Tools()) != 18 {
-		t.Errorf("%d tools, the spec has 18", len(Tools()))
+	if len(workers.Tools()) != 18 {
+		t.Errorf("%d tools, the spec has 18", len(workers.Tools()))
 	}
 }

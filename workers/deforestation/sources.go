@@ -1,4 +1,4 @@
-package workers
+package deforestation
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/geodisaster/engine/raster"
+	"github.com/geodisaster/engine/workers"
 )
 
 // Shared source machinery of the deforestation family (spec types 1-4, 6-8):
@@ -34,8 +35,8 @@ var epochRE = regexp.MustCompile(`^(pre|post)_[123]$`)
 
 // forestSceneSource tells which source an input handle carries, from its declared
 // handle name: "optical", "sar", "hansen" or "loss_history".
-func forestSceneSource(s *Scene) string {
-	switch handleStem(s.Handle) {
+func forestSceneSource(s *workers.Scene) string {
+	switch workers.HandleStem(s.Handle) {
 	case "optical_stack", "optical_timeseries":
 		return "optical"
 	case "sar_stack", "sar_timeseries":
@@ -49,8 +50,8 @@ func forestSceneSource(s *Scene) string {
 }
 
 // sceneTIFFs returns the scene's declared GeoTIFFs.
-func sceneTIFFs(s *Scene) []*SceneFile {
-	var out []*SceneFile
+func sceneTIFFs(s *workers.Scene) []*workers.SceneFile {
+	var out []*workers.SceneFile
 	for i := range s.Files {
 		if s.Files[i].Raster != nil {
 			out = append(out, &s.Files[i])
@@ -62,7 +63,7 @@ func sceneTIFFs(s *Scene) []*SceneFile {
 // declaredBand returns the 1-based band of a declared file named name: from
 // the file card's band_names when declared, otherwise from the raster's
 // band descriptions.
-func declaredBand(f *SceneFile, name string) (int, error) {
+func declaredBand(f *workers.SceneFile, name string) (int, error) {
 	if len(f.BandNames) > 0 {
 		if f.Raster != nil && len(f.BandNames) != f.Raster.Count {
 			return 0, fmt.Errorf("%s: file card declares %d band names for %d bands", f.Path, len(f.BandNames), f.Raster.Count)
@@ -103,12 +104,12 @@ var s1Bands = []string{"VV", "VH"}
 // opticalEpoch is one declared Sentinel-2 epoch file.
 type opticalEpoch struct {
 	Epoch string
-	File  *SceneFile
+	File  *workers.SceneFile
 }
 
 // epochName returns a file's declared epoch: the card's epoch when given,
 // otherwise its file stem (pre_1.tif is epoch pre_1).
-func epochName(f *SceneFile) string {
+func epochName(f *workers.SceneFile) string {
 	if f.Epoch != "" {
 		return f.Epoch
 	}
@@ -119,8 +120,8 @@ func epochName(f *SceneFile) string {
 // order. Unknown or duplicated epochs are errors; a missing epoch is simply
 // absent (spec section 7: missing optional epochs are reported, never
 // probed for).
-func opticalEpochs(s *Scene) ([]opticalEpoch, error) {
-	byEpoch := map[string]*SceneFile{}
+func opticalEpochs(s *workers.Scene) ([]opticalEpoch, error) {
+	byEpoch := map[string]*workers.SceneFile{}
 	for _, f := range sceneTIFFs(s) {
 		e := epochName(f)
 		if !epochRE.MatchString(e) {
@@ -143,7 +144,7 @@ func opticalEpochs(s *Scene) ([]opticalEpoch, error) {
 // checkOpticalScene validates an optical scene at ReadData: declared
 // six-band epochs with at least one pre and one post epoch, each carrying
 // B4, B8 and B12, all on one grid.
-func checkOpticalScene(s *Scene) error {
+func checkOpticalScene(s *workers.Scene) error {
 	eps, err := opticalEpochs(s)
 	if err != nil {
 		return err
@@ -163,7 +164,7 @@ func checkOpticalScene(s *Scene) error {
 				return err
 			}
 		}
-		if err := CheckSameGrid(eps[0].File.Path, *eps[0].File.Raster, e.File.Path, *e.File.Raster); err != nil {
+		if err := workers.CheckSameGrid(eps[0].File.Path, *eps[0].File.Raster, e.File.Path, *e.File.Raster); err != nil {
 			return fmt.Errorf("optical epochs are not on one grid: %w", err)
 		}
 	}
@@ -176,7 +177,7 @@ func checkOpticalScene(s *Scene) error {
 // checkSARScene validates a Sentinel-1 scene at ReadData: every declared
 // acquisition carries a date and a temporal_role of pre or post, a VV and
 // a VH band, all on one grid, and both groups are non-empty.
-func checkSARScene(s *Scene) error {
+func checkSARScene(s *workers.Scene) error {
 	files := sceneTIFFs(s)
 	var pre, post int
 	for _, f := range files {
@@ -198,7 +199,7 @@ func checkSARScene(s *Scene) error {
 				return err
 			}
 		}
-		if err := CheckSameGrid(files[0].Path, *files[0].Raster, f.Path, *f.Raster); err != nil {
+		if err := workers.CheckSameGrid(files[0].Path, *files[0].Raster, f.Path, *f.Raster); err != nil {
 			return fmt.Errorf("SAR acquisitions are not on one grid: %w", err)
 		}
 	}
@@ -263,9 +264,9 @@ func grow32(dst []float32, n int) []float32 {
 
 // validFloat32Sample reports whether a sample is finite and not the declared
 // nodata.
-func validFloat32Sample(v float32, info RasterInfo) bool {
+func validFloat32Sample(v float32, info workers.RasterInfo) bool {
 	f := float64(v)
-	if math.IsNaN(f) || math.IsInf(f, 0) {
+	if !workers.Finite(f) {
 		return false
 	}
 	return !(info.HasNoData && f == info.NoData)
@@ -274,7 +275,7 @@ func validFloat32Sample(v float32, info RasterInfo) bool {
 // float32NoData returns the declared nodata as the float32 a sample must
 // equal to match it (float64(v) == NoData); ok is false when no float32
 // can (no nodata, NaN, or a value float32 cannot hold exactly).
-func float32NoData(info RasterInfo) (nd float32, ok bool) {
+func float32NoData(info workers.RasterInfo) (nd float32, ok bool) {
 	nd = float32(info.NoData)
 	return nd, info.HasNoData && float64(nd) == info.NoData
 }
@@ -284,7 +285,7 @@ func finiteBits32(v float32) bool { return math.Float32bits(v)&0x7f800000 != 0x7
 
 // validMask32 sets mask[i] to validFloat32Sample(vals[i], info), reusing
 // mask's memory.
-func validMask32(mask []bool, vals []float32, info RasterInfo) []bool {
+func validMask32(mask []bool, vals []float32, info workers.RasterInfo) []bool {
 	if cap(mask) < len(vals) {
 		mask = make([]bool, len(vals))
 	}
@@ -309,7 +310,7 @@ type EpochIndices struct {
 // normalizedDifference computes (a-b)/(a+b) in float32 for the pixels
 // where region (nil: every pixel) holds and both samples are valid, and
 // returns the finite values in row-major order.
-func normalizedDifference(a, b []float32, ia, ib RasterInfo, region []bool) []float32 {
+func normalizedDifference(a, b []float32, ia, ib workers.RasterInfo, region []bool) []float32 {
 	out, _ := normalizedDifferences(a, b, nil, validMask32(nil, a, ia), validMask32(nil, b, ib), nil, region, nil, nil)
 	return out
 }
@@ -362,19 +363,19 @@ type opticalScratch struct {
 // whole AOI), which must be on the epoch's grid. B8's validity mask is
 // computed once for both indices, which one pass computes; sc's buffers
 // are reused from epoch to epoch.
-func epochIndices(env Env, e opticalEpoch, region []bool, regionInfo *RasterInfo, sc *opticalScratch) (EpochIndices, error) {
+func epochIndices(env workers.Env, e opticalEpoch, region []bool, regionInfo *workers.RasterInfo, sc *opticalScratch) (EpochIndices, error) {
 	out := EpochIndices{Epoch: e.Epoch, Path: e.File.Path}
-	get := func(name string, conv *[]float32, mask *[]bool) ([]float32, RasterInfo, error) {
+	get := func(name string, conv *[]float32, mask *[]bool) ([]float32, workers.RasterInfo, error) {
 		bi, err := declaredBand(e.File, name)
 		if err != nil {
 			if name == "B12" {
-				return nil, RasterInfo{}, fmt.Errorf("missing NBR input: %w", err)
+				return nil, workers.RasterInfo{}, fmt.Errorf("missing NBR input: %w", err)
 			}
-			return nil, RasterInfo{}, err
+			return nil, workers.RasterInfo{}, err
 		}
 		b, info, err := env.Band(e.File.Path, bi)
 		if err != nil {
-			return nil, RasterInfo{}, err
+			return nil, workers.RasterInfo{}, err
 		}
 		v := bandFloat32Into(*conv, b)
 		if _, own := b.Data.([]float32); !own {
@@ -398,7 +399,7 @@ func epochIndices(env Env, e opticalEpoch, region []bool, regionInfo *RasterInfo
 		return out, err
 	}
 	if region != nil {
-		if err := CheckSameGrid("the Hansen loss mask", *regionInfo, e.File.Path, i8); err != nil {
+		if err := workers.CheckSameGrid("the Hansen loss mask", *regionInfo, e.File.Path, i8); err != nil {
 			return out, fmt.Errorf("optical epoch %s is not on the Hansen loss mask's grid: %w", e.File.Path, err)
 		}
 	}
@@ -424,37 +425,28 @@ type OpticalDrops struct {
 	PreEpochs, PostEps []string
 }
 
-// isFinite32 reports whether a float32 is finite.
-func isFinite32(v float32) bool {
-	f := float64(v)
-	return !math.IsNaN(f) && !math.IsInf(f, 0)
-}
-
 // finiteMean returns np.mean of the finite per-file means, widened to
 // float64 (NaN if none).
 func finiteMean(vals []float32) float64 {
 	var ok []float64
 	for _, v := range vals {
-		if isFinite32(v) {
+		if workers.Finite(float64(v)) {
 			ok = append(ok, float64(v))
 		}
 	}
 	return raster.MeanFloat64(ok)
 }
 
-// finite64 reports whether a float64 is finite.
-func finite64(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
-
 // opticalDrops computes per-epoch indices over region (nil: AOI) and the
 // pre-minus-post drops. Epochs without a finite mean are left out of their
 // group; an empty group is an error.
-func opticalDrops(env Env, s *Scene, loss *HansenLoss) (*OpticalDrops, error) {
+func opticalDrops(env workers.Env, s *workers.Scene, loss *HansenLoss) (*OpticalDrops, error) {
 	eps, err := opticalEpochs(s)
 	if err != nil {
 		return nil, err
 	}
 	var region []bool
-	var rinfo *RasterInfo
+	var rinfo *workers.RasterInfo
 	od := &OpticalDrops{Region: "aoi"}
 	if loss != nil && len(loss.Indices) > 0 {
 		region, rinfo, od.Region = loss.Mask, &loss.Info, "event_year_loss"
@@ -469,12 +461,12 @@ func opticalDrops(env Env, s *Scene, loss *HansenLoss) (*OpticalDrops, error) {
 		od.Epochs = append(od.Epochs, ei)
 		if strings.HasPrefix(e.Epoch, "pre_") {
 			preNDVI, preNBR = append(preNDVI, ei.NDVI), append(preNBR, ei.NBR)
-			if isFinite32(ei.NDVI) {
+			if workers.Finite(float64(ei.NDVI)) {
 				od.PreEpochs = append(od.PreEpochs, e.Epoch)
 			}
 		} else {
 			postNDVI, postNBR = append(postNDVI, ei.NDVI), append(postNBR, ei.NBR)
-			if isFinite32(ei.NDVI) {
+			if workers.Finite(float64(ei.NDVI)) {
 				od.PostEps = append(od.PostEps, e.Epoch)
 			}
 		}
@@ -485,7 +477,7 @@ func opticalDrops(env Env, s *Scene, loss *HansenLoss) (*OpticalDrops, error) {
 		name string
 		x    float64
 	}{{"pre-event NDVI", od.PreNDVI}, {"post-event NDVI", od.PostNDVI}, {"pre-event NBR", od.PreNBR}, {"post-event NBR", od.PostNBR}} {
-		if !finite64(v.x) {
+		if !workers.Finite(v.x) {
 			return nil, fmt.Errorf("optical stack %s: no epoch gives a finite %s mean over the %s region", s.Handle, v.name, od.Region)
 		}
 	}
@@ -514,7 +506,7 @@ type SARChange struct {
 
 // declaredBandMean returns NumPy's float32 mean of a band's valid samples,
 // gathered into *buf, whose memory is reused from band to band.
-func declaredBandMean(env Env, f *SceneFile, name string, buf *[]float32) (float32, int, error) {
+func declaredBandMean(env workers.Env, f *workers.SceneFile, name string, buf *[]float32) (float32, int, error) {
 	bi, err := declaredBand(f, name)
 	if err != nil {
 		return 0, 0, err
@@ -540,7 +532,7 @@ func declaredBandMean(env Env, f *SceneFile, name string, buf *[]float32) (float
 
 // sarChange aggregates a SAR scene by each path's declared temporal role,
 // never by file name or date order.
-func sarChange(env Env, s *Scene) (*SARChange, error) {
+func sarChange(env workers.Env, s *workers.Scene) (*SARChange, error) {
 	if err := checkSARScene(s); err != nil {
 		return nil, err
 	}
@@ -567,7 +559,7 @@ func sarChange(env Env, s *Scene) (*SARChange, error) {
 	sc.PreVHdB, sc.PostVHdB = finiteMean(preVH), finiteMean(postVH)
 	sc.PreVVdB, sc.PostVVdB = finiteMean(preVV), finiteMean(postVV)
 	sc.VHDeltadB = sc.PostVHdB - sc.PreVHdB
-	if !finite64(sc.VHDeltadB) || !finite64(sc.PostVVdB) {
+	if !workers.Finite(sc.VHDeltadB) || !workers.Finite(sc.PostVVdB) {
 		return nil, fmt.Errorf("SAR stack %s: the VH delta or post-event VV mean is not finite", s.Handle)
 	}
 	return sc, nil
@@ -581,7 +573,7 @@ type HansenLoss struct {
 	// "lossyear_fallback" (lossyear.tif code event_year-2000).
 	Source string
 	Path   string
-	Info   RasterInfo
+	Info   workers.RasterInfo
 	// Mask marks the positive valid loss cells, row-major.
 	Mask []bool
 	// Indices are the row-major indices of the loss cells.
@@ -597,7 +589,7 @@ type HansenLoss struct {
 // questionEventYear returns the question's declared event_year parameter
 // or, when the question declares none, the year of the handle's single
 // declared loss_year_<year>.tif (declared handle metadata, never a probe).
-func questionEventYear(s *Scene) (int, error) {
+func questionEventYear(s *workers.Scene) (int, error) {
 	v, ok := s.Param("event_year")
 	if !ok {
 		var years []string
@@ -634,7 +626,7 @@ var lossYearFileRE = regexp.MustCompile(`(^|/)loss_year_([0-9]{4})\.tif$`)
 
 // annualMaskFile returns the declared loss_year_<year>.tif; a declared
 // mask of another year is a conflicting event year.
-func annualMaskFile(s *Scene, year int) (*SceneFile, error) {
+func annualMaskFile(s *workers.Scene, year int) (*workers.SceneFile, error) {
 	var other []string
 	for _, f := range sceneTIFFs(s) {
 		if m := lossYearFileRE.FindStringSubmatch(f.Path); m != nil {
@@ -661,7 +653,7 @@ func hansenCode(v float32, path string, i int) (int, error) {
 
 // hansenValid reports whether a Hansen sample is valid: finite, not 255 and
 // not the raster's declared nodata.
-func hansenValid(v float32, info RasterInfo) bool {
+func hansenValid(v float32, info workers.RasterInfo) bool {
 	return validFloat32Sample(v, info) && v != hansenNoData
 }
 
@@ -669,7 +661,7 @@ func hansenValid(v float32, info RasterInfo) bool {
 // of loss_year_<year>.tif, or, when that mask has no valid cell, the cells
 // of the declared lossyear.tif equal to year-2000 (spec type 2 steps 2-3),
 // and sums their grid-cell areas (step 4).
-func eventYearLoss(env Env, s *Scene, year int) (*HansenLoss, error) {
+func eventYearLoss(env workers.Env, s *workers.Scene, year int) (*HansenLoss, error) {
 	af, err := annualMaskFile(s, year)
 	if err != nil {
 		return nil, err
@@ -723,12 +715,12 @@ func eventYearLoss(env Env, s *Scene, year int) (*HansenLoss, error) {
 			return nil, fmt.Errorf("neither %s nor the fallback %s has a valid cell", af.Path, lf.Path)
 		}
 	}
-	ga, err := NewGridAreas(hl.Info)
+	ga, err := workers.NewGridAreas(hl.Info)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", hl.Path, err)
 	}
 	hl.AreaM2 = ga.Sum(hl.Indices)
-	hl.AreaHa = RoundHalfEven(hl.AreaM2/10000, 6)
+	hl.AreaHa = workers.RoundHalfEven(hl.AreaM2/10000, 6)
 	hl.Method = ga.Method
 	if !(hl.AreaHa >= 0) || math.IsInf(hl.AreaHa, 0) {
 		return nil, fmt.Errorf("%s: loss area %v ha is negative or not finite", hl.Path, hl.AreaHa)
@@ -747,7 +739,7 @@ func lossEvidence(hl *HansenLoss) map[string]any {
 }
 
 // canopyMean returns the valid-pixel float32 mean of treecover2000.tif.
-func canopyMean(env Env, s *Scene) (float32, error) {
+func canopyMean(env workers.Env, s *workers.Scene) (float32, error) {
 	f, err := s.Require("treecover2000.tif")
 	if err != nil {
 		return 0, err
@@ -766,19 +758,19 @@ func canopyMean(env Env, s *Scene) (float32, error) {
 // checkForestGrids requires the declared Hansen rasters to share one grid
 // and, when given, the optical stack to be on that grid too (spec section
 // 8: comparisons require shape, CRS and affine compatibility).
-func checkForestGrids(forest, optical *Scene) error {
+func checkForestGrids(forest, optical *workers.Scene) error {
 	hs := sceneTIFFs(forest)
 	if len(hs) == 0 {
 		return fmt.Errorf("%s declares no Hansen raster", forest.Handle)
 	}
 	for _, f := range hs[1:] {
-		if err := CheckSameGrid(hs[0].Path, *hs[0].Raster, f.Path, *f.Raster); err != nil {
+		if err := workers.CheckSameGrid(hs[0].Path, *hs[0].Raster, f.Path, *f.Raster); err != nil {
 			return fmt.Errorf("Hansen rasters: %w", err)
 		}
 	}
 	if optical != nil {
 		for _, f := range sceneTIFFs(optical) {
-			if err := CheckSameGrid(hs[0].Path, *hs[0].Raster, f.Path, *f.Raster); err != nil {
+			if err := workers.CheckSameGrid(hs[0].Path, *hs[0].Raster, f.Path, *f.Raster); err != nil {
 				return fmt.Errorf("optical %s is not on the Hansen grid: %w", f.Path, err)
 			}
 		}

@@ -1,4 +1,4 @@
-package workers
+package multihazard
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/geodisaster/engine/raster"
+	"github.com/geodisaster/engine/workers"
 )
 
 // Multi-hazard family (spec question types 9-28): five hazards (wildfire,
@@ -83,24 +84,24 @@ func lookupHazard(name string) (hazardDomain, bool) {
 // (WorldPop raster and sidecar plus the cached OSM GeoJSON).
 const ExposureRole = "exposure"
 
-func multiHazardVariants() []Variant {
-	var vs []Variant
+func multiHazardVariants() []workers.Variant {
+	var vs []workers.Variant
 	multi := map[string][]string{}
 	for _, d := range hazardDomains {
 		vs = append(vs,
-			ReadDataVariant(ReadSpec{
+			workers.ReadDataVariant(workers.ReadSpec{
 				Role:        d.Hazard,
 				Times:       []string{"event"},
 				HandleStems: []string{"hazard_stack", "agreement_sources"},
-				Extra:       []Param{{Name: "sources", Kind: KindString, Enum: []string{"all"}, Doc: "read every declared agreement source"}},
+				Extra:       []workers.Param{{Name: "sources", Kind: workers.KindString, Enum: []string{"all"}, Doc: "read every declared agreement source"}},
 				Check:       hazardSceneCheck(d),
 			}),
-			PrepareSceneVariant(PrepareSpec{
+			workers.PrepareSceneVariant(workers.PrepareSpec{
 				Mode:     d.Mode,
 				Slots:    map[string][]string{"hazard": {d.Hazard}},
 				Required: []string{"hazard"},
 			}),
-			PrepareSceneVariant(PrepareSpec{
+			workers.PrepareSceneVariant(workers.PrepareSpec{
 				Mode:     d.ExposureMode,
 				Slots:    map[string][]string{"hazard": {d.Hazard}, "exposure": {ExposureRole}},
 				Required: []string{"hazard", "exposure"},
@@ -115,14 +116,14 @@ func multiHazardVariants() []Variant {
 	}
 	sort.Strings(modes)
 	for _, m := range modes {
-		vs = append(vs, PrepareSceneVariant(PrepareSpec{
+		vs = append(vs, workers.PrepareSceneVariant(workers.PrepareSpec{
 			Mode:     m,
 			Slots:    map[string][]string{"hazard": multi[m], "sources": multi[m]},
 			Required: []string{"hazard", "sources"},
 			Check:    checkMultiSourceWork,
 		}))
 	}
-	vs = append(vs, ReadDataVariant(ReadSpec{
+	vs = append(vs, workers.ReadDataVariant(workers.ReadSpec{
 		Role:        ExposureRole,
 		HandleStems: []string{"exposure_context"},
 		Check:       checkExposureScene,
@@ -138,10 +139,10 @@ func multiHazardVariants() []Variant {
 // generic scene checks plus the rule that every declared raster and every
 // inventory handle is one of the role's source handles (WorldPop and OSM
 // exposure handles aside), so a cross-domain read is rejected.
-func hazardSceneCheck(d hazardDomain) func(env Env, s *Scene) error {
-	return func(env Env, s *Scene) error {
+func hazardSceneCheck(d hazardDomain) func(env workers.Env, s *workers.Scene) error {
+	return func(env workers.Env, s *workers.Scene) error {
 		for _, f := range s.Files {
-			if f.Raster != nil && !inEnum(d.Rasters, stem(f.Path)) {
+			if f.Raster != nil && !workers.InEnum(d.Rasters, stem(f.Path)) {
 				return fmt.Errorf("raster %s is not a %s source (expected one of %s)", f.Path, d.Hazard, strings.Join(d.Rasters, ", "))
 			}
 		}
@@ -151,7 +152,7 @@ func hazardSceneCheck(d hazardDomain) func(env Env, s *Scene) error {
 		}
 		for h := range inv {
 			exposure := strings.HasPrefix(h, "worldpop") || strings.HasPrefix(h, "osm")
-			if !exposure && !inEnum(d.Rasters, h) {
+			if !exposure && !workers.InEnum(d.Rasters, h) {
 				return fmt.Errorf("inventory handle %s is not a %s source (expected one of %s)", h, d.Hazard, strings.Join(d.Rasters, ", "))
 			}
 		}
@@ -165,12 +166,12 @@ func hazardSceneCheck(d hazardDomain) func(env Env, s *Scene) error {
 // present) matches the raster bytes and whose shape matches the raster;
 // and, when the handle carries the inventory, every raster's source handle
 // is listed in it.
-func checkHazardScene(env Env, s *Scene) error {
+func checkHazardScene(env workers.Env, s *workers.Scene) error {
 	inventory, err := sceneInventory(s)
 	if err != nil {
 		return err
 	}
-	if inventory == nil && handleStem(s.Handle) == "hazard_stack" {
+	if inventory == nil && workers.HandleStem(s.Handle) == "hazard_stack" {
 		return fmt.Errorf("hazard handle %s declares no available_handles.json inventory", s.Handle)
 	}
 	for i := range s.Files {
@@ -191,7 +192,7 @@ func checkHazardScene(env Env, s *Scene) error {
 
 // sceneInventory returns the handle names listed by the scene's
 // available_handles.json, or nil when the scene declares no inventory.
-func sceneInventory(s *Scene) (map[string]bool, error) {
+func sceneInventory(s *workers.Scene) (map[string]bool, error) {
 	inv, ok := s.File("available_handles.json")
 	if !ok {
 		return nil, nil
@@ -212,7 +213,7 @@ func sceneInventory(s *Scene) (map[string]bool, error) {
 
 // rasterSidecar returns a raster's parsed JSON sidecar after checking its
 // recorded SHA-256 and shape against the raster.
-func rasterSidecar(s *Scene, f *SceneFile) (map[string]any, error) {
+func rasterSidecar(s *workers.Scene, f *workers.SceneFile) (map[string]any, error) {
 	side, ok := s.File(strings.TrimSuffix(f.Path, path.Ext(f.Path)) + ".json")
 	if !ok {
 		return nil, fmt.Errorf("raster %s has no declared JSON sidecar", f.Path)
@@ -244,7 +245,7 @@ func stem(p string) string {
 // checkMultiSourceWork verifies a C-shape work context: both scenes have
 // the same hazard role, and every agreement raster is listed in the hazard
 // handle's inventory.
-func checkMultiSourceWork(env Env, w *Work) error {
+func checkMultiSourceWork(env workers.Env, w *workers.Work) error {
 	hz, src := w.Scenes["hazard"], w.Scenes["sources"]
 	if hz.Role != src.Role {
 		return fmt.Errorf("hazard scene has role %s but sources scene has role %s", hz.Role, src.Role)
@@ -269,7 +270,7 @@ func checkMultiSourceWork(env Env, w *Work) error {
 
 // checkExposureWork verifies a D-shape work context: the exposure scene's
 // WorldPop raster is listed in the hazard handle's inventory.
-func checkExposureWork(env Env, w *Work) error {
+func checkExposureWork(env workers.Env, w *workers.Work) error {
 	inv, err := sceneInventory(w.Scenes["hazard"])
 	if err != nil {
 		return err
@@ -289,7 +290,7 @@ func checkExposureWork(env Env, w *Work) error {
 // its grid.
 type HazardMask struct {
 	Path   string
-	Info   RasterInfo
+	Info   workers.RasterInfo
 	Band   *raster.Band
 	Valid  int    // number of valid pixels
 	Ones   []int  // row-major indices of valid pixels with a positive code
@@ -299,7 +300,7 @@ type HazardMask struct {
 }
 
 // sidecarNoData returns the nodata a raster's JSON sidecar declares.
-func sidecarNoData(s *Scene, f *SceneFile) (float64, bool) {
+func sidecarNoData(s *workers.Scene, f *workers.SceneFile) (float64, bool) {
 	side, ok := s.File(strings.TrimSuffix(f.Path, path.Ext(f.Path)) + ".json")
 	if !ok {
 		return 0, false
@@ -313,7 +314,7 @@ func sidecarNoData(s *Scene, f *SceneFile) (float64, bool) {
 // two must agree when both are present. The sidecar's value is taken as
 // the band's samples hold it (rounded to float32 on a float32 raster, as
 // GDAL reads the tag), so "-3.4e38" in both agrees.
-func declaredNoData(s *Scene, f *SceneFile, info RasterInfo) (float64, bool, error) {
+func declaredNoData(s *workers.Scene, f *workers.SceneFile, info workers.RasterInfo) (float64, bool, error) {
 	nd, hasND := info.NoData, info.HasNoData
 	if v, ok := sidecarNoData(s, f); ok {
 		v = raster.NoDataValue(info.DataType, v)
@@ -328,7 +329,7 @@ func declaredNoData(s *Scene, f *SceneFile, info RasterInfo) (float64, bool, err
 // loadBinaryMask reads a declared binary 0/1 mask: its declared finite
 // nodata (TIFF tag or sidecar) and non-finite pixels are invalid, every
 // valid value must be exactly 0 or 1, and at least one pixel must be valid.
-func loadBinaryMask(env Env, s *Scene, file string) (*HazardMask, error) {
+func loadBinaryMask(env workers.Env, s *workers.Scene, file string) (*HazardMask, error) {
 	return loadCodedMask(env, s, file, 1)
 }
 
@@ -336,7 +337,7 @@ func loadBinaryMask(env Env, s *Scene, file string) (*HazardMask, error) {
 // 0..maxCode (RADD alerts use 0 = none, 1 = low, 2 = high confidence); a
 // positive code is inside the footprint. Nodata and non-finite pixels are
 // invalid; an entirely invalid raster is an error.
-func loadCodedMask(env Env, s *Scene, file string, maxCode int) (*HazardMask, error) {
+func loadCodedMask(env workers.Env, s *workers.Scene, file string, maxCode int) (*HazardMask, error) {
 	f, err := s.Require(file)
 	if err != nil {
 		return nil, err
@@ -353,7 +354,7 @@ func loadCodedMask(env Env, s *Scene, file string, maxCode int) (*HazardMask, er
 	m := &HazardMask{Path: f.Path, Info: info, Band: b, Handle: stem(f.Path), IsSet: make([]bool, n), OK: make([]bool, n)}
 	for i := 0; i < n; i++ {
 		v := b.At(i)
-		if math.IsNaN(v) || math.IsInf(v, 0) || (hasND && v == nd) {
+		if !workers.Finite(v) || (hasND && v == nd) {
 			continue
 		}
 		if v != math.Trunc(v) || v < 0 || v > float64(maxCode) {
@@ -380,7 +381,7 @@ func loadCodedMask(env Env, s *Scene, file string, maxCode int) (*HazardMask, er
 type Continuous struct {
 	Path   string
 	Handle string
-	Info   RasterInfo
+	Info   workers.RasterInfo
 	Band   *raster.Band
 	// OK marks valid pixels.
 	OK []bool
@@ -391,7 +392,7 @@ type Continuous struct {
 // loadContinuous reads a declared single-band continuous raster. Nodata
 // (tag or sidecar) and non-finite pixels are invalid; at least one pixel
 // must be valid.
-func loadContinuous(env Env, s *Scene, file string) (*Continuous, error) {
+func loadContinuous(env workers.Env, s *workers.Scene, file string) (*Continuous, error) {
 	f, err := s.Require(file)
 	if err != nil {
 		return nil, err
@@ -411,7 +412,7 @@ func loadContinuous(env Env, s *Scene, file string) (*Continuous, error) {
 	c := &Continuous{Path: f.Path, Handle: stem(f.Path), Info: info, Band: b, OK: make([]bool, n)}
 	for i := 0; i < n; i++ {
 		v := b.At(i)
-		if math.IsNaN(v) || math.IsInf(v, 0) || (hasND && v == nd) {
+		if !workers.Finite(v) || (hasND && v == nd) {
 			continue
 		}
 		c.OK[i] = true
@@ -463,9 +464,9 @@ func (c *Continuous) asDtype(t float64) float64 {
 // sameGrids requires every raster to share the first one's shape, CRS and
 // affine transform (spec section 8: comparisons require declared shape,
 // CRS and affine compatibility).
-func sameGrids(paths []string, infos []RasterInfo) error {
+func sameGrids(paths []string, infos []workers.RasterInfo) error {
 	for i := 1; i < len(infos); i++ {
-		if err := CheckSameGrid(paths[0], infos[0], paths[i], infos[i]); err != nil {
+		if err := workers.CheckSameGrid(paths[0], infos[0], paths[i], infos[i]); err != nil {
 			return err
 		}
 	}
@@ -474,7 +475,7 @@ func sameGrids(paths []string, infos []RasterInfo) error {
 
 // requireGeoreferenced rejects a raster without transform or CRS: a
 // synthetic origin-zero transform is never assumed (spec section 8).
-func requireGeoreferenced(p string, info RasterInfo) error {
+func requireGeoreferenced(p string, info workers.RasterInfo) error {
 	if !info.HasTransform {
 		return fmt.Errorf("%s has no geotransform; refusing to assume one", p)
 	}
@@ -484,30 +485,8 @@ func requireGeoreferenced(p string, info RasterInfo) error {
 	return nil
 }
 
-// finiteOrErr rejects a non-finite required result.
-func finiteOrErr(what string, v float64) error {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return fmt.Errorf("%s is not finite (%v)", what, v)
-	}
-	return nil
-}
-
-// openWork opens the call's input as a work context of one of the modes.
-func openWork(env Env, a Args, want string, modes ...string) (*Work, error) {
-	w, _, err := OpenResult[*Work](env, a, "input", want)
-	if err != nil {
-		return nil, err
-	}
-	for _, m := range modes {
-		if w.Mode == m {
-			return w, nil
-		}
-	}
-	return nil, a.Errorf("input", "needs a work context of mode %s, got mode %s", strings.Join(modes, " or "), w.Mode)
-}
-
 // workHazard returns the hazard domain of a work context's hazard scene.
-func workHazard(w *Work) (hazardDomain, error) {
+func workHazard(w *workers.Work) (hazardDomain, error) {
 	sc := w.Scenes["hazard"]
 	if sc == nil {
 		return hazardDomain{}, fmt.Errorf("work context of mode %s has no hazard scene", w.Mode)

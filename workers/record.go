@@ -1,4 +1,4 @@
-package runtime
+package workers
 
 import (
 	"bufio"
@@ -11,8 +11,6 @@ import (
 	"os"
 	"regexp"
 	"strings"
-
-	"github.com/geodisaster/engine/workers"
 )
 
 // Record is one benchmark record in the engine's record format (one JSON
@@ -43,10 +41,22 @@ type Record struct {
 	Provenance               json.RawMessage       `json:"provenance,omitempty"`
 }
 
+// FileCard is one declared file of a handle: a repository-relative path and
+// the metadata the record declares for it.
+type FileCard struct {
+	Path         string         `json:"path"`
+	SHA256       string         `json:"sha256,omitempty"`
+	Date         string         `json:"date,omitempty"`
+	TemporalRole string         `json:"temporal_role,omitempty"`
+	Epoch        string         `json:"epoch,omitempty"`
+	BandNames    []string       `json:"band_names,omitempty"`
+	Meta         map[string]any `json:"meta,omitempty"`
+}
+
 // HandleDecl declares one initial handle of a record.
 type HandleDecl struct {
-	Kind  string             `json:"kind"`
-	Files []workers.FileCard `json:"files"`
+	Kind  string     `json:"kind"`
+	Files []FileCard `json:"files"`
 }
 
 // Step is one call of a GT chain.
@@ -92,7 +102,7 @@ func (r *Record) Validate(withGold bool) error {
 	if r.ID == "" {
 		return fail("id", "missing")
 	}
-	qt, ok := workers.LookupQuestionType(r.QuestionType)
+	qt, ok := LookupQuestionType(r.QuestionType)
 	if !ok {
 		return fail("question_type", "unknown question type %q", r.QuestionType)
 	}
@@ -114,9 +124,9 @@ func (r *Record) Validate(withGold bool) error {
 			return fail("handles", "handle name %q must look like name_1", name)
 		}
 		switch h.Kind {
-		case workers.KindQuestion:
+		case KindQuestion:
 			questions++
-		case workers.KindInput:
+		case KindInput:
 		default:
 			return fail("handles."+name+".kind", "must be question or input, got %q", h.Kind)
 		}

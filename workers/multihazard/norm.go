@@ -1,9 +1,9 @@
-package workers
+package multihazard
 
 import (
 	"encoding/json"
 	"fmt"
-	"math"
+	"github.com/geodisaster/engine/workers"
 )
 
 // Train-only normalization contracts of the multi-hazard family (types 22,
@@ -43,7 +43,7 @@ type NormSource struct {
 // loadNormalization reads a declared normalization contract through the
 // read gate and checks that it was fitted on the train split only and that
 // the question's own sample is not among the fit AOIs.
-func loadNormalization(env Env, s *Scene, file string) (*Normalization, error) {
+func loadNormalization(env workers.Env, s *workers.Scene, file string) (*Normalization, error) {
 	f, err := s.Require(file)
 	if err != nil {
 		return nil, err
@@ -76,7 +76,7 @@ func loadNormalization(env Env, s *Scene, file string) (*Normalization, error) {
 	}
 	for name, src := range doc.Sources {
 		for _, q := range []float64{src.Q25, src.Q50, src.Q75} {
-			if math.IsNaN(q) || math.IsInf(q, 0) {
+			if !workers.Finite(q) {
 				return nil, fmt.Errorf("normalization %s: source %s has a non-finite quartile", f.Path, name)
 			}
 		}

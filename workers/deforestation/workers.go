@@ -1,4 +1,4 @@
-package workers
+package deforestation
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/geodisaster/engine/raster"
+	"github.com/geodisaster/engine/workers"
 )
 
 // Analytical workers of deforestation types 1-4 and 6-8 (type 5 is in
@@ -16,20 +17,19 @@ import (
 
 // forestWorkVariants returns the ReadData, PrepareScene and analytical
 // variants of types 1-4 and 6-8.
-func forestWorkVariants() []Variant {
-	in := func(doc string) Param { return Param{Name: "input", Kind: KindHandle, Required: true, Doc: doc} }
-	return []Variant{
-		stackReadVariant(ReadSpec{
+func forestWorkVariants() []workers.Variant {
+	return []workers.Variant{
+		stackReadVariant(workers.ReadSpec{
 			Role: "pre_post", Times: []string{"event_window"},
 			HandleStems: []string{"optical_stack", "sar_stack"},
 			Check:       checkStackScene("event_window"),
 		}),
-		stackReadVariant(ReadSpec{
+		stackReadVariant(workers.ReadSpec{
 			Role: "ndvi_nbr", Times: []string{"pre_post_epochs"},
 			HandleStems: []string{"optical_timeseries"},
 			Check:       checkStackScene("pre_post_epochs"),
 		}),
-		stackReadVariant(ReadSpec{
+		stackReadVariant(workers.ReadSpec{
 			Role: "vh", Times: []string{"pre_post_epochs"},
 			HandleStems: []string{"sar_timeseries"},
 			Check:       checkStackScene("pre_post_epochs"),
@@ -42,136 +42,136 @@ func forestWorkVariants() []Variant {
 		forestPrepare("forest_loss_history", map[string][]string{"loss_history": {"hansen"}}, "loss_history"),
 		{
 			Tool: "CompareSources", Value: "forest_loss_support",
-			Params: []Param{
-				in("work handle from PrepareScene(mode=forest_change) with optical, sar and forest"),
-				{Name: "signals", Kind: KindString, Required: true, Enum: []string{"optical_sar_hansen"}},
-				{Name: "criterion", Kind: KindString, Required: true, Enum: []string{"forest_loss_support"}},
+			Params: []workers.Param{
+				workers.Input("work handle from PrepareScene(mode=forest_change) with optical, sar and forest"),
+				workers.Choice("signals", "optical_sar_hansen"),
+				workers.Choice("criterion", "forest_loss_support"),
 			},
 			Run: compareCause("forest_loss_support", "forest_change"),
 		},
 		{
 			Tool: "CompareSources", Value: "cause_attribution",
-			Params: []Param{
-				in("work handle from PrepareScene(mode=forest_false_positive)"),
-				{Name: "signals", Kind: KindString, Required: true, Enum: []string{"optical_sar_hansen"}},
-				{Name: "criterion", Kind: KindString, Required: true, Enum: []string{"cause_attribution"}},
+			Params: []workers.Param{
+				workers.Input("work handle from PrepareScene(mode=forest_false_positive)"),
+				workers.Choice("signals", "optical_sar_hansen"),
+				workers.Choice("criterion", "cause_attribution"),
 			},
 			Run: compareCause("cause_attribution", "forest_false_positive"),
 		},
 		{
 			Tool: "CompareSources", Value: "validation",
-			Params: []Param{
-				in("work handle from PrepareScene(mode=forest_change) with forest and optical"),
-				{Name: "signals", Kind: KindString, Required: true, Enum: []string{"ndvi_nbr_vs_hansen"}},
-				{Name: "criterion", Kind: KindString, Required: true, Enum: []string{"validation"}},
+			Params: []workers.Param{
+				workers.Input("work handle from PrepareScene(mode=forest_change) with forest and optical"),
+				workers.Choice("signals", "ndvi_nbr_vs_hansen"),
+				workers.Choice("criterion", "validation"),
 			},
 			Run: compareValidation,
 		},
 		{
 			Tool: "CompareSources", Value: "concordance",
-			Params: []Param{
-				in("work handle from PrepareScene(mode=forest_cross_modal)"),
-				{Name: "signals", Kind: KindString, Required: true, Enum: []string{"ndvi_nbr_vs_vh"}},
-				{Name: "criterion", Kind: KindString, Required: true, Enum: []string{"concordance"}},
+			Params: []workers.Param{
+				workers.Input("work handle from PrepareScene(mode=forest_cross_modal)"),
+				workers.Choice("signals", "ndvi_nbr_vs_vh"),
+				workers.Choice("criterion", "concordance"),
 			},
 			Run: compareConcordance,
 		},
 		{
 			Tool: "ClassifyChange", Value: "forest_loss",
-			Params: []Param{
-				in("compare handle from CompareSources(criterion=forest_loss_support)"),
-				{Name: "rule", Kind: KindString, Required: true, Enum: []string{"forest_loss"}},
-				{Name: "labels", Kind: KindObject, Required: true, Doc: "{positive: deforestation, negative: no_deforestation}"},
+			Params: []workers.Param{
+				workers.Input("compare handle from CompareSources(criterion=forest_loss_support)"),
+				workers.Choice("rule", "forest_loss"),
+				{Name: "labels", Kind: workers.KindObject, Required: true, Doc: "{positive: deforestation, negative: no_deforestation}"},
 			},
 			Run: classifyForestLoss,
 		},
 		{
 			Tool: "ClassifyChange", Value: "false_positive_type",
-			Params: []Param{
-				in("compare handle from CompareSources(criterion=cause_attribution)"),
-				{Name: "rule", Kind: KindString, Required: true, Enum: []string{"false_positive_type"}},
-				{Name: "labels", Kind: KindStringList, Enum: forestCauses, Doc: "the answer's cause set"},
+			Params: []workers.Param{
+				workers.Input("compare handle from CompareSources(criterion=cause_attribution)"),
+				workers.Choice("rule", "false_positive_type"),
+				{Name: "labels", Kind: workers.KindStringList, Enum: forestCauses, Doc: "the answer's cause set"},
 			},
 			Run: classifyFalsePositive,
 		},
 		{
 			Tool: "ClassifyChange", Value: "concordance",
-			Params: []Param{
-				in("compare handle from CompareSources(criterion=concordance)"),
-				{Name: "rule", Kind: KindString, Required: true, Enum: []string{"concordance"}},
-				{Name: "labels", Kind: KindStringList, Enum: concordanceClasses, Doc: "the answer's class set"},
+			Params: []workers.Param{
+				workers.Input("compare handle from CompareSources(criterion=concordance)"),
+				workers.Choice("rule", "concordance"),
+				{Name: "labels", Kind: workers.KindStringList, Enum: concordanceClasses, Doc: "the answer's class set"},
 			},
 			Run: classifyConcordance,
 		},
 		{
 			Tool: "ClassifyChange", Value: "change_window",
-			Params: []Param{
-				in("change handle from DetectChange(change=dominant_clearing_interval)"),
-				{Name: "rule", Kind: KindString, Required: true, Enum: []string{"change_window"}},
-				{Name: "labels", Kind: KindObject, Required: true, Doc: "{none: null, changed: start_epoch_to_end_epoch}"},
+			Params: []workers.Param{
+				workers.Input("change handle from DetectChange(change=dominant_clearing_interval)"),
+				workers.Choice("rule", "change_window"),
+				{Name: "labels", Kind: workers.KindObject, Required: true, Doc: "{none: null, changed: start_epoch_to_end_epoch}"},
 			},
 			Run: classifyChangeWindow,
 		},
 		{
 			Tool: "DetectChange", Value: "dominant_clearing_interval",
-			Params: []Param{
-				in("work handle from PrepareScene(mode=forest_timeseries)"),
-				{Name: "change", Kind: KindString, Required: true, Enum: []string{"dominant_clearing_interval"}},
-				{Name: "window", Kind: KindString, Required: true, Enum: []string{"pre_post_epochs"}},
+			Params: []workers.Param{
+				workers.Input("work handle from PrepareScene(mode=forest_timeseries)"),
+				workers.Choice("change", "dominant_clearing_interval"),
+				workers.Choice("window", "pre_post_epochs"),
 			},
 			Run: detectClearingInterval,
 		},
 		{
 			Tool: "DetectChange", Value: "largest_loss_year",
-			Params: []Param{
-				in("stats handle from ComputeStats(metrics={loss_area_ha_by_year})"),
-				{Name: "change", Kind: KindString, Required: true, Enum: []string{"largest_loss_year"}},
-				{Name: "window", Kind: KindString, Required: true, Enum: []string{"2001_2023"}},
+			Params: []workers.Param{
+				workers.Input("stats handle from ComputeStats(metrics={loss_area_ha_by_year})"),
+				workers.Choice("change", "largest_loss_year"),
+				workers.Choice("window", "2001_2023"),
 			},
 			Run: detectLargestLossYear,
 		},
 		{
 			Tool: "ComputeStats", Value: "loss_area_ha_by_year",
-			Params: []Param{
-				in("work handle from PrepareScene(mode=forest_loss_history)"),
-				{Name: "metrics", Kind: KindFlags, Required: true, Enum: []string{"loss_area_ha_by_year"}},
-				{Name: "region", Kind: KindString, Required: true, Enum: []string{"aoi"}},
+			Params: []workers.Param{
+				workers.Input("work handle from PrepareScene(mode=forest_loss_history)"),
+				workers.Flags("metrics", "loss_area_ha_by_year"),
+				workers.Choice("region", "aoi"),
 			},
 			Run: computeLossByYear,
 		},
 		{
 			Tool: "ComputeStats", Value: "vh_delta_db",
-			Params: []Param{
-				in("work handle from PrepareScene(mode=sar_change)"),
-				{Name: "metrics", Kind: KindFlags, Required: true, Enum: []string{"vh_delta_db"}},
-				{Name: "region", Kind: KindString, Required: true, Enum: []string{"aoi"}},
+			Params: []workers.Param{
+				workers.Input("work handle from PrepareScene(mode=sar_change)"),
+				workers.Flags("metrics", "vh_delta_db"),
+				workers.Choice("region", "aoi"),
 			},
 			Run: computeVHDelta,
 		},
 		{
 			Tool: "ScoreHazard", Value: "vh_delta_severity",
-			Params: []Param{
-				in("stats handle from ComputeStats(metrics={vh_delta_db})"),
-				{Name: "hazard", Kind: KindString, Required: true, Enum: []string{"forest_disturbance"}},
-				{Name: "scale", Kind: KindString, Required: true, Enum: []string{"vh_delta_severity"}},
+			Params: []workers.Param{
+				workers.Input("stats handle from ComputeStats(metrics={vh_delta_db})"),
+				workers.Choice("hazard", "forest_disturbance"),
+				workers.Choice("scale", "vh_delta_severity"),
 			},
 			Run: scoreVHSeverity,
 		},
 		{
 			Tool: "ExtractObjects", Value: "forest_loss_patches",
-			Params: []Param{
-				in("work handle from PrepareScene(mode=forest_change)"),
-				{Name: "target", Kind: KindString, Required: true, Enum: []string{"forest_loss_patches"}},
-				{Name: "filters", Kind: KindObject, Required: true, Doc: "{event_year: <the question's event year>}"},
+			Params: []workers.Param{
+				workers.Input("work handle from PrepareScene(mode=forest_change)"),
+				workers.Choice("target", "forest_loss_patches"),
+				{Name: "filters", Kind: workers.KindObject, Required: true, Doc: "{event_year: <the question's event year>}"},
 			},
 			Run: extractLossPatches,
 		},
 		{
 			Tool: "MeasureArea", Value: "forest_loss",
-			Params: []Param{
-				in("objects handle from ExtractObjects(target=forest_loss_patches)"),
-				{Name: "target", Kind: KindString, Required: true, Enum: []string{"forest_loss"}},
-				{Name: "unit", Kind: KindString, Required: true, Enum: []string{"hectares"}},
+			Params: []workers.Param{
+				workers.Input("objects handle from ExtractObjects(target=forest_loss_patches)"),
+				workers.Choice("target", "forest_loss"),
+				workers.Choice("unit", "hectares"),
 			},
 			Run: measureLossArea,
 		},
@@ -182,15 +182,15 @@ func forestWorkVariants() []Variant {
 // also reports the declared and missing optical epochs (spec section 7:
 // missing optional epochs are reported, not probed for) or the SAR
 // acquisitions per declared temporal role.
-func stackReadVariant(spec ReadSpec) Variant {
-	v := ReadDataVariant(spec)
+func stackReadVariant(spec workers.ReadSpec) workers.Variant {
+	v := workers.ReadDataVariant(spec)
 	run := v.Run
-	v.Run = func(env Env, a Args) (*Result, error) {
+	v.Run = func(env workers.Env, a workers.Args) (*workers.Result, error) {
 		r, err := run(env, a)
 		if err != nil {
 			return nil, err
 		}
-		s := r.Payload.(*Scene)
+		s := r.Payload.(*workers.Scene)
 		switch forestSceneSource(s) {
 		case "optical":
 			eps, err := opticalEpochs(s)
@@ -227,8 +227,8 @@ func stackReadVariant(spec ReadSpec) Variant {
 
 // checkStackScene validates an optical or SAR scene read with the given
 // time value, according to the handle's declared source.
-func checkStackScene(time string) func(env Env, s *Scene) error {
-	return func(env Env, s *Scene) error {
+func checkStackScene(time string) func(env workers.Env, s *workers.Scene) error {
+	return func(env workers.Env, s *workers.Scene) error {
 		if s.Time != time {
 			return fmt.Errorf("time must be %s, got %q", time, s.Time)
 		}
@@ -248,13 +248,13 @@ var forestSlotSource = map[string]string{"optical": "optical", "sar": "sar", "fo
 // forestPrepare builds a PrepareScene mode of the family: each slot must
 // carry its source, the Hansen rasters share a grid with the optical stack,
 // and the forest scene declares what the mode's workers read.
-func forestPrepare(mode string, slots map[string][]string, required ...string) Variant {
-	return PrepareSceneVariant(PrepareSpec{
+func forestPrepare(mode string, slots map[string][]string, required ...string) workers.Variant {
+	return workers.PrepareSceneVariant(workers.PrepareSpec{
 		Mode: mode, Slots: slots, Required: required,
-		Check: func(env Env, w *Work) error {
+		Check: func(env workers.Env, w *workers.Work) error {
 			// Slots in sorted order, so the first mismatch reported is
 			// the same on every run.
-			for _, slot := range sortedKeys(w.Scenes) {
+			for _, slot := range workers.SortedKeys(w.Scenes) {
 				s := w.Scenes[slot]
 				if got := forestSceneSource(s); got != forestSlotSource[slot] {
 					return fmt.Errorf("slot %q needs a %s scene, %s (%s) is %q", slot, forestSlotSource[slot], w.Handles[slot], s.Handle, got)
@@ -285,20 +285,6 @@ func forestPrepare(mode string, slots map[string][]string, required ...string) V
 	})
 }
 
-// openWork opens the call's work input and checks its mode.
-func openForestWork(env Env, a Args, modes ...string) (*Work, error) {
-	w, _, err := OpenResult[*Work](env, a, "input", "work (PrepareScene mode="+strings.Join(modes, " or ")+")")
-	if err != nil {
-		return nil, err
-	}
-	for _, m := range modes {
-		if w.Mode == m {
-			return w, nil
-		}
-	}
-	return nil, a.Errorf("input", "needs a work context of mode %s, got mode %s", strings.Join(modes, " or "), w.Mode)
-}
-
 // CauseComparison is the payload of CompareSources with criterion
 // forest_loss_support (type 1) or cause_attribution (type 4).
 type CauseComparison struct {
@@ -314,9 +300,9 @@ type CauseComparison struct {
 // compareCause measures every input of the ordered proxy rules and
 // applies them (spec type 1 steps 1-6, type 4 "Ordered proxy-rule
 // contract").
-func compareCause(criterion, mode string) func(env Env, a Args) (*Result, error) {
-	return func(env Env, a Args) (*Result, error) {
-		w, err := openForestWork(env, a, mode)
+func compareCause(criterion, mode string) func(env workers.Env, a workers.Args) (*workers.Result, error) {
+	return func(env workers.Env, a workers.Args) (*workers.Result, error) {
+		w, err := workers.OpenWork(env, a, mode)
 		if err != nil {
 			return nil, err
 		}
@@ -354,7 +340,7 @@ func compareCause(criterion, mode string) func(env Env, a Args) (*Result, error)
 			return nil, fmt.Errorf("CompareSources(criterion=%s): %w", criterion, err)
 		}
 		cc := &CauseComparison{Criterion: criterion, Inputs: in, Cause: cause, RulesFired: fired, OpticalRegion: od.Region, LossSource: loss.Source}
-		return &Result{
+		return &workers.Result{
 			Evidence: map[string]any{
 				"criterion": criterion, "cause": cause, "rules_fired": anyStrings(fired),
 				"hansen": lossEvidence(loss), "optical": opticalEvidence(od), "sar": sarEvidence(sc),
@@ -376,7 +362,7 @@ func anyStrings(s []string) []any {
 func opticalEvidence(od *OpticalDrops) map[string]any {
 	eps := make([]any, 0, len(od.Epochs))
 	for _, e := range od.Epochs {
-		eps = append(eps, map[string]any{"epoch": e.Epoch, "path": e.Path, "ndvi_mean": jsonNumber(float64(e.NDVI)), "nbr_mean": jsonNumber(float64(e.NBR)), "ndvi_pixels": e.NDVIPixels, "nbr_pixels": e.NBRPixels})
+		eps = append(eps, map[string]any{"epoch": e.Epoch, "path": e.Path, "ndvi_mean": workers.JSONNumber(float64(e.NDVI)), "nbr_mean": workers.JSONNumber(float64(e.NBR)), "ndvi_pixels": e.NDVIPixels, "nbr_pixels": e.NBRPixels})
 	}
 	return map[string]any{
 		"region": od.Region, "epochs": eps,
@@ -410,8 +396,8 @@ type ValidationComparison struct {
 
 // compareValidation computes the loss-region NDVI/NBR drops and the
 // independently measured Hansen event-year area (spec type 2 step 6).
-func compareValidation(env Env, a Args) (*Result, error) {
-	w, err := openForestWork(env, a, "forest_change")
+func compareValidation(env workers.Env, a workers.Args) (*workers.Result, error) {
+	w, err := workers.OpenWork(env, a, "forest_change")
 	if err != nil {
 		return nil, err
 	}
@@ -429,7 +415,7 @@ func compareValidation(env Env, a Args) (*Result, error) {
 		return nil, err
 	}
 	vc := &ValidationComparison{HansenLossHa: loss.AreaHa, NDVIDrop: od.NDVIDrop, NBRDrop: od.NBRDrop, OpticalRegion: od.Region}
-	return &Result{
+	return &workers.Result{
 		Evidence: map[string]any{
 			"criterion": "validation", "hansen": lossEvidence(loss), "optical": opticalEvidence(od),
 			"hansen_loss_area_ha": loss.AreaHa, "ndvi_drop": od.NDVIDrop, "nbr_drop": od.NBRDrop,
@@ -448,8 +434,8 @@ type ConcordanceComparison struct {
 
 // compareConcordance computes whole-AOI optical and SAR change and the
 // preliminary concordance class (spec type 7 steps 1-5).
-func compareConcordance(env Env, a Args) (*Result, error) {
-	w, err := openForestWork(env, a, "forest_cross_modal")
+func compareConcordance(env workers.Env, a workers.Args) (*workers.Result, error) {
+	w, err := workers.OpenWork(env, a, "forest_cross_modal")
 	if err != nil {
 		return nil, err
 	}
@@ -463,7 +449,7 @@ func compareConcordance(env Env, a Args) (*Result, error) {
 	}
 	class, opt, sar := ClassifyConcordance(od.NDVIDrop, sc.VHDeltadB)
 	cc := &ConcordanceComparison{NDVIDrop: od.NDVIDrop, NBRDrop: od.NBRDrop, VHDeltadB: sc.VHDeltadB, OpticalChange: opt, SARChange: sar, Class: class}
-	return &Result{
+	return &workers.Result{
 		Evidence: map[string]any{
 			"criterion": "concordance", "optical": opticalEvidence(od), "sar": sarEvidence(sc),
 			"optical_change": opt, "sar_change": sar, "concordance": class,
@@ -484,15 +470,15 @@ type ForestLossClass struct {
 }
 
 // checkForestLabelObject requires an object argument to equal want exactly.
-func checkForestLabelObject(a Args, want map[string]any) error {
+func checkForestLabelObject(a workers.Args, want map[string]any) error {
 	got := a.Object("labels")
 	if len(got) != len(want) {
-		return a.Errorf("labels", "must be exactly %s", jsonText(want))
+		return a.Errorf("labels", "must be exactly %s", workers.JSONText(want))
 	}
 	for k, v := range want {
 		g, ok := got[k]
 		if !ok || g != v {
-			return a.Errorf("labels", "must be exactly %s", jsonText(want))
+			return a.Errorf("labels", "must be exactly %s", workers.JSONText(want))
 		}
 	}
 	return nil
@@ -500,7 +486,7 @@ func checkForestLabelObject(a Args, want map[string]any) error {
 
 // checkForestLabelList requires a label-list argument, when given, to list
 // exactly the type's classes.
-func checkForestLabelList(a Args, classes []string) error {
+func checkForestLabelList(a workers.Args, classes []string) error {
 	if !a.Has("labels") {
 		return nil
 	}
@@ -520,8 +506,8 @@ func checkForestLabelList(a Args, classes []string) error {
 
 // openCause opens a CompareSources cause comparison of the given criterion
 // and re-applies the ordered rules to its measurements.
-func openCause(env Env, a Args, criterion string) (*CauseComparison, error) {
-	cc, h, err := OpenResult[*CauseComparison](env, a, "input", "compare (CompareSources criterion="+criterion+")")
+func openCause(env workers.Env, a workers.Args, criterion string) (*CauseComparison, error) {
+	cc, h, err := workers.OpenResult[*CauseComparison](env, a, "input", "compare (CompareSources criterion="+criterion+")")
 	if err != nil {
 		return nil, err
 	}
@@ -540,7 +526,7 @@ func openCause(env Env, a Args, criterion string) (*CauseComparison, error) {
 
 // classifyForestLoss maps the generic cause to type 1's binary label:
 // deforestation only when the cause is exactly deforestation (step 7).
-func classifyForestLoss(env Env, a Args) (*Result, error) {
+func classifyForestLoss(env workers.Env, a workers.Args) (*workers.Result, error) {
 	if err := checkForestLabelObject(a, map[string]any{"positive": "deforestation", "negative": "no_deforestation"}); err != nil {
 		return nil, err
 	}
@@ -554,7 +540,7 @@ func classifyForestLoss(env Env, a Args) (*Result, error) {
 	}
 	fired := append(append([]string{}, cc.RulesFired...), mapping)
 	fc := &ForestLossClass{Label: label, Cause: cc.Cause, HansenLossHa: cc.Inputs.HansenLossHa, NDVIDrop: cc.Inputs.NDVIDrop, VHDeltadB: cc.Inputs.VHDeltadB, RulesFired: fired}
-	return &Result{
+	return &workers.Result{
 		Evidence: map[string]any{"rule": "forest_loss", "label": label, "cause": cc.Cause, "rules_fired": anyStrings(fired),
 			"hansen_loss_area_ha": fc.HansenLossHa, "ndvi_drop": fc.NDVIDrop, "sar_vh_delta_db": fc.VHDeltadB},
 		Payload: fc,
@@ -571,7 +557,7 @@ type FalsePositiveClass struct {
 
 // classifyFalsePositive validates and formats the cause_attribution
 // comparison (type 4 step 6).
-func classifyFalsePositive(env Env, a Args) (*Result, error) {
+func classifyFalsePositive(env workers.Env, a workers.Args) (*workers.Result, error) {
 	if err := checkForestLabelList(a, forestCauses); err != nil {
 		return nil, err
 	}
@@ -580,7 +566,7 @@ func classifyFalsePositive(env Env, a Args) (*Result, error) {
 		return nil, err
 	}
 	fp := &FalsePositiveClass{Cause: cc.Cause, Inputs: cc.Inputs, RulesFired: append([]string{}, cc.RulesFired...)}
-	return &Result{
+	return &workers.Result{
 		Evidence: map[string]any{"rule": "false_positive_type", "cause": cc.Cause, "rules_fired": anyStrings(fp.RulesFired)},
 		Payload:  fp,
 	}, nil
@@ -594,17 +580,17 @@ type ConcordanceClass struct {
 
 // classifyConcordance verifies the concordance comparison's evidence and
 // embedded class (type 7 step 5).
-func classifyConcordance(env Env, a Args) (*Result, error) {
+func classifyConcordance(env workers.Env, a workers.Args) (*workers.Result, error) {
 	if err := checkForestLabelList(a, concordanceClasses); err != nil {
 		return nil, err
 	}
-	cc, h, err := OpenResult[*ConcordanceComparison](env, a, "input", "compare (CompareSources criterion=concordance)")
+	cc, h, err := workers.OpenResult[*ConcordanceComparison](env, a, "input", "compare (CompareSources criterion=concordance)")
 	if err != nil {
 		return nil, err
 	}
 	nd, nb, vh := cc.NDVIDrop, cc.NBRDrop, cc.VHDeltadB
 	for _, x := range []float64{nd, nb, vh} {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
+		if !workers.Finite(x) {
 			return nil, fmt.Errorf("ClassifyChange: %s carries non-finite evidence", h.Name)
 		}
 	}
@@ -612,7 +598,7 @@ func classifyConcordance(env Env, a Args) (*Result, error) {
 	if class != cc.Class || opt != cc.OpticalChange || sar != cc.SARChange {
 		return nil, fmt.Errorf("ClassifyChange: %s embeds class %s but its evidence gives %s", h.Name, cc.Class, class)
 	}
-	return &Result{
+	return &workers.Result{
 		Evidence: map[string]any{"rule": "concordance", "concordance": class, "ndvi_drop": nd, "nbr_drop": nb, "vh_delta_db": vh},
 		Payload:  &ConcordanceClass{Class: class, NDVIDrop: nd, NBRDrop: nb, VHDeltadB: vh},
 	}, nil
@@ -649,7 +635,7 @@ func dominantPair(eps []EpochIndices) ([]string, []WindowPair, *WindowPair) {
 	var el []EpochIndices
 	var names []string
 	for _, e := range eps {
-		if isFinite32(e.NDVI) && isFinite32(e.NBR) {
+		if workers.Finite(float64(e.NDVI)) && workers.Finite(float64(e.NBR)) {
 			el = append(el, e)
 			names = append(names, e.Epoch)
 		}
@@ -671,8 +657,8 @@ func dominantPair(eps []EpochIndices) ([]string, []WindowPair, *WindowPair) {
 }
 
 // detectClearingInterval implements spec type 3 steps 1-7.
-func detectClearingInterval(env Env, a Args) (*Result, error) {
-	w, err := openForestWork(env, a, "forest_timeseries")
+func detectClearingInterval(env workers.Env, a workers.Args) (*workers.Result, error) {
+	w, err := workers.OpenWork(env, a, "forest_timeseries")
 	if err != nil {
 		return nil, err
 	}
@@ -724,7 +710,7 @@ func detectClearingInterval(env Env, a Args) (*Result, error) {
 	if best != nil {
 		ev["candidate"] = map[string]any{"start_epoch": best.Start, "end_epoch": best.End, "composite_drop_score": best.Score}
 	}
-	return &Result{Evidence: ev, Payload: cd}, nil
+	return &workers.Result{Evidence: ev, Payload: cd}, nil
 }
 
 // ChangeWindowClass is type 3's ClassifyChange(rule=change_window) payload.
@@ -739,11 +725,11 @@ type ChangeWindowClass struct {
 
 // classifyChangeWindow validates and formats the clearing detection
 // (type 3 step 6); it performs no raw read.
-func classifyChangeWindow(env Env, a Args) (*Result, error) {
+func classifyChangeWindow(env workers.Env, a workers.Args) (*workers.Result, error) {
 	if err := checkForestLabelObject(a, map[string]any{"none": nil, "changed": "start_epoch_to_end_epoch"}); err != nil {
 		return nil, err
 	}
-	cd, h, err := OpenResult[*ClearingDetection](env, a, "input", "change (DetectChange change=dominant_clearing_interval)")
+	cd, h, err := workers.OpenResult[*ClearingDetection](env, a, "input", "change (DetectChange change=dominant_clearing_interval)")
 	if err != nil {
 		return nil, err
 	}
@@ -751,7 +737,7 @@ func classifyChangeWindow(env Env, a Args) (*Result, error) {
 		return nil, fmt.Errorf("ClassifyChange: %s: confirmation flag disagrees with its %v ha Hansen area", h.Name, cd.HansenLossHa)
 	}
 	for _, x := range []float64{cd.HansenLossHa, cd.NDVIDrop, cd.VHDeltadB} {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
+		if !workers.Finite(x) {
 			return nil, fmt.Errorf("ClassifyChange: %s carries non-finite evidence", h.Name)
 		}
 	}
@@ -761,7 +747,7 @@ func classifyChangeWindow(env Env, a Args) (*Result, error) {
 		if b == nil {
 			return nil, fmt.Errorf("ClassifyChange: %s confirms loss but has no candidate window", h.Name)
 		}
-		if b.Score != b.NDVIDrop+float64(0.5*b.NBRDrop) || math.IsNaN(b.Score) || math.IsInf(b.Score, 0) {
+		if b.Score != b.NDVIDrop+float64(0.5*b.NBRDrop) || !workers.Finite(b.Score) {
 			return nil, fmt.Errorf("ClassifyChange: %s: composite score %v disagrees with its drops", h.Name, b.Score)
 		}
 		wc.Label = "deforestation"
@@ -774,7 +760,7 @@ func classifyChangeWindow(env Env, a Args) (*Result, error) {
 	} else {
 		ev["change_window"] = nil
 	}
-	return &Result{Evidence: ev, Payload: wc}, nil
+	return &workers.Result{Evidence: ev, Payload: wc}, nil
 }
 
 // LossHistogram is the payload of ComputeStats(metrics=
@@ -790,8 +776,8 @@ type LossHistogram struct {
 }
 
 // computeLossByYear implements type 6 steps 1-3 on lossyear.tif.
-func computeLossByYear(env Env, a Args) (*Result, error) {
-	w, err := openForestWork(env, a, "forest_loss_history")
+func computeLossByYear(env workers.Env, a workers.Args) (*workers.Result, error) {
+	w, err := workers.OpenWork(env, a, "forest_loss_history")
 	if err != nil {
 		return nil, err
 	}
@@ -822,7 +808,7 @@ func computeLossByYear(env Env, a Args) (*Result, error) {
 	if valid == 0 {
 		return nil, fmt.Errorf("%s: no valid loss-year pixel (all nodata); this is an error, not no_loss", f.Path)
 	}
-	ga, err := NewGridAreas(info)
+	ga, err := workers.NewGridAreas(info)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", f.Path, err)
 	}
@@ -833,11 +819,11 @@ func computeLossByYear(env Env, a Args) (*Result, error) {
 		if len(idx) == 0 {
 			continue
 		}
-		ha := RoundHalfEven(ga.Sum(idx)/10000, 6)
+		ha := workers.RoundHalfEven(ga.Sum(idx)/10000, 6)
 		lh.AreaHa[2000+c], lh.Pixels[2000+c] = ha, len(idx)
 		hist[fmt.Sprint(2000+c)] = ha
 	}
-	return &Result{
+	return &workers.Result{
 		Evidence: map[string]any{"metric": "loss_area_ha_by_year", "region": "aoi", "source": f.Path,
 			"valid_pixel_count": valid, "loss_area_ha_by_year": hist, "area_method": ga.Method,
 			"codes": "1..23 -> 2001..2023; 0 = no loss; 24..25 outside the window; 255 = nodata"},
@@ -855,8 +841,8 @@ type LargestLossYear struct {
 // detectLargestLossYear selects the largest six-decimal annual area, the
 // earliest year on ties, or no_loss (spec type 6 steps 4-5). It consumes
 // the statistics result and reads no file.
-func detectLargestLossYear(env Env, a Args) (*Result, error) {
-	lh, h, err := OpenResult[*LossHistogram](env, a, "input", "stats (ComputeStats metrics={loss_area_ha_by_year})")
+func detectLargestLossYear(env workers.Env, a workers.Args) (*workers.Result, error) {
+	lh, h, err := workers.OpenResult[*LossHistogram](env, a, "input", "stats (ComputeStats metrics={loss_area_ha_by_year})")
 	if err != nil {
 		return nil, err
 	}
@@ -884,7 +870,7 @@ func detectLargestLossYear(env Env, a Args) (*Result, error) {
 	} else {
 		ev["year"] = out.Year
 	}
-	return &Result{Evidence: ev, Payload: out}, nil
+	return &workers.Result{Evidence: ev, Payload: out}, nil
 }
 
 // VHDeltaStats is the payload of ComputeStats(metrics={vh_delta_db}).
@@ -896,8 +882,8 @@ type VHDeltaStats struct {
 }
 
 // computeVHDelta implements type 8 steps 1-3.
-func computeVHDelta(env Env, a Args) (*Result, error) {
-	w, err := openForestWork(env, a, "sar_change")
+func computeVHDelta(env workers.Env, a workers.Args) (*workers.Result, error) {
+	w, err := workers.OpenWork(env, a, "sar_change")
 	if err != nil {
 		return nil, err
 	}
@@ -907,7 +893,7 @@ func computeVHDelta(env Env, a Args) (*Result, error) {
 	}
 	ev := sarEvidence(sc)
 	ev["metric"], ev["region"], ev["vh_delta_db"] = "vh_delta_db", "aoi", sc.VHDeltadB
-	return &Result{Evidence: ev, Payload: &VHDeltaStats{Metric: "vh_delta_db", VHDeltadB: sc.VHDeltadB, PreCount: sc.PreCount, PostCount: sc.PostCount}}, nil
+	return &workers.Result{Evidence: ev, Payload: &VHDeltaStats{Metric: "vh_delta_db", VHDeltadB: sc.VHDeltadB, PreCount: sc.PreCount, PostCount: sc.PostCount}}, nil
 }
 
 // SeverityScore is the payload of ScoreHazard(scale=vh_delta_severity).
@@ -917,17 +903,17 @@ type SeverityScore struct {
 }
 
 // scoreVHSeverity applies type 8 step 4 to the preceding statistic.
-func scoreVHSeverity(env Env, a Args) (*Result, error) {
-	st, h, err := OpenResult[*VHDeltaStats](env, a, "input", "stats (ComputeStats metrics={vh_delta_db})")
+func scoreVHSeverity(env workers.Env, a workers.Args) (*workers.Result, error) {
+	st, h, err := workers.OpenResult[*VHDeltaStats](env, a, "input", "stats (ComputeStats metrics={vh_delta_db})")
 	if err != nil {
 		return nil, err
 	}
 	d := st.VHDeltadB
-	if st.Metric != "vh_delta_db" || math.IsNaN(d) || math.IsInf(d, 0) || st.PreCount == 0 || st.PostCount == 0 {
+	if st.Metric != "vh_delta_db" || !workers.Finite(d) || st.PreCount == 0 || st.PostCount == 0 {
 		return nil, fmt.Errorf("ScoreHazard: %s does not carry a finite VH delta over both temporal groups", h.Name)
 	}
 	sev := VHSeverity(d)
-	return &Result{
+	return &workers.Result{
 		Evidence: map[string]any{"hazard": "forest_disturbance", "scale": "vh_delta_severity", "vh_delta_db": d, "severity": sev,
 			"buckets": "severe < -3 <= moderate < -1 <= mild < 0 <= none"},
 		Payload: &SeverityScore{VHDeltadB: d, Severity: sev},
@@ -947,8 +933,8 @@ type LossPatches struct {
 
 // extractLossPatches selects the event-year loss mask (with the declared
 // fallback) and summarizes its 8-connected patches (spec type 2 steps 1-5).
-func extractLossPatches(env Env, a Args) (*Result, error) {
-	w, err := openForestWork(env, a, "forest_change")
+func extractLossPatches(env workers.Env, a workers.Args) (*workers.Result, error) {
+	w, err := workers.OpenWork(env, a, "forest_change")
 	if err != nil {
 		return nil, err
 	}
@@ -963,7 +949,7 @@ func extractLossPatches(env Env, a Args) (*Result, error) {
 	}
 	fy, ok := filters["event_year"].(float64)
 	if !ok || fy != math.Trunc(fy) {
-		return nil, a.Errorf("filters", "event_year must be an integer year, got %s", jsonText(filters["event_year"]))
+		return nil, a.Errorf("filters", "event_year must be an integer year, got %s", workers.JSONText(filters["event_year"]))
 	}
 	if int(fy) != year {
 		return nil, a.Errorf("filters", "conflicting event year: filter %v, question %d", fy, year)
@@ -981,15 +967,15 @@ func extractLossPatches(env Env, a Args) (*Result, error) {
 	ev := lossEvidence(loss)
 	ev["target"], ev["component_count"], ev["largest_patch_pixels"], ev["connectivity"] = "forest_loss_patches", n, largest, 8
 	ev["mask_artifact"] = art.Locator
-	return &Result{Evidence: ev, Payload: lp, Artifacts: []Artifact{art}}, nil
+	return &workers.Result{Evidence: ev, Payload: lp, Artifacts: []workers.Artifact{art}}, nil
 }
 
 // writeLossMask writes the selected event-year loss cells as a uint8
 // GeoTIFF on the source grid (1 = loss, 0 = no loss).
-func writeLossMask(env Env, loss *HansenLoss) (Artifact, error) {
+func writeLossMask(env workers.Env, loss *HansenLoss) (workers.Artifact, error) {
 	b, err := raster.NewBand(loss.Info.Width, loss.Info.Height, raster.Uint8)
 	if err != nil {
-		return Artifact{}, err
+		return workers.Artifact{}, err
 	}
 	px := b.Data.([]uint8)
 	for _, i := range loss.Indices {
@@ -997,9 +983,9 @@ func writeLossMask(env Env, loss *HansenLoss) (Artifact, error) {
 	}
 	var buf bytes.Buffer
 	if err := raster.Write(&buf, []*raster.Band{b}, raster.WriteOptions{EPSG: loss.Info.EPSG, Transform: loss.Info.Transform}); err != nil {
-		return Artifact{}, fmt.Errorf("loss mask artifact: %w", err)
+		return workers.Artifact{}, fmt.Errorf("loss mask artifact: %w", err)
 	}
-	return env.WriteArtifact(fmt.Sprintf("forest_loss_patches_%d.tif", loss.EventYear), buf.Bytes())
+	return env.WriteArtifact(fmt.Sprintf("forest_loss_patches_%d.tif", loss.EventYear), buf.Bytes(), nil)
 }
 
 // lossComponents8 counts the 8-connected components of a mask and the size of
@@ -1047,15 +1033,15 @@ type ForestLossArea struct {
 }
 
 // measureLossArea consumes the extracted loss patches (type 2 step 5).
-func measureLossArea(env Env, a Args) (*Result, error) {
-	lp, h, err := OpenResult[*LossPatches](env, a, "input", "objects (ExtractObjects target=forest_loss_patches)")
+func measureLossArea(env workers.Env, a workers.Args) (*workers.Result, error) {
+	lp, h, err := workers.OpenResult[*LossPatches](env, a, "input", "objects (ExtractObjects target=forest_loss_patches)")
 	if err != nil {
 		return nil, err
 	}
-	if lp.AreaHa < 0 || math.IsNaN(lp.AreaHa) || math.IsInf(lp.AreaHa, 0) {
+	if lp.AreaHa < 0 || !workers.Finite(lp.AreaHa) {
 		return nil, fmt.Errorf("MeasureArea: %s: area %v ha is negative or not finite", h.Name, lp.AreaHa)
 	}
-	return &Result{
+	return &workers.Result{
 		Evidence: map[string]any{"target": "forest_loss", "unit": "hectares", "area_ha": lp.AreaHa, "area_m2": lp.AreaM2, "event_year": lp.EventYear, "area_method": lp.Method},
 		Payload:  &ForestLossArea{AreaHa: lp.AreaHa, AreaM2: lp.AreaM2, EventYear: lp.EventYear},
 	}, nil

@@ -1,6 +1,7 @@
-package workers
+package multihazard
 
 import (
+	"github.com/geodisaster/engine/workers"
 	"math"
 	"strings"
 	"testing"
@@ -125,7 +126,7 @@ func TestQuartileBinsCoverage(t *testing.T) {
 }
 
 func TestRegistryHasEveryMultiHazardVariant(t *testing.T) {
-	r, err := NewRegistry()
+	r, err := workers.NewRegistry([]workers.FamilyDef{Def()})
 	if err != nil {
 		t.Fatal(err)
 	}

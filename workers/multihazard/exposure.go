@@ -1,4 +1,4 @@
-package workers
+package multihazard
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"github.com/geodisaster/engine/crs"
 	"github.com/geodisaster/engine/raster"
 	"github.com/geodisaster/engine/vector"
+	"github.com/geodisaster/engine/workers"
 )
 
 // Multi-hazard task shape D: a binary hazard footprint (ScoreHazard
@@ -41,28 +42,28 @@ var exposureRules = []exposureRule{
 	{"high_no2_column_population", "air_pollution", []string{"hospital", "school"}},
 }
 
-func exposureVariants() []Variant {
-	vs := []Variant{{
+func exposureVariants() []workers.Variant {
+	vs := []workers.Variant{{
 		Tool: "ScoreHazard", Value: "impact_footprint",
-		Params: []Param{
-			{Name: "input", Kind: KindHandle, Required: true, Doc: "work handle from the hazard's *_exposure PrepareScene mode"},
-			{Name: "hazard", Kind: KindString, Enum: hazardNames(), Doc: "must match the work context's hazard when given"},
-			{Name: "scale", Kind: KindString, Required: true, Enum: []string{"impact_footprint"}},
+		Params: []workers.Param{
+			workers.Input("work handle from the hazard's *_exposure PrepareScene mode"),
+			{Name: "hazard", Kind: workers.KindString, Enum: hazardNames(), Doc: "must match the work context's hazard when given"},
+			workers.Choice("scale", "impact_footprint"),
 		},
 		Run: scoreImpactFootprint,
 	}}
 	for _, r := range exposureRules {
 		r := r
-		params := []Param{
-			{Name: "input", Kind: KindHandle, Required: true, Doc: "score handle from ScoreHazard(scale=impact_footprint)"},
-			{Name: "within_km", Kind: KindNumber, Required: r.Value == "", Doc: "inclusive context radius; only 5 is declared"},
+		params := []workers.Param{
+			workers.Input("score handle from ScoreHazard(scale=impact_footprint)"),
+			{Name: "within_km", Kind: workers.KindNumber, Required: r.Value == "", Doc: "inclusive context radius; only 5 is declared"},
 		}
 		if r.Value != "" {
-			params = append(params, Param{Name: "exposure", Kind: KindString, Required: true, Enum: []string{r.Value}})
+			params = append(params, workers.Choice("exposure", r.Value))
 		}
-		vs = append(vs, Variant{
+		vs = append(vs, workers.Variant{
 			Tool: "EstimateExposure", Value: r.Value, Params: params,
-			Run: func(env Env, a Args) (*Result, error) { return estimateExposure(env, a, r) },
+			Run: func(env workers.Env, a workers.Args) (*workers.Result, error) { return estimateExposure(env, a, r) },
 		})
 	}
 	return vs
@@ -70,7 +71,7 @@ func exposureVariants() []Variant {
 
 // checkExposureScene verifies the exposure context handle: exactly one
 // WorldPop raster with its checked sidecar and one cached OSM GeoJSON.
-func checkExposureScene(env Env, s *Scene) error {
+func checkExposureScene(env workers.Env, s *workers.Scene) error {
 	var rasters, geo int
 	for i := range s.Files {
 		f := &s.Files[i]
@@ -102,7 +103,7 @@ type Footprint struct {
 	// Provenance is the sidecar's train-only threshold contract ("" for
 	// source-product footprints).
 	Provenance string
-	Work       *Work
+	Work       *workers.Work
 }
 
 // scoreImpactFootprint validates the hazard's binary footprint (a valid
@@ -110,12 +111,12 @@ type Footprint struct {
 // task requires a nonempty burn footprint) and measures its area. Drought
 // and air-pollution footprints are prepared threshold masks whose sidecar
 // must declare the train-only threshold contract.
-func scoreImpactFootprint(env Env, a Args) (*Result, error) {
+func scoreImpactFootprint(env workers.Env, a workers.Args) (*workers.Result, error) {
 	var modes []string
 	for _, d := range hazardDomains {
 		modes = append(modes, d.ExposureMode)
 	}
-	w, err := openWork(env, a, "work (PrepareScene mode=<hazard>_exposure)", modes...)
+	w, err := workers.OpenWork(env, a, modes...)
 	if err != nil {
 		return nil, err
 	}
@@ -149,12 +150,12 @@ func scoreImpactFootprint(env Env, a Args) (*Result, error) {
 		}
 		fp.Provenance = d.ThresholdProvenance
 	}
-	ga, err := NewGridAreas(m.Info)
+	ga, err := workers.NewGridAreas(m.Info)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", m.Path, err)
 	}
 	fp.AreaM2 = ga.Sum(m.Ones)
-	fp.AreaHa = RoundHalfEven(fp.AreaM2/10000, 3)
+	fp.AreaHa = workers.RoundHalfEven(fp.AreaM2/10000, 3)
 	ev := map[string]any{
 		"scale": "impact_footprint", "hazard": d.Hazard, "footprint_handle": m.Handle,
 		"footprint_pixel_count": len(m.Ones), "valid_pixel_count": m.Valid, "footprint_area_ha": fp.AreaHa,
@@ -163,7 +164,7 @@ func scoreImpactFootprint(env Env, a Args) (*Result, error) {
 	if fp.Provenance != "" {
 		ev["threshold_provenance"] = fp.Provenance
 	}
-	return &Result{Evidence: ev, Payload: fp}, nil
+	return &workers.Result{Evidence: ev, Payload: fp}, nil
 }
 
 // AssetContext is the OSM context of one feature category.
@@ -201,8 +202,8 @@ type Exposure struct {
 // are ignored); its distance is the minimum distance to positive cell
 // centres in a local azimuthal equidistant CRS centred on the AOI, and the
 // 5 km context is inclusive on the unrounded distance.
-func estimateExposure(env Env, a Args, r exposureRule) (*Result, error) {
-	fp, _, err := OpenResult[*Footprint](env, a, "input", "score (ScoreHazard scale=impact_footprint)")
+func estimateExposure(env workers.Env, a workers.Args, r exposureRule) (*workers.Result, error) {
+	fp, _, err := workers.OpenResult[*Footprint](env, a, "input", "score (ScoreHazard scale=impact_footprint)")
 	if err != nil {
 		return nil, err
 	}
@@ -220,7 +221,7 @@ func estimateExposure(env Env, a Args, r exposureRule) (*Result, error) {
 	if sc == nil {
 		return nil, a.Errorf("input", "the footprint's work context has no exposure scene")
 	}
-	var popFile, geoFile *SceneFile
+	var popFile, geoFile *workers.SceneFile
 	for i := range sc.Files {
 		f := &sc.Files[i]
 		if f.Raster != nil {
@@ -237,7 +238,7 @@ func estimateExposure(env Env, a Args, r exposureRule) (*Result, error) {
 		return nil, err
 	}
 	m := fp.Mask
-	if err := sameGrids([]string{m.Path, pop.Path}, []RasterInfo{m.Info, pop.Info}); err != nil {
+	if err := sameGrids([]string{m.Path, pop.Path}, []workers.RasterInfo{m.Info, pop.Info}); err != nil {
 		return nil, err
 	}
 	for _, i := range pop.Valid {
@@ -257,7 +258,7 @@ func estimateExposure(env Env, a Args, r exposureRule) (*Result, error) {
 	} else {
 		total = raster.SumFloat64(f64)
 	}
-	if err := finiteOrErr("population in footprint", total); err != nil {
+	if err := workers.CheckFinite("population in footprint", total); err != nil {
 		return nil, err
 	}
 	raw, err := env.ReadFile(geoFile.Path)
@@ -274,7 +275,7 @@ func estimateExposure(env Env, a Args, r exposureRule) (*Result, error) {
 		return nil, err
 	}
 	ex := &Exposure{Variant: r.Value, Hazard: r.Hazard, FootprintHandle: m.Handle, FootprintPixels: len(m.Ones),
-		FootprintAreaHa: fp.AreaHa, Population: RoundHalfEven(total, 3), Categories: r.Categories,
+		FootprintAreaHa: fp.AreaHa, Population: workers.RoundHalfEven(total, 3), Categories: r.Categories,
 		Assets: map[string]*AssetContext{}, Provenance: fp.Provenance, WithinKM: ContextKM, PopulationHandle: pop.Handle}
 	assets := map[string]any{}
 	for _, cat := range r.Categories {
@@ -326,7 +327,7 @@ func estimateExposure(env Env, a Args, r exposureRule) (*Result, error) {
 	if fp.Provenance != "" {
 		ev["threshold_provenance"] = fp.Provenance
 	}
-	return &Result{Evidence: ev, Payload: ex}, nil
+	return &workers.Result{Evidence: ev, Payload: ex}, nil
 }
 
 // AssetJSON renders one category's context as answer evidence.
@@ -336,7 +337,7 @@ func assetJSON(ac *AssetContext) map[string]any {
 		name = *ac.NearestName
 	}
 	if ac.NearestM != nil {
-		dist = RoundHalfEven(*ac.NearestM, 3)
+		dist = workers.RoundHalfEven(*ac.NearestM, 3)
 	}
 	return map[string]any{
 		"feature_count": ac.FeatureCount, "in_footprint_count": ac.InFootprint,

@@ -1,134 +1,24 @@
-package workers
+package deforestation
 
 import (
-	"bytes"
-	"context"
 	"fmt"
-	"log/slog"
 	"math"
 	"strings"
 	"testing"
 
 	"github.com/geodisaster/engine/crs"
 	"github.com/geodisaster/engine/raster"
+	"github.com/geodisaster/engine/workers"
 )
-
-// memEnv is an in-memory Env for worker unit tests.
-type memEnv struct {
-	files   map[string][]byte
-	handles map[string]*Handle
-}
-
-func newMemEnv() *memEnv {
-	return &memEnv{files: map[string][]byte{}, handles: map[string]*Handle{}}
-}
-
-func (m *memEnv) Context() context.Context { return context.Background() }
-func (m *memEnv) Logger() *slog.Logger     { return slog.New(slog.DiscardHandler) }
-func (m *memEnv) Open(name string) (*Handle, error) {
-	h, ok := m.handles[name]
-	if !ok {
-		return nil, fmt.Errorf("unknown handle %q", name)
-	}
-	return h, nil
-}
-func (m *memEnv) ReadFile(p string) ([]byte, error) {
-	b, ok := m.files[p]
-	if !ok {
-		return nil, fmt.Errorf("reading declared file %s: missing", p)
-	}
-	return b, nil
-}
-func (m *memEnv) dataset(p string) (*raster.Dataset, RasterInfo, error) {
-	b, err := m.ReadFile(p)
-	if err != nil {
-		return nil, RasterInfo{}, err
-	}
-	ds, err := raster.OpenReaderAt(bytes.NewReader(b), int64(len(b)))
-	if err != nil {
-		return nil, RasterInfo{}, err
-	}
-	info := RasterInfo{Width: ds.Width(), Height: ds.Height(), Count: ds.Count(), DataType: ds.DataType(), EPSG: ds.EPSG()}
-	info.Transform, info.HasTransform = ds.Transform()
-	info.NoData, info.HasNoData = ds.NoData()
-	for i := 1; i <= info.Count; i++ {
-		info.Descriptions = append(info.Descriptions, ds.BandDescription(i))
-	}
-	return ds, info, nil
-}
-func (m *memEnv) Band(p string, band int) (*raster.Band, RasterInfo, error) {
-	ds, info, err := m.dataset(p)
-	if err != nil {
-		return nil, info, err
-	}
-	b, err := ds.ReadBand(context.Background(), band)
-	return b, info, err
-}
-func (m *memEnv) RasterInfo(p string) (RasterInfo, error) {
-	_, info, err := m.dataset(p)
-	return info, err
-}
-func (m *memEnv) WriteArtifact(name string, data []byte) (Artifact, error) {
-	return Artifact{Name: name, SHA256: sha256Hex(data), Size: int64(len(data))}, nil
-}
-
-var (
-	geoT  = crs.Affine{0.00025, 0, -60, 0, -0.00025, -5}
-	utm10 = crs.Affine{10, 0, 500000, 0, -10, 8800000}
-)
-
-// putTIFF writes bands (row-major values) as a GeoTIFF into the env and
-// returns its described scene file.
-func (m *memEnv) putTIFF(t *testing.T, card FileCard, w, h int, dt raster.DataType, epsg int, tr crs.Affine, nodata *float64, bands ...[]float64) SceneFile {
-	t.Helper()
-	var bs []*raster.Band
-	for _, vals := range bands {
-		b, err := raster.NewBand(w, h, dt)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, v := range vals {
-			switch d := b.Data.(type) {
-			case []uint8:
-				d[i] = uint8(v)
-			case []uint16:
-				d[i] = uint16(v)
-			case []float32:
-				d[i] = float32(v)
-			}
-		}
-		bs = append(bs, b)
-	}
-	var buf bytes.Buffer
-	if err := raster.Write(&buf, bs, raster.WriteOptions{EPSG: epsg, Transform: tr, NoData: nodata}); err != nil {
-		t.Fatal(err)
-	}
-	m.files[card.Path] = buf.Bytes()
-	sf, err := describeFile(m, card)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sf
-}
-
-func fill(n int, v float64) []float64 {
-	out := make([]float64, n)
-	for i := range out {
-		out[i] = v
-	}
-	return out
-}
-
-func nd(v float64) *float64 { return &v }
 
 // hansenScene builds a forest_mask scene from annual, lossyear and
 // treecover values on a w x h grid.
-func (m *memEnv) hansenScene(t *testing.T, year, w, h, epsg int, tr crs.Affine, annual, lossyear, canopy []float64) *Scene {
-	s := &Scene{Role: "hansen", Handle: "forest_mask_1", Question: map[string]any{"parameters": map[string]any{"event_year": float64(year)}}}
+func (m *memEnv) hansenScene(t *testing.T, year, w, h, epsg int, tr crs.Affine, annual, lossyear, canopy []float64) *workers.Scene {
+	s := &workers.Scene{Role: "hansen", Handle: "forest_mask_1", Question: map[string]any{"parameters": map[string]any{"event_year": float64(year)}}}
 	s.Files = append(s.Files,
-		m.putTIFF(t, FileCard{Path: fmt.Sprintf("a/masks/loss_year_%d.tif", year)}, w, h, raster.Uint8, epsg, tr, nd(255), annual),
-		m.putTIFF(t, FileCard{Path: "a/masks/lossyear.tif"}, w, h, raster.Uint8, epsg, tr, nd(255), lossyear),
-		m.putTIFF(t, FileCard{Path: "a/masks/treecover2000.tif"}, w, h, raster.Uint8, epsg, tr, nd(255), canopy))
+		m.PutTIFF(t, workers.FileCard{Path: fmt.Sprintf("a/masks/loss_year_%d.tif", year)}, w, h, raster.Uint8, epsg, tr, nd(255), annual),
+		m.PutTIFF(t, workers.FileCard{Path: "a/masks/lossyear.tif"}, w, h, raster.Uint8, epsg, tr, nd(255), lossyear),
+		m.PutTIFF(t, workers.FileCard{Path: "a/masks/treecover2000.tif"}, w, h, raster.Uint8, epsg, tr, nd(255), canopy))
 	return s
 }
 
@@ -282,8 +172,8 @@ func TestEventYearLoss(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ga, _ := NewGridAreas(hl.Info)
-		if hl.Source != "lossyear_fallback" || len(hl.Indices) != 1 || hl.Indices[0] != 3 || hl.AreaHa != RoundHalfEven(ga.Cell(3)/10000, 6) {
+		ga, _ := workers.NewGridAreas(hl.Info)
+		if hl.Source != "lossyear_fallback" || len(hl.Indices) != 1 || hl.Indices[0] != 3 || hl.AreaHa != workers.RoundHalfEven(ga.Cell(3)/10000, 6) {
 			t.Fatalf("%+v", hl)
 		}
 	})
@@ -314,13 +204,13 @@ func TestEventYearLoss(t *testing.T) {
 }
 
 // sarScene declares acquisitions with constant VH/VV values per file.
-func (m *memEnv) sarScene(t *testing.T, acq []FileCard, vh, vv []float64) *Scene {
-	s := &Scene{Role: "pre_post", Handle: "sar_stack_1", Time: "event_window"}
+func (m *memEnv) sarScene(t *testing.T, acq []workers.FileCard, vh, vv []float64) *workers.Scene {
+	s := &workers.Scene{Role: "pre_post", Handle: "sar_stack_1", Time: "event_window"}
 	for k, c := range acq {
 		c.BandNames = []string{"VV", "VH"}
 		vhs := fill(16, vh[k])
 		vhs[5] = math.NaN()
-		s.Files = append(s.Files, m.putTIFF(t, c, 4, 4, raster.Float32, 4326, geoT, nil, fill(16, vv[k]), vhs))
+		s.Files = append(s.Files, m.PutTIFF(t, c, 4, 4, raster.Float32, 4326, geoT, nil, fill(16, vv[k]), vhs))
 	}
 	return s
 }
@@ -329,7 +219,7 @@ func TestSARChangeUsesDeclaredRoles(t *testing.T) {
 	m := newMemEnv()
 	// Post files first and file names in reverse chronology: only the
 	// declared roles decide the groups.
-	acq := []FileCard{
+	acq := []workers.FileCard{
 		{Path: "s1/s1_a.tif", Date: "2022-05-01", TemporalRole: "post"},
 		{Path: "s1/s1_b.tif", Date: "2020-05-01", TemporalRole: "pre"},
 		{Path: "s1/s1_c.tif", Date: "2022-09-01", TemporalRole: "post"},
@@ -344,7 +234,7 @@ func TestSARChangeUsesDeclaredRoles(t *testing.T) {
 	if sc.PreVHdB != -12 || sc.PostVHdB != -14 || sc.VHDeltadB != -2 || sc.PostVVdB != -9 || sc.PreCount != 2 || sc.PostCount != 3 {
 		t.Fatalf("%+v", sc)
 	}
-	noRole := append([]FileCard{}, acq...)
+	noRole := append([]workers.FileCard{}, acq...)
 	noRole[2].TemporalRole = ""
 	if _, err := sarChange(m, m.sarScene(t, noRole, fill(5, -12), fill(5, -7))); err == nil || !strings.Contains(err.Error(), "declares no temporal_role") {
 		t.Errorf("missing role: %v", err)
@@ -352,7 +242,7 @@ func TestSARChangeUsesDeclaredRoles(t *testing.T) {
 	if _, err := sarChange(m, m.sarScene(t, acq, []float64{-14, math.NaN(), -14, -11.5, -13.75}, fill(5, -7))); err == nil || !strings.Contains(err.Error(), "band VH has no valid pixel") {
 		t.Errorf("all-NaN acquisition: %v", err)
 	}
-	allPre := append([]FileCard{}, acq...)
+	allPre := append([]workers.FileCard{}, acq...)
 	for i := range allPre {
 		allPre[i].TemporalRole = "pre"
 	}
@@ -363,8 +253,8 @@ func TestSARChangeUsesDeclaredRoles(t *testing.T) {
 
 // opticalScene declares epochs with constant B4/B8/B12 reflectances; the
 // loss cells (indices < lossCells) get post-event values.
-func (m *memEnv) opticalScene(t *testing.T, epochs []string, bandNames []string, lossCells int) *Scene {
-	s := &Scene{Role: "pre_post", Handle: "optical_stack_1", Time: "event_window"}
+func (m *memEnv) opticalScene(t *testing.T, epochs []string, bandNames []string, lossCells int) *workers.Scene {
+	s := &workers.Scene{Role: "pre_post", Handle: "optical_stack_1", Time: "event_window"}
 	for _, e := range epochs {
 		b4, b8, b12 := fill(16, 0.0625), fill(16, 0.4375), fill(16, 0.0625) // NDVI = NBR = 0.75
 		if strings.HasPrefix(e, "post") {
@@ -377,7 +267,7 @@ func (m *memEnv) opticalScene(t *testing.T, epochs []string, bandNames []string,
 		if len(bandNames) == 5 {
 			bands = bands[:5]
 		}
-		s.Files = append(s.Files, m.putTIFF(t, FileCard{Path: "s2/" + e + ".tif", Epoch: e, BandNames: bandNames}, 4, 4, raster.Float32, 4326, geoT, nd(-9999), bands...))
+		s.Files = append(s.Files, m.PutTIFF(t, workers.FileCard{Path: "s2/" + e + ".tif", Epoch: e, BandNames: bandNames}, 4, 4, raster.Float32, 4326, geoT, nd(-9999), bands...))
 	}
 	return s
 }
@@ -397,7 +287,7 @@ func TestOpticalDropsRegionAndErrors(t *testing.T) {
 	}
 	mask := make([]bool, 16)
 	mask[0], mask[1] = true, true
-	loss := &HansenLoss{Mask: mask, Indices: []int{0, 1}, Info: RasterInfo{Width: 4, Height: 4, EPSG: 4326, Transform: geoT, HasTransform: true}}
+	loss := &HansenLoss{Mask: mask, Indices: []int{0, 1}, Info: workers.RasterInfo{Width: 4, Height: 4, EPSG: 4326, Transform: geoT, HasTransform: true}}
 	od, err = opticalDrops(m, s, loss)
 	if err != nil || od.Region != "event_year_loss" || od.NDVIDrop != 0.5 || od.NBRDrop != 0.5 {
 		t.Fatalf("restricted drops %+v %v", od, err)
@@ -429,12 +319,10 @@ func TestOpticalDropsRegionAndErrors(t *testing.T) {
 	}
 }
 
-func args(tool string, m map[string]any) Args { return Args{tool: tool, m: m} }
-
 func TestLargestLossYearRule(t *testing.T) {
 	m := newMemEnv()
 	run := func(hist map[int]float64) (*LargestLossYear, error) {
-		m.handles["stats_1"] = &Handle{Name: "stats_1", Kind: "stats", Result: &Result{Payload: &LossHistogram{AreaHa: hist}}}
+		m.Handles["stats_1"] = &workers.Handle{Name: "stats_1", Kind: "stats", Result: &workers.Result{Payload: &LossHistogram{AreaHa: hist}}}
 		r, err := detectLargestLossYear(m, args("DetectChange", map[string]any{"input": "stats_1"}))
 		if err != nil {
 			return nil, err
@@ -453,7 +341,7 @@ func TestLargestLossYearRule(t *testing.T) {
 	if _, err := run(map[int]float64{2024: 3}); err == nil || !strings.Contains(err.Error(), "outside the 2001_2023 window") {
 		t.Errorf("out-of-window entry: %v", err)
 	}
-	m.handles["work_1"] = &Handle{Name: "work_1", Kind: "work", Result: &Result{Payload: &Work{Mode: "forest_loss_history"}}}
+	m.Handles["work_1"] = &workers.Handle{Name: "work_1", Kind: "work", Result: &workers.Result{Payload: &workers.Work{Mode: "forest_loss_history"}}}
 	if _, err := detectLargestLossYear(m, args("DetectChange", map[string]any{"input": "work_1"})); err == nil || !strings.Contains(err.Error(), "requires a stats") {
 		t.Errorf("work_1 as input: %v", err)
 	}
@@ -462,13 +350,13 @@ func TestLargestLossYearRule(t *testing.T) {
 func TestClassificationStepsVerifyTheirInput(t *testing.T) {
 	m := newMemEnv()
 	in := CauseInputs{HansenLossHa: 2, CanopyPct: 80, NDVIDrop: 0.4, NBRDrop: 0.3, VHDeltadB: -2, VVPostdB: -8}
-	m.handles["compare_1"] = &Handle{Name: "compare_1", Kind: "compare", Result: &Result{Payload: &CauseComparison{Criterion: "forest_loss_support", Inputs: in, Cause: "plantation_harvest", RulesFired: []string{RulePlantationHarvest}}}}
+	m.Handles["compare_1"] = &workers.Handle{Name: "compare_1", Kind: "compare", Result: &workers.Result{Payload: &CauseComparison{Criterion: "forest_loss_support", Inputs: in, Cause: "plantation_harvest", RulesFired: []string{RulePlantationHarvest}}}}
 	labels := map[string]any{"positive": "deforestation", "negative": "no_deforestation"}
 	if _, err := classifyForestLoss(m, args("ClassifyChange", map[string]any{"input": "compare_1", "labels": labels})); err == nil || !strings.Contains(err.Error(), "embeds cause plantation_harvest") {
 		t.Errorf("tampered cause: %v", err)
 	}
-	m.handles["compare_1"].Result.Payload.(*CauseComparison).Cause = "deforestation"
-	m.handles["compare_1"].Result.Payload.(*CauseComparison).RulesFired = []string{RuleHansenDeforestation}
+	m.Handles["compare_1"].Result.Payload.(*CauseComparison).Cause = "deforestation"
+	m.Handles["compare_1"].Result.Payload.(*CauseComparison).RulesFired = []string{RuleHansenDeforestation}
 	r, err := classifyForestLoss(m, args("ClassifyChange", map[string]any{"input": "compare_1", "labels": labels}))
 	if err != nil || r.Payload.(*ForestLossClass).Label != "deforestation" {
 		t.Fatalf("%v", err)
@@ -484,7 +372,7 @@ func TestClassificationStepsVerifyTheirInput(t *testing.T) {
 	}
 
 	best := &WindowPair{Start: "pre_1", End: "post_1", NDVIDrop: 0.3, NBRDrop: 0.2, Score: 0.45}
-	m.handles["change_1"] = &Handle{Name: "change_1", Kind: "change", Result: &Result{Payload: &ClearingDetection{Best: best, HansenLossHa: 0.5, Confirmed: true, NDVIDrop: 0.2, VHDeltadB: -1}}}
+	m.Handles["change_1"] = &workers.Handle{Name: "change_1", Kind: "change", Result: &workers.Result{Payload: &ClearingDetection{Best: best, HansenLossHa: 0.5, Confirmed: true, NDVIDrop: 0.2, VHDeltadB: -1}}}
 	wl := map[string]any{"none": nil, "changed": "start_epoch_to_end_epoch"}
 	if _, err := classifyChangeWindow(m, args("ClassifyChange", map[string]any{"input": "change_1", "labels": wl})); err == nil || !strings.Contains(err.Error(), "composite score") {
 		t.Errorf("inconsistent composite: %v", err)
@@ -494,21 +382,21 @@ func TestClassificationStepsVerifyTheirInput(t *testing.T) {
 	if err != nil || r.Payload.(*ChangeWindowClass).Label != "deforestation" {
 		t.Fatalf("confirmed window: %v", err)
 	}
-	m.handles["change_1"].Result.Payload.(*ClearingDetection).HansenLossHa = 0.499999
+	m.Handles["change_1"].Result.Payload.(*ClearingDetection).HansenLossHa = 0.499999
 	if _, err := classifyChangeWindow(m, args("ClassifyChange", map[string]any{"input": "change_1", "labels": wl})); err == nil || !strings.Contains(err.Error(), "confirmation flag") {
 		t.Errorf("gate disagreement: %v", err)
 	}
-	m.handles["change_1"].Result.Payload.(*ClearingDetection).Confirmed = false
+	m.Handles["change_1"].Result.Payload.(*ClearingDetection).Confirmed = false
 	r, err = classifyChangeWindow(m, args("ClassifyChange", map[string]any{"input": "change_1", "labels": wl}))
 	if err != nil || r.Payload.(*ChangeWindowClass).Window != nil || r.Payload.(*ChangeWindowClass).Label != "no_deforestation" {
 		t.Fatalf("unconfirmed window: %+v %v", r, err)
 	}
 
-	m.handles["compare_2"] = &Handle{Name: "compare_2", Kind: "compare", Result: &Result{Payload: &ConcordanceComparison{NDVIDrop: 0.2, NBRDrop: 0.1, VHDeltadB: -1, OpticalChange: true, Class: "concordant"}}}
+	m.Handles["compare_2"] = &workers.Handle{Name: "compare_2", Kind: "compare", Result: &workers.Result{Payload: &ConcordanceComparison{NDVIDrop: 0.2, NBRDrop: 0.1, VHDeltadB: -1, OpticalChange: true, Class: "concordant"}}}
 	if _, err := classifyConcordance(m, args("ClassifyChange", map[string]any{"input": "compare_2"})); err == nil || !strings.Contains(err.Error(), "embeds class concordant") {
 		t.Errorf("inconsistent concordance: %v", err)
 	}
-	m.handles["stats_1"] = &Handle{Name: "stats_1", Kind: "stats", Result: &Result{Payload: &VHDeltaStats{Metric: "vh_delta_db", VHDeltadB: math.NaN(), PreCount: 2, PostCount: 3}}}
+	m.Handles["stats_1"] = &workers.Handle{Name: "stats_1", Kind: "stats", Result: &workers.Result{Payload: &VHDeltaStats{Metric: "vh_delta_db", VHDeltadB: math.NaN(), PreCount: 2, PostCount: 3}}}
 	if _, err := scoreVHSeverity(m, args("ScoreHazard", map[string]any{"input": "stats_1"})); err == nil || !strings.Contains(err.Error(), "finite VH delta") {
 		t.Errorf("NaN delta: %v", err)
 	}
@@ -520,8 +408,8 @@ func TestExtractObjectsFilter(t *testing.T) {
 	annual := fill(w*h, 0)
 	annual[0], annual[11], annual[30] = 1, 1, 1
 	forest := m.hansenScene(t, 2022, w, h, 4326, geoT, annual, fill(w*h, 0), fill(w*h, 70))
-	m.handles["work_1"] = &Handle{Name: "work_1", Kind: "work", Result: &Result{Payload: &Work{Mode: "forest_change", Scenes: map[string]*Scene{"forest": forest}}}}
-	call := func(f map[string]any) (*Result, error) {
+	m.Handles["work_1"] = &workers.Handle{Name: "work_1", Kind: "work", Result: &workers.Result{Payload: &workers.Work{Mode: "forest_change", Scenes: map[string]*workers.Scene{"forest": forest}}}}
+	call := func(f map[string]any) (*workers.Result, error) {
 		return extractLossPatches(m, args("ExtractObjects", map[string]any{"input": "work_1", "filters": f}))
 	}
 	r, err := call(map[string]any{"event_year": float64(2022)})
@@ -549,23 +437,23 @@ func TestExtractObjectsFilter(t *testing.T) {
 }
 
 func TestDeclaredBandFallback(t *testing.T) {
-	six := &SceneFile{FileCard: FileCard{Path: "s2/pre_1.tif"}, Raster: &RasterInfo{Count: 6, Descriptions: make([]string, 6)}}
+	six := &workers.SceneFile{FileCard: workers.FileCard{Path: "s2/pre_1.tif"}, Raster: &workers.RasterInfo{Count: 6, Descriptions: make([]string, 6)}}
 	if b, err := declaredBand(six, "B12"); err != nil || b != 6 {
 		t.Errorf("positional B12: %d %v", b, err)
 	}
-	two := &SceneFile{FileCard: FileCard{Path: "s1/x.tif"}, Raster: &RasterInfo{Count: 2, Descriptions: []string{"", ""}}}
+	two := &workers.SceneFile{FileCard: workers.FileCard{Path: "s1/x.tif"}, Raster: &workers.RasterInfo{Count: 2, Descriptions: []string{"", ""}}}
 	if b, err := declaredBand(two, "VH"); err != nil || b != 2 {
 		t.Errorf("positional VH: %d %v", b, err)
 	}
-	described := &SceneFile{FileCard: FileCard{Path: "s2/pre_1.tif"}, Raster: &RasterInfo{Count: 6, Descriptions: []string{"a", "b", "c", "d", "e", "f"}}}
+	described := &workers.SceneFile{FileCard: workers.FileCard{Path: "s2/pre_1.tif"}, Raster: &workers.RasterInfo{Count: 6, Descriptions: []string{"a", "b", "c", "d", "e", "f"}}}
 	if _, err := declaredBand(described, "B12"); err == nil {
 		t.Error("descriptions that name other bands must not fall back to positions")
 	}
-	five := &SceneFile{FileCard: FileCard{Path: "s2/pre_1.tif"}, Raster: &RasterInfo{Count: 5, Descriptions: make([]string, 5)}}
+	five := &workers.SceneFile{FileCard: workers.FileCard{Path: "s2/pre_1.tif"}, Raster: &workers.RasterInfo{Count: 5, Descriptions: make([]string, 5)}}
 	if _, err := declaredBand(five, "B12"); err == nil {
 		t.Error("a five-band file has no positional B12")
 	}
-	named := &SceneFile{FileCard: FileCard{Path: "s2/pre_1.tif", BandNames: []string{"B2", "B3"}}, Raster: &RasterInfo{Count: 6}}
+	named := &workers.SceneFile{FileCard: workers.FileCard{Path: "s2/pre_1.tif", BandNames: []string{"B2", "B3"}}, Raster: &workers.RasterInfo{Count: 6}}
 	if _, err := declaredBand(named, "B2"); err == nil || !strings.Contains(err.Error(), "2 band names for 6 bands") {
 		t.Errorf("band_names count mismatch: %v", err)
 	}
@@ -576,7 +464,7 @@ func TestLossMaskArtifactDeterministic(t *testing.T) {
 	annual := fill(60, 0)
 	annual[7] = 1
 	forest := m.hansenScene(t, 2020, 10, 6, 4326, geoT, annual, fill(60, 0), fill(60, 70))
-	m.handles["work_1"] = &Handle{Name: "work_1", Kind: "work", Result: &Result{Payload: &Work{Mode: "forest_change", Scenes: map[string]*Scene{"forest": forest}}}}
+	m.Handles["work_1"] = &workers.Handle{Name: "work_1", Kind: "work", Result: &workers.Result{Payload: &workers.Work{Mode: "forest_change", Scenes: map[string]*workers.Scene{"forest": forest}}}}
 	var sums []string
 	for k := 0; k < 2; k++ {
 		r, err := extractLossPatches(m, args("ExtractObjects", map[string]any{"input": "work_1", "filters": map[string]any{"event_year": float64(2020)}}))
@@ -595,16 +483,16 @@ func TestLossMaskArtifactDeterministic(t *testing.T) {
 
 func TestMeasureAreaRejectsNegativeArea(t *testing.T) {
 	m := newMemEnv()
-	m.handles["objects_1"] = &Handle{Name: "objects_1", Kind: "objects", Result: &Result{Payload: &LossPatches{EventYear: 2021, AreaHa: -0.2}}}
+	m.Handles["objects_1"] = &workers.Handle{Name: "objects_1", Kind: "objects", Result: &workers.Result{Payload: &LossPatches{EventYear: 2021, AreaHa: -0.2}}}
 	if _, err := measureLossArea(m, args("MeasureArea", map[string]any{"input": "objects_1"})); err == nil || !strings.Contains(err.Error(), "negative") {
 		t.Errorf("negative area: %v", err)
 	}
-	m.handles["objects_1"].Result.Payload.(*LossPatches).AreaHa = 1.25
+	m.Handles["objects_1"].Result.Payload.(*LossPatches).AreaHa = 1.25
 	r, err := measureLossArea(m, args("MeasureArea", map[string]any{"input": "objects_1"}))
 	if err != nil || r.Payload.(*ForestLossArea).AreaHa != 1.25 {
 		t.Fatalf("%v", err)
 	}
-	m.handles["work_1"] = &Handle{Name: "work_1", Kind: "work", Result: &Result{Payload: &Work{Mode: "forest_change"}}}
+	m.Handles["work_1"] = &workers.Handle{Name: "work_1", Kind: "work", Result: &workers.Result{Payload: &workers.Work{Mode: "forest_change"}}}
 	if _, err := measureLossArea(m, args("MeasureArea", map[string]any{"input": "work_1"})); err == nil || !strings.Contains(err.Error(), "requires a objects") {
 		t.Errorf("work_1 into MeasureArea: %v", err)
 	}
@@ -633,7 +521,7 @@ func TestEventYearFromDeclaredMask(t *testing.T) {
 }
 
 func TestDeclaredBandFallbackWithAngle(t *testing.T) {
-	three := &SceneFile{FileCard: FileCard{Path: "s1/x.tif"}, Raster: &RasterInfo{Count: 3, Descriptions: make([]string, 3)}}
+	three := &workers.SceneFile{FileCard: workers.FileCard{Path: "s1/x.tif"}, Raster: &workers.RasterInfo{Count: 3, Descriptions: make([]string, 3)}}
 	if b, err := declaredBand(three, "VH"); err != nil || b != 2 {
 		t.Errorf("VV/VH/angle positional VH: %d %v", b, err)
 	}

@@ -1,7 +1,8 @@
-package workers
+package multihazard
 
 import (
 	"fmt"
+	"github.com/geodisaster/engine/workers"
 	"math"
 )
 
@@ -43,7 +44,7 @@ var classSchemes = []classScheme{
 	{Hazard: "air_pollution", Scale: "benchmark_relative_column_quartile", Value: "s5p_no2__peak", Scope: "whole_aoi", Normalization: "normalization.json"},
 }
 
-func classVariants() []Variant {
+func classVariants() []workers.Variant {
 	byScale := map[string][]string{}
 	var scales []string
 	for _, s := range classSchemes {
@@ -52,17 +53,17 @@ func classVariants() []Variant {
 		}
 		byScale[s.Scale] = append(byScale[s.Scale], s.Hazard)
 	}
-	var vs []Variant
+	var vs []workers.Variant
 	for _, scale := range scales {
 		scale := scale
-		vs = append(vs, Variant{
+		vs = append(vs, workers.Variant{
 			Tool: "ScoreHazard", Value: scale,
-			Params: []Param{
-				{Name: "input", Kind: KindHandle, Required: true, Doc: "work handle from the hazard's A/B PrepareScene mode"},
-				{Name: "hazard", Kind: KindString, Required: true, Enum: byScale[scale]},
-				{Name: "scale", Kind: KindString, Required: true, Enum: []string{scale}},
+			Params: []workers.Param{
+				workers.Input("work handle from the hazard's A/B PrepareScene mode"),
+				workers.Choice("hazard", byScale[scale]...),
+				workers.Choice("scale", scale),
 			},
-			Run: func(env Env, a Args) (*Result, error) { return scoreClassTable(env, a, scale) },
+			Run: func(env workers.Env, a workers.Args) (*workers.Result, error) { return scoreClassTable(env, a, scale) },
 		})
 	}
 	return vs
@@ -104,7 +105,7 @@ type ClassTable struct {
 // NumPy mean (null when empty) and the grid-cell area; the dominant class
 // is the largest count with ties resolved in declared order, and its
 // fraction is count / all classified pixels rounded to six decimals.
-func scoreClassTable(env Env, a Args, scale string) (*Result, error) {
+func scoreClassTable(env workers.Env, a workers.Args, scale string) (*workers.Result, error) {
 	hz := a.String("hazard")
 	var sch classScheme
 	for _, s := range classSchemes {
@@ -113,7 +114,7 @@ func scoreClassTable(env Env, a Args, scale string) (*Result, error) {
 		}
 	}
 	d, _ := lookupHazard(hz)
-	w, err := openWork(env, a, "work (PrepareScene mode="+d.Mode+")", d.Mode)
+	w, err := workers.OpenWork(env, a, d.Mode)
 	if err != nil {
 		return nil, err
 	}
@@ -150,7 +151,7 @@ func scoreClassTable(env Env, a Args, scale string) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := sameGrids([]string{m.Path, val.Path}, []RasterInfo{m.Info, val.Info}); err != nil {
+		if err := sameGrids([]string{m.Path, val.Path}, []workers.RasterInfo{m.Info, val.Info}); err != nil {
 			return nil, err
 		}
 		tab.MaskPixelCount = len(m.Ones)
@@ -179,7 +180,7 @@ func scoreClassTable(env Env, a Args, scale string) (*Result, error) {
 		}
 		members[k] = append(members[k], i)
 	}
-	ga, err := NewGridAreas(val.Info)
+	ga, err := workers.NewGridAreas(val.Info)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", val.Path, err)
 	}
@@ -188,14 +189,14 @@ func scoreClassTable(env Env, a Args, scale string) (*Result, error) {
 	for k, bin := range bins {
 		row := ClassRow{Label: bin.Label, PixelCount: len(members[k])}
 		if row.PixelCount > 0 {
-			m := RoundHalfEven(val.mean(members[k]), 6)
-			if err := finiteOrErr(bin.Label+" mean", m); err != nil {
+			m := workers.RoundHalfEven(val.mean(members[k]), 6)
+			if err := workers.CheckFinite(bin.Label+" mean", m); err != nil {
 				return nil, err
 			}
 			row.Mean = &m
 		}
 		row.AreaM2 = ga.Sum(members[k])
-		row.AreaHa = RoundHalfEven(row.AreaM2/10000, 3)
+		row.AreaHa = workers.RoundHalfEven(row.AreaM2/10000, 3)
 		tab.Rows = append(tab.Rows, row)
 		if row.PixelCount > tab.Rows[best].PixelCount {
 			best = k
@@ -208,7 +209,7 @@ func scoreClassTable(env Env, a Args, scale string) (*Result, error) {
 	}
 	tab.Classified = len(sel)
 	tab.Dominant = tab.Rows[best].Label
-	tab.DominantFraction = RoundHalfEven(float64(tab.Rows[best].PixelCount)/float64(len(sel)), 6)
+	tab.DominantFraction = workers.RoundHalfEven(float64(tab.Rows[best].PixelCount)/float64(len(sel)), 6)
 	ev := map[string]any{
 		"hazard": hz, "scale": scale, "value_handle": val.Handle, "analysis_scope": sch.Scope,
 		"by_class": byClass, "dominant_class": tab.Dominant, "dominant_fraction": tab.DominantFraction,
@@ -222,5 +223,5 @@ func scoreClassTable(env Env, a Args, scale string) (*Result, error) {
 		ev["normalization_fit_split"] = tab.FitSplit
 		ev["normalization_contract"] = tab.Contract
 	}
-	return &Result{Evidence: ev, Payload: tab}, nil
+	return &workers.Result{Evidence: ev, Payload: tab}, nil
 }

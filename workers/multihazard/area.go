@@ -1,4 +1,4 @@
-package workers
+package multihazard
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/geodisaster/engine/raster"
+	"github.com/geodisaster/engine/workers"
 )
 
 // Multi-hazard task shape A: one measurement of one declared source raster
@@ -31,36 +32,36 @@ var areaMetrics = []areaMetric{
 	{"built_up_gain", "built_up_gain", "built_gain"},
 }
 
-func areaStatsVariants() []Variant {
-	var vs []Variant
+func areaStatsVariants() []workers.Variant {
+	var vs []workers.Variant
 	for _, m := range areaMetrics {
 		m := m
-		vs = append(vs, Variant{
+		vs = append(vs, workers.Variant{
 			Tool: "ComputeStats", Value: m.Metric,
-			Params: []Param{
-				{Name: "input", Kind: KindHandle, Required: true, Doc: "work handle from PrepareScene(mode=" + m.Mode + ")"},
-				{Name: "metrics", Kind: KindFlags, Required: true, Enum: []string{m.Metric}},
-				{Name: "region", Kind: KindString, Required: true, Enum: []string{"aoi"}},
+			Params: []workers.Param{
+				workers.Input("work handle from PrepareScene(mode=" + m.Mode + ")"),
+				workers.Flags("metrics", m.Metric),
+				workers.Choice("region", "aoi"),
 			},
-			Run: func(env Env, a Args) (*Result, error) { return computeMaskArea(env, a, m) },
+			Run: func(env workers.Env, a workers.Args) (*workers.Result, error) { return computeMaskArea(env, a, m) },
 		})
 	}
 	vs = append(vs,
-		Variant{
+		workers.Variant{
 			Tool: "ComputeStats", Value: "ndvi_z_score",
-			Params: []Param{
-				{Name: "input", Kind: KindHandle, Required: true, Doc: "work handle from PrepareScene(mode=drought_anomaly)"},
-				{Name: "metrics", Kind: KindFlags, Required: true, Enum: []string{"ndvi_z_score"}},
-				{Name: "region", Kind: KindString, Required: true, Enum: []string{"aoi"}},
+			Params: []workers.Param{
+				workers.Input("work handle from PrepareScene(mode=drought_anomaly)"),
+				workers.Flags("metrics", "ndvi_z_score"),
+				workers.Choice("region", "aoi"),
 			},
 			Run: computeNDVIZScore,
 		},
-		Variant{
+		workers.Variant{
 			Tool: "ComputeStats", Value: "peak_no2_column",
-			Params: []Param{
-				{Name: "input", Kind: KindHandle, Required: true, Doc: "work handle from PrepareScene(mode=pollution_peak)"},
-				{Name: "metrics", Kind: KindFlags, Required: true, Enum: []string{"peak_no2_column"}},
-				{Name: "region", Kind: KindString, Required: true, Enum: []string{"aoi"}},
+			Params: []workers.Param{
+				workers.Input("work handle from PrepareScene(mode=pollution_peak)"),
+				workers.Flags("metrics", "peak_no2_column"),
+				workers.Choice("region", "aoi"),
 			},
 			Run: computePeakNO2,
 		},
@@ -83,8 +84,8 @@ type AreaStats struct {
 // event mask's positive (value 1) valid cells summed as grid-cell areas
 // (WGS84 ellipsoidal on geographic grids, affine determinant on projected
 // ones), in hectares rounded once to three decimals.
-func computeMaskArea(env Env, a Args, m areaMetric) (*Result, error) {
-	w, err := openWork(env, a, "work (PrepareScene mode="+m.Mode+")", m.Mode)
+func computeMaskArea(env workers.Env, a workers.Args, m areaMetric) (*workers.Result, error) {
+	w, err := workers.OpenWork(env, a, m.Mode)
 	if err != nil {
 		return nil, err
 	}
@@ -92,17 +93,17 @@ func computeMaskArea(env Env, a Args, m areaMetric) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	ga, err := NewGridAreas(mask.Info)
+	ga, err := workers.NewGridAreas(mask.Info)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", mask.Path, err)
 	}
 	m2 := ga.Sum(mask.Ones)
-	if err := finiteOrErr(mask.Path+" area", m2); err != nil {
+	if err := workers.CheckFinite(mask.Path+" area", m2); err != nil {
 		return nil, err
 	}
-	ha := RoundHalfEven(m2/10000, 3)
+	ha := workers.RoundHalfEven(m2/10000, 3)
 	st := &AreaStats{Metric: m.Metric, Handle: mask.Handle, PixelCount: len(mask.Ones), ValidPixels: mask.Valid, AreaM2: m2, AreaHa: ha, Method: ga.Method}
-	return &Result{
+	return &workers.Result{
 		Evidence: map[string]any{
 			"metric": m.Metric, "region": "aoi", "source_handle": mask.Handle,
 			"positive_pixel_count": len(mask.Ones), "valid_pixel_count": mask.Valid,
@@ -139,8 +140,8 @@ const (
 // only from the non-target rows of baselines/modis_ndvi_anomaly.csv, which
 // must hold exactly one dated target row and at least two baseline rows;
 // z = (target - mean)/std with a finite positive std.
-func computeNDVIZScore(env Env, a Args) (*Result, error) {
-	w, err := openWork(env, a, "work (PrepareScene mode=drought_anomaly)", "drought_anomaly")
+func computeNDVIZScore(env workers.Env, a workers.Args) (*workers.Result, error) {
+	w, err := workers.OpenWork(env, a, "drought_anomaly")
 	if err != nil {
 		return nil, err
 	}
@@ -174,20 +175,20 @@ func computeNDVIZScore(env Env, a Args) (*Result, error) {
 		sq[i] = d * d
 	}
 	std := math.Sqrt(raster.SumFloat64(sq) / float64(len(base)-1))
-	if math.IsNaN(std) || math.IsInf(std, 0) || std <= 0 {
+	if !workers.Finite(std) || std <= 0 {
 		return nil, fmt.Errorf("%s: baseline sample standard deviation %v is not finite and positive", f.Path, std)
 	}
 	z := (target - mean) / std
-	if err := finiteOrErr("NDVI z-score", z); err != nil {
+	if err := workers.CheckFinite("NDVI z-score", z); err != nil {
 		return nil, err
 	}
 	st := &NDVIZScore{Handle: c.Handle, TargetMean: target, BaselineMean: mean, BaselineStd: std, BaselineCount: len(base), TargetDate: date, ValidPixels: len(c.Valid), Z: z}
-	return &Result{
+	return &workers.Result{
 		Evidence: map[string]any{
 			"metric": "ndvi_z_score", "region": "aoi", "source_handle": c.Handle,
-			"target_aoi_mean_ndvi": RoundHalfEven(target, 6), "target_date": date, "valid_pixel_count": len(c.Valid),
-			"baseline_mean_ndvi": RoundHalfEven(mean, 6), "baseline_std_ndvi": RoundHalfEven(std, 6),
-			"baseline_count": len(base), "ddof": 1, "z_score": RoundHalfEven(z, 6),
+			"target_aoi_mean_ndvi": workers.RoundHalfEven(target, 6), "target_date": date, "valid_pixel_count": len(c.Valid),
+			"baseline_mean_ndvi": workers.RoundHalfEven(mean, 6), "baseline_std_ndvi": workers.RoundHalfEven(std, 6),
+			"baseline_count": len(base), "ddof": 1, "z_score": workers.RoundHalfEven(z, 6),
 			"csv_target_row_mean_ndvi": mirror, "target_source": "computed from the GeoTIFF; the CSV target row is an audit mirror",
 			"formula": "(target_aoi_mean - baseline_mean) / baseline_std(ddof=1)",
 		},
@@ -225,7 +226,7 @@ func parseNDVIBaseline(raw []byte) ([]float64, string, float64, error) {
 			return nil, "", 0, fmt.Errorf("line %d: %w", line, err)
 		}
 		v, err := strconv.ParseFloat(strings.TrimSpace(rec[col["mean_ndvi"]]), 64)
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		if err != nil || !workers.Finite(v) {
 			return nil, "", 0, fmt.Errorf("line %d: mean_ndvi %q is not a finite number", line, rec[col["mean_ndvi"]])
 		}
 		switch role := strings.TrimSpace(rec[col["role"]]); role {
@@ -264,8 +265,8 @@ const peakNO2Handle = "s5p_no2__peak"
 // computePeakNO2 implements type 25: NumPy's maximum and 95th percentile
 // (np.percentile, linear interpolation in float64) of the finite pixels of
 // the declared Sentinel-5P episode-peak NO2 column raster (µmol/m²).
-func computePeakNO2(env Env, a Args) (*Result, error) {
-	w, err := openWork(env, a, "work (PrepareScene mode=pollution_peak)", "pollution_peak")
+func computePeakNO2(env workers.Env, a workers.Args) (*workers.Result, error) {
+	w, err := workers.OpenWork(env, a, "pollution_peak")
 	if err != nil {
 		return nil, err
 	}
@@ -280,14 +281,14 @@ func computePeakNO2(env Env, a Args) (*Result, error) {
 	sort.Float64s(vals)
 	mx := vals[len(vals)-1]
 	p95 := Percentile(vals, 95)
-	if err := finiteOrErr("NO2 p95", p95); err != nil {
+	if err := workers.CheckFinite("NO2 p95", p95); err != nil {
 		return nil, err
 	}
 	st := &PeakStats{Handle: c.Handle, Max: mx, P95: p95, ValidPixels: len(vals)}
-	return &Result{
+	return &workers.Result{
 		Evidence: map[string]any{
 			"metric": "peak_no2_column", "region": "aoi", "source_handle": c.Handle,
-			"max_umol_m2": RoundHalfEven(mx, 6), "p95_umol_m2": RoundHalfEven(p95, 6),
+			"max_umol_m2": workers.RoundHalfEven(mx, 6), "p95_umol_m2": workers.RoundHalfEven(p95, 6),
 			"valid_pixel_count": len(vals), "units": "µmol/m²",
 			"percentile_method": "numpy linear",
 		},

@@ -1,8 +1,8 @@
-package workers
+package deforestation
 
 import (
 	"fmt"
-	"math"
+	"github.com/geodisaster/engine/workers"
 )
 
 // Decision rules of the deforestation family. Every rule takes the
@@ -49,7 +49,7 @@ func (c CauseInputs) Validate() error {
 		{"ndvi_drop", c.NDVIDrop}, {"nbr_drop", c.NBRDrop},
 		{"sar_vh_delta_db", c.VHDeltadB}, {"sar_vv_post_mean_db", c.VVPostdB},
 	} {
-		if math.IsNaN(v.x) || math.IsInf(v.x, 0) {
+		if !workers.Finite(v.x) {
 			return fmt.Errorf("%s is not finite", v.name)
 		}
 	}

@@ -3,6 +3,7 @@ package workers
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"math"
 	"sort"
 	"strconv"
@@ -13,9 +14,21 @@ func sha256Hex(b []byte) string {
 	return hex.EncodeToString(s[:])
 }
 
-// jsonNumber returns v as a float64 for JSON, or nil when not finite.
-func jsonNumber(v float64) any {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
+// Finite reports whether x is neither NaN nor an infinity.
+func Finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// CheckFinite returns an error naming what when x is NaN or an infinity:
+// a worker never reports a non-finite required result.
+func CheckFinite(what string, x float64) error {
+	if !Finite(x) {
+		return fmt.Errorf("%s is not finite (%v)", what, x)
+	}
+	return nil
+}
+
+// JSONNumber returns v for JSON, or nil (null) when v is not finite.
+func JSONNumber(v float64) any {
+	if !Finite(v) {
 		return nil
 	}
 	return v
@@ -25,7 +38,7 @@ func jsonNumber(v float64) any {
 // does: the result is the float64 nearest to the decimal obtained by
 // correctly rounding the exact binary value of x, ties to even.
 func RoundHalfEven(x float64, n int) float64 {
-	if math.IsNaN(x) || math.IsInf(x, 0) || x == 0 {
+	if !Finite(x) || x == 0 {
 		return x
 	}
 	// FormatFloat with a fixed precision rounds the exact binary value
@@ -38,8 +51,8 @@ func RoundHalfEven(x float64, n int) float64 {
 	return r
 }
 
-// sortedKeys returns a map's keys in sorted order (deterministic iteration).
-func sortedKeys[V any](m map[string]V) []string {
+// SortedKeys returns a map's keys in sorted order (deterministic iteration).
+func SortedKeys[V any](m map[string]V) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
 		out = append(out, k)

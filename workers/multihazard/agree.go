@@ -1,7 +1,8 @@
-package workers
+package multihazard
 
 import (
 	"fmt"
+	"github.com/geodisaster/engine/workers"
 	"math"
 	"sort"
 )
@@ -38,40 +39,40 @@ const (
 // AreaScoreContract is the bounded score rule of the area-agreement tasks.
 const AreaScoreContract = "max(0,100-median_pct_delta)"
 
-func agreementVariants() []Variant {
-	sources := Param{Name: "sources", Kind: KindString, Enum: []string{"all"}, Doc: "compare every declared source"}
-	return []Variant{
+func agreementVariants() []workers.Variant {
+	sources := workers.Param{Name: "sources", Kind: workers.KindString, Enum: []string{"all"}, Doc: "compare every declared source"}
+	return []workers.Variant{
 		{
 			Tool: "CompareSources", Value: "area_agreement",
-			Params: []Param{
-				{Name: "input", Kind: KindHandle, Required: true, Doc: "work handle from PrepareScene(mode=multisource_hazard or multisource)"},
-				{Name: "criterion", Kind: KindString, Enum: []string{"area_agreement"}},
-				{Name: "metric", Kind: KindString, Enum: []string{"area_agreement"}},
+			Params: []workers.Param{
+				workers.Input("work handle from PrepareScene(mode=multisource_hazard or multisource)"),
+				{Name: "criterion", Kind: workers.KindString, Enum: []string{"area_agreement"}},
+				{Name: "metric", Kind: workers.KindString, Enum: []string{"area_agreement"}},
 				sources,
-				{Name: "maximum_median_pct_delta", Kind: KindNumber, Required: true, Doc: "the hazard's declared inclusive limit (20, 25 or 30)"},
+				{Name: "maximum_median_pct_delta", Kind: workers.KindNumber, Required: true, Doc: "the hazard's declared inclusive limit (20, 25 or 30)"},
 			},
 			Run: compareAreaAgreement,
 		},
 		{
 			Tool: "CompareSources", Value: "iou",
-			Params: []Param{
-				{Name: "input", Kind: KindHandle, Required: true, Doc: "work handle from PrepareScene(mode=multisource_hazard)"},
-				{Name: "criterion", Kind: KindString, Required: true, Enum: []string{"iou"}},
+			Params: []workers.Param{
+				workers.Input("work handle from PrepareScene(mode=multisource_hazard)"),
+				workers.Choice("criterion", "iou"),
 				sources,
-				{Name: "minimum_iou", Kind: KindNumber, Required: true, Doc: "inclusive median IoU limit (0.3)"},
-				{Name: "threshold_contract", Kind: KindString, Required: true, Enum: []string{"per_source_train_pixel_q25_v1"}},
-				{Name: "normalization_fit_split", Kind: KindString, Required: true, Enum: []string{"train"}},
+				{Name: "minimum_iou", Kind: workers.KindNumber, Required: true, Doc: "inclusive median IoU limit (0.3)"},
+				workers.Choice("threshold_contract", "per_source_train_pixel_q25_v1"),
+				workers.Choice("normalization_fit_split", "train"),
 			},
 			Run: compareIoU,
 		},
 		{
 			Tool: "CompareSources", Value: "benchmark_relative_intensity_agreement",
-			Params: []Param{
-				{Name: "input", Kind: KindHandle, Required: true, Doc: "work handle from PrepareScene(mode=multisource_hazard)"},
-				{Name: "criterion", Kind: KindString, Required: true, Enum: []string{"benchmark_relative_intensity_agreement"}},
+			Params: []workers.Param{
+				workers.Input("work handle from PrepareScene(mode=multisource_hazard)"),
+				workers.Choice("criterion", "benchmark_relative_intensity_agreement"),
 				sources,
-				{Name: "required_agreement_fraction", Kind: KindNumber, Required: true, Doc: "1.0: all three sources must share a state"},
-				{Name: "normalization_fit_split", Kind: KindString, Required: true, Enum: []string{"train"}},
+				{Name: "required_agreement_fraction", Kind: workers.KindNumber, Required: true, Doc: "1.0: all three sources must share a state"},
+				workers.Choice("normalization_fit_split", "train"),
 			},
 			Run: compareIntensity,
 		},
@@ -160,10 +161,10 @@ func binarySupport(aSet, aOK, bSet, bOK []bool) (PairSupport, error) {
 	pa := float64(n11+n10) / N
 	pb := float64(n11+n01) / N
 	pe := float64(pa*pb) + float64((1-pa)*(1-pb))
-	s.IoU = RoundHalfEven(s.IoU, 6)
-	s.Agreement = RoundHalfEven(po, 6)
+	s.IoU = workers.RoundHalfEven(s.IoU, 6)
+	s.Agreement = workers.RoundHalfEven(po, 6)
 	if pe != 1 {
-		k := RoundHalfEven((po-pe)/(1-pe), 6)
+		k := workers.RoundHalfEven((po-pe)/(1-pe), 6)
 		s.Kappa = &k
 	}
 	return s, nil
@@ -175,8 +176,8 @@ func binarySupport(aSet, aOK, bSet, bOK []bool) (PairSupport, error) {
 // the hazard's declared limit; the bounded score max(0, 100-median); and
 // IoU, binary-state agreement and Cohen's kappa on common valid cells as
 // support statistics that never change the verdict.
-func compareAreaAgreement(env Env, a Args) (*Result, error) {
-	w, err := openWork(env, a, "work (PrepareScene mode=multisource_hazard or multisource)", "multisource_hazard", "multisource")
+func compareAreaAgreement(env workers.Env, a workers.Args) (*workers.Result, error) {
+	w, err := workers.OpenWork(env, a, "multisource_hazard", "multisource")
 	if err != nil {
 		return nil, err
 	}
@@ -198,7 +199,7 @@ func compareAreaAgreement(env Env, a Args) (*Result, error) {
 	sc := w.Scenes["sources"]
 	masks := make([]*HazardMask, 3)
 	paths := make([]string, 3)
-	infos := make([]RasterInfo, 3)
+	infos := make([]workers.RasterInfo, 3)
 	for k, src := range d.Sources {
 		m, err := loadCodedMask(env, sc, src+".tif", rule.MaxCode[k])
 		if err != nil {
@@ -209,7 +210,7 @@ func compareAreaAgreement(env Env, a Args) (*Result, error) {
 	if err := sameGrids(paths, infos); err != nil {
 		return nil, err
 	}
-	ga, err := NewGridAreas(infos[0])
+	ga, err := workers.NewGridAreas(infos[0])
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", paths[0], err)
 	}
@@ -217,11 +218,11 @@ func compareAreaAgreement(env Env, a Args) (*Result, error) {
 	areas := map[string]any{}
 	for k, m := range masks {
 		ha := ga.Sum(m.Ones) / 10000
-		if err := finiteOrErr(m.Path+" area", ha); err != nil {
+		if err := workers.CheckFinite(m.Path+" area", ha); err != nil {
 			return nil, err
 		}
 		ag.AreasHa = append(ag.AreasHa, ha)
-		areas[d.Sources[k]] = RoundHalfEven(ha, 3)
+		areas[d.Sources[k]] = workers.RoundHalfEven(ha, 3)
 	}
 	pct := map[string]any{}
 	support := map[string]any{}
@@ -230,7 +231,7 @@ func compareAreaAgreement(env Env, a Args) (*Result, error) {
 		v := SymmetricPctDelta(ag.AreasHa[p[0]], ag.AreasHa[p[1]])
 		ag.PairKeys = append(ag.PairKeys, key)
 		ag.PairPct = append(ag.PairPct, v)
-		pct[key] = RoundHalfEven(v, 3)
+		pct[key] = workers.RoundHalfEven(v, 3)
 		s, err := binarySupport(masks[p[0]].IsSet, masks[p[0]].OK, masks[p[1]].IsSet, masks[p[1]].OK)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", key, err)
@@ -242,12 +243,12 @@ func compareAreaAgreement(env Env, a Args) (*Result, error) {
 	ag.MedianAreaHa = median3(ag.AreasHa)
 	ag.Score = math.Max(0, 100-ag.MedianPct)
 	ag.Decision = areaVerdict(ag.MedianPct, rule.MaxMedianPct)
-	return &Result{
+	return &workers.Result{
 		Evidence: map[string]any{
 			"criterion": "area_agreement", "hazard": d.Hazard, "decision": ag.Decision,
-			"median_pct_delta": RoundHalfEven(ag.MedianPct, 3), "maximum_median_pct_delta": rule.MaxMedianPct,
-			"agreement_score_0_100": RoundHalfEven(ag.Score, 3), "score_contract": AreaScoreContract,
-			"median_area_ha": RoundHalfEven(ag.MedianAreaHa, 3), "source_areas_ha": areas,
+			"median_pct_delta": workers.RoundHalfEven(ag.MedianPct, 3), "maximum_median_pct_delta": rule.MaxMedianPct,
+			"agreement_score_0_100": workers.RoundHalfEven(ag.Score, 3), "score_contract": AreaScoreContract,
+			"median_area_ha": workers.RoundHalfEven(ag.MedianAreaHa, 3), "source_areas_ha": areas,
 			"pairwise_pct_delta": pct, "spatial_support": support, "area_method": ga.Method,
 		},
 		Payload: ag,
@@ -315,8 +316,8 @@ const droughtIoUMinimum = 0.3
 // normalization contract; pairwise IoU on common valid cells (two empty
 // masks have IoU 1), rounded to six decimals; the verdict compares the
 // median of the three rounded IoUs inclusively with 0.30.
-func compareIoU(env Env, a Args) (*Result, error) {
-	w, err := openWork(env, a, "work (PrepareScene mode=multisource_hazard)", "multisource_hazard")
+func compareIoU(env workers.Env, a workers.Args) (*workers.Result, error) {
+	w, err := workers.OpenWork(env, a, "multisource_hazard")
 	if err != nil {
 		return nil, err
 	}
@@ -339,7 +340,7 @@ func compareIoU(env Env, a Args) (*Result, error) {
 	sets := make([][]bool, 3)
 	oks := make([][]bool, 3)
 	paths := make([]string, 3)
-	infos := make([]RasterInfo, 3)
+	infos := make([]workers.RasterInfo, 3)
 	thr := map[string]any{}
 	for k, src := range d.Sources {
 		c, err := loadContinuous(env, sc, src+".tif")
@@ -362,7 +363,7 @@ func compareIoU(env Env, a Args) (*Result, error) {
 	if err := sameGrids(paths, infos); err != nil {
 		return nil, err
 	}
-	ga, err := NewGridAreas(infos[0])
+	ga, err := workers.NewGridAreas(infos[0])
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", paths[0], err)
 	}
@@ -376,7 +377,7 @@ func compareIoU(env Env, a Args) (*Result, error) {
 		}
 		ha := ga.Sum(idx) / 10000
 		ag.AreasHa = append(ag.AreasHa, ha)
-		areas[src] = RoundHalfEven(ha, 3)
+		areas[src] = workers.RoundHalfEven(ha, 3)
 	}
 	ious := map[string]any{}
 	for _, p := range sourcePairs {
@@ -391,7 +392,7 @@ func compareIoU(env Env, a Args) (*Result, error) {
 	}
 	ag.MedianIoU = median3(ag.PairIoU)
 	ag.Decision = iouVerdict(ag.MedianIoU, droughtIoUMinimum)
-	return &Result{
+	return &workers.Result{
 		Evidence: map[string]any{
 			"criterion": "iou", "decision": ag.Decision, "median_iou": ag.MedianIoU, "minimum_iou": droughtIoUMinimum,
 			"threshold_contract": ag.Contract, "normalization_fit_split": ag.FitSplit,
@@ -433,8 +434,8 @@ const (
 // only normalization; z < -0.5 is below, z > 0.5 above and the inclusive
 // middle typical; the agreement fraction is the largest state count over
 // three, and the sources agree when it reaches the required 1.0.
-func compareIntensity(env Env, a Args) (*Result, error) {
-	w, err := openWork(env, a, "work (PrepareScene mode=multisource_hazard)", "multisource_hazard")
+func compareIntensity(env workers.Env, a workers.Args) (*workers.Result, error) {
+	w, err := workers.OpenWork(env, a, "multisource_hazard")
 	if err != nil {
 		return nil, err
 	}
@@ -455,7 +456,7 @@ func compareIntensity(env Env, a Args) (*Result, error) {
 	sc := w.Scenes["sources"]
 	ag := &IntensityAgreement{Hazard: d.Hazard, Required: 1.0, FitSplit: nz.FitSplit}
 	paths := make([]string, 3)
-	infos := make([]RasterInfo, 3)
+	infos := make([]workers.RasterInfo, 3)
 	counts := map[string]int{}
 	srcEv := map[string]any{}
 	for k, src := range d.Sources {
@@ -477,14 +478,14 @@ func compareIntensity(env Env, a Args) (*Result, error) {
 		}
 		m := c.mean(c.Valid)
 		z := (m - mu) / sd
-		if err := finiteOrErr(src+" z-score", z); err != nil {
+		if err := workers.CheckFinite(src+" z-score", z); err != nil {
 			return nil, err
 		}
 		st := intensityState(z)
 		counts[st]++
 		ag.States = append(ag.States, IntensityState{Source: src, AOIMean: m, TrainMean: mu, TrainStd: sd, Z: z, State: st})
-		srcEv[src] = map[string]any{"aoi_mean": RoundHalfEven(m, 6), "training_mean": RoundHalfEven(mu, 6),
-			"training_std": RoundHalfEven(sd, 6), "z_score": RoundHalfEven(z, 6), "state": st}
+		srcEv[src] = map[string]any{"aoi_mean": workers.RoundHalfEven(m, 6), "training_mean": workers.RoundHalfEven(mu, 6),
+			"training_std": workers.RoundHalfEven(sd, 6), "z_score": workers.RoundHalfEven(z, 6), "state": st}
 	}
 	if err := sameGrids(paths, infos); err != nil {
 		return nil, err
@@ -496,12 +497,12 @@ func compareIntensity(env Env, a Args) (*Result, error) {
 		}
 	}
 	frac := float64(best) / 3
-	ag.Fraction = RoundHalfEven(frac, 6)
+	ag.Fraction = workers.RoundHalfEven(frac, 6)
 	ag.Decision = SourcesDisagree
 	if frac >= ag.Required {
 		ag.Decision = SourcesAgree
 	}
-	return &Result{
+	return &workers.Result{
 		Evidence: map[string]any{
 			"criterion": "benchmark_relative_intensity_agreement", "decision": ag.Decision,
 			"agreement_fraction": ag.Fraction, "required_agreement_fraction": ag.Required,

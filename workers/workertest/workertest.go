@@ -1,0 +1,156 @@
+// Package workertest provides an in-memory workers.Env and GeoTIFF
+// fixtures for the unit tests of the worker families.
+package workertest
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"testing"
+
+	"github.com/geodisaster/engine/crs"
+	"github.com/geodisaster/engine/raster"
+	"github.com/geodisaster/engine/workers"
+)
+
+// Env is an in-memory workers.Env: files by path and handles by name.
+type Env struct {
+	Files   map[string][]byte
+	Handles map[string]*workers.Handle
+}
+
+// NewEnv returns an empty Env.
+func NewEnv() *Env {
+	return &Env{Files: map[string][]byte{}, Handles: map[string]*workers.Handle{}}
+}
+
+// Context returns context.Background().
+func (m *Env) Context() context.Context { return context.Background() }
+
+// Logger returns a logger that discards.
+func (m *Env) Logger() *slog.Logger { return slog.New(slog.DiscardHandler) }
+
+// Open returns the named handle.
+func (m *Env) Open(name string) (*workers.Handle, error) {
+	h, ok := m.Handles[name]
+	if !ok {
+		return nil, fmt.Errorf("unknown handle %q", name)
+	}
+	return h, nil
+}
+
+// ReadFile returns a stored file.
+func (m *Env) ReadFile(p string) ([]byte, error) {
+	b, ok := m.Files[p]
+	if !ok {
+		return nil, fmt.Errorf("reading declared file %s: missing", p)
+	}
+	return b, nil
+}
+
+func (m *Env) dataset(p string) (*raster.Dataset, workers.RasterInfo, error) {
+	b, err := m.ReadFile(p)
+	if err != nil {
+		return nil, workers.RasterInfo{}, err
+	}
+	ds, err := raster.OpenReaderAt(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		return nil, workers.RasterInfo{}, err
+	}
+	info := workers.RasterInfo{Width: ds.Width(), Height: ds.Height(), Count: ds.Count(), DataType: ds.DataType(), EPSG: ds.EPSG()}
+	info.Transform, info.HasTransform = ds.Transform()
+	info.NoData, info.HasNoData = ds.NoData()
+	for i := 1; i <= info.Count; i++ {
+		info.Descriptions = append(info.Descriptions, ds.BandDescription(i))
+	}
+	return ds, info, nil
+}
+
+// Band decodes one band of a stored GeoTIFF.
+func (m *Env) Band(p string, band int) (*raster.Band, workers.RasterInfo, error) {
+	ds, info, err := m.dataset(p)
+	if err != nil {
+		return nil, info, err
+	}
+	b, err := ds.ReadBand(context.Background(), band)
+	return b, info, err
+}
+
+// RasterInfo describes a stored GeoTIFF.
+func (m *Env) RasterInfo(p string) (workers.RasterInfo, error) {
+	_, info, err := m.dataset(p)
+	return info, err
+}
+
+// WriteArtifact reports the artifact without storing it.
+func (m *Env) WriteArtifact(name string, data []byte, sum func() [32]byte) (workers.Artifact, error) {
+	return Artifact(name, data, sum), nil
+}
+
+// Artifact is the artifact an in-memory Env reports for data: its SHA-256
+// from sum when given, else computed.
+func Artifact(name string, data []byte, sum func() [32]byte) workers.Artifact {
+	var s [32]byte
+	if sum != nil {
+		s = sum()
+	} else {
+		s = sha256.Sum256(data)
+	}
+	return workers.Artifact{Name: name, SHA256: hex.EncodeToString(s[:]), Size: int64(len(data))}
+}
+
+// Grids used by the fixtures: a geographic 0.00025-degree grid and a
+// 10 m UTM grid.
+var (
+	GeoT  = crs.Affine{0.00025, 0, -60, 0, -0.00025, -5}
+	UTM10 = crs.Affine{10, 0, 500000, 0, -10, 8800000}
+)
+
+// PutTIFF writes bands (row-major values) as a GeoTIFF into the env and
+// returns its described scene file.
+func (m *Env) PutTIFF(t testing.TB, card workers.FileCard, w, h int, dt raster.DataType, epsg int, tr crs.Affine, nodata *float64, bands ...[]float64) workers.SceneFile {
+	t.Helper()
+	var bs []*raster.Band
+	for _, vals := range bands {
+		b, err := raster.NewBand(w, h, dt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range vals {
+			switch d := b.Data.(type) {
+			case []uint8:
+				d[i] = uint8(v)
+			case []uint16:
+				d[i] = uint16(v)
+			case []float32:
+				d[i] = float32(v)
+			}
+		}
+		bs = append(bs, b)
+	}
+	var buf bytes.Buffer
+	if err := raster.Write(&buf, bs, raster.WriteOptions{EPSG: epsg, Transform: tr, NoData: nodata}); err != nil {
+		t.Fatal(err)
+	}
+	m.Files[card.Path] = buf.Bytes()
+	sf, err := workers.DescribeFile(m, card)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sf
+}
+
+// Fill returns n copies of v.
+func Fill(n int, v float64) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = v
+	}
+	return out
+}
+
+// NoData returns a pointer to v, for WriteOptions.NoData.
+func NoData(v float64) *float64 { return &v }
