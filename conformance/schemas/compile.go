@@ -3,14 +3,22 @@ package schemas
 import (
 	"bytes"
 	"fmt"
+	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Compile compiles every embedded answer schema, keyed by question type.
 // Callers that validate answers (the runtime's publication gate, reports,
-// REAL-mode checks) share this one compilation path.
-func Compile() (map[string]*jsonschema.Schema, error) {
+// REAL-mode checks) share this one compilation path, and its result: the
+// schemas are compiled once per process (about 70 ms of a replay's start,
+// paid a second time by its report), and the map and schemas must not be
+// modified.
+func Compile() (map[string]*jsonschema.Schema, error) { return compiled() }
+
+var compiled = sync.OnceValues(compileAll)
+
+func compileAll() (map[string]*jsonschema.Schema, error) {
 	c := jsonschema.NewCompiler()
 	out := map[string]*jsonschema.Schema{}
 	for _, t := range Types() {
