@@ -38,16 +38,7 @@ REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "conformance", "oracle"))
 
 import bench_sen1flood  # noqa: E402  (the Python chain)
-
-
-def python_round(s1, jrc, out, runs):
-    wall, cpu = [], []
-    for _ in range(runs):
-        t0, c0 = time.perf_counter(), time.process_time()
-        bench_sen1flood.chain(s1, jrc, out)
-        wall.append(1000 * (time.perf_counter() - t0))
-        cpu.append(1000 * (time.process_time() - c0))
-    return statistics.median(wall), statistics.median(cpu)
+from sen1flood_vs_python import python_round  # noqa: E402  (median chain of a round)
 
 
 def go_round(binary, corpus, records, copies, tmp):
