@@ -168,3 +168,24 @@ func BenchmarkHugeStrip(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDecodeLZW decodes rasterio's world.byte.tif (2880 x 1200
+// uint8, LZW, tiled) from ../shared/data.
+func BenchmarkDecodeLZW(b *testing.B) {
+	p := "../../shared/data/rasterio/world.byte.tif"
+	if _, err := os.Stat(p); err != nil {
+		b.Skipf("corpus absent: %s", p)
+	}
+	d, err := Open(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer d.Close()
+	b.SetBytes(int64(d.Width() * d.Height()))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := d.ReadBand(context.Background(), 1); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -26,7 +26,11 @@ the full-size release (`geodisaster synth --full`) this compares realistic
 input sizes without a two-hour oracle run:
 
     /usr/bin/python3 conformance/bench/replay_vs_oracle.py --bin /tmp/geodisaster \
-        --corpus /tmp/full --per-type 10 --workers 2
+        --corpus /tmp/full --per-type 10 --workers 2 [--baseline /tmp/geodisaster-main]
+
+With --baseline, a second binary replays the same records right after
+--bin, family by family, and its oracle/CPU and baseline/bin CPU ratios
+are printed too: a before/after comparison from the same run.
 """
 import argparse
 import json
@@ -60,6 +64,7 @@ def main():
     ap.add_argument("--corpus", required=True)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--baseline", help="a second geodisaster binary timed in the same run (e.g. main's): its CPU ratio to --bin is printed too")
     ap.add_argument("--per-type", type=int, default=0,
                     help="time a stratified sample: the first N records (by id) of each type")
     args = ap.parse_args()
@@ -90,40 +95,57 @@ def stratified_sample(src, per_type, dst):
     return dst
 
 
+def go_replay(binary, args, records, fam):
+    """Replays fam's records with binary; returns (wall, CPU, record count)."""
+    out = tempfile.mkdtemp(prefix="bench_replay_")
+    try:
+        dt, cpu, p = timed([binary, "replay", "--input", records, "--dataset-root", args.corpus,
+                            "--family", fam, "--workers", str(args.workers), "--output-dir", out, "--json"])
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+    if p.returncode != 0:
+        sys.exit("go replay (%s) failed for %s: %s" % (binary, fam, p.stderr.decode()[-2000:]))
+    rep = json.loads(p.stdout)
+    n = rep["by_family"][fam]["records"]
+    assert rep["by_family"][fam]["correct"] == n, "replay not all correct"
+    return dt, cpu, n
+
+
 def run(args, records):
     rows = []
     for fam in FAMILIES:
-        go_best = py_best = go_cpu = py_cpu = None
+        go_best = py_best = go_cpu = py_cpu = base_best = base_cpu = None
         n = None
         for _ in range(args.repeat):
-            out = tempfile.mkdtemp(prefix="bench_replay_")
-            try:
-                dt, cpu, p = timed([args.bin, "replay", "--input", records, "--dataset-root", args.corpus,
-                                    "--family", fam, "--workers", str(args.workers), "--output-dir", out, "--json"])
-            finally:
-                shutil.rmtree(out, ignore_errors=True)
-            if p.returncode != 0:
-                sys.exit("go replay failed for %s: %s" % (fam, p.stderr.decode()[-2000:]))
-            rep = json.loads(p.stdout)
-            n = rep["by_family"][fam]["records"]
-            assert rep["by_family"][fam]["correct"] == n, "replay not all correct"
+            dt, cpu, n = go_replay(args.bin, args, records, fam)
             go_best = dt if go_best is None else min(go_best, dt)
             go_cpu = cpu if go_cpu is None else min(go_cpu, cpu)
+            if args.baseline:
+                dt, cpu, _ = go_replay(args.baseline, args, records, fam)
+                base_best = dt if base_best is None else min(base_best, dt)
+                base_cpu = cpu if base_cpu is None else min(base_cpu, cpu)
             dt, cpu, p = timed(["/usr/bin/python3", ORACLE, "--corpus", args.corpus, "--records", records,
                                 "--family", fam])
             if p.returncode != 0:
                 sys.exit("oracle failed for %s: %s" % (fam, p.stderr.decode()[-2000:]))
             py_best = dt if py_best is None else min(py_best, dt)
             py_cpu = cpu if py_cpu is None else min(py_cpu, cpu)
-        rows.append((fam, n, go_best, py_best, go_cpu, py_cpu))
-    print("%-14s %8s %8s %10s %8s %8s %10s %8s" % ("family", "records", "go_s", "oracle_s", "ratio",
-                                                   "go_cpu", "oracle_cpu", "cpu_ratio"))
-    for fam, n, g, py, gc, pc in rows:
-        print("%-14s %8d %8.3f %10.3f %8.2f %8.3f %10.3f %8.2f" % (fam, n, g, py, py / g, gc, pc, pc / gc))
+        rows.append((fam, n, go_best, py_best, go_cpu, py_cpu, base_best, base_cpu))
+    print("machine: %d cores, load %.2f %.2f %.2f (ratios are from this one run)" % ((os.cpu_count(),) + os.getloadavg()))
+    hdr = "%-14s %8s %8s %10s %8s %8s %10s %9s" % ("family", "records", "go_s", "oracle_s", "ratio", "go_cpu", "oracle_cpu", "cpu_ratio")
+    if args.baseline:
+        hdr += " %9s %10s %14s" % ("base_cpu", "base_ratio", "base/go_cpu")
+    print(hdr)
+    for fam, n, g, py, gc, pc, bg, bc in rows:
+        line = "%-14s %8d %8.3f %10.3f %8.2f %8.3f %10.3f %9.2f" % (fam, n, g, py, py / g, gc, pc, pc / gc)
+        if args.baseline:
+            line += " %9.3f %10.2f %14.2f" % (bc, pc / bc, bc / gc)
+        print(line)
     print(json.dumps({"workers": args.workers, "families": [
-        {"family": f, "records": n, "go_seconds": g, "oracle_seconds": py, "ratio": py / g,
-         "go_cpu_seconds": gc, "oracle_cpu_seconds": pc, "cpu_ratio": pc / gc}
-        for f, n, g, py, gc, pc in rows]}))
+        dict({"family": f, "records": n, "go_seconds": g, "oracle_seconds": py, "ratio": py / g,
+              "go_cpu_seconds": gc, "oracle_cpu_seconds": pc, "cpu_ratio": pc / gc},
+             **({"baseline_cpu_seconds": bc, "baseline_cpu_ratio": pc / bc} if args.baseline else {}))
+        for f, n, g, py, gc, pc, bg, bc in rows]}))
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@
 # RUNS (default 3) runs, interleaved:
 #   - geodisaster inspect --stats FILE    vs  GDAL_NUM_THREADS=2 gdalinfo -stats FILE
 #   - Go decode benchmark (ReadBand)      vs  GDAL ReadAsArray, 1 and 2 threads
-# and checks that the STATISTICS_* lines of both tools are identical.
+# with the ratios Go / GDAL 2 threads (below 1: Go is faster), and checks that the STATISTICS_* lines of both tools are identical.
 # Needs Debian's gdal-bin and python3-gdal; run from the repository root.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -34,7 +34,15 @@ for f in deflate_p3 lzw_p2 zstd_p3; do
   if diff <(grep STATISTICS_ "$bin/gdal.txt") <(grep STATISTICS_ "$bin/go.txt") > /dev/null; then same=identical; else same=DIFFERENT; fi
   gb=$(printf '%s\n' "${g[@]}" | best); ob=$(printf '%s\n' "${o[@]}" | best)
   echo "$f stats: gdalinfo -stats best ${gb}s, geodisaster inspect --stats best ${ob}s, ratio $(echo "scale=2; $ob/$gb" | bc) (STATISTICS_* $same)"
-  for t in 1 2; do $py conformance/raster/gdalread.py "$file" $t "$runs" | sed "s/^/$f decode: /"; done
-  GEODISASTER_BENCH_TIFF="$file" "$bin/raster.test" -test.run '^$' -test.bench 'ReadBandBig' -test.benchtime 1x -test.count "$runs" |
-    awk -v f="$f" '/^Benchmark/ { w=$3/1e9; c=$7; if (bw==""||w<bw) bw=w; if (bc==""||c<bc) bc=c } END { printf "%s decode: go ReadBand best wall %.3f s cpu %.3f s\n", f, bw, bc }'
+  # Decode: GDAL 1 and 2 threads and Go, interleaved run by run.
+  g1=(); g2=(); gw=(); gc=()
+  for i in $(seq "$runs"); do
+    g1+=("$($py conformance/raster/gdalread.py "$file" 1 1 | awk '{print $6}')")
+    g2+=("$($py conformance/raster/gdalread.py "$file" 2 1 | awk '{print $6}')")
+    read -r w c < <(GEODISASTER_BENCH_TIFF="$file" "$bin/raster.test" -test.run '^$' -test.bench 'ReadBandBig' -test.benchtime 1x |
+      awk '/^Benchmark/ { printf "%.3f %.3f\n", $3/1e9, $7 }')
+    gw+=("$w"); gc+=("$c")
+  done
+  b1=$(printf '%s\n' "${g1[@]}" | best); b2=$(printf '%s\n' "${g2[@]}" | best); bw=$(printf '%s\n' "${gw[@]}" | best); bc=$(printf '%s\n' "${gc[@]}" | best)
+  echo "$f decode: gdal ReadAsArray best wall 1 thread ${b1}s, 2 threads ${b2}s; go ReadBand best wall ${bw}s (cpu ${bc}s); ratio go/gdal-2-threads $(echo "scale=2; $bw/$b2" | bc)"
 done

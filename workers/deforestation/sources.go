@@ -215,17 +215,56 @@ func checkSARScene(s *workers.Scene) error {
 }
 
 // bandFloat32 returns a band's samples as float32 (exact for the integer
-// and float32 types the sources use).
-func bandFloat32(b *raster.Band) []float32 {
-	if f, ok := b.Data.([]float32); ok {
-		return f
+// and float32 types the sources use): a float32 band's own samples,
+// otherwise a converted copy.
+func bandFloat32(b *raster.Band) []float32 { return bandFloat32Into(nil, b) }
+
+// bandFloat32Into is bandFloat32 converting into dst's memory when it is
+// large enough; callers reuse dst across bands.
+func bandFloat32Into(dst []float32, b *raster.Band) []float32 {
+	switch s := b.Data.(type) {
+	case []float32:
+		return s
+	case []uint8:
+		return toFloat32(dst, s)
+	case []int8:
+		return toFloat32(dst, s)
+	case []uint16:
+		return toFloat32(dst, s)
+	case []int16:
+		return toFloat32(dst, s)
+	case []uint32:
+		return toFloat32(dst, s)
+	case []int32:
+		return toFloat32(dst, s)
+	case []float64:
+		return toFloat32(dst, s)
 	}
 	n := b.Width * b.Height
-	out := make([]float32, n)
-	for i := 0; i < n; i++ {
-		out[i] = float32(b.At(i))
+	dst = grow32(dst, n)
+	for i := range dst {
+		dst[i] = float32(b.At(i))
 	}
-	return out
+	return dst
+}
+
+// toFloat32 converts samples to float32 into dst's memory. Each integer
+// converts exactly to float64, so one rounding to float32 is what
+// float32(b.At(i)) gives.
+func toFloat32[T uint8 | int8 | uint16 | int16 | uint32 | int32 | float64](dst []float32, s []T) []float32 {
+	dst = grow32(dst, len(s))
+	for i, v := range s {
+		dst[i] = float32(v)
+	}
+	return dst
+}
+
+// grow32 returns dst resized to n, reallocated only when too small.
+func grow32(dst []float32, n int) []float32 {
+	if cap(dst) < n {
+		return make([]float32, n)
+	}
+	return dst[:n]
 }
 
 // validFloat32Sample reports whether a sample is finite and not the declared
@@ -236,6 +275,31 @@ func validFloat32Sample(v float32, info workers.RasterInfo) bool {
 		return false
 	}
 	return !(info.HasNoData && f == info.NoData)
+}
+
+// float32NoData returns the declared nodata as the float32 a sample must
+// equal to match it (float64(v) == NoData); ok is false when no float32
+// can (no nodata, NaN, or a value float32 cannot hold exactly).
+func float32NoData(info workers.RasterInfo) (nd float32, ok bool) {
+	nd = float32(info.NoData)
+	return nd, info.HasNoData && float64(nd) == info.NoData
+}
+
+// finiteBits32 reports whether v is finite from its exponent bits.
+func finiteBits32(v float32) bool { return math.Float32bits(v)&0x7f800000 != 0x7f800000 }
+
+// validMask32 sets mask[i] to validFloat32Sample(vals[i], info), reusing
+// mask's memory.
+func validMask32(mask []bool, vals []float32, info workers.RasterInfo) []bool {
+	if cap(mask) < len(vals) {
+		mask = make([]bool, len(vals))
+	}
+	mask = mask[:len(vals)]
+	nd, hasND := float32NoData(info)
+	for i, v := range vals {
+		mask[i] = math.Float32bits(v)&0x7f800000 != 0x7f800000 && !(hasND && v == nd)
+	}
+	return mask
 }
 
 // EpochIndices are one optical epoch's NDVI and NBR means.
@@ -252,30 +316,61 @@ type EpochIndices struct {
 // where region (nil: every pixel) holds and both samples are valid, and
 // returns the finite values in row-major order.
 func normalizedDifference(a, b []float32, ia, ib workers.RasterInfo, region []bool) []float32 {
-	out := make([]float32, 0, len(a))
-	for i := range a {
-		if region != nil && !region[i] {
-			continue
-		}
-		x, y := a[i], b[i]
-		if !validFloat32Sample(x, ia) || !validFloat32Sample(y, ib) {
-			continue
-		}
-		v := (x - y) / (x + y)
-		if f := float64(v); !workers.Finite(f) {
-			continue
-		}
-		out = append(out, v)
-	}
+	out, _ := normalizedDifferences(a, b, nil, validMask32(nil, a, ia), validMask32(nil, b, ib), nil, region, nil, nil)
 	return out
+}
+
+// normalizedDifferences is normalizedDifference fused over a stack: in one
+// pass over the pixels where region (nil: every pixel) holds and n is
+// valid (mask mn) it appends the finite (n-a)/(n+a) where a is valid (ma)
+// to outA and, when b is not nil, the finite (n-b)/(n+b) where b is valid
+// (mb) to outB, in row-major order.
+func normalizedDifferences(n, a, b []float32, mn, ma, mb, region []bool, outA, outB []float32) ([]float32, []float32) {
+	outA, outB = outA[:0], outB[:0]
+	a, ma = a[:len(n)], ma[:len(n)]
+	mn = mn[:len(n)]
+	if region != nil {
+		region = region[:len(n)]
+	}
+	if b != nil {
+		b, mb = b[:len(n)], mb[:len(n)]
+	}
+	for i, x := range n {
+		if region != nil && !region[i] || !mn[i] {
+			continue
+		}
+		if ma[i] {
+			y := a[i]
+			if v := (x - y) / (x + y); finiteBits32(v) {
+				outA = append(outA, v)
+			}
+		}
+		if b != nil && mb[i] {
+			y := b[i]
+			if v := (x - y) / (x + y); finiteBits32(v) {
+				outB = append(outB, v)
+			}
+		}
+	}
+	return outA, outB
+}
+
+// opticalScratch holds an optical stack's reusable per-epoch buffers:
+// converted bands, their validity masks and the index values.
+type opticalScratch struct {
+	b4, b8, b12 []float32
+	m4, m8, m12 []bool
+	ndvi, nbr   []float32
 }
 
 // epochIndices computes an epoch's NDVI = (B8-B4)/(B8+B4) and
 // NBR = (B8-B12)/(B8+B12) means (spec type 1 step 1) over region (nil: the
-// whole AOI), which must be on the epoch's grid.
-func epochIndices(env workers.Env, e opticalEpoch, region []bool, regionInfo *workers.RasterInfo) (EpochIndices, error) {
+// whole AOI), which must be on the epoch's grid. B8's validity mask is
+// computed once for both indices, which one pass computes; sc's buffers
+// are reused from epoch to epoch.
+func epochIndices(env workers.Env, e opticalEpoch, region []bool, regionInfo *workers.RasterInfo, sc *opticalScratch) (EpochIndices, error) {
 	out := EpochIndices{Epoch: e.Epoch, Path: e.File.Path}
-	get := func(name string) ([]float32, workers.RasterInfo, error) {
+	get := func(name string, conv *[]float32, mask *[]bool) ([]float32, workers.RasterInfo, error) {
 		bi, err := declaredBand(e.File, name)
 		if err != nil {
 			if name == "B12" {
@@ -287,17 +382,24 @@ func epochIndices(env workers.Env, e opticalEpoch, region []bool, regionInfo *wo
 		if err != nil {
 			return nil, workers.RasterInfo{}, err
 		}
-		return bandFloat32(b), info, nil
+		v := bandFloat32Into(*conv, b)
+		if _, own := b.Data.([]float32); !own {
+			// Keep the converted memory for the next epoch; a float32
+			// band's own samples are shared and never written.
+			*conv = v
+		}
+		*mask = validMask32(*mask, v, info)
+		return v, info, nil
 	}
-	b4, i4, err := get("B4")
+	b4, i4, err := get("B4", &sc.b4, &sc.m4)
 	if err != nil {
 		return out, err
 	}
-	b8, i8, err := get("B8")
+	b8, i8, err := get("B8", &sc.b8, &sc.m8)
 	if err != nil {
 		return out, err
 	}
-	b12, i12, err := get("B12")
+	b12, i12, err := get("B12", &sc.b12, &sc.m12)
 	if err != nil {
 		return out, err
 	}
@@ -306,10 +408,12 @@ func epochIndices(env workers.Env, e opticalEpoch, region []bool, regionInfo *wo
 			return out, fmt.Errorf("optical epoch %s is not on the Hansen loss mask's grid: %w", e.File.Path, err)
 		}
 	}
-	ndvi := normalizedDifference(b8, b4, i8, i4, region)
-	nbr := normalizedDifference(b8, b12, i8, i12, region)
-	out.NDVI, out.NDVIPixels = numpy.MeanFloat32(ndvi), len(ndvi)
-	out.NBR, out.NBRPixels = numpy.MeanFloat32(nbr), len(nbr)
+	if len(b4) != len(b8) || len(b12) != len(b8) || i4.Width != i8.Width || i12.Width != i8.Width {
+		return out, fmt.Errorf("optical epoch %s: bands B4, B8 and B12 differ in size", e.File.Path)
+	}
+	sc.ndvi, sc.nbr = normalizedDifferences(b8, b4, b12, sc.m8, sc.m4, sc.m12, region, sc.ndvi, sc.nbr)
+	out.NDVI, out.NDVIPixels = numpy.MeanFloat32(sc.ndvi), len(sc.ndvi)
+	out.NBR, out.NBRPixels = numpy.MeanFloat32(sc.nbr), len(sc.nbr)
 	return out, nil
 }
 
@@ -353,8 +457,9 @@ func opticalDrops(env workers.Env, s *workers.Scene, loss *HansenLoss) (*Optical
 		region, rinfo, od.Region = loss.Mask, &loss.Info, "event_year_loss"
 	}
 	var preNDVI, postNDVI, preNBR, postNBR []float32
+	var sc opticalScratch
 	for _, e := range eps {
-		ei, err := epochIndices(env, e, region, rinfo)
+		ei, err := epochIndices(env, e, region, rinfo, &sc)
 		if err != nil {
 			return nil, err
 		}
@@ -404,8 +509,9 @@ type SARChange struct {
 	PreCount, PostCount int
 }
 
-// declaredBandMean returns NumPy's float32 mean of a band's valid samples.
-func declaredBandMean(env workers.Env, f *workers.SceneFile, name string) (float32, int, error) {
+// declaredBandMean returns NumPy's float32 mean of a band's valid samples,
+// gathered into *buf, whose memory is reused from band to band.
+func declaredBandMean(env workers.Env, f *workers.SceneFile, name string, buf *[]float32) (float32, int, error) {
 	bi, err := declaredBand(f, name)
 	if err != nil {
 		return 0, 0, err
@@ -414,13 +520,15 @@ func declaredBandMean(env workers.Env, f *workers.SceneFile, name string) (float
 	if err != nil {
 		return 0, 0, err
 	}
-	vals := bandFloat32(b)
-	valid := make([]float32, 0, len(vals))
+	vals := bandFloat32(b) // a SAR band's own float32 samples
+	nd, hasND := float32NoData(info)
+	valid := (*buf)[:0]
 	for _, v := range vals {
-		if validFloat32Sample(v, info) {
+		if math.Float32bits(v)&0x7f800000 != 0x7f800000 && !(hasND && v == nd) {
 			valid = append(valid, v)
 		}
 	}
+	*buf = valid
 	if len(valid) == 0 {
 		return 0, 0, fmt.Errorf("%s: band %s has no valid pixel", f.Path, name)
 	}
@@ -435,12 +543,13 @@ func sarChange(env workers.Env, s *workers.Scene) (*SARChange, error) {
 	}
 	sc := &SARChange{}
 	var preVH, postVH, preVV, postVV []float32
+	var buf []float32
 	for _, f := range sceneTIFFs(s) {
-		vh, nvh, err := declaredBandMean(env, f, "VH")
+		vh, nvh, err := declaredBandMean(env, f, "VH", &buf)
 		if err != nil {
 			return nil, err
 		}
-		vv, nvv, err := declaredBandMean(env, f, "VV")
+		vv, nvv, err := declaredBandMean(env, f, "VV", &buf)
 		if err != nil {
 			return nil, err
 		}

@@ -676,8 +676,9 @@ func detectClearingInterval(env workers.Env, a workers.Args) (*workers.Result, e
 		return nil, err
 	}
 	var aoi []EpochIndices
+	var osc opticalScratch
 	for _, e := range eps {
-		ei, err := epochIndices(env, e, nil, nil)
+		ei, err := epochIndices(env, e, nil, nil, &osc)
 		if err != nil {
 			return nil, err
 		}

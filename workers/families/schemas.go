@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"sort"
+	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -42,8 +43,17 @@ func SchemaTypes() []string {
 
 // CompileSchemas compiles every family's answer schemas, keyed by
 // question type. Callers that validate answers (the runtime's publication
-// gate, reports, REAL-mode checks) share this one compilation path.
-func CompileSchemas() (map[string]*jsonschema.Schema, error) {
+// gate, reports, REAL-mode checks) share this one compilation path and
+// its result, which callers must not modify.
+func CompileSchemas() (map[string]*jsonschema.Schema, error) { return compiledSchemas() }
+
+// compiledSchemas compiles the schemas once per process: a replay's
+// publication gate and its HTML report both need them (about 70 ms each
+// of a one-record replay's fixed cost when compiled twice). The result is
+// read-only.
+var compiledSchemas = sync.OnceValues(compileSchemas)
+
+func compileSchemas() (map[string]*jsonschema.Schema, error) {
 	c := jsonschema.NewCompiler()
 	out := map[string]*jsonschema.Schema{}
 	for _, t := range SchemaTypes() {

@@ -355,7 +355,7 @@ func compareIoU(env workers.Env, a workers.Args) (*workers.Result, error) {
 		q := c.asDtype(fit.Q25)
 		set := make([]bool, len(c.OK))
 		for _, i := range c.Valid {
-			set[i] = c.Band.At(i) < q
+			set[i] = c.F64[i] < q
 		}
 		sets[k], oks[k], paths[k], infos[k] = set, c.OK, c.Path, c.Info
 		ag.Thresholds = append(ag.Thresholds, fit.Q25)

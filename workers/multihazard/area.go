@@ -151,7 +151,7 @@ func computeNDVIZScore(env workers.Env, a workers.Args) (*workers.Result, error)
 		return nil, err
 	}
 	for _, i := range c.Valid {
-		if v := c.Band.At(i); v < -1 || v > 1 {
+		if v := c.F64[i]; v < -1 || v > 1 {
 			return nil, fmt.Errorf("%s: NDVI %v at pixel %d is outside [-1, 1]", c.Path, v, i)
 		}
 	}
@@ -276,7 +276,7 @@ func computePeakNO2(env workers.Env, a workers.Args) (*workers.Result, error) {
 	}
 	vals := make([]float64, len(c.Valid))
 	for k, i := range c.Valid {
-		vals[k] = c.Band.At(i)
+		vals[k] = c.F64[i]
 	}
 	sort.Float64s(vals)
 	mx := vals[len(vals)-1]

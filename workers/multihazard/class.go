@@ -168,7 +168,7 @@ func scoreClassTable(env workers.Env, a workers.Args, scale string) (*workers.Re
 	}
 	members := make([][]int, len(bins))
 	for _, i := range sel {
-		v := val.Band.At(i)
+		v := val.F64[i]
 		k := -1
 		for b, bin := range bins {
 			if v >= val.asDtype(bin.Lower) && v < val.asDtype(bin.Upper) {

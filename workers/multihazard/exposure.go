@@ -242,7 +242,7 @@ func estimateExposure(env workers.Env, a workers.Args, r exposureRule) (*workers
 		return nil, err
 	}
 	for _, i := range pop.Valid {
-		if v := pop.Band.At(i); v < 0 {
+		if v := pop.F64[i]; v < 0 {
 			return nil, fmt.Errorf("%s: negative population %v at pixel %d", pop.Path, v, i)
 		}
 	}

@@ -351,10 +351,10 @@ func loadCodedMask(env workers.Env, s *workers.Scene, file string, maxCode int) 
 	if err != nil {
 		return nil, err
 	}
-	n := b.Width * b.Height
+	vals := samples64(b)
+	n := len(vals)
 	m := &HazardMask{Path: f.Path, Info: info, Band: b, Handle: stem(f.Path), IsSet: make([]bool, n), OK: make([]bool, n)}
-	for i := 0; i < n; i++ {
-		v := b.At(i)
+	for i, v := range vals {
 		if !workers.Finite(v) || (hasND && v == nd) {
 			continue
 		}
@@ -384,10 +384,22 @@ type Continuous struct {
 	Handle string
 	Info   workers.RasterInfo
 	Band   *raster.Band
+	// F64 are the band's samples as float64, converted once (a float64
+	// band's own samples): the per-pixel loops read them, never Band.At.
+	F64 []float64
 	// OK marks valid pixels.
 	OK []bool
 	// Valid lists valid row-major indices.
 	Valid []int
+}
+
+// samples64 returns a band's samples as float64: a float64 band's own
+// samples, otherwise one typed conversion (exact for every sample type).
+func samples64(b *raster.Band) []float64 {
+	if d, ok := b.Data.([]float64); ok {
+		return d
+	}
+	return b.Float64s()
 }
 
 // loadContinuous reads a declared single-band continuous raster. Nodata
@@ -409,10 +421,9 @@ func loadContinuous(env workers.Env, s *workers.Scene, file string) (*Continuous
 	if err != nil {
 		return nil, err
 	}
-	n := b.Width * b.Height
-	c := &Continuous{Path: f.Path, Handle: stem(f.Path), Info: info, Band: b, OK: make([]bool, n)}
-	for i := 0; i < n; i++ {
-		v := b.At(i)
+	vals := samples64(b)
+	c := &Continuous{Path: f.Path, Handle: stem(f.Path), Info: info, Band: b, F64: vals, OK: make([]bool, len(vals))}
+	for i, v := range vals {
 		if !workers.Finite(v) || (hasND && v == nd) {
 			continue
 		}
@@ -437,7 +448,7 @@ func (c *Continuous) values(idx []int) (f32 []float32, f64 []float64) {
 	}
 	out := make([]float64, len(idx))
 	for k, i := range idx {
-		out[k] = c.Band.At(i)
+		out[k] = c.F64[i]
 	}
 	return nil, out
 }

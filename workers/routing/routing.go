@@ -3,6 +3,7 @@ package routing
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"image/png"
 	"math"
@@ -601,48 +602,168 @@ func loadRoadNetwork(env workers.Env, s *workers.Scene) (*RoadNetwork, error) {
 	return loadDeclared(env, s, routeRoadsFile, parseRoadNetwork)
 }
 
+// Road edge properties, as bits of roadProps.have.
+const (
+	roadEdgeID = 1 << iota
+	roadU
+	roadV
+	roadLength
+	roadTravelTime
+	roadFloodRisk
+	roadFlooded
+	roadBlocked
+	roadAllProps = 1<<iota - 1
+)
+
+// roadProps collects one feature's edge properties; a null value counts as
+// absent, as it does for encoding/json's pointer fields, and a repeated
+// member's last value wins.
+type roadProps struct {
+	e    RoadEdge
+	have int
+}
+
+// set decodes one properties member into the edge.
+func (r *roadProps) set(key string, v vector.JSONValue) error {
+	var bit int
+	var err error
+	switch key {
+	case "edge_id":
+		bit = roadEdgeID
+		if !v.IsNull() {
+			r.e.ID, err = roadEdgeIDValue(v)
+		}
+	case "u":
+		bit = roadU
+		if !v.IsNull() {
+			r.e.U, err = v.Int64()
+		}
+	case "v":
+		bit = roadV
+		if !v.IsNull() {
+			r.e.V, err = v.Int64()
+		}
+	case "length_m":
+		bit = roadLength
+		if !v.IsNull() {
+			r.e.LengthM, err = v.Float64()
+		}
+	case "travel_time_min":
+		bit = roadTravelTime
+		if !v.IsNull() {
+			r.e.TravelTimeMin, err = v.Float64()
+		}
+	case "flood_risk":
+		bit = roadFloodRisk
+		if !v.IsNull() {
+			r.e.FloodRisk, err = v.Float64()
+		}
+	case "flooded":
+		bit = roadFlooded
+		if !v.IsNull() {
+			r.e.Flooded, err = v.Bool()
+		}
+	case "blocked":
+		bit = roadBlocked
+		if !v.IsNull() {
+			r.e.Blocked, err = v.Bool()
+		}
+	default:
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", key, err)
+	}
+	if v.IsNull() {
+		r.have &^= bit
+	} else {
+		r.have |= bit
+	}
+	return nil
+}
+
+// roadEdgeIDValue decodes an edge id given as a string or an integer (the
+// integer's decimal text), as edgeID's UnmarshalJSON does.
+func roadEdgeIDValue(v vector.JSONValue) (string, error) {
+	if v.IsString() {
+		return v.String()
+	}
+	if _, err := v.Int64(); err != nil {
+		return "", fmt.Errorf("edge id %s is neither a string nor an integer", v.Raw())
+	}
+	return v.Raw(), nil
+}
+
+// parseRoadNetwork decodes the road table in one typed pass
+// (vector.DecodeLineFeatures): the edges' ids are parts of one copy of
+// the document and their vertices share one array.
 func parseRoadNetwork(p string, b []byte) (*RoadNetwork, error) {
-	var fc geoFeatureCollection
-	if err := unmarshalDeclared(p, b, &fc); err != nil {
-		return nil, err
+	var edges []RoadEdge
+	var cur roadProps
+	curFeature := -1
+	missing := func(i int) error {
+		return fmt.Errorf("%s: feature %d: edge_id, u, v, length_m, travel_time_min, flood_risk, flooded and blocked are required", p, i)
 	}
-	if fc.Type != "FeatureCollection" {
-		return nil, fmt.Errorf("%s: not a GeoJSON FeatureCollection", p)
-	}
-	n := &RoadNetwork{Path: p, Edges: make([]RoadEdge, 0, len(fc.Features)), byID: map[string]int{}}
-	for i, f := range fc.Features {
-		var pr struct {
-			EdgeID        *edgeID  `json:"edge_id"`
-			U             *int64   `json:"u"`
-			V             *int64   `json:"v"`
-			LengthM       *float64 `json:"length_m"`
-			TravelTimeMin *float64 `json:"travel_time_min"`
-			FloodRisk     *float64 `json:"flood_risk"`
-			Flooded       *bool    `json:"flooded"`
-			Blocked       *bool    `json:"blocked"`
+	finish := func() error {
+		if curFeature < 0 {
+			return nil
 		}
-		if err := gojson.Unmarshal(f.Properties, &pr); err != nil {
-			return nil, fmt.Errorf("%s: feature %d: properties: %w", p, i, err)
+		e := cur.e
+		if cur.have != roadAllProps || e.ID == "" {
+			return missing(curFeature)
 		}
-		if pr.EdgeID == nil || *pr.EdgeID == "" || pr.U == nil || pr.V == nil || pr.LengthM == nil || pr.TravelTimeMin == nil || pr.FloodRisk == nil || pr.Flooded == nil || pr.Blocked == nil {
-			return nil, fmt.Errorf("%s: feature %d: edge_id, u, v, length_m, travel_time_min, flood_risk, flooded and blocked are required", p, i)
-		}
-		e := RoadEdge{ID: string(*pr.EdgeID), U: *pr.U, V: *pr.V, LengthM: *pr.LengthM, TravelTimeMin: *pr.TravelTimeMin, FloodRisk: *pr.FloodRisk, Flooded: *pr.Flooded, Blocked: *pr.Blocked}
 		if !(e.LengthM > 0) || math.IsInf(e.LengthM, 0) || !(e.TravelTimeMin > 0) || math.IsInf(e.TravelTimeMin, 0) {
-			return nil, fmt.Errorf("%s: edge %s: length_m and travel_time_min must be positive and finite", p, e.ID)
+			return fmt.Errorf("%s: edge %s: length_m and travel_time_min must be positive and finite", p, e.ID)
 		}
 		if !(e.FloodRisk >= 0 && e.FloodRisk <= 1) {
-			return nil, fmt.Errorf("%s: edge %s: flood_risk %v is outside 0..1", p, e.ID, e.FloodRisk)
+			return fmt.Errorf("%s: edge %s: flood_risk %v is outside 0..1", p, e.ID, e.FloodRisk)
 		}
-		var err error
-		if e.Coords, err = parseLineString(p, i, f.Geometry); err != nil {
-			return nil, err
+		edges = append(edges, e)
+		return nil
+	}
+	// Properties arrive feature by feature, in order; a feature that has
+	// none shows as a gap in the indices.
+	lf, err := vector.DecodeLineFeatures(string(b), func(i int, key string, v vector.JSONValue) error {
+		if i != curFeature {
+			if err := finish(); err != nil {
+				return err
+			}
+			if i != curFeature+1 {
+				return missing(curFeature + 1)
+			}
+			cur, curFeature = roadProps{}, i
+		}
+		if err := cur.set(key, v); err != nil {
+			return fmt.Errorf("%s: feature %d: properties: %w", p, i, err)
+		}
+		return nil
+	})
+	if err == nil {
+		err = finish()
+	}
+	if err != nil {
+		var ge *vector.GeoJSONError
+		if errors.As(err, &ge) {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+		return nil, err
+	}
+	if len(edges) != len(lf.Lines) {
+		return nil, missing(len(edges))
+	}
+	n := &RoadNetwork{Path: p, Edges: edges, byID: make(map[string]int, len(edges))}
+	for i := range n.Edges {
+		e := &n.Edges[i]
+		e.Coords = lf.Lines[i]
+		for k, c := range e.Coords {
+			if !finiteLonLat(c[0], c[1]) {
+				return nil, fmt.Errorf("%s: feature %d: vertex %d is not a valid WGS84 position", p, i, k)
+			}
 		}
 		if _, dup := n.byID[e.ID]; dup {
 			return nil, fmt.Errorf("%s: duplicate edge_id %s", p, e.ID)
 		}
-		n.byID[e.ID] = len(n.Edges)
-		n.Edges = append(n.Edges, e)
+		n.byID[e.ID] = i
 	}
 	if len(n.Edges) == 0 {
 		return nil, fmt.Errorf("%s: no road edges", p)

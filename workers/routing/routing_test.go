@@ -380,7 +380,7 @@ func syntheticRoads(n int) []byte {
 	return []byte(b.String())
 }
 
-// TestParseRoadNetworkMatchesEncodingJSON checks the go-json decoding of a
+// TestParseRoadNetworkMatchesEncodingJSON checks the typed decoding of a
 // road table against encoding/json's values, bit for bit.
 func TestParseRoadNetworkMatchesEncodingJSON(t *testing.T) {
 	raw := syntheticRoads(500)
@@ -428,6 +428,12 @@ func TestParseRoadNetworkMatchesEncodingJSON(t *testing.T) {
 	}
 	for _, bad := range []string{`{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"edge_id":"a","u":1,"v":2,"length_m":1,"travel_time_min":1,"flood_risk":0,"flooded":false,"blocked":false}}]}`,
 		`{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"LineString","coordinates":[[1,2],[3,4]]},"properties":{"edge_id":"a","u":1,"v":2,"length_m":1,"travel_time_min":1,"flood_risk":0,"flooded":false}}]}`,
+		// One-element and null positions: encoding/json read the null as 0.
+		`{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"LineString","coordinates":[[1,2],[3]]},"properties":{"edge_id":"a","u":1,"v":2,"length_m":1,"travel_time_min":1,"flood_risk":0,"flooded":false,"blocked":false}}]}`,
+		`{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"LineString","coordinates":[[1,2],[null,4]]},"properties":{"edge_id":"a","u":1,"v":2,"length_m":1,"travel_time_min":1,"flood_risk":0,"flooded":false,"blocked":false}}]}`,
+		`{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"LineString","coordinates":[[1,2],[3,4]]},"properties":{"edge_id":"a","u":1.5,"v":2,"length_m":1,"travel_time_min":1,"flood_risk":0,"flooded":false,"blocked":false}}]}`,
+		`{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"LineString","coordinates":[[1,2],[3,4]]},"properties":{"edge_id":"a","u":1,"v":2,"length_m":1,"travel_time_min":1,"flood_risk":0,"flooded":false,"blocked":false}},{"type":"Feature","geometry":{"type":"LineString","coordinates":[[1,2],[3,4]]}}]}`,
+		`{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"LineString","coordinates":[[1,2],[3,4]]},"properties":{"edge_id":"a","u":1,"v":2,"length_m":1,"travel_time_min":1,"flood_risk":0,"flooded":false,"blocked":null}}]}`,
 		`{"type":"FeatureCollection","features":[]}`, `{"type":"Feature"}`, `[`} {
 		if _, err := parseRoadNetwork("roads.geojson", []byte(bad)); err == nil {
 			t.Errorf("accepted %s", bad)
