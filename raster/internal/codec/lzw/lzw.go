@@ -38,45 +38,43 @@ type lzwState struct {
 	ready bool // the 256 single-byte strings are set
 }
 
-// decodeLZW decodes src into exactly len(dst) bytes.
+// decodeLZW decodes src into exactly len(dst) bytes. The loop keeps few
+// variables live so that they stay in registers: whether a previous
+// string exists is prevLen > 0, and it was written at o-prevLen.
 func (s *lzwState) decodeLZW(src, dst []byte) error {
-	head, size := &s.head, &s.size
 	if !s.ready {
 		for c := range 256 {
-			head[c], size[c] = uint64(c)|1<<56, 1
+			s.head[c], s.size[c] = uint64(c)|1<<56, 1
 		}
 		s.ready = true
 	}
 	var (
 		buf      uint64
 		nbits    uint
-		in       = src // the bytes not yet loaded into buf
+		pos      int // next byte of src to load into buf
 		width    = uint(9)
-		limit    = 1<<9 - 1 // next code at which width grows
 		next     = lzwFirst
-		havePrev bool   // false right after ClearCode
 		prevHead uint64 // the previous code's head
-		prevLen  int    // its length
-		prevAt   int    // where it was emitted
-		rest     = dst  // the bytes not yet written
+		prevLen  int    // its length; 0 right after ClearCode
+		o        int    // bytes written
 	)
-	for len(rest) > 0 {
+	for o < len(dst) {
 		if nbits < width {
-			if len(in) >= 8 {
+			if pos+8 <= len(src) {
 				// Big-endian 8-byte load; the bits below the claimed bytes
 				// are those the next load brings again, so OR is harmless.
-				buf |= binary.BigEndian.Uint64(in) >> (nbits & 63)
+				buf |= binary.BigEndian.Uint64(src[pos:]) >> (nbits & 63)
 				k := (63 - nbits) >> 3 & 7
-				in = in[k:]
+				pos += int(k)
 				nbits += k * 8
 			} else {
-				for nbits <= 56 && len(in) > 0 {
-					buf |= uint64(in[0]) << ((56 - nbits) & 63)
-					in = in[1:]
+				for nbits <= 56 && pos < len(src) {
+					buf |= uint64(src[pos]) << ((56 - nbits) & 63)
+					pos++
 					nbits += 8
 				}
 				if nbits < width {
-					return s.short(len(dst)-len(rest), len(dst))
+					return s.short(o, len(dst))
 				}
 			}
 		}
@@ -85,58 +83,54 @@ func (s *lzwState) decodeLZW(src, dst []byte) error {
 		buf <<= width & 63
 		nbits -= width
 
-		var first byte // the first byte of code's string
-		kwk := false
+		var first uint64 // the first byte of code's string
 		switch {
 		case code < next:
 			if uint(code-lzwClear) < 2 {
 				if code == lzwEOI {
-					return s.short(len(dst)-len(rest), len(dst))
+					return s.short(o, len(dst))
 				}
-				width, limit, next, havePrev = 9, 1<<9-1, lzwFirst, false
+				width, next, prevLen = 9, lzwFirst, 0
 				continue
 			}
-			if !havePrev && code >= 256 {
+			if prevLen == 0 && code >= 256 {
 				return FormatError("LZW: corrupted table (string code after ClearCode)")
 			}
-			first = byte(head[code&tabMask])
-		case !havePrev:
+			first = s.head[code&tabMask] & 0xff
+		case prevLen == 0:
 			return FormatError("LZW: corrupted table (string code after ClearCode)")
 		case code == next:
 			// KwKwK: the previous string followed by its own first byte,
 			// the entry added just below.
-			first, kwk = byte(prevHead), true
+			first = prevHead & 0xff
 		default:
 			return FormatError("LZW: code beyond the string table")
 		}
-		if havePrev && next < lzwTableSize {
+		if prevLen > 0 && next < lzwTableSize {
 			// New entry: the previous string plus this string's first byte.
 			h := prevHead&(1<<56-1) | uint64(min(prevLen+1, 8))<<56
 			if prevLen < 7 {
-				h |= uint64(first) << (8 * uint(prevLen) & 63)
+				h |= first << (8 * uint(prevLen) & 63)
 			}
-			head[next&tabMask] = h
-			s.start[next&tabMask], size[next&tabMask] = int32(prevAt), int32(prevLen+1)
+			s.head[next&tabMask] = h
+			s.start[next&tabMask], s.size[next&tabMask] = int32(o-prevLen), int32(prevLen+1)
 			next++
-			if next >= limit && width < 12 {
+			if next >= 1<<width-1 && width < 12 {
 				width++
-				limit = 1<<width - 1
 			}
 		}
 
-		at := len(dst) - len(rest)
-		h := head[code&tabMask]
-		prevHead, prevAt, havePrev = h, at, true
-		if n := h >> 56; n < 8 && len(rest) >= 8 {
+		prevHead = s.head[code&tabMask]
+		if n := int(prevHead >> 56); n < 8 && o+8 <= len(dst) {
 			// One 8-byte store. The bytes past n are overwritten by the
 			// next string before anything reads them.
-			binary.LittleEndian.PutUint64(rest, h)
-			rest = rest[n:]
-			prevLen = int(n)
+			binary.LittleEndian.PutUint64(dst[o:], prevHead)
+			o += n
+			prevLen = n
 			continue
 		}
-		prevLen = int(size[code&tabMask])
-		rest = rest[s.emitSlow(dst, at, code, kwk):]
+		prevLen = int(s.size[code&tabMask])
+		o += s.emitSlow(dst, o, code)
 	}
 	return nil
 }
@@ -144,7 +138,7 @@ func (s *lzwState) decodeLZW(src, dst []byte) error {
 // emitSlow writes code's string at dst[o:] when it is eight bytes or
 // longer or dst ends within eight bytes, truncating at the end of dst; it
 // returns the bytes written.
-func (s *lzwState) emitSlow(dst []byte, o, code int, kwk bool) int {
+func (s *lzwState) emitSlow(dst []byte, o, code int) int {
 	c := code & tabMask
 	ln := int(s.size[c])
 	n := min(ln, len(dst)-o)
@@ -155,12 +149,13 @@ func (s *lzwState) emitSlow(dst []byte, o, code int, kwk bool) int {
 		return n
 	}
 	st := int(s.start[c])
-	if !kwk {
+	if st+ln <= o {
 		copy(dst[o:o+n], dst[st:st+n])
 		return n
 	}
-	// A KwKwK string's last byte is where it is being written: copy the
-	// previous string, then its first byte.
+	// A KwKwK string (the previous one plus its own first byte) ends
+	// where it is being written: copy the previous string, then its first
+	// byte.
 	m := min(ln-1, n)
 	copy(dst[o:o+m], dst[st:st+m])
 	if m < n {
