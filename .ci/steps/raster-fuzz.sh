@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Brief fuzz runs of raster's parsers, codecs, labellings and nodata texts (about 60 s of fuzzing plus builds).
+# Brief fuzz runs of raster's parsers, codecs, labellings and nodata texts, and vector's line GeoJSON decoder (about 60 s of fuzzing plus builds).
 # A crasher is saved under <package>/testdata/fuzz/<target>/ and fails CI.
 #
 # Go's fuzzer can report "context deadline exceeded" when -fuzztime runs out
@@ -17,6 +17,8 @@ targets=(
   ./raster/ FuzzDecompress
   ./raster/ FuzzJPEG
   ./raster/regions/ FuzzLabelRuns
+  ./raster/internal/codec/lzw/ FuzzLZW
+  ./vector/ FuzzDecodeLineFeatures
   ./raster/ FuzzNoDataText
 )
 for ((i = 0; i < ${#targets[@]}; i += 2)); do
