@@ -1,0 +1,12 @@
+package sen1flood
+
+import (
+	"testing"
+
+	"github.com/geodisaster/engine/workers"
+	"github.com/geodisaster/engine/workers/workertest"
+)
+
+func TestDefMatchesKernelTables(t *testing.T) {
+	workertest.CheckFamily(t, Def(), workers.Sen1Flood)
+}
