@@ -234,3 +234,26 @@ func slicesSorted(s []string) []string {
 	slices.Sort(out)
 	return out
 }
+
+// View is an in-memory workers.View: the latest handle of each kind and
+// whether the task is complete.
+type View struct {
+	ByKind map[string]*workers.Handle
+	Done   bool
+}
+
+// NewView returns a completed View holding one handle per payload, keyed
+// by kind and named <kind>_1.
+func NewView(payloads map[string]any) *View {
+	v := &View{ByKind: map[string]*workers.Handle{}, Done: true}
+	for kind, p := range payloads {
+		v.ByKind[kind] = &workers.Handle{Name: kind + "_1", Kind: kind, Result: &workers.Result{Kind: kind, Payload: p}}
+	}
+	return v
+}
+
+// Latest returns the handle of kind, or nil.
+func (v *View) Latest(kind string) *workers.Handle { return v.ByKind[kind] }
+
+// Completed reports Done.
+func (v *View) Completed() bool { return v.Done }
