@@ -27,24 +27,11 @@ func deforestationVariants() []workers.Variant {
 				return err
 			},
 		}),
-		{
-			Tool: "ComputeStats", Value: "treecover_mean_pct",
-			Params: []workers.Param{
-				workers.Input("work handle from PrepareScene(mode=baseline_canopy)"),
-				workers.Flags("metrics", "treecover_mean_pct"),
-				workers.Choice("region", "aoi"),
-			},
-			Run: computeTreecoverMean,
-		},
-		{
-			Tool: "ClassifyChange", Value: "canopy_density",
-			Params: []workers.Param{
-				workers.Input("stats handle from ComputeStats(metrics={treecover_mean_pct})"),
-				workers.Choice("rule", "canopy_density"),
-				{Name: "labels", Kind: workers.KindStringList, Enum: canopyClasses, Doc: "the answer's label set: dense_forest, open_canopy, sparse"},
-			},
-			Run: classifyCanopyDensity,
-		},
+		workers.NewVariant("ComputeStats", computeTreecoverMean, workers.Input("work handle from PrepareScene(mode=baseline_canopy)"), workers.Flags("metrics", "treecover_mean_pct"), workers.Choice("region", "aoi")),
+		workers.NewVariant("ClassifyChange", classifyCanopyDensity,
+			workers.Input("stats handle from ComputeStats(metrics={treecover_mean_pct})"),
+			workers.Choice("rule", "canopy_density"),
+			workers.Param{Name: "labels", Kind: workers.KindStringList, Enum: canopyClasses, Doc: "the answer's label set: dense_forest, open_canopy, sparse"}),
 	}, forestWorkVariants()...)
 }
 

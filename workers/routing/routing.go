@@ -136,14 +136,7 @@ func routingVariants() []workers.Variant {
 			Slots:    map[string][]string{"routing": {"routing"}},
 			Required: []string{"routing"},
 		}),
-		{
-			Tool: "EstimateExposure", Value: "blocked_roads",
-			Params: []workers.Param{
-				workers.Input("work handle from PrepareScene(mode=flood_safe_routing)"),
-				workers.Choice("exposure", "blocked_roads"),
-			},
-			Run: estimateBlockedRoads,
-		},
+		workers.NewVariant("EstimateExposure", estimateBlockedRoads, workers.Input("work handle from PrepareScene(mode=flood_safe_routing)"), workers.Choice("exposure", "blocked_roads")),
 		{Tool: "PlanRoutes", Value: ObjectiveNearestShelter, Params: planParams(ObjectiveNearestShelter, true), Run: planRoutes(ObjectiveNearestShelter)},
 		{Tool: "PlanRoutes", Value: ObjectiveCandidates, Params: planParams(ObjectiveCandidates, true), Run: planRoutes(ObjectiveCandidates)},
 		{Tool: "PlanRoutes", Value: ObjectiveOverlay, Params: planParams(ObjectiveOverlay, false), Run: planRoutes(ObjectiveOverlay)},
