@@ -1,6 +1,7 @@
 package deforestation
 
 import (
+	"embed"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -260,4 +261,14 @@ func hansenQuality(env workers.Env, s *workers.Scene, annual *workers.SceneFile)
 		out[f.Path] = e
 	}
 	return out, nil
+}
+
+// schemaFiles holds schemas/<question_type>.json, the answer schemas.
+//
+//go:embed schemas/*.json
+var schemaFiles embed.FS
+
+// Def declares the deforestation family (question types 1-8).
+func Def() workers.FamilyDef {
+	return workers.NewFamilyDef(workers.Deforestation, deforestationVariants, deforestationProjectors(), schemaFiles)
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/geodisaster/engine/workers/workertest"
+
 	"github.com/geodisaster/engine/raster"
 	"github.com/geodisaster/engine/workers"
 )
@@ -63,4 +65,8 @@ func TestClassifyCanopyDensityChecksItsStats(t *testing.T) {
 	if _, err := classifyCanopyDensity(m, args("ClassifyChange", map[string]any{"input": "stats_1", "labels": dup})); err == nil || !strings.Contains(err.Error(), "duplicate") {
 		t.Errorf("duplicate labels: %v", err)
 	}
+}
+
+func TestDefMatchesKernelTables(t *testing.T) {
+	workertest.CheckFamily(t, Def(), workers.Deforestation)
 }

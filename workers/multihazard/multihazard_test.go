@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/geodisaster/engine/workers/workertest"
+
 	"github.com/geodisaster/engine/workers"
 )
 
@@ -40,4 +42,8 @@ func TestRegistryHasEveryMultiHazardVariant(t *testing.T) {
 	if _, _, err := r.Resolve("ScoreHazard", map[string]any{"input": "work_1", "hazard": "air_pollution", "scale": "question_defined_class"}); err == nil {
 		t.Error("question_defined_class accepted the air_pollution hazard (type 26 uses its own scale)")
 	}
+}
+
+func TestDefMatchesKernelTables(t *testing.T) {
+	workertest.CheckFamily(t, Def(), workers.MultiHazard)
 }

@@ -10,11 +10,7 @@ import (
 func TestProjectHazardAreaWaitsAndChecksItsMeasurement(t *testing.T) {
 	p := multiHazardProjectors()["wildfire_a"]
 	v := workertest.NewView(map[string]any{"stats": &AreaStats{Metric: "burned_area", Handle: "mcd64a1__event", AreaHa: 12.5}})
-	v.Done = false
-	if got, err := p(v); got != nil || err != nil {
-		t.Fatalf("before TaskComplete: %v %v, want pending", got, err)
-	}
-	v.Done = true
+	workertest.CheckWaitsForTaskComplete(t, p, v)
 	got, err := p(v)
 	if err != nil {
 		t.Fatal(err)

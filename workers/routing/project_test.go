@@ -14,11 +14,7 @@ func TestProjectNearestShelterNeedsItsObjective(t *testing.T) {
 	md.Shelter.ID, md.Shelter.Name = "s1", "School"
 	sel := &RouteMetrics{RouteID: "r2", DistanceM: 1234.56789049, ETAMin: 3.5}
 	v := workertest.NewView(map[string]any{"routes": &RoutePlan{Objective: ObjectiveNearestShelter, Metadata: md, Selected: sel}})
-	v.Done = false
-	if got, err := p(v); got != nil || err != nil {
-		t.Fatalf("before TaskComplete: %v %v", got, err)
-	}
-	v.Done = true
+	workertest.CheckWaitsForTaskComplete(t, p, v)
 	got, err := p(v)
 	if err != nil {
 		t.Fatal(err)

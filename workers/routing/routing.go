@@ -2,6 +2,7 @@ package routing
 
 import (
 	"bytes"
+	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -1273,4 +1274,14 @@ func compareRoutes(env workers.Env, a workers.Args) (*workers.Result, error) {
 		},
 		Payload: rc,
 	}, nil
+}
+
+// schemaFiles holds schemas/<question_type>.json, the answer schemas.
+//
+//go:embed schemas/*.json
+var schemaFiles embed.FS
+
+// Def declares the routing family (question types 36-38).
+func Def() workers.FamilyDef {
+	return workers.NewFamilyDef(workers.Routing, routingVariants, routingProjectors(), schemaFiles)
 }

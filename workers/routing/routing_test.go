@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/geodisaster/engine/workers/workertest"
+
 	"github.com/geodisaster/engine/raster"
 	"github.com/geodisaster/engine/workers"
 )
@@ -306,4 +308,8 @@ func BenchmarkParseRoadNetwork(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+func TestDefMatchesKernelTables(t *testing.T) {
+	workertest.CheckFamily(t, Def(), workers.Routing)
 }

@@ -13,11 +13,7 @@ func TestProjectSen1ARequiresItsMetricsAndComponents(t *testing.T) {
 	r := &FloodReport{Metrics: all, Objects: &FloodObjects{Target: "flood_components"},
 		FloodPercentage: 12.34567851, FloodAreaM2: 1000.00049, Grid: make([]FloodCell, 16)}
 	v := workertest.NewView(map[string]any{"flood_report": r})
-	v.Done = false
-	if got, err := p(v); got != nil || err != nil {
-		t.Fatalf("before TaskComplete: %v %v", got, err)
-	}
-	v.Done = true
+	workertest.CheckWaitsForTaskComplete(t, p, v)
 	got, err := p(v)
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 package sen1flood
 
 import (
+	"embed"
 	"fmt"
 	"strings"
 
@@ -241,4 +242,14 @@ func sen1CheckGrid4x4(w, h int) error {
 		return fmt.Errorf("a %dx%d chip does not split into a 4x4 grid of equal cells", w, h)
 	}
 	return nil
+}
+
+// schemaFiles holds schemas/<question_type>.json, the answer schemas.
+//
+//go:embed schemas/*.json
+var schemaFiles embed.FS
+
+// Def declares the Sen1Floods11 family (question types 39-43).
+func Def() workers.FamilyDef {
+	return workers.NewFamilyDef(workers.Sen1Flood, sen1FloodVariants, sen1FloodProjectors(), schemaFiles)
 }

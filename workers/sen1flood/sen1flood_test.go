@@ -147,3 +147,7 @@ func TestSen1SceneChecks(t *testing.T) {
 		}
 	}
 }
+
+func TestDefMatchesKernelTables(t *testing.T) {
+	workertest.CheckFamily(t, Def(), workers.Sen1Flood)
+}

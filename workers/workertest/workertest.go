@@ -257,3 +257,15 @@ func (v *View) Latest(kind string) *workers.Handle { return v.ByKind[kind] }
 
 // Completed reports Done.
 func (v *View) Completed() bool { return v.Done }
+
+// CheckWaitsForTaskComplete fails the test unless projection p, given v
+// before TaskComplete, returns neither an answer nor an error; it leaves v
+// completed.
+func CheckWaitsForTaskComplete(t testing.TB, p workers.Projector, v *View) {
+	t.Helper()
+	v.Done = false
+	if got, err := p(v); got != nil || err != nil {
+		t.Fatalf("before TaskComplete: %v %v, want no answer yet", got, err)
+	}
+	v.Done = true
+}

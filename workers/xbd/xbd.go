@@ -1,6 +1,7 @@
 package xbd
 
 import (
+	"embed"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -1122,4 +1123,14 @@ func xbdSafeName(id string) string {
 		return "scene" + string(out)
 	}
 	return string(out)
+}
+
+// schemaFiles holds schemas/<question_type>.json, the answer schemas.
+//
+//go:embed schemas/*.json
+var schemaFiles embed.FS
+
+// Def declares the xBD family (question types 29-35).
+func Def() workers.FamilyDef {
+	return workers.NewFamilyDef(workers.XBD, xbdVariants, xbdProjectors(), schemaFiles)
 }

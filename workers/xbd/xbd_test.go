@@ -4,6 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/geodisaster/engine/workers"
+	"github.com/geodisaster/engine/workers/workertest"
+
 	"github.com/paulmach/orb"
 )
 
@@ -174,4 +177,8 @@ func TestXBDSafeName(t *testing.T) {
 			t.Errorf("xbdSafeName(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+func TestDefMatchesKernelTables(t *testing.T) {
+	workertest.CheckFamily(t, Def(), workers.XBD)
 }
