@@ -295,18 +295,28 @@ type ValidationComparison struct {
 	OpticalRegion     string
 }
 
+// openForestChange opens the forest_change work context named by input
+// and reads the question's event year from its forest scene.
+func openForestChange(env workers.Env, a workers.Args) (*workers.Work, int, error) {
+	w, err := workers.OpenWork(env, a, "forest_change")
+	if err != nil {
+		return nil, 0, err
+	}
+	year, err := questionEventYear(w.Scenes["forest"])
+	if err != nil {
+		return nil, 0, err
+	}
+	return w, year, nil
+}
+
 // compareValidation computes the loss-region NDVI/NBR drops and the
 // independently measured Hansen event-year area (spec type 2 step 6).
 func compareValidation(env workers.Env, a workers.Args) (*workers.Result, error) {
-	w, err := workers.OpenWork(env, a, "forest_change")
+	w, year, err := openForestChange(env, a)
 	if err != nil {
 		return nil, err
 	}
 	forest := w.Scenes["forest"]
-	year, err := questionEventYear(forest)
-	if err != nil {
-		return nil, err
-	}
 	loss, err := eventYearLoss(env, forest, year)
 	if err != nil {
 		return nil, err
@@ -835,15 +845,11 @@ type LossPatches struct {
 // extractLossPatches selects the event-year loss mask (with the declared
 // fallback) and summarizes its 8-connected patches (spec type 2 steps 1-5).
 func extractLossPatches(env workers.Env, a workers.Args) (*workers.Result, error) {
-	w, err := workers.OpenWork(env, a, "forest_change")
+	w, year, err := openForestChange(env, a)
 	if err != nil {
 		return nil, err
 	}
 	forest := w.Scenes["forest"]
-	year, err := questionEventYear(forest)
-	if err != nil {
-		return nil, err
-	}
 	filters := a.Object("filters")
 	if len(filters) != 1 {
 		return nil, a.Errorf("filters", "must be exactly {event_year: %d}", year)
