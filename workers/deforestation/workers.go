@@ -50,22 +50,10 @@ func forestWorkVariants() []workers.Variant {
 			workers.Choice("criterion", "cause_attribution")),
 		workers.NewVariant("CompareSources", compareValidation, workers.Input("work handle from PrepareScene(mode=forest_change) with forest and optical"), workers.Choice("signals", "ndvi_nbr_vs_hansen"), workers.Choice("criterion", "validation")),
 		workers.NewVariant("CompareSources", compareConcordance, workers.Input("work handle from PrepareScene(mode=forest_cross_modal)"), workers.Choice("signals", "ndvi_nbr_vs_vh"), workers.Choice("criterion", "concordance")),
-		workers.NewVariant("ClassifyChange", classifyForestLoss,
-			workers.Input("compare handle from CompareSources(criterion=forest_loss_support)"),
-			workers.Choice("rule", "forest_loss"),
-			workers.Param{Name: "labels", Kind: workers.KindObject, Required: true, Doc: "{positive: deforestation, negative: no_deforestation}"}),
-		workers.NewVariant("ClassifyChange", classifyFalsePositive,
-			workers.Input("compare handle from CompareSources(criterion=cause_attribution)"),
-			workers.Choice("rule", "false_positive_type"),
-			workers.Param{Name: "labels", Kind: workers.KindStringList, Enum: forestCauses, Doc: "the answer's cause set"}),
-		workers.NewVariant("ClassifyChange", classifyConcordance,
-			workers.Input("compare handle from CompareSources(criterion=concordance)"),
-			workers.Choice("rule", "concordance"),
-			workers.Param{Name: "labels", Kind: workers.KindStringList, Enum: concordanceClasses, Doc: "the answer's class set"}),
-		workers.NewVariant("ClassifyChange", classifyChangeWindow,
-			workers.Input("change handle from DetectChange(change=dominant_clearing_interval)"),
-			workers.Choice("rule", "change_window"),
-			workers.Param{Name: "labels", Kind: workers.KindObject, Required: true, Doc: "{none: null, changed: start_epoch_to_end_epoch}"}),
+		workers.NewVariant("ClassifyChange", classifyForestLoss, workers.Input("compare handle from CompareSources(criterion=forest_loss_support)"), workers.Choice("rule", "forest_loss"), labelObject("{positive: deforestation, negative: no_deforestation}")),
+		workers.NewVariant("ClassifyChange", classifyFalsePositive, workers.Input("compare handle from CompareSources(criterion=cause_attribution)"), workers.Choice("rule", "false_positive_type"), labelSet(forestCauses, "the answer's cause set")),
+		workers.NewVariant("ClassifyChange", classifyConcordance, workers.Input("compare handle from CompareSources(criterion=concordance)"), workers.Choice("rule", "concordance"), labelSet(concordanceClasses, "the answer's class set")),
+		workers.NewVariant("ClassifyChange", classifyChangeWindow, workers.Input("change handle from DetectChange(change=dominant_clearing_interval)"), workers.Choice("rule", "change_window"), labelObject("{none: null, changed: start_epoch_to_end_epoch}")),
 		workers.NewVariant("DetectChange", detectClearingInterval, workers.Input("work handle from PrepareScene(mode=forest_timeseries)"), workers.Choice("change", "dominant_clearing_interval"), workers.Choice("window", "pre_post_epochs")),
 		workers.NewVariant("DetectChange", detectLargestLossYear, workers.Input("stats handle from ComputeStats(metrics={loss_area_ha_by_year})"), workers.Choice("change", "largest_loss_year"), workers.Choice("window", "2001_2023")),
 		workers.NewVariant("ComputeStats", computeLossByYear, workers.Input("work handle from PrepareScene(mode=forest_loss_history)"), workers.Flags("metrics", "loss_area_ha_by_year"), workers.Choice("region", "aoi")),
@@ -77,6 +65,17 @@ func forestWorkVariants() []workers.Variant {
 			workers.Param{Name: "filters", Kind: workers.KindObject, Required: true, Doc: "{event_year: <the question's event year>}"}),
 		workers.NewVariant("MeasureArea", measureLossArea, workers.Input("objects handle from ExtractObjects(target=forest_loss_patches)"), workers.Choice("target", "forest_loss"), workers.Choice("unit", "hectares")),
 	}
+}
+
+// labelObject declares ClassifyChange's required labels mapping object.
+func labelObject(doc string) workers.Param {
+	return workers.Param{Name: "labels", Kind: workers.KindObject, Required: true, Doc: doc}
+}
+
+// labelSet declares ClassifyChange's optional labels list: the answer's
+// classes.
+func labelSet(classes []string, doc string) workers.Param {
+	return workers.Param{Name: "labels", Kind: workers.KindStringList, Enum: classes, Doc: doc}
 }
 
 // stackReadVariant is ReadData for an optical or SAR stack; its evidence
