@@ -22,6 +22,15 @@ type FamilyDef struct {
 	Schemas fs.FS
 }
 
+// NewFamilyDef declares a family whose answer schemas are the files
+// schemas/<question_type>.json of files (the family's embedded schemas
+// directory).
+func NewFamilyDef(name Family, variants func() []Variant, projectors map[string]Projector, files fs.FS) FamilyDef {
+	// fs.Sub of a constant, valid directory name cannot fail.
+	schemas, _ := fs.Sub(files, "schemas")
+	return FamilyDef{Name: name, Variants: variants, Projectors: projectors, Schemas: schemas}
+}
+
 // View is the read-only session state an answer projection sees.
 type View interface {
 	// Latest returns the most recent result handle of a kind, or nil.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -511,6 +512,23 @@ func Choice(name string, values ...string) Param {
 // as metrics={treecover_mean_pct: true}.
 func Flags(name string, names ...string) Param {
 	return Param{Name: name, Kind: KindFlags, Required: true, Enum: names}
+}
+
+// NewVariant declares a variant of tool that takes params in the order given
+// (the order tool schemas and descriptions list them). Its Value is the
+// one allowed value of the param named by one of the tool's
+// discriminating keys (a one-value Choice or a one-flag Flags); with no
+// such param it is the tool's default variant.
+func NewVariant(tool string, run func(env Env, args Args) (*Result, error), params ...Param) Variant {
+	v := Variant{Tool: tool, Params: params, Run: run}
+	info, _ := LookupTool(tool)
+	for _, p := range params {
+		if slices.Contains(info.Keys, p.Name) && len(p.Enum) == 1 {
+			v.Value = p.Enum[0]
+			break
+		}
+	}
+	return v
 }
 
 // ArgsOf wraps arguments that are already valid for tool, for callers

@@ -1,6 +1,7 @@
 package deforestation
 
 import (
+	"embed"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -27,24 +28,11 @@ func deforestationVariants() []workers.Variant {
 				return err
 			},
 		}),
-		{
-			Tool: "ComputeStats", Value: "treecover_mean_pct",
-			Params: []workers.Param{
-				workers.Input("work handle from PrepareScene(mode=baseline_canopy)"),
-				workers.Flags("metrics", "treecover_mean_pct"),
-				workers.Choice("region", "aoi"),
-			},
-			Run: computeTreecoverMean,
-		},
-		{
-			Tool: "ClassifyChange", Value: "canopy_density",
-			Params: []workers.Param{
-				workers.Input("stats handle from ComputeStats(metrics={treecover_mean_pct})"),
-				workers.Choice("rule", "canopy_density"),
-				{Name: "labels", Kind: workers.KindStringList, Enum: canopyClasses, Doc: "the answer's label set: dense_forest, open_canopy, sparse"},
-			},
-			Run: classifyCanopyDensity,
-		},
+		workers.NewVariant("ComputeStats", computeTreecoverMean, workers.Input("work handle from PrepareScene(mode=baseline_canopy)"), workers.Flags("metrics", "treecover_mean_pct"), workers.Choice("region", "aoi")),
+		workers.NewVariant("ClassifyChange", classifyCanopyDensity,
+			workers.Input("stats handle from ComputeStats(metrics={treecover_mean_pct})"),
+			workers.Choice("rule", "canopy_density"),
+			workers.Param{Name: "labels", Kind: workers.KindStringList, Enum: canopyClasses, Doc: "the answer's label set: dense_forest, open_canopy, sparse"}),
 	}, forestWorkVariants()...)
 }
 
@@ -273,4 +261,14 @@ func hansenQuality(env workers.Env, s *workers.Scene, annual *workers.SceneFile)
 		out[f.Path] = e
 	}
 	return out, nil
+}
+
+// schemaFiles holds schemas/<question_type>.json, the answer schemas.
+//
+//go:embed schemas/*.json
+var schemaFiles embed.FS
+
+// Def declares the deforestation family (question types 1-8).
+func Def() workers.FamilyDef {
+	return workers.NewFamilyDef(workers.Deforestation, deforestationVariants, deforestationProjectors(), schemaFiles)
 }

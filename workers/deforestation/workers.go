@@ -40,142 +40,42 @@ func forestWorkVariants() []workers.Variant {
 		forestPrepare("forest_cross_modal", map[string][]string{"optical": {"pre_post"}, "sar": {"pre_post"}}, "optical", "sar"),
 		forestPrepare("sar_change", map[string][]string{"sar": {"pre_post"}}, "sar"),
 		forestPrepare("forest_loss_history", map[string][]string{"loss_history": {"hansen"}}, "loss_history"),
-		{
-			Tool: "CompareSources", Value: "forest_loss_support",
-			Params: []workers.Param{
-				workers.Input("work handle from PrepareScene(mode=forest_change) with optical, sar and forest"),
-				workers.Choice("signals", "optical_sar_hansen"),
-				workers.Choice("criterion", "forest_loss_support"),
-			},
-			Run: compareCause("forest_loss_support", "forest_change"),
-		},
-		{
-			Tool: "CompareSources", Value: "cause_attribution",
-			Params: []workers.Param{
-				workers.Input("work handle from PrepareScene(mode=forest_false_positive)"),
-				workers.Choice("signals", "optical_sar_hansen"),
-				workers.Choice("criterion", "cause_attribution"),
-			},
-			Run: compareCause("cause_attribution", "forest_false_positive"),
-		},
-		{
-			Tool: "CompareSources", Value: "validation",
-			Params: []workers.Param{
-				workers.Input("work handle from PrepareScene(mode=forest_change) with forest and optical"),
-				workers.Choice("signals", "ndvi_nbr_vs_hansen"),
-				workers.Choice("criterion", "validation"),
-			},
-			Run: compareValidation,
-		},
-		{
-			Tool: "CompareSources", Value: "concordance",
-			Params: []workers.Param{
-				workers.Input("work handle from PrepareScene(mode=forest_cross_modal)"),
-				workers.Choice("signals", "ndvi_nbr_vs_vh"),
-				workers.Choice("criterion", "concordance"),
-			},
-			Run: compareConcordance,
-		},
-		{
-			Tool: "ClassifyChange", Value: "forest_loss",
-			Params: []workers.Param{
-				workers.Input("compare handle from CompareSources(criterion=forest_loss_support)"),
-				workers.Choice("rule", "forest_loss"),
-				{Name: "labels", Kind: workers.KindObject, Required: true, Doc: "{positive: deforestation, negative: no_deforestation}"},
-			},
-			Run: classifyForestLoss,
-		},
-		{
-			Tool: "ClassifyChange", Value: "false_positive_type",
-			Params: []workers.Param{
-				workers.Input("compare handle from CompareSources(criterion=cause_attribution)"),
-				workers.Choice("rule", "false_positive_type"),
-				{Name: "labels", Kind: workers.KindStringList, Enum: forestCauses, Doc: "the answer's cause set"},
-			},
-			Run: classifyFalsePositive,
-		},
-		{
-			Tool: "ClassifyChange", Value: "concordance",
-			Params: []workers.Param{
-				workers.Input("compare handle from CompareSources(criterion=concordance)"),
-				workers.Choice("rule", "concordance"),
-				{Name: "labels", Kind: workers.KindStringList, Enum: concordanceClasses, Doc: "the answer's class set"},
-			},
-			Run: classifyConcordance,
-		},
-		{
-			Tool: "ClassifyChange", Value: "change_window",
-			Params: []workers.Param{
-				workers.Input("change handle from DetectChange(change=dominant_clearing_interval)"),
-				workers.Choice("rule", "change_window"),
-				{Name: "labels", Kind: workers.KindObject, Required: true, Doc: "{none: null, changed: start_epoch_to_end_epoch}"},
-			},
-			Run: classifyChangeWindow,
-		},
-		{
-			Tool: "DetectChange", Value: "dominant_clearing_interval",
-			Params: []workers.Param{
-				workers.Input("work handle from PrepareScene(mode=forest_timeseries)"),
-				workers.Choice("change", "dominant_clearing_interval"),
-				workers.Choice("window", "pre_post_epochs"),
-			},
-			Run: detectClearingInterval,
-		},
-		{
-			Tool: "DetectChange", Value: "largest_loss_year",
-			Params: []workers.Param{
-				workers.Input("stats handle from ComputeStats(metrics={loss_area_ha_by_year})"),
-				workers.Choice("change", "largest_loss_year"),
-				workers.Choice("window", "2001_2023"),
-			},
-			Run: detectLargestLossYear,
-		},
-		{
-			Tool: "ComputeStats", Value: "loss_area_ha_by_year",
-			Params: []workers.Param{
-				workers.Input("work handle from PrepareScene(mode=forest_loss_history)"),
-				workers.Flags("metrics", "loss_area_ha_by_year"),
-				workers.Choice("region", "aoi"),
-			},
-			Run: computeLossByYear,
-		},
-		{
-			Tool: "ComputeStats", Value: "vh_delta_db",
-			Params: []workers.Param{
-				workers.Input("work handle from PrepareScene(mode=sar_change)"),
-				workers.Flags("metrics", "vh_delta_db"),
-				workers.Choice("region", "aoi"),
-			},
-			Run: computeVHDelta,
-		},
-		{
-			Tool: "ScoreHazard", Value: "vh_delta_severity",
-			Params: []workers.Param{
-				workers.Input("stats handle from ComputeStats(metrics={vh_delta_db})"),
-				workers.Choice("hazard", "forest_disturbance"),
-				workers.Choice("scale", "vh_delta_severity"),
-			},
-			Run: scoreVHSeverity,
-		},
-		{
-			Tool: "ExtractObjects", Value: "forest_loss_patches",
-			Params: []workers.Param{
-				workers.Input("work handle from PrepareScene(mode=forest_change)"),
-				workers.Choice("target", "forest_loss_patches"),
-				{Name: "filters", Kind: workers.KindObject, Required: true, Doc: "{event_year: <the question's event year>}"},
-			},
-			Run: extractLossPatches,
-		},
-		{
-			Tool: "MeasureArea", Value: "forest_loss",
-			Params: []workers.Param{
-				workers.Input("objects handle from ExtractObjects(target=forest_loss_patches)"),
-				workers.Choice("target", "forest_loss"),
-				workers.Choice("unit", "hectares"),
-			},
-			Run: measureLossArea,
-		},
+		workers.NewVariant("CompareSources", compareCause("forest_loss_support", "forest_change"),
+			workers.Input("work handle from PrepareScene(mode=forest_change) with optical, sar and forest"),
+			workers.Choice("signals", "optical_sar_hansen"),
+			workers.Choice("criterion", "forest_loss_support")),
+		workers.NewVariant("CompareSources", compareCause("cause_attribution", "forest_false_positive"),
+			workers.Input("work handle from PrepareScene(mode=forest_false_positive)"),
+			workers.Choice("signals", "optical_sar_hansen"),
+			workers.Choice("criterion", "cause_attribution")),
+		workers.NewVariant("CompareSources", compareValidation, workers.Input("work handle from PrepareScene(mode=forest_change) with forest and optical"), workers.Choice("signals", "ndvi_nbr_vs_hansen"), workers.Choice("criterion", "validation")),
+		workers.NewVariant("CompareSources", compareConcordance, workers.Input("work handle from PrepareScene(mode=forest_cross_modal)"), workers.Choice("signals", "ndvi_nbr_vs_vh"), workers.Choice("criterion", "concordance")),
+		workers.NewVariant("ClassifyChange", classifyForestLoss, workers.Input("compare handle from CompareSources(criterion=forest_loss_support)"), workers.Choice("rule", "forest_loss"), labelObject("{positive: deforestation, negative: no_deforestation}")),
+		workers.NewVariant("ClassifyChange", classifyFalsePositive, workers.Input("compare handle from CompareSources(criterion=cause_attribution)"), workers.Choice("rule", "false_positive_type"), labelSet(forestCauses, "the answer's cause set")),
+		workers.NewVariant("ClassifyChange", classifyConcordance, workers.Input("compare handle from CompareSources(criterion=concordance)"), workers.Choice("rule", "concordance"), labelSet(concordanceClasses, "the answer's class set")),
+		workers.NewVariant("ClassifyChange", classifyChangeWindow, workers.Input("change handle from DetectChange(change=dominant_clearing_interval)"), workers.Choice("rule", "change_window"), labelObject("{none: null, changed: start_epoch_to_end_epoch}")),
+		workers.NewVariant("DetectChange", detectClearingInterval, workers.Input("work handle from PrepareScene(mode=forest_timeseries)"), workers.Choice("change", "dominant_clearing_interval"), workers.Choice("window", "pre_post_epochs")),
+		workers.NewVariant("DetectChange", detectLargestLossYear, workers.Input("stats handle from ComputeStats(metrics={loss_area_ha_by_year})"), workers.Choice("change", "largest_loss_year"), workers.Choice("window", "2001_2023")),
+		workers.NewVariant("ComputeStats", computeLossByYear, workers.Input("work handle from PrepareScene(mode=forest_loss_history)"), workers.Flags("metrics", "loss_area_ha_by_year"), workers.Choice("region", "aoi")),
+		workers.NewVariant("ComputeStats", computeVHDelta, workers.Input("work handle from PrepareScene(mode=sar_change)"), workers.Flags("metrics", "vh_delta_db"), workers.Choice("region", "aoi")),
+		workers.NewVariant("ScoreHazard", scoreVHSeverity, workers.Input("stats handle from ComputeStats(metrics={vh_delta_db})"), workers.Choice("hazard", "forest_disturbance"), workers.Choice("scale", "vh_delta_severity")),
+		workers.NewVariant("ExtractObjects", extractLossPatches,
+			workers.Input("work handle from PrepareScene(mode=forest_change)"),
+			workers.Choice("target", "forest_loss_patches"),
+			workers.Param{Name: "filters", Kind: workers.KindObject, Required: true, Doc: "{event_year: <the question's event year>}"}),
+		workers.NewVariant("MeasureArea", measureLossArea, workers.Input("objects handle from ExtractObjects(target=forest_loss_patches)"), workers.Choice("target", "forest_loss"), workers.Choice("unit", "hectares")),
 	}
+}
+
+// labelObject declares ClassifyChange's required labels mapping object.
+func labelObject(doc string) workers.Param {
+	return workers.Param{Name: "labels", Kind: workers.KindObject, Required: true, Doc: doc}
+}
+
+// labelSet declares ClassifyChange's optional labels list: the answer's
+// classes.
+func labelSet(classes []string, doc string) workers.Param {
+	return workers.Param{Name: "labels", Kind: workers.KindStringList, Enum: classes, Doc: doc}
 }
 
 // stackReadVariant is ReadData for an optical or SAR stack; its evidence
@@ -394,18 +294,28 @@ type ValidationComparison struct {
 	OpticalRegion     string
 }
 
+// openForestChange opens the forest_change work context named by input
+// and reads the question's event year from its forest scene.
+func openForestChange(env workers.Env, a workers.Args) (*workers.Work, int, error) {
+	w, err := workers.OpenWork(env, a, "forest_change")
+	if err != nil {
+		return nil, 0, err
+	}
+	year, err := questionEventYear(w.Scenes["forest"])
+	if err != nil {
+		return nil, 0, err
+	}
+	return w, year, nil
+}
+
 // compareValidation computes the loss-region NDVI/NBR drops and the
 // independently measured Hansen event-year area (spec type 2 step 6).
 func compareValidation(env workers.Env, a workers.Args) (*workers.Result, error) {
-	w, err := workers.OpenWork(env, a, "forest_change")
+	w, year, err := openForestChange(env, a)
 	if err != nil {
 		return nil, err
 	}
 	forest := w.Scenes["forest"]
-	year, err := questionEventYear(forest)
-	if err != nil {
-		return nil, err
-	}
 	loss, err := eventYearLoss(env, forest, year)
 	if err != nil {
 		return nil, err
@@ -934,15 +844,11 @@ type LossPatches struct {
 // extractLossPatches selects the event-year loss mask (with the declared
 // fallback) and summarizes its 8-connected patches (spec type 2 steps 1-5).
 func extractLossPatches(env workers.Env, a workers.Args) (*workers.Result, error) {
-	w, err := workers.OpenWork(env, a, "forest_change")
+	w, year, err := openForestChange(env, a)
 	if err != nil {
 		return nil, err
 	}
 	forest := w.Scenes["forest"]
-	year, err := questionEventYear(forest)
-	if err != nil {
-		return nil, err
-	}
 	filters := a.Object("filters")
 	if len(filters) != 1 {
 		return nil, a.Errorf("filters", "must be exactly {event_year: %d}", year)

@@ -54,29 +54,19 @@ func agreementVariants() []workers.Variant {
 			},
 			Run: compareAreaAgreement,
 		},
-		{
-			Tool: "CompareSources", Value: "iou",
-			Params: []workers.Param{
-				workers.Input("work handle from PrepareScene(mode=multisource_hazard)"),
-				workers.Choice("criterion", "iou"),
-				sources,
-				{Name: "minimum_iou", Kind: workers.KindNumber, Required: true, Doc: "inclusive median IoU limit (0.3)"},
-				workers.Choice("threshold_contract", "per_source_train_pixel_q25_v1"),
-				workers.Choice("normalization_fit_split", "train"),
-			},
-			Run: compareIoU,
-		},
-		{
-			Tool: "CompareSources", Value: "benchmark_relative_intensity_agreement",
-			Params: []workers.Param{
-				workers.Input("work handle from PrepareScene(mode=multisource_hazard)"),
-				workers.Choice("criterion", "benchmark_relative_intensity_agreement"),
-				sources,
-				{Name: "required_agreement_fraction", Kind: workers.KindNumber, Required: true, Doc: "1.0: all three sources must share a state"},
-				workers.Choice("normalization_fit_split", "train"),
-			},
-			Run: compareIntensity,
-		},
+		workers.NewVariant("CompareSources", compareIoU,
+			workers.Input("work handle from PrepareScene(mode=multisource_hazard)"),
+			workers.Choice("criterion", "iou"),
+			sources,
+			workers.Param{Name: "minimum_iou", Kind: workers.KindNumber, Required: true, Doc: "inclusive median IoU limit (0.3)"},
+			workers.Choice("threshold_contract", "per_source_train_pixel_q25_v1"),
+			workers.Choice("normalization_fit_split", "train")),
+		workers.NewVariant("CompareSources", compareIntensity,
+			workers.Input("work handle from PrepareScene(mode=multisource_hazard)"),
+			workers.Choice("criterion", "benchmark_relative_intensity_agreement"),
+			sources,
+			workers.Param{Name: "required_agreement_fraction", Kind: workers.KindNumber, Required: true, Doc: "1.0: all three sources must share a state"},
+			workers.Choice("normalization_fit_split", "train")),
 	}
 }
 

@@ -36,35 +36,12 @@ func areaStatsVariants() []workers.Variant {
 	var vs []workers.Variant
 	for _, m := range areaMetrics {
 		m := m
-		vs = append(vs, workers.Variant{
-			Tool: "ComputeStats", Value: m.Metric,
-			Params: []workers.Param{
-				workers.Input("work handle from PrepareScene(mode=" + m.Mode + ")"),
-				workers.Flags("metrics", m.Metric),
-				workers.Choice("region", "aoi"),
-			},
-			Run: func(env workers.Env, a workers.Args) (*workers.Result, error) { return computeMaskArea(env, a, m) },
-		})
+		run := func(env workers.Env, a workers.Args) (*workers.Result, error) { return computeMaskArea(env, a, m) }
+		vs = append(vs, workers.NewVariant("ComputeStats", run, workers.Input("work handle from PrepareScene(mode="+m.Mode+")"), workers.Flags("metrics", m.Metric), workers.Choice("region", "aoi")))
 	}
 	vs = append(vs,
-		workers.Variant{
-			Tool: "ComputeStats", Value: "ndvi_z_score",
-			Params: []workers.Param{
-				workers.Input("work handle from PrepareScene(mode=drought_anomaly)"),
-				workers.Flags("metrics", "ndvi_z_score"),
-				workers.Choice("region", "aoi"),
-			},
-			Run: computeNDVIZScore,
-		},
-		workers.Variant{
-			Tool: "ComputeStats", Value: "peak_no2_column",
-			Params: []workers.Param{
-				workers.Input("work handle from PrepareScene(mode=pollution_peak)"),
-				workers.Flags("metrics", "peak_no2_column"),
-				workers.Choice("region", "aoi"),
-			},
-			Run: computePeakNO2,
-		},
+		workers.NewVariant("ComputeStats", computeNDVIZScore, workers.Input("work handle from PrepareScene(mode=drought_anomaly)"), workers.Flags("metrics", "ndvi_z_score"), workers.Choice("region", "aoi")),
+		workers.NewVariant("ComputeStats", computePeakNO2, workers.Input("work handle from PrepareScene(mode=pollution_peak)"), workers.Flags("metrics", "peak_no2_column"), workers.Choice("region", "aoi")),
 	)
 	return vs
 }

@@ -57,15 +57,10 @@ func classVariants() []workers.Variant {
 	var vs []workers.Variant
 	for _, scale := range scales {
 		scale := scale
-		vs = append(vs, workers.Variant{
-			Tool: "ScoreHazard", Value: scale,
-			Params: []workers.Param{
-				workers.Input("work handle from the hazard's A/B PrepareScene mode"),
-				workers.Choice("hazard", byScale[scale]...),
-				workers.Choice("scale", scale),
-			},
-			Run: func(env workers.Env, a workers.Args) (*workers.Result, error) { return scoreClassTable(env, a, scale) },
-		})
+		vs = append(vs, workers.NewVariant("ScoreHazard", func(env workers.Env, a workers.Args) (*workers.Result, error) { return scoreClassTable(env, a, scale) },
+			workers.Input("work handle from the hazard's A/B PrepareScene mode"),
+			workers.Choice("hazard", byScale[scale]...),
+			workers.Choice("scale", scale)))
 	}
 	return vs
 }

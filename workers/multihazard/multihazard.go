@@ -1,6 +1,7 @@
 package multihazard
 
 import (
+	"embed"
 	"fmt"
 	"math"
 	"path"
@@ -512,3 +513,13 @@ func workHazard(w *workers.Work) (hazardDomain, error) {
 
 // sumF64 is NumPy's float64 sum (pairwise, in order).
 func sumF64(x []float64) float64 { return numpy.SumFloat64(x) }
+
+// schemaFiles holds schemas/<question_type>.json, the answer schemas.
+//
+//go:embed schemas/*.json
+var schemaFiles embed.FS
+
+// Def declares the multi-hazard family (question types 9-28).
+func Def() workers.FamilyDef {
+	return workers.NewFamilyDef(workers.MultiHazard, multiHazardVariants, multiHazardProjectors(), schemaFiles)
+}

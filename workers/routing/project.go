@@ -10,7 +10,7 @@ import (
 //
 // The specification prints no answer JSON for these types; the field
 // layout is derived from each type's prose and documented in
-// conformance/schemas/{nearest_shelter,fastest_safest,visual_overlay}.json.
+// schemas/{nearest_shelter,fastest_safest,visual_overlay}.json.
 // Every answer carries "terminated": true, so it is published only after
 // TaskComplete(status=TASK_COMPLETE). Floating-point fields are rounded to
 // six decimals (Python's round(x, 6)), within the 1e-6 scoring tolerance of

@@ -69,16 +69,11 @@ type OverlayInputs struct {
 }
 
 func renderRouteOverlayVariant() workers.Variant {
-	return workers.Variant{
-		Tool: "RenderMap", Value: "route_overlay",
-		Params: []workers.Param{
-			{Name: "input", Kind: workers.KindHandle, Doc: "route_compare handle from CompareRoutes"},
-			{Name: "work", Kind: workers.KindHandle, Doc: "the spec's spelling of input (work=route_compare_1); give one of the two"},
-			workers.Choice("style", "route_overlay"),
-			{Name: "layers", Kind: workers.KindFlags, Enum: OverlayLayers(), Doc: "layer toggles; absent means every layer; labels need routes"},
-		},
-		Run: renderRouteOverlay,
-	}
+	return workers.NewVariant("RenderMap", renderRouteOverlay,
+		workers.Param{Name: "input", Kind: workers.KindHandle, Doc: "route_compare handle from CompareRoutes"},
+		workers.Param{Name: "work", Kind: workers.KindHandle, Doc: "the spec's spelling of input (work=route_compare_1); give one of the two"},
+		workers.Choice("style", "route_overlay"),
+		workers.Param{Name: "layers", Kind: workers.KindFlags, Enum: OverlayLayers(), Doc: "layer toggles; absent means every layer; labels need routes"})
 }
 
 // loadOverlayInputs validates the RGB chip's georeferencing and parses the

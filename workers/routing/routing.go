@@ -2,6 +2,7 @@ package routing
 
 import (
 	"bytes"
+	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -136,14 +137,7 @@ func routingVariants() []workers.Variant {
 			Slots:    map[string][]string{"routing": {"routing"}},
 			Required: []string{"routing"},
 		}),
-		{
-			Tool: "EstimateExposure", Value: "blocked_roads",
-			Params: []workers.Param{
-				workers.Input("work handle from PrepareScene(mode=flood_safe_routing)"),
-				workers.Choice("exposure", "blocked_roads"),
-			},
-			Run: estimateBlockedRoads,
-		},
+		workers.NewVariant("EstimateExposure", estimateBlockedRoads, workers.Input("work handle from PrepareScene(mode=flood_safe_routing)"), workers.Choice("exposure", "blocked_roads")),
 		{Tool: "PlanRoutes", Value: ObjectiveNearestShelter, Params: planParams(ObjectiveNearestShelter, true), Run: planRoutes(ObjectiveNearestShelter)},
 		{Tool: "PlanRoutes", Value: ObjectiveCandidates, Params: planParams(ObjectiveCandidates, true), Run: planRoutes(ObjectiveCandidates)},
 		{Tool: "PlanRoutes", Value: ObjectiveOverlay, Params: planParams(ObjectiveOverlay, false), Run: planRoutes(ObjectiveOverlay)},
@@ -1280,4 +1274,14 @@ func compareRoutes(env workers.Env, a workers.Args) (*workers.Result, error) {
 		},
 		Payload: rc,
 	}, nil
+}
+
+// schemaFiles holds schemas/<question_type>.json, the answer schemas.
+//
+//go:embed schemas/*.json
+var schemaFiles embed.FS
+
+// Def declares the routing family (question types 36-38).
+func Def() workers.FamilyDef {
+	return workers.NewFamilyDef(workers.Routing, routingVariants, routingProjectors(), schemaFiles)
 }

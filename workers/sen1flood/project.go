@@ -9,7 +9,7 @@ import (
 // Answer projections of the Sen1Floods11 family (spec types 39-43). The
 // spec prints no answer JSON for these types; the fields are derived from
 // each type's "Agent task" prose and documented in
-// conformance/schemas/sen1_flood_*.json. Every projection waits for
+// schemas/sen1_flood_*.json. Every projection waits for
 // TaskComplete and reads only the worker payloads of the current chain.
 //
 // Rounding (from the populations the spec quotes): percentages and

@@ -1,6 +1,7 @@
 package sen1flood
 
 import (
+	"embed"
 	"fmt"
 	"strings"
 
@@ -86,24 +87,10 @@ func sen1FloodVariants() []workers.Variant {
 			Slots:    map[string][]string{"sar": {"sar"}, "reference": {"known_water"}},
 			Required: []string{"sar", "reference"},
 		}, true),
-		{
-			Tool: "MapFlood", Value: Sen1FloodMethod,
-			Params: []workers.Param{
-				workers.Input("work handle from PrepareScene(mode=sar_flood*)"),
-				workers.Choice("method", Sen1FloodMethod),
-			},
-			Run: mapFloodOtsu,
-		},
+		workers.NewVariant("MapFlood", mapFloodOtsu, workers.Input("work handle from PrepareScene(mode=sar_flood*)"), workers.Choice("method", Sen1FloodMethod)),
 	}
 	for _, target := range []string{"flood_components", "flood_polygons"} {
-		vs = append(vs, workers.Variant{
-			Tool: "ExtractObjects", Value: target,
-			Params: []workers.Param{
-				workers.Input("flood handle from MapFlood"),
-				workers.Choice("target", target),
-			},
-			Run: extractFloodObjects,
-		})
+		vs = append(vs, workers.NewVariant("ExtractObjects", extractFloodObjects, workers.Input("flood handle from MapFlood"), workers.Choice("target", target)))
 	}
 	for _, set := range sen1MetricSets {
 		vs = append(vs, workers.Variant{
@@ -116,34 +103,16 @@ func sen1FloodVariants() []workers.Variant {
 		})
 	}
 	vs = append(vs,
-		workers.Variant{
-			Tool: "RankRegions", Value: "flood_percentage",
-			Params: []workers.Param{
-				workers.Input("flood_report handle with the 4x4 grid"),
-				workers.Choice("by", "flood_percentage"),
-				workers.Choice("candidates", "grid_4x4"),
-				{Name: "top_k", Kind: workers.KindInteger, Required: true, Doc: "number of cells to rank (the family's contract is 3)"},
-			},
-			Run: rankFloodCells,
-		},
-		workers.Variant{
-			Tool: "CompareSources", Value: "overlap_vs_outside_reference",
-			Params: []workers.Param{
-				workers.Input("flood_n (type D) or rank_n (type E)"),
-				workers.Choice("reference", "known_water"),
-				workers.Choice("criterion", "overlap_vs_outside_reference"),
-			},
-			Run: compareKnownWater,
-		},
-		workers.Variant{
-			Tool: "RenderMap", Value: "flood_diagnostic",
-			Params: []workers.Param{
-				workers.Input("compare handle of the type-E chain"),
-				workers.Choice("style", "flood_diagnostic"),
-				{Name: "layers", Kind: workers.KindFlags, Required: true, Enum: sen1RenderLayers, Doc: "layers to draw"},
-			},
-			Run: renderFloodDiagnostic,
-		},
+		workers.NewVariant("RankRegions", rankFloodCells,
+			workers.Input("flood_report handle with the 4x4 grid"),
+			workers.Choice("by", "flood_percentage"),
+			workers.Choice("candidates", "grid_4x4"),
+			workers.Param{Name: "top_k", Kind: workers.KindInteger, Required: true, Doc: "number of cells to rank (the family's contract is 3)"}),
+		workers.NewVariant("CompareSources", compareKnownWater, workers.Input("flood_n (type D) or rank_n (type E)"), workers.Choice("reference", "known_water"), workers.Choice("criterion", "overlap_vs_outside_reference")),
+		workers.NewVariant("RenderMap", renderFloodDiagnostic,
+			workers.Input("compare handle of the type-E chain"),
+			workers.Choice("style", "flood_diagnostic"),
+			workers.Param{Name: "layers", Kind: workers.KindFlags, Required: true, Enum: sen1RenderLayers, Doc: "layers to draw"}),
 	)
 	return vs
 }
@@ -273,4 +242,14 @@ func sen1CheckGrid4x4(w, h int) error {
 		return fmt.Errorf("a %dx%d chip does not split into a 4x4 grid of equal cells", w, h)
 	}
 	return nil
+}
+
+// schemaFiles holds schemas/<question_type>.json, the answer schemas.
+//
+//go:embed schemas/*.json
+var schemaFiles embed.FS
+
+// Def declares the Sen1Floods11 family (question types 39-43).
+func Def() workers.FamilyDef {
+	return workers.NewFamilyDef(workers.Sen1Flood, sen1FloodVariants, sen1FloodProjectors(), schemaFiles)
 }

@@ -8,8 +8,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io/fs"
 	"log/slog"
+	"slices"
+	"strings"
 	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/geodisaster/engine/crs"
 	"github.com/geodisaster/engine/raster"
@@ -154,3 +159,113 @@ func Fill(n int, v float64) []float64 {
 
 // NoData returns a pointer to v, for WriteOptions.NoData.
 func NoData(v float64) *float64 { return &v }
+
+// CheckFamily checks a family declaration against the kernel's tables:
+// its projectors cover exactly the question types the kernel assigns to
+// the family, each has an answer schema that compiles (and no schema is
+// left without a type), and every variant names a known tool and a
+// runner, with no (tool, value) pair declared twice.
+func CheckFamily(t testing.TB, def workers.FamilyDef, want workers.Family) {
+	t.Helper()
+	if def.Name != want {
+		t.Errorf("family name %q, want %q", def.Name, want)
+	}
+	var types []string
+	for _, q := range workers.QuestionTypes() {
+		if q.Family == want {
+			types = append(types, q.ID)
+		}
+	}
+	if got := workers.SortedKeys(def.Projectors); !slices.Equal(got, slicesSorted(types)) {
+		t.Errorf("projectors for %v, want %v", got, slicesSorted(types))
+	}
+	names, err := fs.Glob(def.Schemas, "*.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range names {
+		if _, ok := def.Projectors[strings.TrimSuffix(n, ".json")]; !ok {
+			t.Errorf("schema %s has no question type in the family", n)
+		}
+	}
+	c := jsonschema.NewCompiler()
+	for _, typ := range types {
+		doc, err := fs.ReadFile(def.Schemas, typ+".json")
+		if err != nil {
+			t.Errorf("question type %s: %v", typ, err)
+			continue
+		}
+		v, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
+		if err != nil {
+			t.Errorf("schema %s: %v", typ, err)
+			continue
+		}
+		url := "mem:///" + typ + ".json"
+		if err := c.AddResource(url, v); err != nil {
+			t.Errorf("schema %s: %v", typ, err)
+			continue
+		}
+		if _, err := c.Compile(url); err != nil {
+			t.Errorf("schema %s: %v", typ, err)
+		}
+	}
+	seen := map[string]bool{}
+	vs := def.Variants()
+	if len(vs) == 0 {
+		t.Errorf("family %s declares no variants", want)
+	}
+	for _, v := range vs {
+		if _, ok := workers.LookupTool(v.Tool); !ok {
+			t.Errorf("variant %s=%q: unknown tool", v.Tool, v.Value)
+		}
+		if v.Run == nil {
+			t.Errorf("variant %s=%q has no runner", v.Tool, v.Value)
+		}
+		key := v.Tool + "\x00" + v.Value
+		if seen[key] {
+			t.Errorf("variant %s=%q declared twice", v.Tool, v.Value)
+		}
+		seen[key] = true
+	}
+}
+
+func slicesSorted(s []string) []string {
+	out := slices.Clone(s)
+	slices.Sort(out)
+	return out
+}
+
+// View is an in-memory workers.View: the latest handle of each kind and
+// whether the task is complete.
+type View struct {
+	ByKind map[string]*workers.Handle
+	Done   bool
+}
+
+// NewView returns a completed View holding one handle per payload, keyed
+// by kind and named <kind>_1.
+func NewView(payloads map[string]any) *View {
+	v := &View{ByKind: map[string]*workers.Handle{}, Done: true}
+	for kind, p := range payloads {
+		v.ByKind[kind] = &workers.Handle{Name: kind + "_1", Kind: kind, Result: &workers.Result{Kind: kind, Payload: p}}
+	}
+	return v
+}
+
+// Latest returns the handle of kind, or nil.
+func (v *View) Latest(kind string) *workers.Handle { return v.ByKind[kind] }
+
+// Completed reports Done.
+func (v *View) Completed() bool { return v.Done }
+
+// CheckWaitsForTaskComplete fails the test unless projection p, given v
+// before TaskComplete, returns neither an answer nor an error; it leaves v
+// completed.
+func CheckWaitsForTaskComplete(t testing.TB, p workers.Projector, v *View) {
+	t.Helper()
+	v.Done = false
+	if got, err := p(v); got != nil || err != nil {
+		t.Fatalf("before TaskComplete: %v %v, want no answer yet", got, err)
+	}
+	v.Done = true
+}

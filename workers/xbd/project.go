@@ -8,7 +8,7 @@ import (
 
 // Answer projections of the xbd family (types 29-35). The specification
 // prints no answer JSON for these types; the field layout is the one
-// written down in each conformance/schemas/xbd_q*.json "description".
+// written down in each schemas/xbd_q*.json "description".
 func xbdProjectors() map[string]workers.Projector {
 	return map[string]workers.Projector{
 		"xbd_q1": projectXBDQ1,

@@ -1,6 +1,7 @@
 package xbd
 
 import (
+	"embed"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -68,100 +69,32 @@ func xbdVariants() []workers.Variant {
 			Required: []string{"scene_a", "scene_b"},
 			Check:    checkXBDPair,
 		}),
-		{
-			Tool: "AssessDamage", Value: "scene",
-			Params: []workers.Param{
-				workers.Input("work handle from PrepareScene(mode=xbd_damage or xbd_scene_summary)"),
-				workers.Choice("aggregation", "scene"),
-			},
-			Run: assessXBDScene,
-		},
-		{
-			Tool: "AssessDamage", Value: "quadrant_2x2",
-			Params: []workers.Param{
-				workers.Input("work handle from PrepareScene(mode=xbd_quadrants)"),
-				workers.Choice("aggregation", "quadrant_2x2"),
-				severity,
-			},
-			Run: assessXBDGrid("xbd_quadrants", "quadrant_2x2"),
-		},
-		{
-			Tool: "AssessDamage", Value: "grid_4x4",
-			Params: []workers.Param{
-				workers.Input("work handle from PrepareScene(mode=xbd_grid)"),
-				workers.Choice("aggregation", "grid_4x4"),
-			},
-			Run: assessXBDGrid("xbd_grid", "grid_4x4"),
-		},
-		{
-			Tool: "AssessDamage", Value: "pair_compare",
-			Params: []workers.Param{
-				workers.Input("work handle from PrepareScene(mode=scene_compare)"),
-				workers.Choice("aggregation", "pair_compare"),
-				{Name: "severity", Kind: workers.KindString, Required: true, Enum: []string{"severe"}, Doc: "severe = major-damage or destroyed"},
-			},
-			Run: assessXBDPair,
-		},
-		{
-			Tool: "AssessDamage", Value: "severe_only",
-			Params: []workers.Param{
-				workers.Input("objects handle from ExtractObjects(target=severe_buildings)"),
-				workers.Choice("aggregation", "severe_only"),
-			},
-			Run: assessXBDSevereOnly,
-		},
-		{
-			Tool: "ExtractObjects", Value: "severe_buildings",
-			Params: []workers.Param{
-				workers.Input("work handle from PrepareScene(mode=xbd_damage)"),
-				workers.Choice("target", "severe_buildings"),
-				{Name: "severity", Kind: workers.KindString, Required: true, Enum: []string{"major_or_destroyed"}, Doc: "the union of the major-damage and destroyed labels"},
-			},
-			Run: extractXBDSevere,
-		},
-		{
-			Tool: "RankRegions", Value: "severe_footprint_area_m2",
-			Params: []workers.Param{
-				workers.Input("damage handle from AssessDamage(aggregation=quadrant_2x2)"),
-				workers.Choice("by", "severe_footprint_area_m2"),
-				{Name: "top_k", Kind: workers.KindInteger, Required: true, Doc: "number of ranked regions to report"},
-			},
-			Run: rankXBD("severe_footprint_area_m2"),
-		},
-		{
-			Tool: "RankRegions", Value: "severe_damage_count",
-			Params: []workers.Param{
-				workers.Input("damage handle from AssessDamage(aggregation=quadrant_2x2)"),
-				workers.Choice("by", "severe_damage_count"),
-				{Name: "top_k", Kind: workers.KindInteger, Required: true, Doc: "number of ranked regions to report"},
-			},
-			Run: rankXBD("severe_damage_count"),
-		},
-		{
-			Tool: "RankRegions", Value: "normalized_damage_severity",
-			Params: []workers.Param{
-				workers.Input("damage handle from AssessDamage(aggregation=grid_4x4)"),
-				workers.Choice("by", "normalized_damage_severity"),
-				{Name: "top_k", Kind: workers.KindInteger, Required: true, Doc: "number of ranked eligible cells to report"},
-			},
-			Run: rankXBD("normalized_damage_severity"),
-		},
-		{
-			Tool: "ScoreHazard", Value: "spatial_concentration",
-			Params: []workers.Param{
-				workers.Input("rank handle from RankRegions(by=severe_damage_count)"),
-				workers.Choice("scale", "spatial_concentration"),
-			},
-			Run: scoreXBDConcentration,
-		},
-		{
-			Tool: "CompareScenes", Value: "severe_damage_ratio_and_footprint",
-			Params: []workers.Param{
-				workers.Input("damage handle from AssessDamage(aggregation=pair_compare)"),
-				workers.Choice("by", "severe_damage_ratio_and_footprint"),
-			},
-			Run: compareXBDScenes,
-		},
+		workers.NewVariant("AssessDamage", assessXBDScene, workers.Input("work handle from PrepareScene(mode=xbd_damage or xbd_scene_summary)"), workers.Choice("aggregation", "scene")),
+		workers.NewVariant("AssessDamage", assessXBDGrid("xbd_quadrants", "quadrant_2x2"), workers.Input("work handle from PrepareScene(mode=xbd_quadrants)"), workers.Choice("aggregation", "quadrant_2x2"), severity),
+		workers.NewVariant("AssessDamage", assessXBDGrid("xbd_grid", "grid_4x4"), workers.Input("work handle from PrepareScene(mode=xbd_grid)"), workers.Choice("aggregation", "grid_4x4")),
+		workers.NewVariant("AssessDamage", assessXBDPair,
+			workers.Input("work handle from PrepareScene(mode=scene_compare)"),
+			workers.Choice("aggregation", "pair_compare"),
+			workers.Param{Name: "severity", Kind: workers.KindString, Required: true, Enum: []string{"severe"}, Doc: "severe = major-damage or destroyed"}),
+		workers.NewVariant("AssessDamage", assessXBDSevereOnly, workers.Input("objects handle from ExtractObjects(target=severe_buildings)"), workers.Choice("aggregation", "severe_only")),
+		workers.NewVariant("ExtractObjects", extractXBDSevere,
+			workers.Input("work handle from PrepareScene(mode=xbd_damage)"),
+			workers.Choice("target", "severe_buildings"),
+			workers.Param{Name: "severity", Kind: workers.KindString, Required: true, Enum: []string{"major_or_destroyed"}, Doc: "the union of the major-damage and destroyed labels"}),
+		workers.NewVariant("RankRegions", rankXBD("severe_footprint_area_m2"),
+			workers.Input("damage handle from AssessDamage(aggregation=quadrant_2x2)"),
+			workers.Choice("by", "severe_footprint_area_m2"),
+			workers.Param{Name: "top_k", Kind: workers.KindInteger, Required: true, Doc: "number of ranked regions to report"}),
+		workers.NewVariant("RankRegions", rankXBD("severe_damage_count"),
+			workers.Input("damage handle from AssessDamage(aggregation=quadrant_2x2)"),
+			workers.Choice("by", "severe_damage_count"),
+			workers.Param{Name: "top_k", Kind: workers.KindInteger, Required: true, Doc: "number of ranked regions to report"}),
+		workers.NewVariant("RankRegions", rankXBD("normalized_damage_severity"),
+			workers.Input("damage handle from AssessDamage(aggregation=grid_4x4)"),
+			workers.Choice("by", "normalized_damage_severity"),
+			workers.Param{Name: "top_k", Kind: workers.KindInteger, Required: true, Doc: "number of ranked eligible cells to report"}),
+		workers.NewVariant("ScoreHazard", scoreXBDConcentration, workers.Input("rank handle from RankRegions(by=severe_damage_count)"), workers.Choice("scale", "spatial_concentration")),
+		workers.NewVariant("CompareScenes", compareXBDScenes, workers.Input("damage handle from AssessDamage(aggregation=pair_compare)"), workers.Choice("by", "severe_damage_ratio_and_footprint")),
 		{
 			Tool: "ComputeStats", Value: "damage_summary+severe_footprint_area",
 			Params: []workers.Param{
@@ -1190,4 +1123,14 @@ func xbdSafeName(id string) string {
 		return "scene" + string(out)
 	}
 	return string(out)
+}
+
+// schemaFiles holds schemas/<question_type>.json, the answer schemas.
+//
+//go:embed schemas/*.json
+var schemaFiles embed.FS
+
+// Def declares the xBD family (question types 29-35).
+func Def() workers.FamilyDef {
+	return workers.NewFamilyDef(workers.XBD, xbdVariants, xbdProjectors(), schemaFiles)
 }

@@ -1,31 +1,14 @@
 package xbd
 
 import (
-	"bytes"
-	"encoding/json"
-	"image"
-	"image/color"
-	"image/png"
 	"strings"
 	"testing"
 
+	"github.com/geodisaster/engine/workers"
+	"github.com/geodisaster/engine/workers/workertest"
+
 	"github.com/paulmach/orb"
 )
-
-func TestNormalizeXBDSubtype(t *testing.T) {
-	for in, want := range map[string]int{
-		"no-damage": XBDNoDamage, "Minor-Damage": XBDMinorDamage, "major_damage": XBDMajorDamage,
-		" destroyed ": XBDDestroyed, "un-classified": XBDUnclassified, "unclassified": XBDUnclassified, "": XBDUnclassified,
-	} {
-		got, err := NormalizeXBDSubtype(in)
-		if err != nil || got != want {
-			t.Errorf("%q -> %d, %v; want %d", in, got, err, want)
-		}
-	}
-	if _, err := NormalizeXBDSubtype("severe"); err == nil {
-		t.Error("unknown subtype accepted")
-	}
-}
 
 func TestPctClassifiedOnly(t *testing.T) {
 	for _, c := range []struct {
@@ -59,21 +42,6 @@ func TestSummarizeXBDDenominators(t *testing.T) {
 	only := summarizeXBD(&XBDLabels{GSD: 1, Buildings: l.Buildings[4:]})
 	if only.Classified != 0 || only.SeverePct != 0 || only.DamagedPct != 0 || only.Status != "no_classified_buildings" {
 		t.Fatalf("unclassified-only scene %+v", only)
-	}
-}
-
-func TestAssignCellBoundaries(t *testing.T) {
-	for _, c := range []struct {
-		x, y             float64
-		rows, cols, r, k int
-	}{
-		{511.999, 0, 2, 2, 0, 0}, {512, 0, 2, 2, 0, 1}, {1024, 1024, 2, 2, 1, 1}, {-3, -3, 2, 2, 0, 0},
-		{1030, 511.9999999, 2, 2, 0, 1}, {256, 767.99, 4, 4, 2, 1}, {768, 768, 4, 4, 3, 3}, {255.9999999999, 0, 4, 4, 0, 0},
-	} {
-		r, k := AssignCell(orb.Point{c.x, c.y}, 1024, 1024, c.rows, c.cols)
-		if r != c.r || k != c.k {
-			t.Errorf("AssignCell(%v,%v) on %dx%d = (%d,%d), want (%d,%d)", c.x, c.y, c.rows, c.cols, r, k, c.r, c.k)
-		}
 	}
 }
 
@@ -177,25 +145,6 @@ func xbdLabelDoc(sub any, gsd any) map[string]any {
 	}
 }
 
-func TestParseXBDLabels(t *testing.T) {
-	l, err := ParseXBDLabels("x/ev_00000001/building_damage_xy.geojson", xbdLabelDoc(nil, 2.0))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if l.SceneID != "ev_00000001" || len(l.Buildings) != 1 || l.Buildings[0].Class != XBDUnclassified || l.Buildings[0].AreaPx != 100 {
-		t.Fatalf("parsed %+v", l)
-	}
-	if _, err := ParseXBDLabels("p", xbdLabelDoc("bad-class", 2.0)); err == nil || !strings.Contains(err.Error(), "bad-class") {
-		t.Errorf("unknown subtype: %v", err)
-	}
-	if _, err := ParseXBDLabels("p", xbdLabelDoc("destroyed", -1.0)); err == nil || !strings.Contains(err.Error(), "gsd") {
-		t.Errorf("negative gsd: %v", err)
-	}
-	if _, err := ParseXBDLabels("p", map[string]any{"features": []any{}}); err == nil {
-		t.Error("document without metadata accepted")
-	}
-}
-
 func xbdCacheDoc(mutate func(cells []map[string]any)) map[string]any {
 	var feats []any
 	var cells []map[string]any
@@ -222,113 +171,14 @@ func xbdCacheDoc(mutate func(cells []map[string]any)) map[string]any {
 		"metadata": map[string]any{"scene_id": "s", "grid": "2x2", "width": 1024.0, "height": 1024.0, "gsd": 1.0, "coordinate_space": "pixel"}}
 }
 
-func TestParseXBDCacheAndCheck(t *testing.T) {
-	c, err := ParseXBDCache("p", xbdCacheDoc(nil))
-	if err != nil {
-		t.Fatal(err)
-	}
-	regs := xbdGridRegions(c.Buildings, c.Width, c.Height, c.Rows, c.Cols, c.GSD)
-	if err := xbdCheckCacheCells(c, regs); err != nil {
-		t.Fatal(err)
-	}
-	bad, err := ParseXBDCache("p", xbdCacheDoc(func(cells []map[string]any) { cells[1]["severe_area_m2"] = 101.0 }))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := xbdCheckCacheCells(bad, regs); err == nil || !strings.Contains(err.Error(), "severe_area_m2") {
-		t.Errorf("wrong cached area accepted: %v", err)
-	}
-	if _, err := ParseXBDCache("p", xbdCacheDoc(func(cells []map[string]any) { cells[2]["x_max"] = 500.0 })); err == nil || !strings.Contains(err.Error(), "x_max") {
-		t.Errorf("cell off the 0/512/1024 cut accepted: %v", err)
-	}
-	if _, err := ParseXBDCache("p", xbdCacheDoc(func(cells []map[string]any) { cells[3]["cell_id"] = "Q9" })); err == nil {
-		t.Error("wrong cell id accepted")
-	}
-	if _, err := ParseXBDCache("p", xbdCacheDoc(func(cells []map[string]any) { cells[0]["feature_type"] = "note" })); err == nil {
-		t.Error("unknown feature type accepted")
-	}
-}
-
-func TestDecodeXBDTarget(t *testing.T) {
-	enc := func(img image.Image) []byte {
-		var b bytes.Buffer
-		if err := png.Encode(&b, img); err != nil {
-			t.Fatal(err)
-		}
-		return b.Bytes()
-	}
-	g := image.NewGray(image.Rect(0, 0, 4, 2))
-	copy(g.Pix, []uint8{0, 1, 2, 3, 4, 4, 0, 0})
-	hist, w, h, err := DecodeXBDTarget("m.png", enc(g))
-	if err != nil || w != 4 || h != 2 || hist != [5]int64{3, 1, 1, 1, 2} {
-		t.Fatalf("hist %v %dx%d %v", hist, w, h, err)
-	}
-	g.Pix[0] = 5
-	if _, _, _, err := DecodeXBDTarget("m.png", enc(g)); err == nil || !strings.Contains(err.Error(), "0-4") {
-		t.Fatalf("code 5 accepted: %v", err)
-	}
-	p := image.NewPaletted(image.Rect(0, 0, 2, 1), color.Palette{color.Black, color.White, color.Gray{9}, color.Gray{200}, color.Gray{50}})
-	p.Pix = []uint8{4, 2}
-	if hist, _, _, err := DecodeXBDTarget("p.png", enc(p)); err != nil || hist != [5]int64{0, 0, 1, 0, 1} {
-		t.Fatalf("paletted %v %v", hist, err)
-	}
-	if _, _, _, err := DecodeXBDTarget("x.png", []byte("nope")); err == nil {
-		t.Fatal("non-PNG accepted")
-	}
-}
-
-func TestBuildXBDCacheRoundTrip(t *testing.T) {
-	doc := xbdLabelDoc("destroyed", 0.5)
-	xy := doc["features"].(map[string]any)["xy"].([]any)
-	xy = append(xy, map[string]any{"properties": map[string]any{"feature_type": "building", "subtype": "major-damage", "uid": "u2"},
-		"wkt": "POLYGON ((500 600, 540 600, 540 640, 500 640, 500 600))"})
-	doc["features"].(map[string]any)["xy"] = xy
-	l, err := ParseXBDLabels("s/ev_00000001/building_damage_xy.geojson", doc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, grid := range []string{"2x2", "4x4"} {
-		m, err := BuildXBDCache(l, grid)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := json.Marshal(m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var back any
-		if err := json.Unmarshal(b, &back); err != nil {
-			t.Fatal(err)
-		}
-		c, err := ParseXBDCache("s/ev_00000001/cache.geojson", back)
-		if err != nil {
-			t.Fatalf("%s: %v", grid, err)
-		}
-		regs := xbdGridRegions(c.Buildings, c.Width, c.Height, c.Rows, c.Cols, c.GSD)
-		if err := xbdCheckCacheCells(c, regs); err != nil {
-			t.Fatalf("%s: %v", grid, err)
-		}
-		if c.SceneID != "ev_00000001" || len(c.Buildings) != 2 {
-			t.Fatalf("%s: %+v", grid, c)
-		}
-	}
-	// The straddling major building: centroid x = 520 (Q3), area 12*40
-	// in Q2 and 28*40 in Q3, times 0.25 m² per pixel.
-	m, _ := BuildXBDCache(l, "2x2")
-	q2 := m["features"].([]any)[2].(map[string]any)["properties"].(map[string]any)
-	q3 := m["features"].([]any)[3].(map[string]any)["properties"].(map[string]any)
-	if q2["severe_count"] != 0 || q2["severe_area_m2"] != 120.0 || q3["severe_count"] != 1 || q3["severe_area_m2"] != 280.0 {
-		t.Fatalf("Q2 %v Q3 %v", q2, q3)
-	}
-	if _, err := BuildXBDCache(l, "3x3"); err == nil {
-		t.Fatal("3x3 grid accepted")
-	}
-}
-
 func TestXBDSafeName(t *testing.T) {
 	for in, want := range map[string]string{"ev_0001": "ev_0001", "a/b c": "a_b_c", "": "scene", "..": "scene..", "x\\y": "x_y"} {
 		if got := xbdSafeName(in); got != want {
 			t.Errorf("xbdSafeName(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+func TestDefMatchesKernelTables(t *testing.T) {
+	workertest.CheckFamily(t, Def(), workers.XBD)
 }
