@@ -327,16 +327,8 @@ func (d *scanner) object(member func(key string) error) error {
 		if err := member(key); err != nil {
 			return err
 		}
-		d.ws()
-		switch d.peek() {
-		case ',':
-			d.i++
-			d.ws()
-		case '}':
-			d.i++
-			return nil
-		default:
-			return d.errf("expected , or } after an object member")
+		if done, err := d.separator('}', "an object member"); done || err != nil {
+			return err
 		}
 	}
 }
@@ -357,18 +349,27 @@ func (d *scanner) array(elem func(k int) error) error {
 		if err := elem(k); err != nil {
 			return err
 		}
-		d.ws()
-		switch d.peek() {
-		case ',':
-			d.i++
-			d.ws()
-		case ']':
-			d.i++
-			return nil
-		default:
-			return d.errf("expected , or ] after an array element")
+		if done, err := d.separator(']', "an array element"); done || err != nil {
+			return err
 		}
 	}
+}
+
+// separator reads what follows a member or element: a comma (and the
+// white space after it), or the closing bracket, which ends the value
+// (done).
+func (d *scanner) separator(closing byte, after string) (done bool, err error) {
+	d.ws()
+	switch d.peek() {
+	case ',':
+		d.i++
+		d.ws()
+		return false, nil
+	case closing:
+		d.i++
+		return true, nil
+	}
+	return false, d.errf("expected , or %c after %s", closing, after)
 }
 
 // stringValue reads a string and returns its content.
