@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
+	"github.com/geodisaster/engine/internal/numpy"
 	"github.com/geodisaster/engine/workers"
 )
 
@@ -308,16 +310,9 @@ const droughtIoUMinimum = 0.3
 // masks have IoU 1), rounded to six decimals; the verdict compares the
 // median of the three rounded IoUs inclusively with 0.30.
 func compareIoU(env workers.Env, a workers.Args) (*workers.Result, error) {
-	w, err := workers.OpenWork(env, a, "multisource_hazard")
+	w, d, err := openSourceWork(env, a, "drought", "iou agreement")
 	if err != nil {
 		return nil, err
-	}
-	d, err := workHazard(w)
-	if err != nil {
-		return nil, err
-	}
-	if d.Hazard != "drought" {
-		return nil, a.Errorf("criterion", "iou agreement is declared for drought sources, not %s", d.Hazard)
 	}
 	if v, _ := a.Number("minimum_iou"); v != droughtIoUMinimum {
 		return nil, a.Errorf("minimum_iou", "the declared limit is %v, got %v", droughtIoUMinimum, v)
@@ -426,16 +421,9 @@ const (
 // middle typical; the agreement fraction is the largest state count over
 // three, and the sources agree when it reaches the required 1.0.
 func compareIntensity(env workers.Env, a workers.Args) (*workers.Result, error) {
-	w, err := workers.OpenWork(env, a, "multisource_hazard")
+	w, d, err := openSourceWork(env, a, "air_pollution", "benchmark_relative_intensity_agreement")
 	if err != nil {
 		return nil, err
-	}
-	d, err := workHazard(w)
-	if err != nil {
-		return nil, err
-	}
-	if d.Hazard != "air_pollution" {
-		return nil, a.Errorf("criterion", "benchmark_relative_intensity_agreement is declared for air-pollution sources, not %s", d.Hazard)
 	}
 	if v, _ := a.Number("required_agreement_fraction"); v != 1.0 {
 		return nil, a.Errorf("required_agreement_fraction", "the declared requirement is 1.0 (all three sources), got %v", v)
@@ -508,11 +496,29 @@ func compareIntensity(env workers.Env, a workers.Args) (*workers.Result, error) 
 // values.
 func popMeanStd(x []float64) (float64, float64) {
 	n := float64(len(x))
-	mu := sumF64(x) / n
+	mu := numpy.SumFloat64(x) / n
 	sq := make([]float64, len(x))
 	for i, v := range x {
 		d := v - mu
 		sq[i] = d * d
 	}
-	return mu, math.Sqrt(sumF64(sq) / n)
+	return mu, math.Sqrt(numpy.SumFloat64(sq) / n)
+}
+
+// openSourceWork opens the multisource_hazard work context of a source
+// comparison and its hazard, checked to be the one the criterion is
+// declared for.
+func openSourceWork(env workers.Env, a workers.Args, hazard, criterion string) (*workers.Work, hazardDomain, error) {
+	w, err := workers.OpenWork(env, a, "multisource_hazard")
+	if err != nil {
+		return nil, hazardDomain{}, err
+	}
+	d, err := workHazard(w)
+	if err != nil {
+		return nil, hazardDomain{}, err
+	}
+	if d.Hazard != hazard {
+		return nil, hazardDomain{}, a.Errorf("criterion", "%s is declared for %s sources, not %s", criterion, strings.ReplaceAll(hazard, "_", "-"), d.Hazard)
+	}
+	return w, d, nil
 }

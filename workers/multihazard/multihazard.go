@@ -511,9 +511,6 @@ func workHazard(w *workers.Work) (hazardDomain, error) {
 	return d, nil
 }
 
-// sumF64 is NumPy's float64 sum (pairwise, in order).
-func sumF64(x []float64) float64 { return numpy.SumFloat64(x) }
-
 // schemaFiles holds schemas/<question_type>.json, the answer schemas.
 //
 //go:embed schemas/*.json
