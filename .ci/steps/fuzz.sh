@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
-# Brief fuzz runs of raster's parsers, codecs, labellings and nodata texts, and vector's line GeoJSON decoder (about 60 s of fuzzing plus builds).
+# Brief fuzz runs of every parser the engine reads user files with: raster's
+# GeoTIFF reader, codecs, labellings and nodata texts, vector's line GeoJSON
+# decoder, and crs's GeoKey directories, PROJ strings and WKT (8 s each, about
+# 80 s of fuzzing plus builds).
 # A crasher is saved under <package>/testdata/fuzz/<target>/ and fails CI.
 #
 # Go's fuzzer can report "context deadline exceeded" when -fuzztime runs out
@@ -20,6 +23,8 @@ targets=(
   ./raster/internal/codec/lzw/ FuzzLZW
   ./vector/ FuzzDecodeLineFeatures
   ./raster/ FuzzNoDataText
+  ./crs/ FuzzParseGeoKeyDirectory
+  ./crs/ FuzzParse
 )
 for ((i = 0; i < ${#targets[@]}; i += 2)); do
   pkg=${targets[i]} target=${targets[i+1]}
