@@ -600,7 +600,10 @@ func (h *Host) answered(t *team) {
 
 // finish ends a runtime session: it closes every MCP session of it,
 // writes its episode (unless its answer already did) and closes the
-// runtime session. The first reason given is the one recorded.
+// runtime session. The first reason given is the one recorded. The session
+// stays listed (Sessions, the capacity count) until its episode is written
+// and it is closed, so that no session is reported gone before it is
+// recorded.
 func (h *Host) finish(t *team, end string) {
 	h.mu.Lock()
 	if t.end == "" {
@@ -611,7 +614,6 @@ func (h *Host) finish(t *team, end string) {
 		return
 	}
 	t.closing = true
-	delete(h.teams, t.id)
 	var sessions []*sdk.ServerSession
 	for _, v := range t.views {
 		delete(h.views, v.id)
@@ -624,6 +626,11 @@ func (h *Host) finish(t *team, end string) {
 	for _, ss := range sessions {
 		ss.Close()
 	}
+	defer func() {
+		h.mu.Lock()
+		delete(h.teams, t.id)
+		h.mu.Unlock()
+	}()
 	if owner == nil {
 		return
 	}
