@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/geodisaster/engine/conformance/synth"
+	"github.com/geodisaster/engine/internal/synthtest"
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/runtime/htmlreport"
 	"github.com/geodisaster/engine/workers"
@@ -130,14 +131,7 @@ var (
 func TestReportInChromium(t *testing.T) {
 	bin := findChromium(t)
 	ctx := context.Background()
-	corpus := t.TempDir()
-	if _, err := synth.Generate(ctx, corpus, synth.Options{PerType: 1, Seed: 1}); err != nil {
-		t.Fatal(err)
-	}
-	recs, err := workers.ReadRecordsFile(filepath.Join(corpus, "records.jsonl"), true)
-	if err != nil {
-		t.Fatal(err)
-	}
+	corpus, recs := synthtest.Corpus(t, synth.Options{PerType: 1, Seed: 1})
 	// The deliberately failing record: the first whose gold has a number.
 	bad, badPath, badValue := -1, "", ""
 	for i := range recs {
