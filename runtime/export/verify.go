@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/geodisaster/engine/internal/jsonl"
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/runtime/episode"
 	"github.com/geodisaster/engine/workers"
@@ -148,7 +149,7 @@ func (v *verifier) scan(rel string, fn func(n int, line []byte)) error {
 		return err
 	}
 	defer f.Close()
-	return episode.Scan(f, func(n int, line []byte) error {
+	return jsonl.Scan(f, func(n int, line []byte) error {
 		v.rep.Rows[rel]++
 		fn(n, line)
 		return nil

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/geodisaster/engine/internal/jsonl"
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/runtime/episode"
 )
@@ -262,7 +263,7 @@ func readSessionRecord(val *episode.Validator, path string) (EpisodeSummary, err
 		return EpisodeSummary{}, fmt.Errorf("its episode: %w", err)
 	}
 	rows := 0
-	err = episode.Scan(bytes.NewReader(ep), func(n int, line []byte) error {
+	err = jsonl.Scan(bytes.NewReader(ep), func(n int, line []byte) error {
 		rows++
 		if err := val.Validate(episode.RowType(sr.EpisodeFormat), line); err != nil {
 			return fmt.Errorf("episode %s line %d: %w", sr.Episode, n, err)
