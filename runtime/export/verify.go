@@ -8,9 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -458,11 +460,7 @@ func hostPath(v any, path string) string {
 			return path
 		}
 	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := slices.Sorted(maps.Keys(x))
 		for _, k := range keys {
 			if p := hostPath(x[k], path+"."+k); p != "" {
 				return p
@@ -511,11 +509,7 @@ func leaves(v any, path string) []leaf {
 		b, _ := json.Marshal(x)
 		return []leaf{{path, string(b)}}
 	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := slices.Sorted(maps.Keys(x))
 		var out []leaf
 		for _, k := range keys {
 			out = append(out, leaves(x[k], path+"."+k)...)
