@@ -26,11 +26,7 @@ var forestTypes = []string{
 func forestCorpus(t *testing.T) (string, map[string]workers.Record) {
 	t.Helper()
 	dir, recs := synthtest.Corpus(t, synth.Options{Types: forestTypes, PerType: 4, Seed: 11})
-	byID := map[string]workers.Record{}
-	for _, r := range recs {
-		byID[r.ID] = r
-	}
-	return dir, byID
+	return dir, synthtest.ByID(recs)
 }
 
 // rewriteRaster replaces a declared single-band raster with one of the same

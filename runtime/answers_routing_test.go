@@ -20,11 +20,7 @@ var routingTypes = []string{"nearest_shelter", "fastest_safest", "visual_overlay
 func routingCorpus(t *testing.T) (string, map[string]workers.Record) {
 	t.Helper()
 	dir, recs := synthtest.Corpus(t, synth.Options{Types: routingTypes, PerType: 1, Seed: 1})
-	out := map[string]workers.Record{}
-	for _, r := range recs {
-		out[r.QuestionType] = r
-	}
-	return dir, out
+	return dir, synthtest.FirstByType(recs)
 }
 
 // routingEngine returns an engine, writing artifacts to a temporary

@@ -16,13 +16,7 @@ import (
 func corpus(t *testing.T) (string, map[string]workers.Record) {
 	t.Helper()
 	dir, recs := synthtest.Corpus(t, synth.Options{Types: []string{"baseline_canopy_assessment", "wildfire_a"}, PerType: 4, Seed: 7})
-	byType := map[string]workers.Record{}
-	for _, r := range recs {
-		if _, ok := byType[r.QuestionType]; !ok {
-			byType[r.QuestionType] = r
-		}
-	}
-	return dir, byType
+	return dir, synthtest.FirstByType(recs)
 }
 
 // corpusEngine returns an engine over a corpus of types 5 and 9, the first

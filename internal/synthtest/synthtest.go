@@ -52,3 +52,23 @@ func ByType(recs []workers.Record) map[string][]workers.Record {
 	}
 	return out
 }
+
+// FirstByType maps each question type to its first record.
+func FirstByType(recs []workers.Record) map[string]workers.Record {
+	out := map[string]workers.Record{}
+	for _, r := range recs {
+		if _, ok := out[r.QuestionType]; !ok {
+			out[r.QuestionType] = r
+		}
+	}
+	return out
+}
+
+// ByID maps each record's id to the record.
+func ByID(recs []workers.Record) map[string]workers.Record {
+	out := make(map[string]workers.Record, len(recs))
+	for _, r := range recs {
+		out[r.ID] = r
+	}
+	return out
+}
