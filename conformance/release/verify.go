@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -69,11 +71,7 @@ func auditPaths(root string, recs []workers.Record) *PathInventory {
 	pi := &PathInventory{MissingExamples: []string{}, Invalid: []string{}, BlockedRecords: map[string]string{}}
 	state := map[string]string{} // path -> "" ok, "missing", "pending", "invalid"
 	for _, r := range recs {
-		names := make([]string, 0, len(r.Handles))
-		for n := range r.Handles {
-			names = append(names, n)
-		}
-		sort.Strings(names)
+		names := slices.Sorted(maps.Keys(r.Handles))
 		for _, n := range names {
 			for _, f := range r.Handles[n].Files {
 				pi.References++

@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/geodisaster/engine/internal/jsonl"
@@ -545,11 +544,7 @@ func firstDiff(got, want any, path string) (string, diff) {
 		for k := range gv {
 			keys[k] = true
 		}
-		sorted := make([]string, 0, len(keys))
-		for k := range keys {
-			sorted = append(sorted, k)
-		}
-		sort.Strings(sorted)
+		sorted := slices.Sorted(maps.Keys(keys))
 		for _, k := range sorted {
 			a, inG := gv[k]
 			b, inW := wv[k]

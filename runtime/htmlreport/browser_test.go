@@ -7,11 +7,12 @@ import (
 	"fmt"
 	"html"
 	"image/png"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -83,11 +84,7 @@ func mutateGold(answer json.RawMessage) (json.RawMessage, string, string, bool) 
 			path, val = p, strconv.FormatFloat(f+1000, 'f', -1, 64)
 			return json.Number(val), true
 		case map[string]any:
-			keys := make([]string, 0, len(y))
-			for k := range y {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
+			keys := slices.Sorted(maps.Keys(y))
 			for _, k := range keys {
 				kp := p + "." + k
 				if !regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`).MatchString(k) {
