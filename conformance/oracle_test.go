@@ -42,14 +42,7 @@ func TestReplayMatchesNativeOracle(t *testing.T) {
 	}
 	covered := map[string]bool{}
 	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var g oracleGolden
-		if err := json.Unmarshal(b, &g); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
+		g := readGolden[oracleGolden](t, f)
 		name := g.Family
 		if g.UserShaped {
 			name += "/user_shaped"

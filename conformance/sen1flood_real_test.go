@@ -46,13 +46,14 @@ type sen1Golden struct {
 	} `json:"diagnostics"`
 }
 
-func loadSen1Golden(t *testing.T, path string) *sen1Golden {
+// readGolden decodes the JSON file at path (a golden or a pin file).
+func readGolden[T any](t *testing.T, path string) *T {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var g sen1Golden
+	var g T
 	if err := json.Unmarshal(b, &g); err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
@@ -189,7 +190,7 @@ func polygonDigest(polys []regions.PixelPolygon) string {
 // thresholds, mask hashes, component and polygon counts against the
 // native stack (the answers are checked by TestReplayMatchesNativeOracle).
 func TestSen1FloodSyntheticDiagnostics(t *testing.T) {
-	g := loadSen1Golden(t, "goldens/oracle_sen1flood.json")
+	g := readGolden[sen1Golden](t, "goldens/oracle_sen1flood.json")
 	dir := t.TempDir()
 	recs, m := synthtest.Generate(t, dir, synth.Options{Types: []string{"sen1_flood_a", "sen1_flood_b", "sen1_flood_c", "sen1_flood_d", "sen1_flood_e"}, Seed: 1})
 	if m.RecordsSHA256 != g.RecordsSHA256 {
@@ -226,7 +227,7 @@ func TestSen1FloodRealChip(t *testing.T) {
 	if os.Getenv("GEODISASTER_SEN1_REAL_OUT") != "" {
 		t.Logf("wrote the real-chip corpus to %s (records sha256 %s)", dir, sum)
 	}
-	g := loadSen1Golden(t, "goldens/sen1flood_real.json")
+	g := readGolden[sen1Golden](t, "goldens/sen1flood_real.json")
 	if g.RecordsSHA256 != sum {
 		t.Fatalf("goldens/sen1flood_real.json is stale (corpus %s, goldens %s)", sum, g.RecordsSHA256)
 	}
@@ -308,14 +309,7 @@ func TestSen1FloodArtifactHashesPinned(t *testing.T) {
 		}
 		return
 	}
-	b, err := os.ReadFile(sen1ArtifactPins)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var want map[string]map[string]string
-	if err := json.Unmarshal(b, &want); err != nil {
-		t.Fatal(err)
-	}
+	want := *readGolden[map[string]map[string]string](t, sen1ArtifactPins)
 	for id, m := range got {
 		for _, ext := range []string{".tif", ".geojson", ".png", ".json"} {
 			if m[ext] == "" || m[ext] != want[id][ext] {
@@ -367,7 +361,7 @@ func TestSen1FloodLabelGrid(t *testing.T) {
 	if os.Getenv("GEODISASTER_SEN1_LABELGRID_OUT") != "" {
 		t.Logf("wrote the label-grid corpus to %s (records sha256 %s)", dir, sum)
 	}
-	g := loadSen1Golden(t, "goldens/sen1flood_labelgrid.json")
+	g := readGolden[sen1Golden](t, "goldens/sen1flood_labelgrid.json")
 	if g.RecordsSHA256 != sum {
 		t.Fatalf("goldens/sen1flood_labelgrid.json is stale (corpus %s, goldens %s)", sum, g.RecordsSHA256)
 	}
