@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/geodisaster/engine/conformance/synth"
+	"github.com/geodisaster/engine/internal/synthtest"
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/scoring"
 	"github.com/geodisaster/engine/workers"
@@ -41,14 +42,7 @@ func TestReplayMatchesNativeOracle(t *testing.T) {
 	}
 	covered := map[string]bool{}
 	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var g oracleGolden
-		if err := json.Unmarshal(b, &g); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
+		g := readGolden[oracleGolden](t, f)
 		name := g.Family
 		if g.UserShaped {
 			name += "/user_shaped"
@@ -61,45 +55,12 @@ func TestReplayMatchesNativeOracle(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			m, err := synth.Generate(context.Background(), dir, synth.Options{Types: g.Types, Seed: 1, UserShaped: g.UserShaped})
-			if err != nil {
-				t.Fatal(err)
-			}
+			recs, m := synthtest.Generate(t, dir, synth.Options{Types: g.Types, Seed: 1, UserShaped: g.UserShaped})
 			if m.RecordsSHA256 != g.RecordsSHA256 {
 				t.Fatalf("%s is stale: the synthetic %s corpus changed (records sha256 %s, goldens made from %s); regenerate with conformance/oracle/oracle.py", f, g.Family, m.RecordsSHA256, g.RecordsSHA256)
 			}
-			recs, err := workers.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
-			if err != nil {
-				t.Fatal(err)
-			}
-			eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir, ArtifactDir: filepath.Join(dir, "_artifacts")})
-			if err != nil {
-				t.Fatal(err)
-			}
-			results := eng.Replay(context.Background(), recs, runtime.ReplayOptions{Workers: 2})
-			if len(results) != len(g.Answers) {
-				t.Fatalf("replayed %d records, goldens have %d", len(results), len(g.Answers))
-			}
-			for _, r := range results {
+			for _, r := range replayAgainstOracle(t, dir, recs, g.Answers) {
 				covered[r.QuestionType] = true
-				if r.Status != "ok" {
-					t.Errorf("%s: %s", r.ID, *r.Error)
-					continue
-				}
-				if !r.Correct {
-					t.Errorf("%s: differs from the generator's gold: %s", r.ID, r.Reason)
-				}
-				want, ok := g.Answers[r.ID]
-				if !ok {
-					t.Errorf("%s: no oracle answer", r.ID)
-					continue
-				}
-				if v := scoring.ScoreV2(want, r.Answer, scoring.DefaultAbsTol); !v.Correct {
-					t.Errorf("%s: differs from the native oracle at %s: %s\n go:     %s\n oracle: %s", r.ID, v.Path, v.Reason, r.Answer, want)
-				}
-				if len(r.Denials) != 0 {
-					t.Errorf("%s: %d read denials in a GT replay", r.ID, len(r.Denials))
-				}
 			}
 		})
 	}
@@ -108,4 +69,41 @@ func TestReplayMatchesNativeOracle(t *testing.T) {
 			t.Errorf("synthetic type %s has no oracle goldens", typ)
 		}
 	}
+}
+
+// replayAgainstOracle replays the records of the corpus in dir (writing
+// artifacts to dir/_artifacts) and requires every answer to equal, under
+// the v2 scorer, both its gold and the native oracle's answer in answers,
+// with no read denied; it returns the results.
+func replayAgainstOracle(t *testing.T, dir string, recs []workers.Record, answers map[string]json.RawMessage) []runtime.RecordResult {
+	t.Helper()
+	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir, ArtifactDir: filepath.Join(dir, "_artifacts")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	results := eng.Replay(context.Background(), recs, runtime.ReplayOptions{Workers: 2})
+	if len(results) != len(answers) {
+		t.Fatalf("replayed %d records, goldens have %d", len(results), len(answers))
+	}
+	for _, r := range results {
+		if r.Status != "ok" {
+			t.Errorf("%s: %s", r.ID, *r.Error)
+			continue
+		}
+		if !r.Correct {
+			t.Errorf("%s: differs from the generator's gold: %s", r.ID, r.Reason)
+		}
+		want, ok := answers[r.ID]
+		if !ok {
+			t.Errorf("%s: no oracle answer", r.ID)
+			continue
+		}
+		if v := scoring.ScoreV2(want, r.Answer, scoring.DefaultAbsTol); !v.Correct {
+			t.Errorf("%s: differs from the native oracle at %s: %s\n go:     %s\n oracle: %s", r.ID, v.Path, v.Reason, r.Answer, want)
+		}
+		if len(r.Denials) != 0 {
+			t.Errorf("%s: %d read denials in a GT replay", r.ID, len(r.Denials))
+		}
+	}
+	return results
 }

@@ -4,7 +4,6 @@ package conformance_test
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -12,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/geodisaster/engine/conformance/hydrate"
-	"github.com/geodisaster/engine/conformance/synth"
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/workers"
 )
@@ -27,23 +24,12 @@ import (
 //
 //	go test ./conformance/ -run '^$' -bench Sen1FloodTypeE -benchtime 20x
 func BenchmarkSen1FloodTypeE(b *testing.B) {
-	src := filepath.Join(sen1Data, "Spain_7370579", "S1Hand.tif")
-	hand, err := os.ReadFile(src)
-	if err != nil {
+	portable, src, ok := portableChip(b)
+	if !ok {
 		b.Skipf("corpus absent: %s", src)
 	}
-	portable, err := hydrate.Portable(hand)
-	if err != nil {
-		b.Fatal(err)
-	}
 	dir := b.TempDir()
-	if _, err := synth.Sen1FloodRealCorpus(context.Background(), dir, "Spain_7370579", portable); err != nil {
-		b.Fatal(err)
-	}
-	recs, err := workers.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
-	if err != nil {
-		b.Fatal(err)
-	}
+	_, recs := realChipCorpus(b, dir, portable)
 	var rec workers.Record
 	for _, r := range recs {
 		if r.ID == "sen1_flood_e__Spain_7370579" {

@@ -17,10 +17,10 @@ import (
 
 	"github.com/geodisaster/engine/conformance/hydrate"
 	"github.com/geodisaster/engine/conformance/synth"
+	"github.com/geodisaster/engine/internal/synthtest"
 	"github.com/geodisaster/engine/raster"
 	"github.com/geodisaster/engine/raster/regions"
 	"github.com/geodisaster/engine/runtime"
-	"github.com/geodisaster/engine/scoring"
 	"github.com/geodisaster/engine/workers"
 	"github.com/geodisaster/engine/workers/sen1flood"
 )
@@ -46,13 +46,14 @@ type sen1Golden struct {
 	} `json:"diagnostics"`
 }
 
-func loadSen1Golden(t *testing.T, path string) *sen1Golden {
+// readGolden decodes the JSON file at path (a golden or a pin file).
+func readGolden[T any](t *testing.T, path string) *T {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var g sen1Golden
+	var g T
 	if err := json.Unmarshal(b, &g); err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
@@ -185,48 +186,15 @@ func polygonDigest(polys []regions.PixelPolygon) string {
 	return hex.EncodeToString(s[:])
 }
 
-// replaySen1 replays records and compares every answer with its gold and
-// with the native oracle's.
-func replaySen1(t *testing.T, dir string, recs []workers.Record, g *sen1Golden) {
-	t.Helper()
-	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir, ArtifactDir: filepath.Join(dir, "_artifacts")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	results := eng.Replay(context.Background(), recs, runtime.ReplayOptions{Workers: 2})
-	if len(results) != len(g.Answers) {
-		t.Fatalf("replayed %d records, goldens have %d", len(results), len(g.Answers))
-	}
-	for _, r := range results {
-		if r.Status != "ok" {
-			t.Errorf("%s: %s", r.ID, *r.Error)
-			continue
-		}
-		if !r.Correct {
-			t.Errorf("%s: differs from the generator's gold: %s", r.ID, r.Reason)
-		}
-		if v := scoring.ScoreV2(g.Answers[r.ID], r.Answer, scoring.DefaultAbsTol); !v.Correct {
-			t.Errorf("%s: differs from the native oracle at %s: %s", r.ID, v.Path, v.Reason)
-		}
-	}
-}
-
 // TestSen1FloodSyntheticDiagnostics checks the synthetic corpus's
 // thresholds, mask hashes, component and polygon counts against the
 // native stack (the answers are checked by TestReplayMatchesNativeOracle).
 func TestSen1FloodSyntheticDiagnostics(t *testing.T) {
-	g := loadSen1Golden(t, "goldens/oracle_sen1flood.json")
+	g := readGolden[sen1Golden](t, "goldens/oracle_sen1flood.json")
 	dir := t.TempDir()
-	m, err := synth.Generate(context.Background(), dir, synth.Options{Types: []string{"sen1_flood_a", "sen1_flood_b", "sen1_flood_c", "sen1_flood_d", "sen1_flood_e"}, Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs, m := synthtest.Generate(t, dir, synth.Options{Types: []string{"sen1_flood_a", "sen1_flood_b", "sen1_flood_c", "sen1_flood_d", "sen1_flood_e"}, Seed: 1})
 	if m.RecordsSHA256 != g.RecordsSHA256 {
 		t.Fatalf("goldens/oracle_sen1flood.json is stale (corpus %s, goldens %s)", m.RecordsSHA256, g.RecordsSHA256)
-	}
-	recs, err := workers.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
-	if err != nil {
-		t.Fatal(err)
 	}
 	checkSen1Diagnostics(t, dir, recs, g)
 }
@@ -249,14 +217,7 @@ func TestSen1FloodRealChip(t *testing.T) {
 	if dir == "" {
 		dir = t.TempDir()
 	}
-	sum, err := synth.Sen1FloodRealCorpus(context.Background(), dir, "Spain_7370579", portable)
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := workers.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sum, recs := realChipCorpus(t, dir, portable)
 	// The original chip's records declare exactly the hydrated bytes.
 	for _, r := range recs {
 		if r.SampleID == "Spain_7370579" && r.Handles["s1_image_1"].Files[0].SHA256 != man.Chips[0].Portable.SHA256 {
@@ -266,7 +227,7 @@ func TestSen1FloodRealChip(t *testing.T) {
 	if os.Getenv("GEODISASTER_SEN1_REAL_OUT") != "" {
 		t.Logf("wrote the real-chip corpus to %s (records sha256 %s)", dir, sum)
 	}
-	g := loadSen1Golden(t, "goldens/sen1flood_real.json")
+	g := readGolden[sen1Golden](t, "goldens/sen1flood_real.json")
 	if g.RecordsSHA256 != sum {
 		t.Fatalf("goldens/sen1flood_real.json is stale (corpus %s, goldens %s)", sum, g.RecordsSHA256)
 	}
@@ -274,7 +235,7 @@ func TestSen1FloodRealChip(t *testing.T) {
 		t.Errorf("goldens were made from S1Hand %s, the manifest pins %s", g.SourceSHA256, man.Chips[0].Source.SHA256)
 	}
 	checkSen1Diagnostics(t, dir, recs, g)
-	replaySen1(t, dir, recs, g)
+	replayAgainstOracle(t, dir, recs, g.Answers)
 	d := g.Diagnostics["sen1_flood_a__Spain_7370579"]
 	var a map[string]any
 	_ = json.Unmarshal(g.Answers["sen1_flood_a__Spain_7370579"], &a)
@@ -324,26 +285,11 @@ func artifactHashes(t *testing.T, dir string, recs []workers.Record) map[string]
 // linux/arm64 under qemu-user-static) proves byte determinism. Set
 // GEODISASTER_SEN1_PIN=1 to rewrite the pins.
 func TestSen1FloodArtifactHashesPinned(t *testing.T) {
-	dir := t.TempDir()
-	if _, err := synth.Generate(context.Background(), dir, synth.Options{Types: []string{"sen1_flood_e"}, Seed: 1}); err != nil {
-		t.Fatal(err)
-	}
-	recs, err := workers.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, recs := synthtest.Corpus(t, synth.Options{Types: []string{"sen1_flood_e"}, Seed: 1})
 	got := artifactHashes(t, dir, recs)
-	src := filepath.Join(sen1Data, "Spain_7370579", "S1Hand.tif")
-	if hand, err := os.ReadFile(src); err == nil {
-		portable, err := hydrate.Portable(hand)
-		if err != nil {
-			t.Fatal(err)
-		}
+	if portable, src, ok := portableChip(t); ok {
 		rdir := t.TempDir()
-		if _, err := synth.Sen1FloodRealCorpus(context.Background(), rdir, "Spain_7370579", portable); err != nil {
-			t.Fatal(err)
-		}
-		all, _ := workers.ReadRecordsFile(filepath.Join(rdir, "records.jsonl"), true)
+		_, all := realChipCorpus(t, rdir, portable)
 		var e []workers.Record
 		for _, r := range all {
 			if r.QuestionType == "sen1_flood_e" {
@@ -363,14 +309,7 @@ func TestSen1FloodArtifactHashesPinned(t *testing.T) {
 		}
 		return
 	}
-	b, err := os.ReadFile(sen1ArtifactPins)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var want map[string]map[string]string
-	if err := json.Unmarshal(b, &want); err != nil {
-		t.Fatal(err)
-	}
+	want := *readGolden[map[string]map[string]string](t, sen1ArtifactPins)
 	for id, m := range got {
 		for _, ext := range []string{".tif", ".geojson", ".png", ".json"} {
 			if m[ext] == "" || m[ext] != want[id][ext] {
@@ -407,10 +346,7 @@ func TestSen1FloodLabelGrid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	recs, err := workers.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := synthtest.Records(t, dir)
 	// The known-water rasters are not on the SAR transform bit for bit.
 	for _, r := range recs {
 		sar := rasterGrid(t, filepath.Join(dir, r.Handles["s1_image_1"].Files[0].Path))
@@ -425,12 +361,12 @@ func TestSen1FloodLabelGrid(t *testing.T) {
 	if os.Getenv("GEODISASTER_SEN1_LABELGRID_OUT") != "" {
 		t.Logf("wrote the label-grid corpus to %s (records sha256 %s)", dir, sum)
 	}
-	g := loadSen1Golden(t, "goldens/sen1flood_labelgrid.json")
+	g := readGolden[sen1Golden](t, "goldens/sen1flood_labelgrid.json")
 	if g.RecordsSHA256 != sum {
 		t.Fatalf("goldens/sen1flood_labelgrid.json is stale (corpus %s, goldens %s)", sum, g.RecordsSHA256)
 	}
 	checkSen1Diagnostics(t, dir, recs, g)
-	replaySen1(t, dir, recs, g)
+	replayAgainstOracle(t, dir, recs, g.Answers)
 
 	// Half a pixel off is a grid mismatch naming both grids.
 	rec := recs[0]
@@ -505,6 +441,32 @@ func hydratedChip(t *testing.T) (*hydrate.Manifest, []byte) {
 		t.Fatal(err)
 	}
 	return man, portable
+}
+
+// portableChip returns the real chip's S1Hand.tif (under ../shared/data)
+// made portable, and its path; ok is false when the file is absent.
+func portableChip(tb testing.TB) (portable []byte, src string, ok bool) {
+	tb.Helper()
+	src = filepath.Join(sen1Data, "Spain_7370579", "S1Hand.tif")
+	hand, err := os.ReadFile(src)
+	if err != nil {
+		return nil, src, false
+	}
+	if portable, err = hydrate.Portable(hand); err != nil {
+		tb.Fatal(err)
+	}
+	return portable, src, true
+}
+
+// realChipCorpus builds synth's records of types 39-43 over the portable
+// real chip into dir and returns the records' digest and the records.
+func realChipCorpus(tb testing.TB, dir string, portable []byte) (string, []workers.Record) {
+	tb.Helper()
+	sum, err := synth.Sen1FloodRealCorpus(context.Background(), dir, "Spain_7370579", portable)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return sum, synthtest.Records(tb, dir)
 }
 
 // rasterGrid reads a GeoTIFF's grid.

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/geodisaster/engine/conformance/synth"
+	"github.com/geodisaster/engine/internal/synthtest"
 	"github.com/geodisaster/engine/raster"
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/workers"
@@ -24,19 +25,8 @@ var forestTypes = []string{
 // forestCorpus synthesizes the deforestation types once per test.
 func forestCorpus(t *testing.T) (string, map[string]workers.Record) {
 	t.Helper()
-	dir := t.TempDir()
-	if _, err := synth.Generate(context.Background(), dir, synth.Options{Types: forestTypes, PerType: 4, Seed: 11}); err != nil {
-		t.Fatal(err)
-	}
-	recs, err := workers.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	byID := map[string]workers.Record{}
-	for _, r := range recs {
-		byID[r.ID] = r
-	}
-	return dir, byID
+	dir, recs := synthtest.Corpus(t, synth.Options{Types: forestTypes, PerType: 4, Seed: 11})
+	return dir, synthtest.ByID(recs)
 }
 
 // rewriteRaster replaces a declared single-band raster with one of the same
@@ -197,22 +187,7 @@ func TestDeforestationMutationsRejected(t *testing.T) {
 		batch = append(batch, recs[id])
 	}
 	results := eng.Replay(context.Background(), batch, runtime.ReplayOptions{Workers: 2})
-	for _, res := range results {
-		w, mutated := want[res.ID]
-		if !mutated {
-			if res.Status != "ok" || !res.Correct {
-				t.Errorf("clean record %s failed: %v %s", res.ID, res.Error, res.Reason)
-			}
-			continue
-		}
-		if res.Status != "error" || res.Correct || string(res.Answer) != "null" {
-			t.Errorf("%s: status %s correct %v answer %s, want a rejected record", res.ID, res.Status, res.Correct, res.Answer)
-			continue
-		}
-		if !strings.Contains(*res.Error, w) {
-			t.Errorf("%s: error %q does not contain %q", res.ID, *res.Error, w)
-		}
-	}
+	checkRejected(t, results, want)
 }
 
 // TestDeforestationProjectionTiming checks that each type's answer is

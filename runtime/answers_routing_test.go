@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/geodisaster/engine/conformance/synth"
+	"github.com/geodisaster/engine/internal/synthtest"
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/workers"
 )
@@ -18,19 +19,20 @@ var routingTypes = []string{"nearest_shelter", "fastest_safest", "visual_overlay
 // routingCorpus synthesizes one record of each routing type.
 func routingCorpus(t *testing.T) (string, map[string]workers.Record) {
 	t.Helper()
-	dir := t.TempDir()
-	if _, err := synth.Generate(context.Background(), dir, synth.Options{Types: routingTypes, PerType: 1, Seed: 1}); err != nil {
-		t.Fatal(err)
-	}
-	recs, err := workers.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
+	dir, recs := synthtest.Corpus(t, synth.Options{Types: routingTypes, PerType: 1, Seed: 1})
+	return dir, synthtest.FirstByType(recs)
+}
+
+// routingEngine returns an engine, writing artifacts to a temporary
+// directory, over the corpus of routingCorpus.
+func routingEngine(t *testing.T) (*runtime.Engine, map[string]workers.Record) {
+	t.Helper()
+	dir, recs := routingCorpus(t)
+	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir, ArtifactDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[string]workers.Record{}
-	for _, r := range recs {
-		out[r.QuestionType] = r
-	}
-	return dir, out
+	return eng, recs
 }
 
 // runPrefix opens a session and runs the first n steps of the GT chain.
@@ -113,11 +115,7 @@ func TestRoutingReplayAndRenderDeterminism(t *testing.T) {
 }
 
 func TestRoutingMutationsRejected(t *testing.T) {
-	dir, recs := routingCorpus(t)
-	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir, ArtifactDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng, recs := routingEngine(t)
 	all := map[string]any{"fastest": true, "safest": true, "balanced": true}
 	cases := []struct {
 		name, typ string
@@ -165,15 +163,6 @@ func TestRoutingInputMutations(t *testing.T) {
 	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir, ArtifactDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
-	}
-	mutate := func(t *testing.T, base workers.Record, f func(r *workers.Record)) workers.Record {
-		b, _ := json.Marshal(base)
-		var r workers.Record
-		if err := json.Unmarshal(b, &r); err != nil {
-			t.Fatal(err)
-		}
-		f(&r)
-		return r
 	}
 	// rewrite stores a modified copy of a declared file under a new path.
 	rewrite := func(t *testing.T, r *workers.Record, suffix string, edit func([]byte) []byte) {
@@ -285,7 +274,8 @@ func TestRoutingInputMutations(t *testing.T) {
 			if typ == "" {
 				typ = "fastest_safest"
 			}
-			rec := mutate(t, recs[typ], func(r *workers.Record) { c.edit(t, r) })
+			rec := clone(t, recs[typ])
+			c.edit(t, &rec)
 			s, err := eng.NewSession(rec)
 			if err != nil {
 				t.Fatal(err)
@@ -311,11 +301,7 @@ func TestRoutingInputMutations(t *testing.T) {
 // TestRenderMapWorkAlias renders with the spec's spelling work= and gets
 // the same receipt as the GT chain's input=.
 func TestRenderMapWorkAlias(t *testing.T) {
-	dir, recs := routingCorpus(t)
-	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir, ArtifactDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng, recs := routingEngine(t)
 	rec := recs["visual_overlay"]
 	s := runPrefix(t, eng, rec, 4)
 	if _, err := s.Call(context.Background(), "RenderMap", map[string]any{"work": "route_compare_1", "style": "route_overlay"}); err != nil {
@@ -342,11 +328,7 @@ func TestRenderMapWorkAlias(t *testing.T) {
 // TestRoutingAnswerWaitsForTaskComplete checks that no answer is published
 // before TaskComplete (the schemas require terminated=true).
 func TestRoutingAnswerWaitsForTaskComplete(t *testing.T) {
-	dir, recs := routingCorpus(t)
-	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir, ArtifactDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng, recs := routingEngine(t)
 	for _, typ := range routingTypes {
 		rec := recs[typ]
 		s := runPrefix(t, eng, rec, len(rec.GTChain)-1)
@@ -359,11 +341,7 @@ func TestRoutingAnswerWaitsForTaskComplete(t *testing.T) {
 // TestBlockedRoadsExtentCrossCheck checks the exposure's cross-check of
 // the declared flood flags against the Copernicus extent.
 func TestBlockedRoadsExtentCrossCheck(t *testing.T) {
-	dir, recs := routingCorpus(t)
-	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir, ArtifactDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng, recs := routingEngine(t)
 	rec := recs["nearest_shelter"]
 	s := runPrefix(t, eng, rec, 2)
 	res, err := s.Call(context.Background(), "EstimateExposure", rec.GTChain[2].Args)

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/geodisaster/engine/conformance/synth"
+	"github.com/geodisaster/engine/internal/synthtest"
 	"github.com/geodisaster/engine/raster"
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/workers"
@@ -19,20 +20,9 @@ import (
 // sen1Corpus synthesizes the five Sen1Floods11 types (six records each).
 func sen1Corpus(t *testing.T) (string, map[string][]workers.Record) {
 	t.Helper()
-	dir := t.TempDir()
 	types := []string{"sen1_flood_a", "sen1_flood_b", "sen1_flood_c", "sen1_flood_d", "sen1_flood_e"}
-	if _, err := synth.Generate(context.Background(), dir, synth.Options{Types: types, Seed: 3}); err != nil {
-		t.Fatal(err)
-	}
-	recs, err := workers.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	byType := map[string][]workers.Record{}
-	for _, r := range recs {
-		byType[r.QuestionType] = append(byType[r.QuestionType], r)
-	}
-	return dir, byType
+	dir, recs := synthtest.Corpus(t, synth.Options{Types: types, Seed: 3})
+	return dir, synthtest.ByType(recs)
 }
 
 // runSen1 executes a record's chain in a session and returns the index of

@@ -3,7 +3,8 @@ package runtime
 import (
 	"context"
 	"log/slog"
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/geodisaster/engine/internal/team"
 	"github.com/geodisaster/engine/workers"
@@ -52,10 +53,6 @@ func (e *callEnv) Team() *team.Team {
 // openedHandles returns the names of the handles the call opened, sorted:
 // the parents of its result.
 func (e *callEnv) openedHandles() []string {
-	parents := make([]string, 0, len(e.opened))
-	for p := range e.opened {
-		parents = append(parents, p)
-	}
-	sort.Strings(parents)
+	parents := slices.Sorted(maps.Keys(e.opened))
 	return parents
 }

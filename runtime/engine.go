@@ -3,6 +3,8 @@ package runtime
 import (
 	"log/slog"
 
+	"github.com/geodisaster/engine/internal/rasterhook"
+	"github.com/geodisaster/engine/raster"
 	"github.com/geodisaster/engine/workers"
 	"github.com/geodisaster/engine/workers/families"
 )
@@ -27,6 +29,7 @@ type Engine struct {
 	registry *workers.Registry
 	answers  *answerContracts
 	bufs     *bufferPool
+	reader   bandReader
 }
 
 // NewEngine prepares an engine for a dataset root.
@@ -46,7 +49,8 @@ func NewEngine(cfg Config) (*Engine, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Engine{cfg: cfg, root: root, registry: reg, answers: ac, bufs: newBufferPool(poolLimit)}, nil
+	return &Engine{cfg: cfg, root: root, registry: reg, answers: ac, bufs: newBufferPool(poolLimit),
+		reader: rasterhook.Get[*raster.Dataset, raster.Window, *raster.Band]()}, nil
 }
 
 // Registry returns the engine's worker registry.

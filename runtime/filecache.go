@@ -76,7 +76,7 @@ func (s *Session) readEntry(real, path string, card workers.FileCard) (*fileEntr
 	var loaded func([]byte)
 	if bands, ok := s.prefetchHints[path]; ok {
 		delete(s.prefetchHints, path)
-		loaded = func(data []byte) { pf = startPrefetch(data, bands, s.allocZeroed) }
+		loaded = func(data []byte) { pf = startPrefetch(s.eng.reader, data, bands, s.allocZeroed) }
 	}
 	data, sum, err := hashedread.ReadFile(real, s.alloc, loaded)
 	hexsum := hex.EncodeToString(sum[:])
@@ -183,7 +183,7 @@ func (e *callEnv) decodedBand(fe *fileEntry, b int) (*raster.Band, error) {
 			return band, nil
 		}
 	}
-	bs, err := rasterReader.ReadBands(fe.ds, e.ctx, []int{b}, raster.Window{Width: fe.info.Width, Height: fe.info.Height}, e.s.allocZeroed)
+	bs, err := e.s.eng.reader.ReadBands(fe.ds, e.ctx, []int{b}, raster.Window{Width: fe.info.Width, Height: fe.info.Height}, e.s.allocZeroed)
 	if err != nil {
 		return nil, err
 	}

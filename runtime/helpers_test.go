@@ -1,43 +1,22 @@
 package runtime_test
 
 import (
-	"context"
 	"encoding/json"
-	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/geodisaster/engine/conformance/synth"
+	"github.com/geodisaster/engine/internal/synthtest"
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/workers"
 )
-
-// synthCorpus synthesizes perType records of each type into a temporary
-// directory and returns it with the records in file order.
-func synthCorpus(tb testing.TB, types []string, perType int, seed uint64) (string, []workers.Record) {
-	tb.Helper()
-	dir := tb.TempDir()
-	if _, err := synth.Generate(context.Background(), dir, synth.Options{Types: types, PerType: perType, Seed: seed}); err != nil {
-		tb.Fatal(err)
-	}
-	recs, err := workers.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return dir, recs
-}
 
 // corpus synthesizes types 5 and 9 once per test and returns the first
 // record of each.
 func corpus(t *testing.T) (string, map[string]workers.Record) {
 	t.Helper()
-	dir, recs := synthCorpus(t, []string{"baseline_canopy_assessment", "wildfire_a"}, 4, 7)
-	byType := map[string]workers.Record{}
-	for _, r := range recs {
-		if _, ok := byType[r.QuestionType]; !ok {
-			byType[r.QuestionType] = r
-		}
-	}
-	return dir, byType
+	dir, recs := synthtest.Corpus(t, synth.Options{Types: []string{"baseline_canopy_assessment", "wildfire_a"}, PerType: 4, Seed: 7})
+	return dir, synthtest.FirstByType(recs)
 }
 
 // corpusEngine returns an engine over a corpus of types 5 and 9, the first
@@ -83,4 +62,27 @@ func clone(t *testing.T, r workers.Record) workers.Record {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// checkRejected checks a replay of mutated records among clean ones: a
+// record whose id is in want was rejected with no answer and an error
+// containing want[id]; every other record scored correct.
+func checkRejected(t *testing.T, results []runtime.RecordResult, want map[string]string) {
+	t.Helper()
+	for _, res := range results {
+		w, mutated := want[res.ID]
+		if !mutated {
+			if res.Status != "ok" || !res.Correct {
+				t.Errorf("clean record %s failed: %v %s", res.ID, res.Error, res.Reason)
+			}
+			continue
+		}
+		if res.Status != "error" || res.Correct || string(res.Answer) != "null" {
+			t.Errorf("%s: status %s correct %v answer %s, want a rejected record", res.ID, res.Status, res.Correct, res.Answer)
+			continue
+		}
+		if !strings.Contains(*res.Error, w) {
+			t.Errorf("%s: error %q does not contain %q", res.ID, *res.Error, w)
+		}
+	}
 }

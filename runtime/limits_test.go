@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/geodisaster/engine/conformance/synth"
+	"github.com/geodisaster/engine/internal/synthtest"
 	"github.com/geodisaster/engine/runtime"
 )
 
@@ -15,7 +17,7 @@ import (
 // limits: a spent budget is a *LimitError, not a read-gate denial, and a
 // session given its own artifact directory writes there.
 func TestSessionLimitsAndArtifactDir(t *testing.T) {
-	dir, recs := synthCorpus(t, []string{"sen1_flood_a"}, 1, 3)
+	dir, recs := synthtest.Corpus(t, synth.Options{Types: []string{"sen1_flood_a"}, PerType: 1, Seed: 3})
 	rec := recs[0]
 	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir})
 	if err != nil {

@@ -10,8 +10,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -409,11 +411,7 @@ func (o *OutputDir) WriteTraceBytes(traces map[string][]byte) error {
 	if err := os.MkdirAll(filepath.Join(o.stage, TracesDir), OutputDirMode); err != nil {
 		return err
 	}
-	ids := make([]string, 0, len(traces))
-	for id := range traces {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
+	ids := slices.Sorted(maps.Keys(traces))
 	for _, id := range ids {
 		if err := o.writeTrace(id, traces[id]); err != nil {
 			return err

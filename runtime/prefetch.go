@@ -10,9 +10,10 @@ import (
 	"github.com/geodisaster/engine/workers"
 )
 
-// rasterReader holds the raster reader's hooks for reads into the
-// session's recycled buffers and reads started in the background.
-var rasterReader = rasterhook.Get[*raster.Dataset, raster.Window, *raster.Band]()
+// bandReader is the raster reader's entry points for reads into the
+// session's recycled buffers and reads started in the background; the
+// engine takes it from package raster once, in NewEngine.
+type bandReader = rasterhook.Reader[*raster.Dataset, raster.Window, *raster.Band]
 
 // A band prefetch decodes bands of a declared GeoTIFF on other goroutines
 // from the moment its bytes are in memory, while the session is still
@@ -48,10 +49,11 @@ type bandPrefetch struct {
 }
 
 // startPrefetch opens data as a GeoTIFF and starts decoding the requested
-// bands (those in range, without repeats) on other goroutines. It returns
-// nil when there is nothing to decode, including when data is not a
-// readable GeoTIFF: the session's synchronous open then reports why.
-func startPrefetch(data []byte, bands []int, alloc rasterhook.Allocator) *bandPrefetch {
+// bands (those in range, without repeats) on other goroutines with
+// reader. It returns nil when there is nothing to decode, including when
+// data is not a readable GeoTIFF: the session's synchronous open then
+// reports why.
+func startPrefetch(reader bandReader, data []byte, bands []int, alloc rasterhook.Allocator) *bandPrefetch {
 	ds, err := raster.OpenReaderAt(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
 		return nil
@@ -69,7 +71,7 @@ func startPrefetch(data []byte, bands []int, alloc rasterhook.Allocator) *bandPr
 		return nil
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	r, err := rasterReader.StartReadBands(ds, ctx, list, raster.Window{Width: info.Width, Height: info.Height}, alloc)
+	r, err := reader.StartReadBands(ds, ctx, list, raster.Window{Width: info.Width, Height: info.Height}, alloc)
 	if err != nil {
 		cancel()
 		return nil

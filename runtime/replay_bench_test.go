@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/geodisaster/engine/conformance/synth"
+	"github.com/geodisaster/engine/internal/synthtest"
 	"github.com/geodisaster/engine/runtime"
 )
 
@@ -14,7 +16,7 @@ import (
 func BenchmarkReplayRecord(b *testing.B) {
 	for _, typ := range []string{"baseline_canopy_assessment", "wildfire_a", "sen1_flood_a"} {
 		b.Run(typ, func(b *testing.B) {
-			dir, recs := synthCorpus(b, []string{typ}, 1, 11)
+			dir, recs := synthtest.Corpus(b, synth.Options{Types: []string{typ}, PerType: 1, Seed: 11})
 			eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir, ArtifactDir: b.TempDir()})
 			if err != nil {
 				b.Fatal(err)

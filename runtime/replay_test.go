@@ -142,22 +142,7 @@ func TestMutationsRejected(t *testing.T) {
 	if len(results) != len(batch) {
 		t.Fatalf("%d results for %d records", len(results), len(batch))
 	}
-	for _, res := range results {
-		w, mutated := want[res.ID]
-		if !mutated {
-			if res.Status != "ok" || !res.Correct {
-				t.Errorf("clean record %s failed: %v", res.ID, res.Error)
-			}
-			continue
-		}
-		if res.Status != "error" || res.Correct || string(res.Answer) != "null" {
-			t.Errorf("%s: status %s correct %v answer %s, want a rejected record", res.ID, res.Status, res.Correct, res.Answer)
-			continue
-		}
-		if !strings.Contains(*res.Error, w) {
-			t.Errorf("%s: error %q does not contain %q", res.ID, *res.Error, w)
-		}
-	}
+	checkRejected(t, results, want)
 }
 
 // TestNonFiniteInputRejected swaps each input raster for one without a

@@ -6,10 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"time"
 
@@ -77,11 +78,7 @@ func (e *Engine) NewSession(rec workers.Record) (*Session, error) {
 		answers:  map[string]json.RawMessage{},
 		files:    map[string]*fileEntry{},
 	}
-	names := make([]string, 0, len(rec.Handles))
-	for n := range rec.Handles {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(rec.Handles))
 	for _, n := range names {
 		h := rec.Handles[n]
 		s.handles[n] = &workers.Handle{Name: n, Kind: h.Kind, Files: h.Files}

@@ -2,9 +2,10 @@ package scoring
 
 import (
 	"encoding/json"
+	"maps"
 	"math"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -133,11 +134,7 @@ type slot struct {
 func flatten(v any, prefix []any) []slot {
 	switch x := v.(type) {
 	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := slices.Sorted(maps.Keys(x))
 		var out []slot
 		for _, k := range keys {
 			out = append(out, flatten(x[k], appendStep(prefix, k))...)

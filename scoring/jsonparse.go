@@ -122,86 +122,86 @@ func (p *parser) value(depth int) (any, error) {
 }
 
 func (p *parser) object(depth int) (any, error) {
-	p.pos++ // '{'
 	m := map[string]any{}
-	p.skipSpace()
-	if p.pos < len(p.data) && p.data[p.pos] == '}' {
-		p.pos++
-		return m, nil
-	}
-	for {
-		p.skipSpace()
+	err := p.members('}', "object", func() error {
 		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
-			return nil, p.errorf("expected an object key string")
+			return p.errorf("expected an object key string")
 		}
 		keyAt := p.pos
 		k, err := p.str()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if _, dup := m[k]; dup {
-			return nil, &SyntaxError{Offset: keyAt, Msg: fmt.Sprintf("duplicate object key %q", k)}
+			return &SyntaxError{Offset: keyAt, Msg: fmt.Sprintf("duplicate object key %q", k)}
 		}
 		p.skipSpace()
 		if p.pos >= len(p.data) || p.data[p.pos] != ':' {
-			return nil, p.errorf("expected ':' after object key")
+			return p.errorf("expected ':' after object key")
 		}
 		p.pos++
 		p.skipSpace()
 		v, err := p.value(depth + 1)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		m[k] = v
-		p.skipSpace()
-		if p.pos >= len(p.data) {
-			return nil, p.errorf("unterminated object")
-		}
-		switch p.data[p.pos] {
-		case ',':
-			p.pos++
-		case '}':
-			p.pos++
-			return m, nil
-		default:
-			return nil, p.errorf("expected ',' or '}' in object")
-		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	return m, nil
 }
 
 func (p *parser) array(depth int) (any, error) {
-	p.pos++ // '['
 	a := []any{}
+	err := p.members(']', "array", func() error {
+		v, err := p.value(depth + 1)
+		if err != nil {
+			return err
+		}
+		a = append(a, v)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// members reads the members of the object or array whose opening byte is
+// at p.pos, through its closing byte end: member reads one member (the
+// space before it skipped), members are separated by commas, and kind
+// names the container in errors.
+func (p *parser) members(end byte, kind string, member func() error) error {
+	p.pos++ // '{' or '['
 	p.skipSpace()
-	if p.pos < len(p.data) && p.data[p.pos] == ']' {
+	if p.pos < len(p.data) && p.data[p.pos] == end {
 		p.pos++
-		return a, nil
+		return nil
 	}
 	for {
 		p.skipSpace()
-		v, err := p.value(depth + 1)
-		if err != nil {
-			return nil, err
+		if err := member(); err != nil {
+			return err
 		}
-		a = append(a, v)
 		p.skipSpace()
 		if p.pos >= len(p.data) {
-			return nil, p.errorf("unterminated array")
+			return p.errorf("unterminated %s", kind)
 		}
 		switch p.data[p.pos] {
 		case ',':
 			p.pos++
-		case ']':
+		case end:
 			p.pos++
-			return a, nil
+			return nil
 		default:
-			return nil, p.errorf("expected ',' or ']' in array")
+			return p.errorf("expected ',' or '%c' in %s", end, kind)
 		}
 	}
 }
 
-// str reads a string token; escapes are decoded by encoding/json once the
-// token's extent and grammar are checked here.
 func (p *parser) str() (string, error) {
 	start := p.pos
 	p.pos++ // opening quote

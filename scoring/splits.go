@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -121,11 +123,7 @@ func splitRecord(obj map[string]any) (SplitRecord, error) {
 		rec.TrainingWeight = &f
 	}
 	handles, _ := obj["handles"].(map[string]any)
-	names := make([]string, 0, len(handles))
-	for name := range handles {
-		names = append(names, name)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(handles))
 	paths := map[string]bool{}
 	handleContent := map[string]any{}
 	for _, name := range names {

@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -324,11 +326,7 @@ func (c comparer) isPermutation(gold, pred []any) bool {
 }
 
 func (c comparer) compareObject(path string, gold, pred map[string]any) (string, string, bool) {
-	keys := make([]string, 0, len(gold))
-	for k := range gold {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(gold))
 	for _, k := range keys {
 		if _, ok := pred[k]; !ok {
 			return memberPath(path, k), ReasonMissingKey, true

@@ -253,31 +253,29 @@ func FuzzDecodeJSON(f *testing.F) {
 func TestScoreV2NestedArraysStayFast(t *testing.T) {
 	// 200 x 200 nested arrays, reversed at both levels: the order diagnosis
 	// must not recurse into inner arrays (that would be ~n^4 comparisons).
-	var g, p strings.Builder
-	g.WriteString("[")
-	p.WriteString("[")
-	for i := 0; i < 200; i++ {
-		if i > 0 {
-			g.WriteString(",")
-			p.WriteString(",")
-		}
-		g.WriteString("[")
-		p.WriteString("[")
-		for j := 0; j < 200; j++ {
-			if j > 0 {
-				g.WriteString(",")
-				p.WriteString(",")
+	nested := func(at func(i, j int) int) []byte {
+		var b strings.Builder
+		b.WriteString("[")
+		for i := 0; i < 200; i++ {
+			if i > 0 {
+				b.WriteString(",")
 			}
-			fmt.Fprintf(&g, "%d", i*1000+j)
-			fmt.Fprintf(&p, "%d", (199-i)*1000+199-j)
+			b.WriteString("[")
+			for j := 0; j < 200; j++ {
+				if j > 0 {
+					b.WriteString(",")
+				}
+				fmt.Fprintf(&b, "%d", at(i, j))
+			}
+			b.WriteString("]")
 		}
-		g.WriteString("]")
-		p.WriteString("]")
+		b.WriteString("]")
+		return []byte(b.String())
 	}
-	g.WriteString("]")
-	p.WriteString("]")
+	g := nested(func(i, j int) int { return i*1000 + j })
+	p := nested(func(i, j int) int { return (199-i)*1000 + 199 - j })
 	start := time.Now()
-	v := ScoreV2([]byte(g.String()), []byte(p.String()), DefaultAbsTol)
+	v := ScoreV2(g, p, DefaultAbsTol)
 	if v.Correct || v.Path != "$[0][0]" {
 		t.Errorf("verdict %+v", v)
 	}

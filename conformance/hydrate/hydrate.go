@@ -29,6 +29,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/geodisaster/engine/internal/atomicfile"
 	"github.com/geodisaster/engine/raster"
 )
 
@@ -333,34 +334,12 @@ func Portable(s1hand []byte) ([]byte, error) {
 
 // writeAtomic writes data to path through a temporary file in the same
 // directory, renamed only once complete and synced.
-func writeAtomic(path string, data []byte) (err error) {
+func writeAtomic(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("hydrate: %w", err)
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".part-*")
-	if err != nil {
-		return fmt.Errorf("hydrate: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
+	if err := atomicfile.WriteFile(path, data, 0o644, true); err != nil {
 		return fmt.Errorf("hydrate: writing %s: %w", path, err)
-	}
-	if err = f.Sync(); err != nil {
-		return fmt.Errorf("hydrate: %w", err)
-	}
-	if err = f.Close(); err != nil {
-		return fmt.Errorf("hydrate: %w", err)
-	}
-	if err = os.Chmod(f.Name(), 0o644); err != nil {
-		return fmt.Errorf("hydrate: %w", err)
-	}
-	if err = os.Rename(f.Name(), path); err != nil {
-		return fmt.Errorf("hydrate: %w", err)
 	}
 	return nil
 }

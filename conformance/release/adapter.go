@@ -1,7 +1,6 @@
 package release
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -9,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/geodisaster/engine/internal/jsonl"
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/workers"
 )
@@ -145,35 +145,15 @@ func referenceArtifacts(b []byte) []ReferenceArtifact {
 		return nil
 	}
 	var out []ReferenceArtifact
-	var walk func(v any)
-	walk = func(v any) {
-		switch x := v.(type) {
-		case map[string]any:
-			sum, _ := x["sha256"].(string)
-			if len(sum) == 64 {
-				keys := make([]string, 0, len(x))
-				for k := range x {
-					keys = append(keys, k)
-				}
-				sort.Strings(keys)
-				for _, k := range keys {
-					if loc, ok := x[k].(string); ok && strings.HasPrefix(loc, GeneratedArtifactScheme) {
-						name := loc[strings.LastIndexByte(loc, '/')+1:]
-						out = append(out, ReferenceArtifact{Locator: loc, Name: name, SHA256: strings.ToLower(sum)})
-						break
-					}
-				}
-			}
-			for _, e := range x {
-				walk(e)
-			}
-		case []any:
-			for _, e := range x {
-				walk(e)
+	digestObjects(v, func(obj map[string]any, sum string) {
+		for _, k := range workers.SortedKeys(obj) {
+			if loc, ok := obj[k].(string); ok && strings.HasPrefix(loc, GeneratedArtifactScheme) {
+				name := loc[strings.LastIndexByte(loc, '/')+1:]
+				out = append(out, ReferenceArtifact{Locator: loc, Name: name, SHA256: sum})
+				break
 			}
 		}
-	}
-	walk(v)
+	})
 	sort.Slice(out, func(i, j int) bool { return out[i].Locator < out[j].Locator })
 	return out
 }
@@ -210,16 +190,8 @@ func (st *adaptState) derive(field, rule string) {
 func Adapt(r io.Reader) (*AdaptResult, error) {
 	res := &AdaptResult{TrajectoryGroups: map[string]string{}, AnswerRefs: map[string]int{}, Unmapped: []UnmappedField{}, Derived: []DerivedField{}, Errors: []AdaptError{}, ReferenceArtifacts: map[string][]ReferenceArtifact{}}
 	st := &adaptState{unmapped: map[string]*UnmappedField{}, derived: map[string]*DerivedField{}}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 256<<20)
 	seen := map[string]int{}
-	line := 0
-	for sc.Scan() {
-		line++
-		b := bytes.TrimSpace(sc.Bytes())
-		if len(b) == 0 {
-			continue
-		}
+	err := jsonl.Scan(r, func(line int, b []byte) error {
 		res.Lines++
 		res.GeneratedArtifactLocators += bytes.Count(b, []byte(GeneratedArtifactScheme))
 		rec, tg, err := adaptLine(b, st, res)
@@ -230,7 +202,7 @@ func Adapt(r io.Reader) (*AdaptResult, error) {
 		}
 		if err != nil {
 			res.Errors = append(res.Errors, AdaptError{Line: line, ID: rec.ID, QuestionType: rec.QuestionType, Err: err.Error()})
-			continue
+			return nil
 		}
 		seen[rec.ID] = line
 		if refs := referenceArtifacts(b); len(refs) > 0 {
@@ -241,8 +213,9 @@ func Adapt(r io.Reader) (*AdaptResult, error) {
 			res.TrajectoryGroups[rec.ID] = tg
 		}
 		res.Records = append(res.Records, rec)
-	}
-	if err := sc.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, fmt.Errorf("adapt: reading records: %w", err)
 	}
 	for _, u := range st.unmapped {

@@ -5,8 +5,9 @@ import (
 	_ "embed" // the published-facts registry
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -629,11 +630,7 @@ func intIs(want *int, got int) bool { return want == nil || *want == got }
 func fmtNum(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 
 func formatCounts(m map[string]int) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(m))
 	parts := make([]string, len(keys))
 	for i, k := range keys {
 		parts[i] = fmt.Sprintf("%s=%d", k, m[k])

@@ -1,14 +1,13 @@
 package release
 
 import (
-	"context"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/geodisaster/engine/conformance/synth"
+	"github.com/geodisaster/engine/internal/synthtest"
 	"github.com/geodisaster/engine/workers"
 )
 
@@ -62,14 +61,7 @@ func TestFactsQuoteTheSpec(t *testing.T) {
 // of ours. It also checks that synth records declare the published number
 // of paths per record.
 func TestFactPathsExistInOurAnswers(t *testing.T) {
-	dir := t.TempDir()
-	if _, err := synth.Generate(context.Background(), dir, synth.Options{PerType: 1, Seed: 11}); err != nil {
-		t.Fatal(err)
-	}
-	recs, err := workers.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, recs := synthtest.Corpus(t, synth.Options{PerType: 1, Seed: 11})
 	facts, err := Facts()
 	if err != nil {
 		t.Fatal(err)

@@ -188,17 +188,7 @@ func TestTamperedRecordsRefused(t *testing.T) {
 
 func TestTamperedInputRefused(t *testing.T) {
 	root := copyFixture(t)
-	recs, err := workers.ReadRecordsFile(filepath.Join(root, filepath.FromSlash(CanonicalRecordsPath)), true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var victim string
-	for _, h := range recs[0].Handles {
-		if h.Kind == "input" {
-			victim = h.Files[0].Path
-			break
-		}
-	}
+	rec, victim := inputFile(t, root)
 	if err := os.WriteFile(filepath.Join(root, filepath.FromSlash(victim)), []byte("tampered"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -209,8 +199,8 @@ func TestTamperedInputRefused(t *testing.T) {
 	if c := check(rep, "fixture_manifest"); c.Status != CheckFail || !strings.Contains(c.Detail, victim) {
 		t.Errorf("fixture manifest check %+v should name %s", c, victim)
 	}
-	if ty := rep.row(recs[0].QuestionType); ty.Status != runtime.StatusFailed || ty.MismatchTotal == 0 {
-		t.Errorf("type %s with a tampered input: %+v", recs[0].QuestionType, ty)
+	if ty := rep.row(rec.QuestionType); ty.Status != runtime.StatusFailed || ty.MismatchTotal == 0 {
+		t.Errorf("type %s with a tampered input: %+v", rec.QuestionType, ty)
 	}
 }
 
@@ -354,16 +344,7 @@ func TestUnhydratedSen1FloodIsResourceBlocked(t *testing.T) {
 
 func TestSymlinkEscapeRefused(t *testing.T) {
 	root := copyFixture(t)
-	recs, err := workers.ReadRecordsFile(filepath.Join(root, filepath.FromSlash(CanonicalRecordsPath)), true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var victim string
-	for _, h := range recs[0].Handles {
-		if h.Kind == "input" {
-			victim = h.Files[0].Path
-		}
-	}
+	rec, victim := inputFile(t, root)
 	outside := filepath.Join(t.TempDir(), "outside.bin")
 	full := filepath.Join(root, filepath.FromSlash(victim))
 	b, _ := os.ReadFile(full)
@@ -384,8 +365,8 @@ func TestSymlinkEscapeRefused(t *testing.T) {
 	}
 	// The record is replayed and the runtime's read gate refuses the
 	// symlink: the type fails rather than passing as "blocked".
-	if ty := rep.row(recs[0].QuestionType); ty.Status != runtime.StatusFailed || ty.Executed == ty.Records {
-		t.Errorf("type %s with an escaping input: %+v", recs[0].QuestionType, ty)
+	if ty := rep.row(rec.QuestionType); ty.Status != runtime.StatusFailed || ty.Executed == ty.Records {
+		t.Errorf("type %s with an escaping input: %+v", rec.QuestionType, ty)
 	}
 }
 
@@ -456,4 +437,21 @@ func TestForeignLayoutIsReported(t *testing.T) {
 			break
 		}
 	}
+}
+
+// inputFile returns the first canonical record of the release at root
+// and the path of the first file of its first input handle (by name).
+func inputFile(t *testing.T, root string) (workers.Record, string) {
+	t.Helper()
+	recs, err := workers.ReadRecordsFile(filepath.Join(root, filepath.FromSlash(CanonicalRecordsPath)), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range workers.SortedKeys(recs[0].Handles) {
+		if h := recs[0].Handles[name]; h.Kind == "input" {
+			return recs[0], h.Files[0].Path
+		}
+	}
+	t.Fatalf("record %s has no input handle", recs[0].ID)
+	return workers.Record{}, ""
 }

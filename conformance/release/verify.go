@@ -1,17 +1,18 @@
 package release
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
+	"github.com/geodisaster/engine/internal/jsonl"
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/workers"
 )
@@ -70,11 +71,7 @@ func auditPaths(root string, recs []workers.Record) *PathInventory {
 	pi := &PathInventory{MissingExamples: []string{}, Invalid: []string{}, BlockedRecords: map[string]string{}}
 	state := map[string]string{} // path -> "" ok, "missing", "pending", "invalid"
 	for _, r := range recs {
-		names := make([]string, 0, len(r.Handles))
-		for n := range r.Handles {
-			names = append(names, n)
-		}
-		sort.Strings(names)
+		names := slices.Sorted(maps.Keys(r.Handles))
 		for _, n := range names {
 			for _, f := range r.Handles[n].Files {
 				pi.References++
@@ -168,33 +165,15 @@ func verifyHydration(root, rel string) (*HydrationReport, error) {
 	}
 	type entry struct{ path, sum string }
 	var entries []entry
-	var walk func(v any)
-	walk = func(v any) {
-		switch x := v.(type) {
-		case map[string]any:
-			p, _ := x["path"].(string)
-			if p == "" {
-				p, _ = x["dest"].(string)
-			}
-			s, _ := x["sha256"].(string)
-			if p != "" && len(s) == 64 {
-				entries = append(entries, entry{p, strings.ToLower(s)})
-			}
-			keys := make([]string, 0, len(x))
-			for k := range x {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			for _, k := range keys {
-				walk(x[k])
-			}
-		case []any:
-			for _, e := range x {
-				walk(e)
-			}
+	digestObjects(doc, func(obj map[string]any, sum string) {
+		p, _ := obj["path"].(string)
+		if p == "" {
+			p, _ = obj["dest"].(string)
 		}
-	}
-	walk(doc)
+		if p != "" {
+			entries = append(entries, entry{p, sum})
+		}
+	})
 	if len(entries) == 0 {
 		hr.Unrecognised = "no object with a path and a sha256 member"
 		return hr, nil
@@ -332,20 +311,12 @@ func checkTestInputs(root string, recs []workers.Record) Check {
 	}
 	var probs []string
 	got := map[string]bool{}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 256<<20)
-	line := 0
-	for sc.Scan() {
-		line++
-		b := bytes.TrimSpace(sc.Bytes())
-		if len(b) == 0 {
-			continue
-		}
+	err = jsonl.Scan(f, func(line int, b []byte) error {
 		var obj map[string]json.RawMessage
 		var id string
 		if err := json.Unmarshal(b, &obj); err != nil || json.Unmarshal(obj["id"], &id) != nil || id == "" {
 			probs = append(probs, fmt.Sprintf("line %d: not a JSON object with a string id", line))
-			continue
+			return nil
 		}
 		if got[id] {
 			probs = append(probs, id+": duplicate id")
@@ -356,8 +327,9 @@ func checkTestInputs(root string, recs []workers.Record) Check {
 				probs = append(probs, fmt.Sprintf("%s: carries %q", id, k))
 			}
 		}
-	}
-	if err := sc.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		probs = append(probs, err.Error())
 	}
 	for id := range got {

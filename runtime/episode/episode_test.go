@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/geodisaster/engine/conformance/synth"
+	"github.com/geodisaster/engine/internal/synthtest"
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/runtime/episode"
 	"github.com/geodisaster/engine/scoring"
@@ -18,14 +19,7 @@ import (
 
 func corpus(t *testing.T) (string, workers.Record) {
 	t.Helper()
-	dir := t.TempDir()
-	if _, err := synth.Generate(context.Background(), dir, synth.Options{Types: []string{"nearest_shelter"}, PerType: 1, Seed: 3}); err != nil {
-		t.Fatal(err)
-	}
-	recs, err := workers.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, recs := synthtest.Corpus(t, synth.Options{Types: []string{"nearest_shelter"}, PerType: 1, Seed: 3})
 	return dir, recs[0]
 }
 

@@ -40,13 +40,17 @@ func (in instances) message(m *Message) (any, error) {
 	return out, nil
 }
 
-func (in instances) messages(ms []Message) ([]any, error) {
-	if ms == nil {
+func (in instances) messages(ms []Message) (any, error) { return list(ms, in.message) }
+
+// list converts each element of s with f, in order. A nil s is JSON null
+// (nil), which the schemas tell apart from an empty list.
+func list[T any](s []T, f func(*T) (any, error)) (any, error) {
+	if s == nil {
 		return nil, nil
 	}
-	out := make([]any, len(ms))
-	for i := range ms {
-		v, err := in.message(&ms[i])
+	out := make([]any, len(s))
+	for i := range s {
+		v, err := f(&s[i])
 		if err != nil {
 			return nil, err
 		}
@@ -127,7 +131,7 @@ func (in instances) turn(t *Turn) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out["messages"] = orNull(msgs)
+	out["messages"] = msgs
 	target, err := actionInstance(t.Target)
 	if err != nil {
 		return nil, err
@@ -143,17 +147,10 @@ func (in instances) single(e *SingleAgentEpisode) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out["messages"] = orNull(msgs)
-	var seq []any
-	if e.ToolSequence != nil {
-		seq = make([]any, len(e.ToolSequence))
+	out["messages"] = msgs
+	if out["tool_sequence"], err = list(e.ToolSequence, func(a *Action) (any, error) { return actionInstance(*a) }); err != nil {
+		return nil, err
 	}
-	for i, a := range e.ToolSequence {
-		if seq[i], err = actionInstance(a); err != nil {
-			return nil, err
-		}
-	}
-	out["tool_sequence"] = orNull(seq)
 	return out, nil
 }
 
@@ -164,32 +161,27 @@ func (in instances) multi(e *MultiAgentEpisode) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out["messages"] = orNull(msgs)
-	var ds []any
-	if e.Delegations != nil {
-		ds = make([]any, len(e.Delegations))
-	}
-	for i, d := range e.Delegations {
+	out["messages"] = msgs
+	out["delegations"], err = list(e.Delegations, func(d *Delegation) (any, error) {
 		dm, err := in.messages(d.Messages)
 		if err != nil {
 			return nil, err
 		}
-		ds[i] = map[string]any{"role": d.Role, "steps": anyStrings(d.Steps), "inputs": anyStrings(d.Inputs), "messages": orNull(dm)}
+		return map[string]any{"role": d.Role, "steps": anyStrings(d.Steps), "inputs": anyStrings(d.Inputs), "messages": dm}, nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	out["delegations"] = orNull(ds)
-	var seq []any
-	if e.ToolSequence != nil {
-		seq = make([]any, len(e.ToolSequence))
-	}
-	for i, a := range e.ToolSequence {
+	if out["tool_sequence"], err = list(e.ToolSequence, func(a *AgentAction) (any, error) {
 		ai, err := actionInstance(a.Action)
 		if err != nil {
 			return nil, err
 		}
 		ai["agent"] = a.Agent
-		seq[i] = ai
+		return ai, nil
+	}); err != nil {
+		return nil, err
 	}
-	out["tool_sequence"] = orNull(seq)
 	return out, nil
 }
 
@@ -224,12 +216,4 @@ func (in instances) of(row any) (inst any, ok bool, err error) {
 		return nil, false, nil
 	}
 	return inst, true, err
-}
-
-// orNull is a nil slice as JSON null (an untyped nil, as decoding gives).
-func orNull(v []any) any {
-	if v == nil {
-		return nil
-	}
-	return v
 }

@@ -186,22 +186,3 @@ func (w *Writer) Abort() {
 	os.Remove(w.f.Name())
 	w.f = nil
 }
-
-// Scan calls fn with each non-blank line of r (numbered from 1) until fn
-// returns an error.
-func Scan(r io.Reader, fn func(n int, line []byte) error) error {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 512<<20)
-	n := 0
-	for sc.Scan() {
-		n++
-		b := bytes.TrimSpace(sc.Bytes())
-		if len(b) == 0 {
-			continue
-		}
-		if err := fn(n, b); err != nil {
-			return err
-		}
-	}
-	return sc.Err()
-}

@@ -5,9 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 
@@ -200,11 +201,7 @@ func Export(ctx context.Context, p *Projector, canon *Canonical, opts Options) (
 			}
 		}
 	}
-	rels := make([]string, 0, len(writers))
-	for rel := range writers {
-		rels = append(rels, rel)
-	}
-	sort.Strings(rels)
+	rels := slices.Sorted(maps.Keys(writers))
 	for _, rel := range rels {
 		w := writers[rel]
 		if err := w.Close(); err != nil {

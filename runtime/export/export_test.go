@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/geodisaster/engine/conformance/synth"
+	"github.com/geodisaster/engine/internal/synthtest"
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/runtime/episode"
 	"github.com/geodisaster/engine/runtime/export"
@@ -32,14 +33,7 @@ type fixture struct {
 // the test split.
 func newFixture(t testing.TB) *fixture {
 	t.Helper()
-	root := t.TempDir()
-	if _, err := synth.Generate(context.Background(), root, synth.Options{Types: exportTypes, PerType: 2, Seed: 11}); err != nil {
-		t.Fatal(err)
-	}
-	recs, err := workers.ReadRecordsFile(filepath.Join(root, "records.jsonl"), true)
-	if err != nil {
-		t.Fatal(err)
-	}
+	root, recs := synthtest.Corpus(t, synth.Options{Types: exportTypes, PerType: 2, Seed: 11})
 	seen := map[string]bool{}
 	for i := range recs {
 		if seen[recs[i].QuestionType] {
@@ -55,6 +49,14 @@ func newFixture(t testing.TB) *fixture {
 	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return openFixture(t, root, path)
+}
+
+// openFixture reads the canonical records file at path and opens an
+// engine, writing artifacts to a temporary directory, over the dataset
+// root.
+func openFixture(t testing.TB, root, path string) *fixture {
+	t.Helper()
 	canon, err := export.ReadCanonical(path)
 	if err != nil {
 		t.Fatal(err)

@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/geodisaster/engine/runtime"
-	"github.com/geodisaster/engine/runtime/episode"
 	"github.com/geodisaster/engine/runtime/export"
 	"github.com/geodisaster/engine/scoring"
 )
@@ -21,20 +19,10 @@ func TestFullReleaseProjection(t *testing.T) {
 	if dir == "" {
 		t.Skip("set GEODISASTER_FULL_CORPUS to a synth --full corpus")
 	}
-	canon, err := export.ReadCanonical(filepath.Join(dir, "records.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir, ArtifactDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	val, err := episode.NewValidator()
-	if err != nil {
-		t.Fatal(err)
-	}
+	fx := openFixture(t, dir, filepath.Join(dir, "records.jsonl"))
+	canon, val := fx.canon, fx.val
 	out := t.TempDir()
-	m, err := export.Export(context.Background(), export.NewProjector(eng, val, dir), canon, export.Options{OutputDir: out, Workers: 2})
+	m, err := export.Export(context.Background(), export.NewProjector(fx.eng, val, dir), canon, export.Options{OutputDir: out, Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,12 +8,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
-	"sort"
+	"slices"
 	"strings"
 
+	"github.com/geodisaster/engine/internal/jsonl"
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/runtime/episode"
 	"github.com/geodisaster/engine/workers"
@@ -148,7 +150,7 @@ func (v *verifier) scan(rel string, fn func(n int, line []byte)) error {
 		return err
 	}
 	defer f.Close()
-	return episode.Scan(f, func(n int, line []byte) error {
+	return jsonl.Scan(f, func(n int, line []byte) error {
 		v.rep.Rows[rel]++
 		fn(n, line)
 		return nil
@@ -457,11 +459,7 @@ func hostPath(v any, path string) string {
 			return path
 		}
 	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := slices.Sorted(maps.Keys(x))
 		for _, k := range keys {
 			if p := hostPath(x[k], path+"."+k); p != "" {
 				return p
@@ -510,11 +508,7 @@ func leaves(v any, path string) []leaf {
 		b, _ := json.Marshal(x)
 		return []leaf{{path, string(b)}}
 	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := slices.Sorted(maps.Keys(x))
 		var out []leaf
 		for _, k := range keys {
 			out = append(out, leaves(x[k], path+"."+k)...)
@@ -550,11 +544,7 @@ func firstDiff(got, want any, path string) (string, diff) {
 		for k := range gv {
 			keys[k] = true
 		}
-		sorted := make([]string, 0, len(keys))
-		for k := range keys {
-			sorted = append(sorted, k)
-		}
-		sort.Strings(sorted)
+		sorted := slices.Sorted(maps.Keys(keys))
 		for _, k := range sorted {
 			a, inG := gv[k]
 			b, inW := wv[k]

@@ -7,17 +7,19 @@ import (
 	"fmt"
 	"html"
 	"image/png"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/geodisaster/engine/conformance/synth"
+	"github.com/geodisaster/engine/internal/synthtest"
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/runtime/htmlreport"
 	"github.com/geodisaster/engine/workers"
@@ -82,11 +84,7 @@ func mutateGold(answer json.RawMessage) (json.RawMessage, string, string, bool) 
 			path, val = p, strconv.FormatFloat(f+1000, 'f', -1, 64)
 			return json.Number(val), true
 		case map[string]any:
-			keys := make([]string, 0, len(y))
-			for k := range y {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
+			keys := slices.Sorted(maps.Keys(y))
 			for _, k := range keys {
 				kp := p + "." + k
 				if !regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`).MatchString(k) {
@@ -130,14 +128,7 @@ var (
 func TestReportInChromium(t *testing.T) {
 	bin := findChromium(t)
 	ctx := context.Background()
-	corpus := t.TempDir()
-	if _, err := synth.Generate(ctx, corpus, synth.Options{PerType: 1, Seed: 1}); err != nil {
-		t.Fatal(err)
-	}
-	recs, err := workers.ReadRecordsFile(filepath.Join(corpus, "records.jsonl"), true)
-	if err != nil {
-		t.Fatal(err)
-	}
+	corpus, recs := synthtest.Corpus(t, synth.Options{PerType: 1, Seed: 1})
 	// The deliberately failing record: the first whose gold has a number.
 	bad, badPath, badValue := -1, "", ""
 	for i := range recs {

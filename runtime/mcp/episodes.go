@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/geodisaster/engine/internal/atomicfile"
+	"github.com/geodisaster/engine/internal/jsonl"
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/runtime/episode"
 )
@@ -150,23 +152,8 @@ func writeLine(path string, line episode.Line) error {
 // writeFileAtomic writes data to a temporary file beside path and renames
 // it into place.
 func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		os.Remove(tmp.Name())
+	if err := atomicfile.WriteFile(path, data, 0o644, false); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return err
 	}
 	return nil
 }
@@ -262,7 +249,7 @@ func readSessionRecord(val *episode.Validator, path string) (EpisodeSummary, err
 		return EpisodeSummary{}, fmt.Errorf("its episode: %w", err)
 	}
 	rows := 0
-	err = episode.Scan(bytes.NewReader(ep), func(n int, line []byte) error {
+	err = jsonl.Scan(bytes.NewReader(ep), func(n int, line []byte) error {
 		rows++
 		if err := val.Validate(episode.RowType(sr.EpisodeFormat), line); err != nil {
 			return fmt.Errorf("episode %s line %d: %w", sr.Episode, n, err)

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"strings"
 	"sync"
@@ -60,20 +59,8 @@ func startHost(t *testing.T, c *corpus, opts mcp.HostOptions) (*mcp.Host, *testS
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := h.HTTPServer()
-	go hs.Serve(ln)
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		h.Shutdown(ctx)
-		hs.Shutdown(ctx)
-		hs.Close()
-	})
-	return h, &testServer{URL: "http://" + ln.Addr().String(), Addr: ln.Addr().String()}
+	addr := mcp.ServeLoopback(t, h)
+	return h, &testServer{URL: "http://" + addr, Addr: addr}
 }
 
 // bearer adds an Authorization header to every request.

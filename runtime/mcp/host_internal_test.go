@@ -12,8 +12,8 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/geodisaster/engine/conformance/synth"
+	"github.com/geodisaster/engine/internal/synthtest"
 	"github.com/geodisaster/engine/runtime"
-	"github.com/geodisaster/engine/workers"
 )
 
 // TestDisconnectDuringCall drops a client's connection while its tool
@@ -21,14 +21,7 @@ import (
 // completes once, the answer is discarded, and the session goes on over
 // a new connection to the same answer as replay.
 func TestDisconnectDuringCall(t *testing.T) {
-	dir := t.TempDir()
-	if _, err := synth.Generate(context.Background(), dir, synth.Options{Types: []string{"sen1_flood_a"}, PerType: 1, Seed: 5}); err != nil {
-		t.Fatal(err)
-	}
-	gold, err := workers.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, gold := synthtest.Corpus(t, synth.Options{Types: []string{"sen1_flood_a"}, PerType: 1, Seed: 5})
 	tests, err := ReadTestInputs(filepath.Join(dir, "test_inputs.jsonl"))
 	if err != nil {
 		t.Fatal(err)
@@ -41,21 +34,12 @@ func TestDisconnectDuringCall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := h.HTTPServer()
-	go hs.Serve(ln)
-	defer func() {
-		h.Shutdown(context.Background())
-		hs.Close()
-	}()
+	addr := serveLoopback(t, h)
 	ctx := context.Background()
 	rec := gold[0]
 	path := SingleEndpoint(rec.ID)
 	cs, err := sdk.NewClient(&sdk.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx,
-		&sdk.StreamableClientTransport{Endpoint: "http://" + ln.Addr().String() + path, MaxRetries: -1, DisableStandaloneSSE: true}, nil)
+		&sdk.StreamableClientTransport{Endpoint: "http://" + addr + path, MaxRetries: -1, DisableStandaloneSSE: true}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,12 +55,12 @@ func TestDisconnectDuringCall(t *testing.T) {
 	step := rec.GTChain[0]
 	params, _ := json.Marshal(map[string]any{"name": step.Tool, "arguments": step.Args})
 	body := `{"jsonrpc":"2.0","id":42,"method":"tools/call","params":` + string(params) + `}`
-	conn, err := net.Dial("tcp", ln.Addr().String())
+	conn, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
 	}
 	fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMcp-Session-Id: %s\r\nMcp-Protocol-Version: 2025-06-18\r\nContent-Length: %d\r\n\r\n%s",
-		path, ln.Addr(), cs.ID(), len(body), body)
+		path, addr, cs.ID(), len(body), body)
 	// Wait until the call holds the session's lock (it waits for the slot
 	// under it), then hang up.
 	deadline := time.Now().Add(5 * time.Second)

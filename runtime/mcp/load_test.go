@@ -47,20 +47,7 @@ type splitCorpus struct {
 
 func newSplitCorpus(t *testing.T, perType int) *splitCorpus {
 	t.Helper()
-	root := t.TempDir()
-	if _, err := synth.Generate(context.Background(), root, synth.Options{PerType: perType, Seed: 11, Workers: 2}); err != nil {
-		t.Fatalf("synth: %v", err)
-	}
-	goldDir := t.TempDir()
-	for _, f := range []string{"records.jsonl", "corpus.json"} {
-		if err := os.Rename(filepath.Join(root, f), filepath.Join(goldDir, f)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	gold, err := workers.ReadRecordsFile(filepath.Join(goldDir, "records.jsonl"), true)
-	if err != nil {
-		t.Fatal(err)
-	}
+	root, goldDir, gold := goldFreeCorpus(t, synth.Options{PerType: perType, Seed: 11, Workers: 2})
 	sc := &splitCorpus{corpus: &corpus{root: root, tests: map[string]workers.Record{}}}
 	var inputs []workers.Record
 	for _, g := range gold {

@@ -6,8 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net/http"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -608,11 +609,7 @@ func (s *Server) handles() []handleView {
 	s.sh.mu.Lock()
 	defer s.sh.mu.Unlock()
 	rec := s.sh.sess.Record()
-	names := make([]string, 0, len(rec.Handles))
-	for n := range rec.Handles {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(rec.Handles))
 	var out []handleView
 	for _, n := range names {
 		h := rec.Handles[n]

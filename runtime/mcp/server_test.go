@@ -18,6 +18,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/geodisaster/engine/conformance/synth"
+	"github.com/geodisaster/engine/internal/synthtest"
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/runtime/episode"
 	"github.com/geodisaster/engine/runtime/mcp"
@@ -34,22 +35,24 @@ type corpus struct {
 	tests map[string]workers.Record // gold-free projections by id
 }
 
-func newCorpus(t *testing.T, types []string) *corpus {
+// goldFreeCorpus synthesizes opts into a dataset root and moves the
+// files with gold (records.jsonl, corpus.json) out of it into goldDir; it
+// returns both directories and the gold records.
+func goldFreeCorpus(t *testing.T, opts synth.Options) (root, goldDir string, gold []workers.Record) {
 	t.Helper()
-	root := t.TempDir()
-	if _, err := synth.Generate(context.Background(), root, synth.Options{Types: types, PerType: 1, Seed: 7}); err != nil {
-		t.Fatalf("synth: %v", err)
-	}
-	goldDir := t.TempDir()
+	root, goldDir = t.TempDir(), t.TempDir()
+	gold, _ = synthtest.Generate(t, root, opts)
 	for _, f := range []string{"records.jsonl", "corpus.json"} {
 		if err := os.Rename(filepath.Join(root, f), filepath.Join(goldDir, f)); err != nil && !os.IsNotExist(err) {
 			t.Fatalf("moving %s out of the dataset root: %v", f, err)
 		}
 	}
-	gold, err := workers.ReadRecordsFile(filepath.Join(goldDir, "records.jsonl"), true)
-	if err != nil {
-		t.Fatal(err)
-	}
+	return root, goldDir, gold
+}
+
+func newCorpus(t *testing.T, types []string) *corpus {
+	t.Helper()
+	root, _, gold := goldFreeCorpus(t, synth.Options{Types: types, PerType: 1, Seed: 7})
 	c := &corpus{root: root, gold: gold, tests: map[string]workers.Record{}}
 	for _, r := range gold {
 		rec, err := mcp.ReadTestInput(filepath.Join(root, "test_inputs.jsonl"), r.ID)
@@ -416,15 +419,8 @@ func TestRolesAndTerminalTools(t *testing.T) {
 // TestReadTestInputRefusesGold checks that a records file with gold is
 // refused.
 func TestReadTestInputRefusesGold(t *testing.T) {
-	dir := t.TempDir()
-	if _, err := synth.Generate(context.Background(), dir, synth.Options{Types: []string{"wildfire_a"}, PerType: 1}); err != nil {
-		t.Fatal(err)
-	}
-	recs, err := workers.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = mcp.ReadTestInput(filepath.Join(dir, "records.jsonl"), recs[0].ID)
+	dir, recs := synthtest.Corpus(t, synth.Options{Types: []string{"wildfire_a"}, PerType: 1})
+	_, err := mcp.ReadTestInput(filepath.Join(dir, "records.jsonl"), recs[0].ID)
 	if err == nil || !strings.Contains(err.Error(), "not a gold-free") {
 		t.Fatalf("records.jsonl accepted as test input: %v", err)
 	}
