@@ -207,3 +207,22 @@ func TestPrepareSceneBindsSceneHandles(t *testing.T) {
 		t.Errorf("declared handle as result: %v", err)
 	}
 }
+
+func TestSceneRequireBand(t *testing.T) {
+	env := sceneEnv(t)
+	res, err := readData(workers.ReadSpec{Role: "roads", HandleStems: []string{"roads"}}, env, map[string]any{"question": "question_1", "handle": "roads_1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := res.Payload.(*workers.Scene)
+	f, b, info, err := sc.RequireBand(env, "chip.tif", 1)
+	if err != nil || f.Path != "r/chip.tif" || b.Width != 2 || info.EPSG != 32633 {
+		t.Fatalf("band 1: %v %v %+v %v", f, b, info, err)
+	}
+	if _, _, _, err := sc.RequireBand(env, "dem.tif", 1); err == nil || !strings.Contains(err.Error(), `no file ending in "dem.tif"`) {
+		t.Errorf("undeclared file: %v", err)
+	}
+	if f, b, _, err := sc.RequireBand(env, "chip.tif", 2); err == nil || f != nil || b != nil {
+		t.Errorf("band 2 of a one-band file: %v %v %v", f, b, err)
+	}
+}

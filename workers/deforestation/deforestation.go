@@ -82,11 +82,7 @@ func computeTreecoverMean(env workers.Env, a workers.Args) (*workers.Result, err
 	if w.Mode != "baseline_canopy" {
 		return nil, a.Errorf("input", "treecover_mean_pct needs a baseline_canopy work context, got mode %s", w.Mode)
 	}
-	f, err := w.Scenes["forest"].Require("treecover2000.tif")
-	if err != nil {
-		return nil, err
-	}
-	band, info, err := env.Band(f.Path, 1)
+	f, band, info, err := w.Scenes["forest"].RequireBand(env, "treecover2000.tif", 1)
 	if err != nil {
 		return nil, err
 	}

@@ -745,11 +745,7 @@ func lossEvidence(hl *HansenLoss) map[string]any {
 
 // canopyMean returns the valid-pixel float32 mean of treecover2000.tif.
 func canopyMean(env workers.Env, s *workers.Scene) (float32, error) {
-	f, err := s.Require("treecover2000.tif")
-	if err != nil {
-		return 0, err
-	}
-	b, info, err := env.Band(f.Path, 1)
+	f, b, info, err := s.RequireBand(env, "treecover2000.tif", 1)
 	if err != nil {
 		return 0, err
 	}

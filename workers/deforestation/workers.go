@@ -691,11 +691,7 @@ func computeLossByYear(env workers.Env, a workers.Args) (*workers.Result, error)
 	if err != nil {
 		return nil, err
 	}
-	f, err := w.Scenes["loss_history"].Require("lossyear.tif")
-	if err != nil {
-		return nil, err
-	}
-	b, info, err := env.Band(f.Path, 1)
+	f, b, info, err := w.Scenes["loss_history"].RequireBand(env, "lossyear.tif", 1)
 	if err != nil {
 		return nil, err
 	}

@@ -340,11 +340,7 @@ func loadBinaryMask(env workers.Env, s *workers.Scene, file string) (*HazardMask
 // positive code is inside the footprint. Nodata and non-finite pixels are
 // invalid; an entirely invalid raster is an error.
 func loadCodedMask(env workers.Env, s *workers.Scene, file string, maxCode int) (*HazardMask, error) {
-	f, err := s.Require(file)
-	if err != nil {
-		return nil, err
-	}
-	b, info, err := env.Band(f.Path, 1)
+	f, b, info, err := s.RequireBand(env, file, 1)
 	if err != nil {
 		return nil, err
 	}
