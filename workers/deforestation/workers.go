@@ -83,13 +83,7 @@ func labelSet(classes []string, doc string) workers.Param {
 // missing optional epochs are reported, not probed for) or the SAR
 // acquisitions per declared temporal role.
 func stackReadVariant(spec workers.ReadSpec) workers.Variant {
-	v := workers.ReadDataVariant(spec)
-	run := v.Run
-	v.Run = func(env workers.Env, a workers.Args) (*workers.Result, error) {
-		r, err := run(env, a)
-		if err != nil {
-			return nil, err
-		}
+	return workers.ReadDataVariant(spec).Then(func(_ workers.Env, _ workers.Args, r *workers.Result) (*workers.Result, error) {
 		s := r.Payload.(*workers.Scene)
 		switch forestSceneSource(s) {
 		case "optical":
@@ -121,8 +115,7 @@ func stackReadVariant(spec workers.ReadSpec) workers.Variant {
 			r.Evidence["pre_acquisitions"], r.Evidence["post_acquisitions"] = pre, post
 		}
 		return r, nil
-	}
-	return v
+	})
 }
 
 // checkStackScene validates an optical or SAR scene read with the given

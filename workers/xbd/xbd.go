@@ -215,16 +215,10 @@ func xbdGridPrepare(mode, grid, slot, role string) workers.Variant {
 		Check:    checkXBDWork,
 	})
 	v.Params = append(v.Params, workers.Param{Name: "grid", Kind: workers.KindString, Required: true, Enum: []string{grid}, Doc: "the prepared grid"})
-	run := v.Run
-	v.Run = func(env workers.Env, a workers.Args) (*workers.Result, error) {
-		r, err := run(env, a)
-		if err != nil {
-			return nil, err
-		}
+	return v.Then(func(_ workers.Env, _ workers.Args, r *workers.Result) (*workers.Result, error) {
 		r.Evidence["grid"] = grid
 		return r, nil
-	}
-	return v
+	})
 }
 
 // checkXBDWork checks that every file a work binds describes one scene:
