@@ -688,21 +688,9 @@ func computeLossByYear(env workers.Env, a workers.Args) (*workers.Result, error)
 	if err != nil {
 		return nil, err
 	}
-	vals := bandFloat32(b)
-	byCode := map[int][]int{}
-	valid := 0
-	for i, v := range vals {
-		if !hansenValid(v, info) {
-			continue
-		}
-		c, err := hansenCode(v, f.Path, i)
-		if err != nil {
-			return nil, err
-		}
-		valid++
-		if c >= 1 && c <= 23 {
-			byCode[c] = append(byCode[c], i)
-		}
+	byCode, valid, err := lossYearCells(bandFloat32(b), info, f.Path)
+	if err != nil {
+		return nil, err
 	}
 	if valid == 0 {
 		return nil, fmt.Errorf("%s: no valid loss-year pixel (all nodata); this is an error, not no_loss", f.Path)
