@@ -64,7 +64,7 @@ func treeSevereAreas(bs []XBDBuilding, w, h, rows, cols int, gsd float64) []floa
 }
 
 // BenchmarkGridSevereArea measures the xBD building-to-cell join of
-// AssessDamage(quadrant_2x2, grid_4x4): xbdGridRegions' scan over every
+// AssessDamage(quadrant_2x2, grid_4x4): xbdAddSevereAreas' bound test per
 // cell against an r-tree over the cells, at the synth --full corpus'
 // median and largest scenes (69 and 297 buildings).
 func BenchmarkGridSevereArea(b *testing.B) {
@@ -81,7 +81,11 @@ func BenchmarkGridSevereArea(b *testing.B) {
 			name := fmt.Sprintf("buildings=%d/grid=%dx%d", n, grid, grid)
 			b.Run(name+"/scan", func(b *testing.B) {
 				for b.Loop() {
-					xbdGridRegions(bs, 1024, 1024, grid, grid, 0.5)
+					regs := make([]XBDRegion, grid*grid)
+					for i := range regs {
+						regs[i].Row, regs[i].Col = i/grid, i%grid
+					}
+					xbdAddSevereAreas(regs, bs, 1024, 1024, grid, grid, 0.5)
 				}
 			})
 			b.Run(name+"/rtree", func(b *testing.B) {

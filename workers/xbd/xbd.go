@@ -507,7 +507,6 @@ func xbdGridRegions(bs []XBDBuilding, w, h, rows, cols int, gsd float64) []XBDRe
 			regs[r*cols+c] = XBDRegion{ID: XBDCellID(rows, cols, r, c), Row: r, Col: c}
 		}
 	}
-	g2 := gsd * gsd
 	for _, b := range bs {
 		r, c := AssignCell(b.Centroid, w, h, rows, cols)
 		reg := &regs[r*cols+c]
@@ -519,12 +518,17 @@ func xbdGridRegions(bs []XBDBuilding, w, h, rows, cols int, gsd float64) []XBDRe
 			reg.Severe++
 		}
 	}
-	// The building-to-cell join: each severe building is clipped to the
-	// cells its bound meets; a cell it cannot reach adds a zero area (so
-	// each cell still sums the same terms in building order).
-	// BenchmarkGridSevereArea measures this against clipping to every cell
-	// and against an r-tree over the cells: with 4 or 16 cells the bound
-	// test is the index.
+	xbdAddSevereAreas(regs, bs, w, h, rows, cols, gsd)
+	return regs
+}
+
+// xbdAddSevereAreas is the building-to-cell join of xbdGridRegions: each
+// severe building is clipped to the cells its bound meets; a cell it
+// cannot reach adds a zero area, so each cell sums the same terms in
+// building order as clipping to every cell. BenchmarkGridSevereArea
+// measures it against an r-tree over the cells.
+func xbdAddSevereAreas(regs []XBDRegion, bs []XBDBuilding, w, h, rows, cols int, gsd float64) {
+	g2 := gsd * gsd
 	cells := make([]orb.Bound, len(regs))
 	for i := range regs {
 		cells[i] = xbdCellBound(w, h, rows, cols, regs[i].Row, regs[i].Col)
@@ -542,7 +546,6 @@ func xbdGridRegions(bs []XBDBuilding, w, h, rows, cols int, gsd float64) []XBDRe
 			regs[i].SevereAreaM2 += float64(a * g2)
 		}
 	}
-	return regs
 }
 
 // xbdCheckCacheCells verifies a cache's cached cell summaries, where
