@@ -531,6 +531,21 @@ func NewVariant(tool string, run func(env Env, args Args) (*Result, error), para
 	return v
 }
 
+// Then returns v with next run after each successful call of v's Run, on
+// the same environment, arguments and result: next may add evidence or
+// artifacts to the result, check it further, or fail the call.
+func (v Variant) Then(next func(env Env, a Args, r *Result) (*Result, error)) Variant {
+	run := v.Run
+	v.Run = func(env Env, a Args) (*Result, error) {
+		r, err := run(env, a)
+		if err != nil {
+			return nil, err
+		}
+		return next(env, a, r)
+	}
+	return v
+}
+
 // ArgsOf wraps arguments that are already valid for tool, for callers
 // (tests, composite workers) that run a variant directly; Registry.Resolve
 // is the validating path.

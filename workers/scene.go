@@ -11,6 +11,8 @@ import (
 	"sync"
 
 	gojson "github.com/goccy/go-json"
+
+	"github.com/geodisaster/engine/raster"
 )
 
 // Scene is ReadData's payload: the declared files of one input handle,
@@ -99,6 +101,21 @@ func (s *Scene) Require(suffix string) (*SceneFile, error) {
 		return f, nil
 	}
 	return nil, fmt.Errorf("input handle %s declares no file ending in %q", s.Handle, suffix)
+}
+
+// RequireBand returns the declared GeoTIFF ending with suffix and one
+// band (1-based) of it, decoded through env; the error names the missing
+// file or the failed read.
+func (s *Scene) RequireBand(env Env, suffix string, band int) (*SceneFile, *raster.Band, RasterInfo, error) {
+	f, err := s.Require(suffix)
+	if err != nil {
+		return nil, nil, RasterInfo{}, err
+	}
+	b, info, err := env.Band(f.Path, band)
+	if err != nil {
+		return nil, nil, RasterInfo{}, err
+	}
+	return f, b, info, nil
 }
 
 // Param returns a declared question parameter.

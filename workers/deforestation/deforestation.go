@@ -82,11 +82,7 @@ func computeTreecoverMean(env workers.Env, a workers.Args) (*workers.Result, err
 	if w.Mode != "baseline_canopy" {
 		return nil, a.Errorf("input", "treecover_mean_pct needs a baseline_canopy work context, got mode %s", w.Mode)
 	}
-	f, err := w.Scenes["forest"].Require("treecover2000.tif")
-	if err != nil {
-		return nil, err
-	}
-	band, info, err := env.Band(f.Path, 1)
+	f, band, info, err := w.Scenes["forest"].RequireBand(env, "treecover2000.tif", 1)
 	if err != nil {
 		return nil, err
 	}
@@ -172,7 +168,7 @@ func classifyCanopyDensity(env workers.Env, a workers.Args) (*workers.Result, er
 // adds a fresh raster-quality report of the declared Hansen rasters to the
 // evidence (spec type 1 step 3); fetch-time quality reports are never read.
 func hansenReadVariant() workers.Variant {
-	v := workers.ReadDataVariant(workers.ReadSpec{
+	return workers.ReadDataVariant(workers.ReadSpec{
 		Role:        "hansen",
 		Times:       []string{"2001_2023"},
 		HandleStems: []string{"forest_mask", "forest_loss_history"},
@@ -195,13 +191,7 @@ func hansenReadVariant() workers.Variant {
 			}
 			return nil
 		},
-	})
-	run := v.Run
-	v.Run = func(env workers.Env, a workers.Args) (*workers.Result, error) {
-		r, err := run(env, a)
-		if err != nil {
-			return nil, err
-		}
+	}).Then(func(env workers.Env, _ workers.Args, r *workers.Result) (*workers.Result, error) {
 		s := r.Payload.(*workers.Scene)
 		if forestSceneSource(s) != "hansen" {
 			return r, nil
@@ -230,8 +220,7 @@ func hansenReadVariant() workers.Variant {
 		r.Evidence["quality_report_artifact"] = art.Locator
 		r.Artifacts = append(r.Artifacts, art)
 		return r, nil
-	}
-	return v
+	})
 }
 
 // hansenQuality counts the valid, nodata and loss cells of each declared

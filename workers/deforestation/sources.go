@@ -656,6 +656,26 @@ func hansenCode(v float32, path string, i int) (int, error) {
 	return int(f), nil
 }
 
+// lossYearCells checks the codes of a lossyear.tif band and lists, for
+// each loss code 1..25, its valid cells in row-major order; valid counts
+// every valid cell (code 0, no loss, included).
+func lossYearCells(vals []float32, info workers.RasterInfo, path string) (byCode [26][]int, valid int, err error) {
+	for i, v := range vals {
+		if !hansenValid(v, info) {
+			continue
+		}
+		c, err := hansenCode(v, path, i)
+		if err != nil {
+			return byCode, 0, err
+		}
+		valid++
+		if c > 0 {
+			byCode[c] = append(byCode[c], i)
+		}
+	}
+	return byCode, valid, nil
+}
+
 // hansenValid reports whether a Hansen sample is valid: finite, not 255 and
 // not the raster's declared nodata.
 func hansenValid(v float32, info workers.RasterInfo) bool {
@@ -700,21 +720,16 @@ func eventYearLoss(env workers.Env, s *workers.Scene, year int) (*HansenLoss, er
 			return nil, err
 		}
 		lvals := bandFloat32(lb)
-		hl = &HansenLoss{EventYear: year, Source: "lossyear_fallback", Path: lf.Path, Info: linfo, Mask: make([]bool, len(lvals))}
-		valid := 0
-		for i, v := range lvals {
-			if !hansenValid(v, linfo) {
-				continue
-			}
-			c, err := hansenCode(v, lf.Path, i)
-			if err != nil {
-				return nil, err
-			}
-			valid++
-			if c == year-2000 {
-				hl.Mask[i] = true
-				hl.Indices = append(hl.Indices, i)
-			}
+		byCode, valid, err := lossYearCells(lvals, linfo, lf.Path)
+		if err != nil {
+			return nil, err
+		}
+		if year < 2001 || year > 2025 {
+			return nil, fmt.Errorf("event year %d is outside Hansen's 2001..2025 code range", year)
+		}
+		hl = &HansenLoss{EventYear: year, Source: "lossyear_fallback", Path: lf.Path, Info: linfo, Mask: make([]bool, len(lvals)), Indices: byCode[year-2000]}
+		for _, i := range hl.Indices {
+			hl.Mask[i] = true
 		}
 		if valid == 0 {
 			return nil, fmt.Errorf("neither %s nor the fallback %s has a valid cell", af.Path, lf.Path)
@@ -745,11 +760,7 @@ func lossEvidence(hl *HansenLoss) map[string]any {
 
 // canopyMean returns the valid-pixel float32 mean of treecover2000.tif.
 func canopyMean(env workers.Env, s *workers.Scene) (float32, error) {
-	f, err := s.Require("treecover2000.tif")
-	if err != nil {
-		return 0, err
-	}
-	b, info, err := env.Band(f.Path, 1)
+	f, b, info, err := s.RequireBand(env, "treecover2000.tif", 1)
 	if err != nil {
 		return 0, err
 	}

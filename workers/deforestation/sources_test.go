@@ -258,3 +258,19 @@ func TestDeclaredBandFallbackWithAngle(t *testing.T) {
 		t.Errorf("VV/VH/angle positional VH: %d %v", b, err)
 	}
 }
+
+func TestLossYearCells(t *testing.T) {
+	info := workers.RasterInfo{HasNoData: true, NoData: 254}
+	by, valid, err := lossYearCells([]float32{0, 21, 255, 21, 254, 1, 25, 0, float32(math.NaN())}, info, "lossyear.tif")
+	if err != nil || valid != 6 {
+		t.Fatalf("valid %d, %v", valid, err)
+	}
+	if len(by[0]) != 0 || fmt.Sprint(by[21]) != "[1 3]" || fmt.Sprint(by[1]) != "[5]" || fmt.Sprint(by[25]) != "[6]" {
+		t.Errorf("cells by code %v", by)
+	}
+	for _, bad := range []float32{26, 2.5, -1} {
+		if _, _, err := lossYearCells([]float32{0, bad}, info, "lossyear.tif"); err == nil || !strings.Contains(err.Error(), "lossyear.tif: pixel 1 has loss-year code") {
+			t.Errorf("code %v: %v", bad, err)
+		}
+	}
+}

@@ -83,13 +83,7 @@ func labelSet(classes []string, doc string) workers.Param {
 // missing optional epochs are reported, not probed for) or the SAR
 // acquisitions per declared temporal role.
 func stackReadVariant(spec workers.ReadSpec) workers.Variant {
-	v := workers.ReadDataVariant(spec)
-	run := v.Run
-	v.Run = func(env workers.Env, a workers.Args) (*workers.Result, error) {
-		r, err := run(env, a)
-		if err != nil {
-			return nil, err
-		}
+	return workers.ReadDataVariant(spec).Then(func(_ workers.Env, _ workers.Args, r *workers.Result) (*workers.Result, error) {
 		s := r.Payload.(*workers.Scene)
 		switch forestSceneSource(s) {
 		case "optical":
@@ -121,8 +115,7 @@ func stackReadVariant(spec workers.ReadSpec) workers.Variant {
 			r.Evidence["pre_acquisitions"], r.Evidence["post_acquisitions"] = pre, post
 		}
 		return r, nil
-	}
-	return v
+	})
 }
 
 // checkStackScene validates an optical or SAR scene read with the given
@@ -691,29 +684,13 @@ func computeLossByYear(env workers.Env, a workers.Args) (*workers.Result, error)
 	if err != nil {
 		return nil, err
 	}
-	f, err := w.Scenes["loss_history"].Require("lossyear.tif")
+	f, b, info, err := w.Scenes["loss_history"].RequireBand(env, "lossyear.tif", 1)
 	if err != nil {
 		return nil, err
 	}
-	b, info, err := env.Band(f.Path, 1)
+	byCode, valid, err := lossYearCells(bandFloat32(b), info, f.Path)
 	if err != nil {
 		return nil, err
-	}
-	vals := bandFloat32(b)
-	byCode := map[int][]int{}
-	valid := 0
-	for i, v := range vals {
-		if !hansenValid(v, info) {
-			continue
-		}
-		c, err := hansenCode(v, f.Path, i)
-		if err != nil {
-			return nil, err
-		}
-		valid++
-		if c >= 1 && c <= 23 {
-			byCode[c] = append(byCode[c], i)
-		}
 	}
 	if valid == 0 {
 		return nil, fmt.Errorf("%s: no valid loss-year pixel (all nodata); this is an error, not no_loss", f.Path)

@@ -335,16 +335,21 @@ func loadBinaryMask(env workers.Env, s *workers.Scene, file string) (*HazardMask
 	return loadCodedMask(env, s, file, 1)
 }
 
-// loadCodedMask reads a declared mask whose valid values are the integers
-// 0..maxCode (RADD alerts use 0 = none, 1 = low, 2 = high confidence); a
-// positive code is inside the footprint. Nodata and non-finite pixels are
-// invalid; an entirely invalid raster is an error.
-func loadCodedMask(env workers.Env, s *workers.Scene, file string, maxCode int) (*HazardMask, error) {
-	f, err := s.Require(file)
-	if err != nil {
-		return nil, err
-	}
-	b, info, err := env.Band(f.Path, 1)
+// declaredSamples is band 1 of a scene's declared raster with the nodata
+// its tag and sidecar declare and its samples as float64.
+type declaredSamples struct {
+	file      *workers.SceneFile
+	band      *raster.Band
+	info      workers.RasterInfo
+	vals      []float64
+	nodata    float64
+	hasNoData bool
+}
+
+// readDeclaredSamples reads band 1 of the scene's declared raster ending
+// in file, checking its nodata declarations against each other.
+func readDeclaredSamples(env workers.Env, s *workers.Scene, file string) (*declaredSamples, error) {
+	f, b, info, err := s.RequireBand(env, file, 1)
 	if err != nil {
 		return nil, err
 	}
@@ -352,9 +357,21 @@ func loadCodedMask(env workers.Env, s *workers.Scene, file string, maxCode int) 
 	if err != nil {
 		return nil, err
 	}
-	vals := samples64(b)
+	return &declaredSamples{file: f, band: b, info: info, vals: samples64(b), nodata: nd, hasNoData: hasND}, nil
+}
+
+// loadCodedMask reads a declared mask whose valid values are the integers
+// 0..maxCode (RADD alerts use 0 = none, 1 = low, 2 = high confidence); a
+// positive code is inside the footprint. Nodata and non-finite pixels are
+// invalid; an entirely invalid raster is an error.
+func loadCodedMask(env workers.Env, s *workers.Scene, file string, maxCode int) (*HazardMask, error) {
+	d, err := readDeclaredSamples(env, s, file)
+	if err != nil {
+		return nil, err
+	}
+	f, vals, nd, hasND := d.file, d.vals, d.nodata, d.hasNoData
 	n := len(vals)
-	m := &HazardMask{Path: f.Path, Info: info, Band: b, Handle: stem(f.Path), IsSet: make([]bool, n), OK: make([]bool, n)}
+	m := &HazardMask{Path: f.Path, Info: d.info, Band: d.band, Handle: stem(f.Path), IsSet: make([]bool, n), OK: make([]bool, n)}
 	for i, v := range vals {
 		if !workers.Finite(v) || (hasND && v == nd) {
 			continue
@@ -407,23 +424,15 @@ func samples64(b *raster.Band) []float64 {
 // (tag or sidecar) and non-finite pixels are invalid; at least one pixel
 // must be valid.
 func loadContinuous(env workers.Env, s *workers.Scene, file string) (*Continuous, error) {
-	f, err := s.Require(file)
-	if err != nil {
-		return nil, err
-	}
-	if f.Raster != nil && f.Raster.Count != 1 {
+	if f, ok := s.File(file); ok && f.Raster != nil && f.Raster.Count != 1 {
 		return nil, fmt.Errorf("%s: expected a single-band raster, got %d bands", f.Path, f.Raster.Count)
 	}
-	b, info, err := env.Band(f.Path, 1)
+	d, err := readDeclaredSamples(env, s, file)
 	if err != nil {
 		return nil, err
 	}
-	nd, hasND, err := declaredNoData(s, f, info)
-	if err != nil {
-		return nil, err
-	}
-	vals := samples64(b)
-	c := &Continuous{Path: f.Path, Handle: stem(f.Path), Info: info, Band: b, F64: vals, OK: make([]bool, len(vals))}
+	f, vals, nd, hasND := d.file, d.vals, d.nodata, d.hasNoData
+	c := &Continuous{Path: f.Path, Handle: stem(f.Path), Info: d.info, Band: d.band, F64: vals, OK: make([]bool, len(vals))}
 	for i, v := range vals {
 		if !workers.Finite(v) || (hasND && v == nd) {
 			continue

@@ -213,12 +213,7 @@ func sen1PrepareVariant(spec workers.PrepareSpec, alwaysGrid bool) workers.Varia
 	}
 	v := workers.PrepareSceneVariant(spec)
 	v.Params = append(v.Params, workers.Param{Name: "grid", Kind: workers.KindString, Enum: []string{"4x4"}, Doc: "check that the chip partitions into the 4x4 analysis grid"})
-	inner := v.Run
-	v.Run = func(env workers.Env, a workers.Args) (*workers.Result, error) {
-		res, err := inner(env, a)
-		if err != nil {
-			return nil, err
-		}
+	return v.Then(func(_ workers.Env, a workers.Args, res *workers.Result) (*workers.Result, error) {
 		if alwaysGrid || a.Has("grid") {
 			w := res.Payload.(*workers.Work)
 			sar, err := sen1Raster(w.Scenes["sar"])
@@ -231,8 +226,7 @@ func sen1PrepareVariant(spec workers.PrepareSpec, alwaysGrid bool) workers.Varia
 			res.Evidence["grid"] = map[string]any{"layout": "4x4", "cell_width": sar.Raster.Width / 4, "cell_height": sar.Raster.Height / 4}
 		}
 		return res, nil
-	}
-	return v
+	})
 }
 
 // sen1CheckGrid4x4 is the 4x4 grid check: the chip must split into 16 equal
