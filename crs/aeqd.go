@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/geodisaster/engine/crs/internal/proj"
 	"github.com/tidwall/geodesic"
 )
 
@@ -29,7 +30,7 @@ type azimuthalEquidistant struct {
 // whole globe except the antipode maps one to one. Errors for a centre
 // latitude outside [-90, 90] or non-finite input.
 func NewAzimuthalEquidistant(lat0, lon0 float64) (CRS, error) {
-	if err := checkLonLat(lon0, lat0); err != nil {
+	if err := proj.CheckLonLat(lon0, lat0); err != nil {
 		return nil, fmt.Errorf("crs: aeqd centre: %w", err)
 	}
 	return azimuthalEquidistant{lat0: lat0, lon0: lon0}, nil
@@ -49,7 +50,7 @@ func (p azimuthalEquidistant) Centre() (lat0, lon0 float64) { return p.lat0, p.l
 // FromLonLat returns the geodesic distance s and azimuth α from the
 // centre as x = s sin α, y = s cos α (metres). The centre maps to (0, 0).
 func (p azimuthalEquidistant) FromLonLat(lon, lat float64) (float64, float64, error) {
-	if err := checkLonLat(lon, lat); err != nil {
+	if err := proj.CheckLonLat(lon, lat); err != nil {
 		return 0, 0, err
 	}
 	var s12, azi1 float64
@@ -60,7 +61,7 @@ func (p azimuthalEquidistant) FromLonLat(lon, lat float64) (float64, float64, er
 	if s12 == 0 {
 		return 0, 0, nil
 	}
-	sa, ca := math.Sincos(azi1 * deg2rad)
+	sa, ca := math.Sincos(azi1 * proj.DegToRad)
 	return float64(s12 * sa), float64(s12 * ca), nil
 }
 
@@ -68,7 +69,7 @@ func (p azimuthalEquidistant) FromLonLat(lon, lat float64) (float64, float64, er
 // azimuth atan2(x, y) and distance hypot(x, y). Points farther than half
 // the meridian (20,003,931 m) are outside the domain.
 func (p azimuthalEquidistant) ToLonLat(x, y float64) (float64, float64, error) {
-	if err := finite2(x, y); err != nil {
+	if err := proj.CheckFinite(x, y); err != nil {
 		return 0, 0, err
 	}
 	rho := math.Sqrt(float64(x*x) + float64(y*y))
@@ -78,7 +79,7 @@ func (p azimuthalEquidistant) ToLonLat(x, y float64) (float64, float64, error) {
 	if rho == 0 {
 		return p.lon0, p.lat0, nil
 	}
-	azi := math.Atan2(x, y) * rad2deg
+	azi := math.Atan2(x, y) * proj.RadToDeg
 	var lat, lon float64
 	geodesic.WGS84.Direct(p.lat0, p.lon0, azi, rho, &lat, &lon, nil)
 	if math.IsNaN(lat) || math.IsNaN(lon) {

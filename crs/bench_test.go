@@ -147,7 +147,7 @@ func benchSlices(b *testing.B, code int, lon0, lat0, dlon, dlat float64) {
 func BenchmarkParseRegistry(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := parseRegistry(epsgTablesZ); err != nil {
+		if _, err := parseRegistry(epsgTablesZ, epsgTablesSize); err != nil {
 			b.Fatal(err)
 		}
 	}

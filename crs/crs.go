@@ -1,68 +1,37 @@
 package crs
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/geodisaster/engine/crs/internal/proj"
 )
 
-// CRS is a coordinate reference system the engine can convert to and from
-// WGS84 longitude/latitude. Implementations are immutable and safe for
-// concurrent use.
-//
-// Geographic systems take x = longitude and y = latitude in degrees (the
-// "always_xy" order of pyproj, cs2cs's order with EPSG:4326 overridden);
-// projected systems take easting/northing in their linear unit.
-type CRS interface {
-	// String returns the identifier Parse accepts: "EPSG:n" or
-	// "aeqd:LAT,LON".
-	String() string
-	// EPSG returns the EPSG code, or 0 for a system without one (aeqd).
-	EPSG() int
-	// Geographic reports whether coordinates are longitude/latitude degrees.
-	Geographic() bool
-	// Unit returns the linear unit of projected coordinates; geographic
-	// systems return Degree.
-	Unit() Unit
-	// ToLonLat converts (x, y) of this system to WGS84 longitude and
-	// latitude in degrees; errors for non-finite input or points outside
-	// the projection's domain.
-	ToLonLat(x, y float64) (lon, lat float64, err error)
-	// FromLonLat converts WGS84 longitude/latitude (degrees) to (x, y) of
-	// this system; errors for latitudes outside [-90, 90], non-finite
-	// input or points outside the projection's domain.
-	FromLonLat(lon, lat float64) (x, y float64, err error)
+// FromEPSG returns the CRS with the given EPSG code: every non-deprecated
+// EPSG geographic 2D CRS and every non-deprecated EPSG projected CRS whose
+// method this package implements (see List), from the tables generated
+// from PROJ's database, deprecated codes included (such as 900913, Google
+// Maps Global Mercator).
+// Unknown or unsupported codes give an error wrapping ErrUnknownCRS.
+func FromEPSG(code int) (CRS, error) {
+	r, err := epsg()
+	if err != nil {
+		return nil, err
+	}
+	return r.fromEPSG(code)
 }
-
-// Unit is a unit of coordinates: its name and, for linear units, its length
-// in metres.
-type Unit struct {
-	Name   string  // "metre", "foot", "US survey foot", "degree"
-	Metres float64 // metres per unit; 0 for angular units
-}
-
-// The units the engine knows.
-var (
-	Metre        = Unit{Name: "metre", Metres: 1}
-	Foot         = Unit{Name: "foot", Metres: 0.3048}
-	USSurveyFoot = Unit{Name: "US survey foot", Metres: 1200.0 / 3937.0}
-	Degree       = Unit{Name: "degree", Metres: 0}
-)
 
 // Errors wrapped by this package's failures; test with errors.Is.
 var (
-	// ErrUnknownCRS reports an EPSG code or CRS string the engine does not
-	// support.
-	ErrUnknownCRS = errors.New("crs: unknown or unsupported CRS")
 	// ErrInvalidCoordinate reports a NaN or infinite coordinate or a
 	// latitude outside [-90, 90].
-	ErrInvalidCoordinate = errors.New("crs: invalid coordinate")
+	ErrInvalidCoordinate = proj.ErrInvalidCoordinate
 	// ErrOutsideDomain reports a point the projection cannot represent
 	// (a pole in Web Mercator, a longitude too far from a transverse
 	// Mercator central meridian, a distance beyond the antipode in aeqd).
-	ErrOutsideDomain = errors.New("crs: point outside the projection's domain")
+	ErrOutsideDomain = proj.ErrOutsideDomain
 )
 
 // Parse returns the CRS named by s: "EPSG:n" (case-insensitive prefix, or
@@ -102,86 +71,12 @@ func Parse(s string) (CRS, error) {
 		return FromEPSG(code)
 	}
 	if strings.HasPrefix(t, "+proj=") || strings.HasPrefix(t, "proj=") {
-		return parseProjString(t)
+		return parseProjString(mustEPSG(), t)
 	}
 	if kw, _, ok := strings.Cut(t, "["); ok && isWKTKeyword(strings.TrimSpace(kw)) {
-		return parseWKT(t)
+		return parseWKT(mustEPSG(), t)
 	}
 	return nil, fmt.Errorf("%w: %q: want EPSG:n, aeqd:LAT,LON, a PROJ string or WKT", ErrUnknownCRS, s)
-}
-
-// FromEPSG returns the CRS with the given EPSG code: every non-deprecated
-// EPSG geographic 2D CRS and every non-deprecated EPSG projected CRS whose
-// method this package implements (see List), from the tables generated
-// from PROJ's database, deprecated codes included (such as 900913, Google
-// Maps Global Mercator).
-// Unknown or unsupported codes give an error wrapping ErrUnknownCRS.
-func FromEPSG(code int) (CRS, error) {
-	r, err := epsg()
-	if err != nil {
-		return nil, err
-	}
-	if c, ok := r.cache.Load(code); ok {
-		return c.(CRS), nil
-	}
-	var c CRS
-	switch {
-	case r.geog[code] != nil:
-		g, err := r.geographicCRSCached(code)
-		if err != nil {
-			return nil, err
-		}
-		c = g
-	case r.proj[code] != nil:
-		p, err := r.projectedCached(code)
-		if err != nil {
-			return nil, err
-		}
-		c = p
-	default:
-		return nil, fmt.Errorf("%w: EPSG:%d", ErrUnknownCRS, code)
-	}
-	r.cache.Store(code, c)
-	return c, nil
-}
-
-// geographicCRSCached returns the registry's geographic CRS code, built
-// once.
-func (r *registry) geographicCRSCached(code int) (*geographicCRS, error) {
-	return registryCached(r, code, r.geographicFromRegistry)
-}
-
-// projectedCached returns the registry's projected CRS code, built once.
-func (r *registry) projectedCached(code int) (*projectedCRS, error) {
-	return registryCached(r, code, r.projectedFromRegistry)
-}
-
-// registryCached returns the CRS of code from the registry's cache, or
-// builds it with build and caches it.
-func registryCached[T CRS](r *registry, code int, build func(int) (T, error)) (T, error) {
-	if c, ok := r.cache.Load(code); ok {
-		if v, ok := c.(T); ok {
-			return v, nil
-		}
-	}
-	v, err := build(code)
-	if err != nil {
-		return v, err
-	}
-	c, _ := r.cache.LoadOrStore(code, v)
-	return c.(T), nil
-}
-
-// onDatum is a CRS whose coordinates convert to longitude and latitude on
-// its own geodetic datum; Transform converts between two such CRSs on the
-// same datum without a datum shift.
-type onDatum interface {
-	geodetic() *geodeticDatum
-	// toDatum converts (x, y) to longitude/latitude in degrees from
-	// Greenwich on the CRS's datum.
-	toDatum(x, y float64) (lon, lat float64, err error)
-	// fromDatum is the inverse of toDatum.
-	fromDatum(lon, lat float64) (x, y float64, err error)
 }
 
 // Transform converts (x, y) from one CRS to another. For geographic
@@ -197,7 +92,7 @@ func Transform(from, to CRS, x, y float64) (float64, float64, error) {
 	if from == nil || to == nil {
 		return 0, 0, fmt.Errorf("%w: nil CRS", ErrUnknownCRS)
 	}
-	if err := finite2(x, y); err != nil {
+	if err := proj.CheckFinite(x, y); err != nil {
 		return 0, 0, err
 	}
 	if sameSystem(from, to) {
@@ -281,52 +176,6 @@ func sameSystem(a, b CRS) bool {
 	}
 	return a.String() == b.String()
 }
-
-// isWKTKeyword reports whether kw opens a WKT CRS definition.
-func isWKTKeyword(kw string) bool {
-	switch strings.ToUpper(kw) {
-	case "GEOGCS", "PROJCS", "COMPD_CS", "GEOGCRS", "GEOGRAPHICCRS", "GEODCRS", "GEODETICCRS",
-		"PROJCRS", "PROJECTEDCRS", "BOUNDCRS", "COMPOUNDCRS":
-		return true
-	}
-	return false
-}
-
-// finite2 checks that x and y are finite numbers.
-func finite2(x, y float64) error {
-	if math.IsNaN(x) || math.IsInf(x, 0) || math.IsNaN(y) || math.IsInf(y, 0) {
-		return fmt.Errorf("%w: (%v, %v) is not finite", ErrInvalidCoordinate, x, y)
-	}
-	return nil
-}
-
-// checkLonLat checks a WGS84 longitude/latitude pair.
-func checkLonLat(lon, lat float64) error {
-	if err := finite2(lon, lat); err != nil {
-		return err
-	}
-	if lat < -90 || lat > 90 {
-		return fmt.Errorf("%w: latitude %v outside [-90, 90]", ErrInvalidCoordinate, lat)
-	}
-	return nil
-}
-
-// wrap180 reduces a longitude difference to [-180, 180].
-func wrap180(x float64) float64 {
-	if x >= -180 && x <= 180 {
-		return x
-	}
-	y := math.Remainder(x, 360)
-	if y == -180 && x > 0 {
-		y = 180
-	}
-	return y
-}
-
-const (
-	deg2rad = math.Pi / 180
-	rad2deg = 180 / math.Pi
-)
 
 // BaseGeographic returns the geographic CRS c is based on: c itself when
 // it is geographic, the base geographic CRS of a projected CRS (its datum,

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"math"
 	"testing"
+
+	"github.com/geodisaster/engine/crs/internal/proj"
 )
 
 func TestParse(t *testing.T) {
@@ -121,7 +123,7 @@ func TestRoundTrip(t *testing.T) {
 				}
 				d := math.Abs(blat - lat)
 				if math.Abs(lat) < 90 {
-					d = math.Max(d, math.Abs(wrap180(blon-lon)))
+					d = math.Max(d, math.Abs(proj.Wrap180(blon-lon)))
 				}
 				tol := 1e-8
 				if helmertShifted(to) {

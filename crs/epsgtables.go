@@ -136,38 +136,15 @@ type registry struct {
 	cache      sync.Map              // code -> CRS built from the tables
 }
 
-var (
-	registryOnce sync.Once
-	registryVal  *registry
-	registryErr  error
-)
-
-// epsg returns the parsed EPSG registry; the error reports a corrupt
-// embedded table (a build defect, covered by the package's tests).
-func epsg() (*registry, error) {
-	registryOnce.Do(func() {
-		registryVal, registryErr = parseRegistry(epsgTablesZ)
-	})
-	return registryVal, registryErr
-}
-
-// mustEPSG is epsg for callers inside the package that cannot report an
-// error; the embedded table is checked by TestRegistryParses.
-func mustEPSG() *registry {
-	r, err := epsg()
-	if err != nil {
-		return &registry{}
-	}
-	return r
-}
-
-func parseRegistry(z []byte) (*registry, error) {
+// parseRegistry parses the zlib-compressed table z of uncompressed length
+// size.
+func parseRegistry(z []byte, size int) (*registry, error) {
 	zr, err := zlib.NewReader(bytes.NewReader(z))
 	if err != nil {
 		return nil, fmt.Errorf("crs: EPSG table: %w", err)
 	}
 	var buf bytes.Buffer
-	buf.Grow(epsgTablesSize)
+	buf.Grow(size)
 	if _, err := io.Copy(&buf, zr); err != nil {
 		return nil, fmt.Errorf("crs: EPSG table: %w", err)
 	}

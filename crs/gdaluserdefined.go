@@ -3,6 +3,8 @@ package crs
 import (
 	"math"
 	"strings"
+
+	"github.com/geodisaster/engine/crs/internal/proj"
 )
 
 // This file builds what gdalinfo prints for a GeoTIFF whose keys describe
@@ -103,8 +105,8 @@ func (g *GeoKeyDirectory) gdalGeogOf(r *registry, base *geographicCRS) (gdalGeog
 	}
 	// libgeotiff's axes: the keys, else the EPSG ellipsoid.
 	el := base.datum.el
-	gg.a = el.a
-	b := el.b
+	gg.a = el.A
+	b := el.B
 	if rf := g.double(GeogInvFlatteningGeoKey, 0); rf != 0 {
 		b = float64(gg.a * (1 - 1/rf))
 	} else if hasEll && g.double(GeogSemiMinorAxisGeoKey, 0) == 0 && g.double(GeogSemiMajorAxisGeoKey, 0) == 0 {
@@ -233,16 +235,16 @@ func gdalProjectedAxes(p *projectedCRS) []*wktNode {
 	var axes [2]axis
 	lat, polar := polarAspect(p.conv.method, p.conv.params)
 	switch {
-	case p.conv.method == methodPolarStereoA || p.conv.method == methodPolarStereoB || polar && p.conv.method == methodLAEA:
+	case p.conv.method == proj.MethodPolarStereoA || p.conv.method == proj.MethodPolarStereoB || polar && p.conv.method == proj.MethodLAEA:
 		if lat > 0 {
 			axes = [2]axis{{"(E)", "south", 90}, {"(N)", "south", 180}}
 		} else {
 			axes = [2]axis{{"(E)", "north", 90}, {"(N)", "north", 0}}
 		}
-	case p.conv.method == methodLAEA:
+	case p.conv.method == proj.MethodLAEA:
 		// SetLAEA builds its own easting, northing axes (no unit code).
 		axes = [2]axis{{"(E)", "east", math.NaN()}, {"(N)", "north", math.NaN()}}
-	case p.conv.method == methodTMSouth:
+	case p.conv.method == proj.MethodTMSouth:
 		axes = [2]axis{{"easting (Y)", "west", math.NaN()}, {"northing (X)", "south", math.NaN()}}
 	default:
 		// Built through GDAL's WKT1 tree: the unit keeps its EPSG code.

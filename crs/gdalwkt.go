@@ -184,7 +184,7 @@ func gdalGeographicNode(r *registry, g *geographicCRS) *wktNode {
 	d := g.datum
 	dd := r.datums[d.code]
 	datumName := gdalDatumName(strings.TrimSuffix(dd.name, " ensemble"))
-	a, b := d.el.a, d.el.b
+	a, b := d.el.A, d.el.B
 	if ed, ok := r.ellipsoids[d.ellRef.code]; ok {
 		// libgeotiff's axes, in metres: b from the inverse flattening.
 		f := r.units[ed.unit].factor

@@ -3,6 +3,8 @@ package crs
 import (
 	"fmt"
 	"math"
+
+	"github.com/geodisaster/engine/crs/internal/proj"
 )
 
 // geographicCRS is a geographic 2D CRS: longitude and latitude on a
@@ -28,16 +30,6 @@ type angularUnit struct {
 
 var degreeUnit = angularUnit{code: 9122, name: "degree", radians: math.Pi / 180}
 
-// WGS84LonLat returns EPSG:4326, WGS84 geographic longitude/latitude in
-// degrees (x = longitude, y = latitude).
-func WGS84LonLat() CRS {
-	c, err := FromEPSG(4326)
-	if err != nil {
-		panic(err) // the embedded table always holds EPSG:4326
-	}
-	return c
-}
-
 func (g *geographicCRS) String() string {
 	if g.code != 0 {
 		return fmt.Sprintf("EPSG:%d", g.code)
@@ -58,13 +50,13 @@ func (g *geographicCRS) Unit() Unit {
 
 // toDeg converts coordinates of the CRS to degrees from Greenwich.
 func (g *geographicCRS) toDeg(x, y float64) (lon, lat float64, err error) {
-	if err := finite2(x, y); err != nil {
+	if err := proj.CheckFinite(x, y); err != nil {
 		return 0, 0, err
 	}
 	lon, lat = x, y
 	if g.unit.code != 9122 && g.unit.code != 9102 {
-		lon = float64(x*g.unit.radians) / deg2rad
-		lat = float64(y*g.unit.radians) / deg2rad
+		lon = float64(x*g.unit.radians) / proj.DegToRad
+		lat = float64(y*g.unit.radians) / proj.DegToRad
 		if math.Abs(lat) > 90 && math.Abs(lat) < 90+1e-12 {
 			lat = math.Copysign(90, lat) // 100 grad in floating point
 		}
@@ -79,7 +71,7 @@ func (g *geographicCRS) toDeg(x, y float64) (lon, lat float64, err error) {
 func (g *geographicCRS) fromDeg(lon, lat float64) (float64, float64) {
 	lon -= g.datum.pm.deg
 	if g.unit.code != 9122 && g.unit.code != 9102 {
-		return (rad(lon)) / g.unit.radians, (rad(lat)) / g.unit.radians
+		return (proj.Radians(lon)) / g.unit.radians, (proj.Radians(lat)) / g.unit.radians
 	}
 	return lon, lat
 }
@@ -97,7 +89,7 @@ func (g *geographicCRS) ToLonLat(x, y float64) (float64, float64, error) {
 
 // FromLonLat converts WGS 84 longitude/latitude (degrees).
 func (g *geographicCRS) FromLonLat(lon, lat float64) (float64, float64, error) {
-	if err := checkLonLat(lon, lat); err != nil {
+	if err := proj.CheckLonLat(lon, lat); err != nil {
 		return 0, 0, err
 	}
 	lon, lat = g.datum.fromWGS84(lon, lat)
@@ -114,7 +106,7 @@ func (g *geographicCRS) toDatum(x, y float64) (float64, float64, error) { return
 // fromDatum converts longitude/latitude in degrees from Greenwich on the
 // CRS's own datum.
 func (g *geographicCRS) fromDatum(lon, lat float64) (float64, float64, error) {
-	if err := checkLonLat(lon, lat); err != nil {
+	if err := proj.CheckLonLat(lon, lat); err != nil {
 		return 0, 0, err
 	}
 	x, y := g.fromDeg(lon, lat)

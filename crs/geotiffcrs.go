@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/geodisaster/engine/crs/internal/proj"
 )
 
 // GeoTIFF coordinate transformation codes (ProjCoordTransGeoKey).
@@ -121,7 +123,7 @@ func (g *GeoKeyDirectory) CRS() (CRS, error) {
 	switch model {
 	case ModelTypeProjected:
 		if pcs != 0 && pcs != userDefined {
-			return describeEPSG(int(pcs))
+			return mustEPSG().describeEPSG(int(pcs))
 		}
 		return g.userProjected()
 	case ModelTypeGeographic:
@@ -236,25 +238,25 @@ func (g *GeoKeyDirectory) geographic() (*geographicCRS, error) {
 		}
 		switch {
 		case g.double(GeogInvFlatteningGeoKey, 0) != 0:
-			d.el = newEllipsoid(a, g.double(GeogInvFlatteningGeoKey, 0))
+			d.el = proj.NewEllipsoid(a, g.double(GeogInvFlatteningGeoKey, 0))
 		case g.double(GeogSemiMinorAxisGeoKey, 0) > 0:
-			d.el = newEllipsoidAB(a, g.double(GeogSemiMinorAxisGeoKey, 0))
-		case d.el.a == a:
+			d.el = proj.NewEllipsoidAB(a, g.double(GeogSemiMinorAxisGeoKey, 0))
+		case d.el.A == a:
 		default:
-			d.el = newEllipsoid(a, 0)
+			d.el = proj.NewEllipsoid(a, 0)
 		}
-		if !d.el.valid() || (d.el.f != 0 && !(d.el.invf() > 1)) {
-			return nil, fmt.Errorf("%w: ellipsoid a=%v b=%v 1/f=%v", ErrUnknownCRS, d.el.a, d.el.b, d.el.invf())
+		if !d.el.Valid() || (d.el.F != 0 && !(d.el.Invf() > 1)) {
+			return nil, fmt.Errorf("%w: ellipsoid a=%v b=%v 1/f=%v", ErrUnknownCRS, d.el.A, d.el.B, d.el.Invf())
 		}
-		if w, ok := projWellKnownEllipsoid(d.el.a, d.el.b, d.el.invf()); ok {
+		if w, ok := projWellKnownEllipsoid(d.el.A, d.el.B, d.el.Invf()); ok {
 			d.el = w
 		}
 		if d.ellRef.code != 0 && !sameEllipsoid(d.el, mustEllipsoid(r, d.ellRef.code)) {
 			d.ellRef = ellipsoidRef{name: "unknown", unit: 9001}
 		}
 	}
-	if d.el.a == 0 {
-		d.el, d.ellRef = wgs84Ellipsoid, ellipsoidRef{code: 7030, name: "WGS 84", unit: 9001}
+	if d.el.A == 0 {
+		d.el, d.ellRef = proj.WGS84, ellipsoidRef{code: 7030, name: "WGS 84", unit: 9001}
 	}
 	if pmCode != 0 && pmCode != userDefined {
 		pm, err := r.primeMeridian(pmCode)
@@ -292,7 +294,7 @@ func (g *GeoKeyDirectory) geographic() (*geographicCRS, error) {
 		d.key = ""
 	}
 	if d.key == "" || (d.code == 0 && !d.towgs84) {
-		if d.el == wgs84Ellipsoid && len(d.shifts) == 0 && d.pm.deg == 0 {
+		if d.el == proj.WGS84 && len(d.shifts) == 0 && d.pm.deg == 0 {
 			d.key = wgs84Datum.key
 		} else {
 			d.key = "user:" + datumKey(&d)
@@ -324,13 +326,13 @@ func (g *GeoKeyDirectory) consistentWith(r *registry, base *geographicCRS) bool 
 	}
 	if a, ok := g.Doubles[GeogSemiMajorAxisGeoKey]; ok && len(a) > 0 {
 		el := base.datum.el
-		if math.Abs(a[0]-el.a) > 1e-6*el.a {
+		if math.Abs(a[0]-el.A) > 1e-6*el.A {
 			return false
 		}
-		if rf := g.double(GeogInvFlatteningGeoKey, 0); rf != 0 && math.Abs(rf-el.invf()) > 1e-6*rf {
+		if rf := g.double(GeogInvFlatteningGeoKey, 0); rf != 0 && math.Abs(rf-el.Invf()) > 1e-6*rf {
 			return false
 		}
-		if b := g.double(GeogSemiMinorAxisGeoKey, 0); b != 0 && math.Abs(b-el.b) > 1e-6*el.b {
+		if b := g.double(GeogSemiMinorAxisGeoKey, 0); b != 0 && math.Abs(b-el.B) > 1e-6*el.B {
 			return false
 		}
 	}
@@ -349,7 +351,7 @@ func (g *GeoKeyDirectory) consistentWith(r *registry, base *geographicCRS) bool 
 // computes with 2°20'14.025"), else v.
 func projPrimeMeridianValue(v float64) float64 {
 	for _, w := range projPrimeMeridians {
-		if math.Abs(w-v) < 1e-10/deg2rad {
+		if math.Abs(w-v) < 1e-10/proj.DegToRad {
 			return w
 		}
 	}
@@ -357,7 +359,7 @@ func projPrimeMeridianValue(v float64) float64 {
 }
 
 // mustEllipsoid returns the registry ellipsoid code (WGS 84 if unknown).
-func mustEllipsoid(r *registry, code int) ellipsoid {
+func mustEllipsoid(r *registry, code int) proj.Ellipsoid {
 	if ed, ok := r.ellipsoids[code]; ok {
 		if el, err := r.ellipsoid(ed); err == nil {
 			return el
@@ -366,7 +368,7 @@ func mustEllipsoid(r *registry, code int) ellipsoid {
 	if pe, ok := epsgEllipsoidFromPROJ(code); ok {
 		return pe.figure()
 	}
-	return wgs84Ellipsoid
+	return proj.WGS84
 }
 
 // epsgEllipsoidFromPROJ finds the PROJ ellipsoid of an EPSG ellipsoid code
@@ -414,9 +416,9 @@ func (g *GeoKeyDirectory) userProjected() (CRS, error) {
 	}
 	cs, _ := axisCS("enu", ucode)
 	switch lat, polar := polarAspect(conv.method, conv.params); {
-	case conv.method == methodTMSouth:
+	case conv.method == proj.MethodTMSouth:
 		cs, _ = axisCS("wsu", ucode)
-	case polar && conv.method == methodLAEA:
+	case polar && conv.method == proj.MethodLAEA:
 		cs = polarCS(lat > 0, ucode)
 	case polar:
 		// GDAL gives polar stereographic CRSs EPSG's axes, along the
@@ -483,78 +485,78 @@ func (g *GeoKeyDirectory) conversion(u Unit) (*conversion, error) {
 	c := &conversion{name: "unnamed"}
 	switch ct {
 	case ctTransverseMercator, ctTransvMercatorSouthOrient:
-		c.method = methodTM
+		c.method = proj.MethodTM
 		if ct == ctTransvMercatorSouthOrient {
-			c.method = methodTMSouth
+			c.method = proj.MethodTMSouth
 		}
-		c.params = []paramDef{deg(parLatOrigin, natLat), deg(parLonOrigin, natLon), uni(parScaleOrigin, scale),
-			met(parFalseEasting, fe), met(parFalseNorthing, fn)}
+		c.params = []paramDef{deg(proj.ParLatOrigin, natLat), deg(proj.ParLonOrigin, natLon), uni(proj.ParScaleOrigin, scale),
+			met(proj.ParFalseEasting, fe), met(proj.ParFalseNorthing, fn)}
 	case ctMercator:
 		if lat, ok := g.Doubles[ProjStdParallel1GeoKey]; ok && len(lat) > 0 {
-			c.method = methodMercatorB
-			c.params = []paramDef{deg(parLat1stSP, lat[0]), deg(parLonOrigin, natLon), met(parFalseEasting, fe), met(parFalseNorthing, fn)}
+			c.method = proj.MethodMercatorB
+			c.params = []paramDef{deg(proj.ParLat1stSP, lat[0]), deg(proj.ParLonOrigin, natLon), met(proj.ParFalseEasting, fe), met(proj.ParFalseNorthing, fn)}
 		} else {
-			c.method = methodMercatorA
-			c.params = []paramDef{deg(parLatOrigin, natLat), deg(parLonOrigin, natLon), uni(parScaleOrigin, scale),
-				met(parFalseEasting, fe), met(parFalseNorthing, fn)}
+			c.method = proj.MethodMercatorA
+			c.params = []paramDef{deg(proj.ParLatOrigin, natLat), deg(proj.ParLonOrigin, natLon), uni(proj.ParScaleOrigin, scale),
+				met(proj.ParFalseEasting, fe), met(proj.ParFalseNorthing, fn)}
 		}
 		if p := g.Shorts[ProjectionGeoKey]; p == 1024 || p == 9841 {
-			c.method = methodPseudoMercator
-			c.params = []paramDef{deg(parLatOrigin, 0), deg(parLonOrigin, natLon), met(parFalseEasting, fe), met(parFalseNorthing, fn)}
+			c.method = proj.MethodPseudoMercator
+			c.params = []paramDef{deg(proj.ParLatOrigin, 0), deg(proj.ParLonOrigin, natLon), met(proj.ParFalseEasting, fe), met(proj.ParFalseNorthing, fn)}
 		}
 	case ctObliqueMercator, ctHotineAzimuthCenter:
 		az := g.firstDouble(0, ProjAzimuthAngleGeoKey)
 		rect := g.firstDouble(90, ProjRectifiedGridAngleGeoKey)
-		c.method = methodHotineA
-		e, n := met(parFalseEasting, fe), met(parFalseNorthing, fn)
+		c.method = proj.MethodHotineA
+		e, n := met(proj.ParFalseEasting, fe), met(proj.ParFalseNorthing, fn)
 		if ct == ctHotineAzimuthCenter {
-			c.method = methodHotineB
-			e, n = met(parEastingCentre, fe), met(parNorthingCentre, fn)
+			c.method = proj.MethodHotineB
+			e, n = met(proj.ParEastingCentre, fe), met(proj.ParNorthingCentre, fn)
 		}
-		c.params = []paramDef{deg(parLatCentre, natLat), deg(parLonCentre, natLon), deg(parAzimuth, az),
-			deg(parRectifiedAngle, rect), uni(parScaleCentre, scale), e, n}
+		c.params = []paramDef{deg(proj.ParLatCentre, natLat), deg(proj.ParLonCentre, natLon), deg(proj.ParAzimuth, az),
+			deg(proj.ParRectifiedAngle, rect), uni(proj.ParScaleCentre, scale), e, n}
 	case ctObliqueMercatorLaborde:
-		c.method = methodLaborde
-		c.params = []paramDef{deg(parLatCentre, natLat), deg(parLonCentre, natLon), deg(parAzimuth, g.firstDouble(0, ProjAzimuthAngleGeoKey)),
-			uni(parScaleCentre, scale), met(parFalseEasting, fe), met(parFalseNorthing, fn)}
+		c.method = proj.MethodLaborde
+		c.params = []paramDef{deg(proj.ParLatCentre, natLat), deg(proj.ParLonCentre, natLon), deg(proj.ParAzimuth, g.firstDouble(0, ProjAzimuthAngleGeoKey)),
+			uni(proj.ParScaleCentre, scale), met(proj.ParFalseEasting, fe), met(proj.ParFalseNorthing, fn)}
 	case ctEquirectangular:
-		c.method = methodEquidistantCyl
-		c.params = []paramDef{deg(parLat1stSP, g.firstDouble(0, ProjStdParallel1GeoKey)), deg(parLonOrigin, natLon),
-			met(parFalseEasting, fe), met(parFalseNorthing, fn)}
+		c.method = proj.MethodEquidistantCyl
+		c.params = []paramDef{deg(proj.ParLat1stSP, g.firstDouble(0, ProjStdParallel1GeoKey)), deg(proj.ParLonOrigin, natLon),
+			met(proj.ParFalseEasting, fe), met(proj.ParFalseNorthing, fn)}
 		if natLat != 0 {
-			c.params = append(c.params, deg(parLatOrigin, natLat))
+			c.params = append(c.params, deg(proj.ParLatOrigin, natLat))
 		}
 	case ctPolarStereographic:
 		lon := g.firstDouble(0, ProjStraightVertPoleLongGeoKey, ProjNatOriginLongGeoKey, ProjFalseOriginLongGeoKey, ProjCenterLongGeoKey)
 		// GDAL's SetPS: variant B (standard parallel) when the scale is 1
 		// and the latitude is not a pole, else variant A.
 		if scale == 1 && math.Abs(math.Abs(natLat)-90) > 1e-8 {
-			c.method = methodPolarStereoB
-			c.params = []paramDef{deg(parLatStdParallel, natLat), deg(parLonOfOrigin, lon), met(parFalseEasting, fe), met(parFalseNorthing, fn)}
+			c.method = proj.MethodPolarStereoB
+			c.params = []paramDef{deg(proj.ParLatStdParallel, natLat), deg(proj.ParLonOfOrigin, lon), met(proj.ParFalseEasting, fe), met(proj.ParFalseNorthing, fn)}
 		} else {
-			c.method = methodPolarStereoA
-			c.params = []paramDef{deg(parLatOrigin, natLat), deg(parLonOrigin, lon), uni(parScaleOrigin, scale),
-				met(parFalseEasting, fe), met(parFalseNorthing, fn)}
+			c.method = proj.MethodPolarStereoA
+			c.params = []paramDef{deg(proj.ParLatOrigin, natLat), deg(proj.ParLonOrigin, lon), uni(proj.ParScaleOrigin, scale),
+				met(proj.ParFalseEasting, fe), met(proj.ParFalseNorthing, fn)}
 		}
 	case ctLambertConfConic2SP, ctAlbersEqualArea:
-		c.method = methodLCC2SP
+		c.method = proj.MethodLCC2SP
 		if ct == ctAlbersEqualArea {
-			c.method = methodAlbers
+			c.method = proj.MethodAlbers
 		}
-		c.params = []paramDef{deg(parLatFalseOrigin, natLat), deg(parLonFalseOrigin, natLon),
-			deg(parLat1stSP, g.firstDouble(0, ProjStdParallel1GeoKey)), deg(parLat2ndSP, g.firstDouble(0, ProjStdParallel2GeoKey)),
-			met(parEastingFalseOr, fe), met(parNorthingFalseOr, fn)}
+		c.params = []paramDef{deg(proj.ParLatFalseOrigin, natLat), deg(proj.ParLonFalseOrigin, natLon),
+			deg(proj.ParLat1stSP, g.firstDouble(0, ProjStdParallel1GeoKey)), deg(proj.ParLat2ndSP, g.firstDouble(0, ProjStdParallel2GeoKey)),
+			met(proj.ParEastingFalseOr, fe), met(proj.ParNorthingFalseOr, fn)}
 	case ctCassiniSoldner, ctPolyconic, ctAzimuthalEquidistant, ctLambertAzimEqualArea, ctNewZealandMapGrid:
 		c.method = originMethods[ct]
-		c.params = []paramDef{deg(parLatOrigin, natLat), deg(parLonOrigin, natLon), met(parFalseEasting, fe), met(parFalseNorthing, fn)}
+		c.params = []paramDef{deg(proj.ParLatOrigin, natLat), deg(proj.ParLonOrigin, natLon), met(proj.ParFalseEasting, fe), met(proj.ParFalseNorthing, fn)}
 	case ctObliqueStereographic, ctLambertConfConic1SP:
 		c.method = originMethods[ct]
-		c.params = []paramDef{deg(parLatOrigin, natLat), deg(parLonOrigin, natLon), uni(parScaleOrigin, scale),
-			met(parFalseEasting, fe), met(parFalseNorthing, fn)}
+		c.params = []paramDef{deg(proj.ParLatOrigin, natLat), deg(proj.ParLonOrigin, natLon), uni(proj.ParScaleOrigin, scale),
+			met(proj.ParFalseEasting, fe), met(proj.ParFalseNorthing, fn)}
 	case ctCylindricalEqualArea:
-		c.method = methodLCEA
-		c.params = []paramDef{deg(parLat1stSP, g.firstDouble(0, ProjStdParallel1GeoKey)), deg(parLonOrigin, natLon),
-			met(parFalseEasting, fe), met(parFalseNorthing, fn)}
+		c.method = proj.MethodLCEA
+		c.params = []paramDef{deg(proj.ParLat1stSP, g.firstDouble(0, ProjStdParallel1GeoKey)), deg(proj.ParLonOrigin, natLon),
+			met(proj.ParFalseEasting, fe), met(proj.ParFalseNorthing, fn)}
 	default:
 		return nil, fmt.Errorf("%w: ProjCoordTransGeoKey %d is not supported", ErrUnknownCRS, ct)
 	}
@@ -565,15 +567,15 @@ func (g *GeoKeyDirectory) conversion(u Unit) (*conversion, error) {
 // whose parameters are a natural origin, false easting and northing (and a
 // scale factor for oblique stereographic and LCC 1SP).
 var originMethods = map[int]int{
-	ctCassiniSoldner: methodCassini, ctPolyconic: methodPolyconic, ctAzimuthalEquidistant: methodModifiedAeqd,
-	ctLambertAzimEqualArea: methodLAEA, ctNewZealandMapGrid: methodNZMG,
-	ctObliqueStereographic: methodObliqueStereo, ctLambertConfConic1SP: methodLCC1SP,
+	ctCassiniSoldner: proj.MethodCassini, ctPolyconic: proj.MethodPolyconic, ctAzimuthalEquidistant: proj.MethodModifiedAeqd,
+	ctLambertAzimEqualArea: proj.MethodLAEA, ctNewZealandMapGrid: proj.MethodNZMG,
+	ctObliqueStereographic: proj.MethodObliqueStereo, ctLambertConfConic1SP: proj.MethodLCC1SP,
 }
 
 // conversionLon0 returns a polar conversion's longitude of origin.
 func conversionLon0(c *conversion) float64 {
 	for _, p := range c.params {
-		if p.code == parLonOrigin || p.code == parLonOfOrigin {
+		if p.code == proj.ParLonOrigin || p.code == proj.ParLonOfOrigin {
 			return p.value
 		}
 	}
@@ -585,7 +587,7 @@ func conversionLon0(c *conversion) float64 {
 // (north pole, axes pointing south) or lon0 (south pole, north).
 func polarCSAlong(north bool, lon0 float64, ucode int) csDef {
 	along := func(dir string, lon float64) string {
-		lon = wrap180(lon)
+		lon = proj.Wrap180(lon)
 		hemi := "E"
 		if lon < 0 {
 			hemi, lon = "W", -lon

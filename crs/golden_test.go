@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/geodisaster/engine/crs/internal/proj"
 )
 
 // crsGoldens mirrors conformance/geodesy/crs_goldens.json, written by
@@ -55,14 +57,14 @@ func helmertShifted(c CRS) bool {
 		return false
 	}
 	g := d.geodetic()
-	return !g.isWGS84() && len(g.shifts) > 0 && !g.shifts[0].h.isNull()
+	return !g.isWGS84() && len(g.shifts) > 0 && !g.shifts[0].h.IsNull()
 }
 
 // errorMetres converts the difference between two outputs of CRS c into
 // metres (degrees are scaled at the point's latitude).
 func errorMetres(c CRS, x, y, wx, wy float64) float64 {
 	if c.Geographic() {
-		dx := wrap180(x-wx) * 111320 * math.Cos(wy*deg2rad)
+		dx := proj.Wrap180(x-wx) * 111320 * math.Cos(wy*proj.DegToRad)
 		dy := (y - wy) * 110574
 		return math.Hypot(dx, dy)
 	}
@@ -111,7 +113,7 @@ func TestTransformGoldens(t *testing.T) {
 			if to.Geographic() {
 				key += " inverse"
 				if native {
-					dd := math.Max(math.Abs(wrap180(x-p[2])), math.Abs(y-p[3]))
+					dd := math.Max(math.Abs(proj.Wrap180(x-p[2])), math.Abs(y-p[3]))
 					if dd > 1e-8 {
 						t.Errorf("%s->%s (%v, %v): %g degrees off", c.From, c.To, p[0], p[1], dd)
 					}

@@ -5,38 +5,24 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+
+	"github.com/geodisaster/engine/crs/internal/proj"
 )
 
-// Identify returns the EPSG code of c: its own code when it has one, else
-// the code of the EPSG CRS it matches, as PROJ's identification reports
-// it with at least 70% confidence (the threshold of rasterio's
-// CRS.to_epsg()); 0 when none does.
-//
-// A user-defined projected CRS matches an EPSG projected CRS whose
-// conversion gives the same coordinates (a method of the same family with
-// equivalent parameters: Mercator A and B, LCC 1SP and 2SP, polar
-// stereographic A and B compare equal when they define the same map), on
-// an equivalent ellipsoid, with the same axes and unit. As in PROJ, a
-// base geographic CRS that carries an EPSG code restricts the candidates
-// to that base, a datum with a real name must be the candidate's datum,
-// and a datum of unknown name ("Unknown based on GRS 1980 ellipsoid")
-// only needs the ellipsoid; among equal candidates the lowest name in
-// byte order wins. WGS 84, NAD27 and NAD83 UTM zones are recognised
-// directly. A user-defined geographic CRS matches the EPSG geographic 2D
-// CRS of its datum (by EPSG datum code), prime meridian and unit.
-func Identify(c CRS) int {
+// identify is Identify with registry r.
+func (r *registry) identify(c CRS) int {
 	var code, conf int
 	switch v := c.(type) {
 	case *projectedCRS:
 		if v.code != 0 {
 			return v.code
 		}
-		code, conf = identifyProjected(v)
+		code, conf = r.identifyProjected(v)
 	case *geographicCRS:
 		if v.code != 0 {
 			return v.code
 		}
-		code, conf = identifyGeographic(v)
+		code, conf = r.identifyGeographic(v)
 	case nil:
 		return 0
 	default:
@@ -50,21 +36,21 @@ func Identify(c CRS) int {
 
 // identifyOrKeep returns the EPSG CRS fully equivalent to a user-defined
 // c (same datum, conversion, axes and unit), or c.
-func identifyOrKeep(c CRS) CRS {
+func (r *registry) identifyOrKeep(c CRS) CRS {
 	p, ok := c.(*projectedCRS)
 	if !ok || p.code != 0 {
 		return c
 	}
-	code, conf := identifyProjected(p)
+	code, conf := r.identifyProjected(p)
 	if conf < 70 || code == 0 {
 		return c
 	}
-	e, err := FromEPSG(code)
+	e, err := r.fromEPSG(code)
 	if err != nil {
 		return c
 	}
 	q, ok := e.(*projectedCRS)
-	if !ok || q.base.datum.key != p.base.datum.key || !sameAxes(p, q) || !sameConversion(p, q) {
+	if !ok || q.base.datum.key != p.base.datum.key || !sameAxes(p, q) || !r.sameConversion(p, q) {
 		return c
 	}
 	return e
@@ -72,12 +58,11 @@ func identifyOrKeep(c CRS) CRS {
 
 // identifyGeographic finds the EPSG geographic 2D CRS of a user-defined
 // one: same EPSG datum, prime meridian and angular unit.
-func identifyGeographic(g *geographicCRS) (int, int) {
+func (r *registry) identifyGeographic(g *geographicCRS) (int, int) {
 	d := g.datum
 	if d.code == 0 {
 		return 0, 0
 	}
-	r := mustEPSG()
 	type cand struct {
 		code int
 		name string
@@ -114,32 +99,31 @@ func identifyGeographic(g *geographicCRS) (int, int) {
 // methodFamily groups the EPSG methods that can describe the same map.
 func methodFamily(m int) int {
 	switch m {
-	case methodTM, methodTMSouth, methodTM3D:
-		return methodTM
-	case methodLCC1SP, methodLCC2SP, methodLCC2SPBelgium, methodLCC2SPMichigan:
-		return methodLCC2SP
-	case methodPolarStereoA, methodPolarStereoB:
-		return methodPolarStereoB
-	case methodMercatorA, methodMercatorB:
-		return methodMercatorA
-	case methodHotineA, methodHotineB:
-		return methodHotineB
-	case methodLAEA, methodLAEASpherical:
-		return methodLAEA
-	case methodKrovak, methodKrovakNorth:
-		return methodKrovak
-	case methodCassini, methodHyperbolicCassini:
-		return methodCassini
+	case proj.MethodTM, proj.MethodTMSouth, proj.MethodTM3D:
+		return proj.MethodTM
+	case proj.MethodLCC1SP, proj.MethodLCC2SP, proj.MethodLCC2SPBelgium, proj.MethodLCC2SPMichigan:
+		return proj.MethodLCC2SP
+	case proj.MethodPolarStereoA, proj.MethodPolarStereoB:
+		return proj.MethodPolarStereoB
+	case proj.MethodMercatorA, proj.MethodMercatorB:
+		return proj.MethodMercatorA
+	case proj.MethodHotineA, proj.MethodHotineB:
+		return proj.MethodHotineB
+	case proj.MethodLAEA, proj.MethodLAEASpherical:
+		return proj.MethodLAEA
+	case proj.MethodKrovak, proj.MethodKrovakNorth:
+		return proj.MethodKrovak
+	case proj.MethodCassini, proj.MethodHyperbolicCassini:
+		return proj.MethodCassini
 	}
 	return m
 }
 
 // identifyProjected returns the best EPSG candidate for a user-defined
 // projected CRS and PROJ's confidence in it (0 when none).
-func identifyProjected(p *projectedCRS) (int, int) {
-	r := mustEPSG()
+func (r *registry) identifyProjected(p *projectedCRS) (int, int) {
 	baseCode := p.base.code
-	if code, ok := utmShortcut(p); ok && r.proj[code] != nil {
+	if code, ok := r.utmShortcut(p); ok && r.proj[code] != nil {
 		return code, nameConfidence(p.name, r.proj[code].name)
 	}
 	family := methodFamily(p.conv.method)
@@ -158,14 +142,14 @@ func identifyProjected(p *projectedCRS) (int, int) {
 			continue
 		}
 		cd := r.convs[d.conv]
-		if cd == nil || methodFamily(cd.method) != family || !methodSupported(cd.method) {
+		if cd == nil || methodFamily(cd.method) != family || !proj.Supported(cd.method) {
 			continue
 		}
 		q, err := r.projectedCached(code)
 		if err != nil {
 			continue
 		}
-		if !sameEllipsoid(ourDatum.el, q.base.datum.el) || !sameConversion(p, q) {
+		if !sameEllipsoid(ourDatum.el, q.base.datum.el) || !r.sameConversion(p, q) {
 			continue
 		}
 		conf := 0
@@ -212,8 +196,8 @@ func publishesShift(d, u *geodeticDatum) bool {
 	h := u.shifts[0].h
 	for _, s := range d.shifts {
 		g := s.h
-		if math.Abs(g.tx-h.tx) < 1e-3 && math.Abs(g.ty-h.ty) < 1e-3 && math.Abs(g.tz-h.tz) < 1e-3 &&
-			math.Abs(g.k-h.k) < 1e-9 && math.Abs(g.m[7]-h.m[7]) < 1e-11 && math.Abs(g.m[2]-h.m[2]) < 1e-11 && math.Abs(g.m[3]-h.m[3]) < 1e-11 {
+		if math.Abs(g.Tx-h.Tx) < 1e-3 && math.Abs(g.Ty-h.Ty) < 1e-3 && math.Abs(g.Tz-h.Tz) < 1e-3 &&
+			math.Abs(g.K-h.K) < 1e-9 && math.Abs(g.M[7]-h.M[7]) < 1e-11 && math.Abs(g.M[2]-h.M[2]) < 1e-11 && math.Abs(g.M[3]-h.M[3]) < 1e-11 {
 			return true
 		}
 	}
@@ -264,8 +248,8 @@ func sameDatum(a, b *geodeticDatum) bool {
 }
 
 // sameEllipsoid compares semi-axes to a relative 1e-10 (PROJ's tolerance).
-func sameEllipsoid(a, b ellipsoid) bool {
-	return math.Abs(a.a-b.a) <= 1e-10*a.a && math.Abs(a.b-b.b) <= 1e-10*a.b
+func sameEllipsoid(a, b proj.Ellipsoid) bool {
+	return math.Abs(a.A-b.A) <= 1e-10*a.A && math.Abs(a.B-b.B) <= 1e-10*a.B
 }
 
 // sameAxes reports whether two projected CRSs have the same axis
@@ -277,7 +261,7 @@ func sameAxes(p, q *projectedCRS) bool {
 	for i := 0; i < 2 && i < len(p.cs.axes) && i < len(q.cs.axes); i++ {
 		d1, m1, ok1 := axisDirection(p.cs.axes[i].dir)
 		d2, m2, ok2 := axisDirection(q.cs.axes[i].dir)
-		if d1 != d2 || ok1 != ok2 || (ok1 && math.Abs(wrap180(m1-m2)) > 1e-9) {
+		if d1 != d2 || ok1 != ok2 || (ok1 && math.Abs(proj.Wrap180(m1-m2)) > 1e-9) {
 			return false
 		}
 	}
@@ -287,13 +271,13 @@ func sameAxes(p, q *projectedCRS) bool {
 // sameConversion reports whether two projections give the same
 // easting/northing (within 1 mm, the effect of PROJ's relative 1e-10 on
 // parameters) at points around p's origin.
-func sameConversion(p, q *projectedCRS) bool {
-	lon0, lat0 := conversionOrigin(p)
+func (r *registry) sameConversion(p, q *projectedCRS) bool {
+	lon0, lat0 := r.conversionOrigin(p)
 	for _, d := range [][2]float64{{0, 0}, {0.7, 0.4}, {-0.6, -0.5}, {0.3, -0.8}} {
 		lon := lon0 + d[0]
 		lat := math.Max(-89.5, math.Min(89.5, lat0+d[1]))
-		x1, y1, err1 := p.proj.forward(lon, lat)
-		x2, y2, err2 := q.proj.forward(lon, lat)
+		x1, y1, err1 := p.proj.Forward(lon, lat)
+		x2, y2, err2 := q.proj.Forward(lon, lat)
 		if (err1 == nil) != (err2 == nil) {
 			return false
 		}
@@ -308,10 +292,10 @@ func sameConversion(p, q *projectedCRS) bool {
 }
 
 // conversionOrigin returns a point near the conversion's origin (degrees).
-func conversionOrigin(p *projectedCRS) (lon, lat float64) {
-	pv, _ := mustEPSG().paramValues(p.conv.params)
-	lon = pv.get(0, parLonOrigin, parLonFalseOrigin, parLonCentre, parLonOfOrigin)
-	lat = pv.get(0, parLatOrigin, parLatFalseOrigin, parLatCentre, parLatStdParallel)
+func (r *registry) conversionOrigin(p *projectedCRS) (lon, lat float64) {
+	pv, _ := r.paramValues(p.conv.params)
+	lon = pv.Get(0, proj.ParLonOrigin, proj.ParLonFalseOrigin, proj.ParLonCentre, proj.ParLonOfOrigin)
+	lat = pv.Get(0, proj.ParLatOrigin, proj.ParLatFalseOrigin, proj.ParLatCentre, proj.ParLatStdParallel)
 	if math.Abs(lat) > 85 {
 		lat = math.Copysign(80, lat)
 	}
@@ -320,27 +304,27 @@ func conversionOrigin(p *projectedCRS) (lon, lat float64) {
 
 // utmShortcut recognises the UTM zones of WGS 84, NAD27 and NAD83 as PROJ
 // does before any database search.
-func utmShortcut(p *projectedCRS) (int, bool) {
-	if p.conv.method != methodTM || p.unit.Metres != 1 || p.comp != [2]int{0, 1} || p.sign != [2]float64{1, 1} {
+func (r *registry) utmShortcut(p *projectedCRS) (int, bool) {
+	if p.conv.method != proj.MethodTM || p.unit.Metres != 1 || p.comp != [2]int{0, 1} || p.sign != [2]float64{1, 1} {
 		return 0, false
 	}
-	pv, _ := mustEPSG().paramValues(p.conv.params)
-	if pv[parLatOrigin] != 0 || pv[parScaleOrigin] != 0.9996 || pv[parFalseEasting] != 500000 {
+	pv, _ := r.paramValues(p.conv.params)
+	if pv[proj.ParLatOrigin] != 0 || pv[proj.ParScaleOrigin] != 0.9996 || pv[proj.ParFalseEasting] != 500000 {
 		return 0, false
 	}
-	zf := (pv[parLonOrigin] + 183) / 6
+	zf := (pv[proj.ParLonOrigin] + 183) / 6
 	zone := int(zf)
 	if float64(zone) != zf || zone < 1 || zone > 60 {
 		return 0, false
 	}
-	fn := pv[parFalseNorthing]
+	fn := pv[proj.ParFalseNorthing]
 	if fn != 0 && fn != 10000000 {
 		return 0, false
 	}
 	north := fn == 0
 	base := p.base.code
 	if base == 0 {
-		if c, conf := identifyGeographic(p.base); conf >= 70 {
+		if c, conf := r.identifyGeographic(p.base); conf >= 70 {
 			base = c
 		}
 	}

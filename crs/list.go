@@ -1,6 +1,10 @@
 package crs
 
-import "math"
+import (
+	"math"
+
+	"github.com/geodisaster/engine/crs/internal/proj"
+)
 
 // Info describes an EPSG CRS of the embedded registry.
 type Info struct {
@@ -51,7 +55,7 @@ func List() []Info {
 		i := Info{Code: p.code, Name: p.name, Kind: "projected", Deprecated: p.deprecated}
 		if cd := r.convs[p.conv]; cd != nil {
 			i.Method = methodName(r, cd.method)
-			if methodSupported(cd.method) {
+			if proj.Supported(cd.method) {
 				_, err := FromEPSG(p.code)
 				i.Convertible = err == nil
 			}

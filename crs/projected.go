@@ -2,25 +2,19 @@ package crs
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
-)
 
-// projection is a map projection prepared for one conversion: forward maps
-// longitude/latitude in degrees (longitudes relative to the base CRS's
-// prime meridian) to easting/northing in metres (false origin included);
-// inverse undoes it. Both are safe for concurrent use.
-type projection interface {
-	forward(lon, lat float64) (x, y float64, err error)
-	inverse(x, y float64) (lon, lat float64, err error)
-}
+	"github.com/geodisaster/engine/crs/internal/proj"
+)
 
 // noProjection stands for a conversion this package cannot compute.
 type noProjection struct{ err error }
 
-func (n noProjection) forward(lon, lat float64) (float64, float64, error) {
+func (n noProjection) Forward(lon, lat float64) (float64, float64, error) {
 	return 0, 0, fmt.Errorf("%w: %v", ErrUnknownCRS, n.err)
 }
-func (n noProjection) inverse(x, y float64) (float64, float64, error) {
+func (n noProjection) Inverse(x, y float64) (float64, float64, error) {
 	return 0, 0, fmt.Errorf("%w: %v", ErrUnknownCRS, n.err)
 }
 
@@ -34,7 +28,7 @@ type projectedCRS struct {
 	name  string
 	base  *geographicCRS
 	conv  *conversion
-	proj  projection
+	proj  proj.Projection
 	unit  Unit
 	ucode int // EPSG code of the linear unit
 	// authority axis i is sign[i] * canonical component comp[i] (0
@@ -44,6 +38,8 @@ type projectedCRS struct {
 	swapXY bool // always_xy order is the authority order swapped
 	cs     csDef
 	def    *projDef
+	// values are conv's parameters in degrees, metres and unity.
+	values proj.Params
 }
 
 // conversion is the deriving conversion of a projected CRS as the
@@ -95,15 +91,15 @@ func (p *projectedCRS) fromAxes(x, y float64) (float64, float64) {
 // toDatum converts x, y to longitude/latitude in degrees from Greenwich on
 // the base CRS's datum.
 func (p *projectedCRS) toDatum(x, y float64) (float64, float64, error) {
-	if err := finite2(x, y); err != nil {
+	if err := proj.CheckFinite(x, y); err != nil {
 		return 0, 0, err
 	}
 	e, n := p.fromAxes(x, y)
-	lon, lat, err := p.proj.inverse(e, n)
+	lon, lat, err := p.proj.Inverse(e, n)
 	if err != nil {
 		return 0, 0, err
 	}
-	if err := checkLonLat(lon, lat); err != nil {
+	if err := proj.CheckLonLat(lon, lat); err != nil {
 		return 0, 0, fmt.Errorf("%w: (%v, %v) has no inverse", ErrOutsideDomain, x, y)
 	}
 	return lon + p.base.datum.pm.deg, lat, nil
@@ -112,10 +108,10 @@ func (p *projectedCRS) toDatum(x, y float64) (float64, float64, error) {
 // fromDatum converts longitude/latitude in degrees from Greenwich on the
 // base CRS's datum to x, y.
 func (p *projectedCRS) fromDatum(lon, lat float64) (float64, float64, error) {
-	if err := checkLonLat(lon, lat); err != nil {
+	if err := proj.CheckLonLat(lon, lat); err != nil {
 		return 0, 0, err
 	}
-	e, n, err := p.proj.forward(lon-p.base.datum.pm.deg, lat)
+	e, n, err := p.proj.Forward(lon-p.base.datum.pm.deg, lat)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -135,7 +131,7 @@ func (p *projectedCRS) ToLonLat(x, y float64) (float64, float64, error) {
 
 // FromLonLat converts WGS 84 longitude/latitude (degrees) to x, y.
 func (p *projectedCRS) FromLonLat(lon, lat float64) (float64, float64, error) {
-	if err := checkLonLat(lon, lat); err != nil {
+	if err := proj.CheckLonLat(lon, lat); err != nil {
 		return 0, 0, err
 	}
 	lon, lat = p.base.datum.fromWGS84(lon, lat)
@@ -259,17 +255,17 @@ func newProjected(code int, name string, base *geographicCRS, conv *conversion, 
 	if err != nil {
 		return nil, err
 	}
-	proj, err := buildProjection(conv.method, base.datum.el, pv)
+	proj, err := proj.New(conv.method, base.datum.el, pv)
 	if err != nil {
 		return nil, err
 	}
 	return &projectedCRS{code: code, name: name, base: base, conv: conv, proj: proj,
-		unit: unit, ucode: ucode, comp: comp, sign: sign, swapXY: swap, cs: cs}, nil
+		unit: unit, ucode: ucode, comp: comp, sign: sign, swapXY: swap, cs: cs, values: pv}, nil
 }
 
 // paramValues converts conversion parameters to degrees, metres and unity.
-func (r *registry) paramValues(ps []paramDef) (params, error) {
-	out := params{}
+func (r *registry) paramValues(ps []paramDef) (proj.Params, error) {
+	out := proj.Params{}
 	for _, p := range ps {
 		u, ok := r.units[p.unit]
 		if !ok {
@@ -295,4 +291,28 @@ func (r *registry) paramValues(ps []paramDef) (params, error) {
 		out[p.code] = v
 	}
 	return out, nil
+}
+
+// axisDirection splits EPSG's "South along 90°E" into the WKT direction
+// and the meridian (degrees east).
+func axisDirection(d string) (dir string, meridian float64, ok bool) {
+	l := strings.ToLower(d)
+	head, rest, found := strings.Cut(l, " along ")
+	if !found {
+		return l, 0, false
+	}
+	rest = strings.TrimSpace(rest)
+	sign := 1.0
+	switch {
+	case strings.HasSuffix(rest, "°w"):
+		sign = -1
+		rest = strings.TrimSuffix(rest, "°w")
+	case strings.HasSuffix(rest, "°e"):
+		rest = strings.TrimSuffix(rest, "°e")
+	}
+	v, err := strconv.ParseFloat(rest, 64)
+	if err != nil {
+		return head, 0, false
+	}
+	return head, sign * v, true
 }

@@ -7,53 +7,6 @@ import (
 	"strconv"
 )
 
-// PROJJSON returns c as PROJJSON (PROJ's JSON encoding of ISO 19111,
-// schema v0.5 as PROJ 9.1 writes it), indented by two spaces: for the
-// EPSG CRSs of the embedded registry the document pyproj's
-// CRS.to_json_dict() gives, key for key; for user-defined CRSs a
-// description PROJ parses back to the same CRS (see WKT2).
-func PROJJSON(c CRS) ([]byte, error) {
-	r, err := epsg()
-	if err != nil {
-		return nil, err
-	}
-	var o *jsonObject
-	switch v := c.(type) {
-	case *geographicCRS:
-		o = boundJSON(r, v.datum, geographicJSON(r, v, true))
-	case *projectedCRS:
-		o = projectedJSON(r, v)
-		if v.code == 0 {
-			o = boundJSON(r, v.base.datum, o)
-		}
-	case azimuthalEquidistant:
-		p, err := aeqdAsProjected(v)
-		if err != nil {
-			return nil, err
-		}
-		o = projectedJSON(r, p)
-	case nil:
-		return nil, fmt.Errorf("%w: nil CRS", ErrUnknownCRS)
-	default:
-		return nil, fmt.Errorf("%w: %s has no PROJJSON description", ErrUnknownCRS, c)
-	}
-	o.kv = append([]jsonKV{{"$schema", "https://proj.org/schemas/v0.5/projjson.schema.json"}}, o.kv...)
-	var buf bytes.Buffer
-	o.write(&buf, 0)
-	buf.WriteByte('\n')
-	return buf.Bytes(), nil
-}
-
-// PROJJSONFromEPSG is PROJJSON for any EPSG CRS of the registry, as
-// WKT2FromEPSG.
-func PROJJSONFromEPSG(code int) ([]byte, error) {
-	c, err := describeEPSG(code)
-	if err != nil {
-		return nil, err
-	}
-	return PROJJSON(c)
-}
-
 // jsonObject is a JSON object that keeps its key order.
 type jsonObject struct{ kv []jsonKV }
 
@@ -187,10 +140,10 @@ func ellipsoidJSON(r *registry, d *geodeticDatum) *jsonObject {
 		name = "unknown"
 	}
 	o := obj(jsonKV{"name", name})
-	if d.el.f == 0 {
-		return o.set("radius", jsonNumber(d.el.a))
+	if d.el.F == 0 {
+		return o.set("radius", jsonNumber(d.el.A))
 	}
-	return o.set("semi_major_axis", jsonNumber(d.el.a)).set("inverse_flattening", jsonNumber(d.el.invf()))
+	return o.set("semi_major_axis", jsonNumber(d.el.A)).set("inverse_flattening", jsonNumber(d.el.Invf()))
 }
 
 func primeMeridianJSON(r *registry, pm primeMeridian) *jsonObject {
@@ -347,4 +300,33 @@ func boundJSON(r *registry, d *geodeticDatum, o *jsonObject) *jsonObject {
 		target = geographicJSON(r, wgs, true)
 	}
 	return obj(jsonKV{"type", "BoundCRS"}, jsonKV{"source_crs", o}, jsonKV{"target_crs", target}, jsonKV{"transformation", t})
+}
+
+// projJSONDocument is the PROJJSON document of c (PROJJSON).
+func projJSONDocument(r *registry, c CRS) ([]byte, error) {
+	var o *jsonObject
+	switch v := c.(type) {
+	case *geographicCRS:
+		o = boundJSON(r, v.datum, geographicJSON(r, v, true))
+	case *projectedCRS:
+		o = projectedJSON(r, v)
+		if v.code == 0 {
+			o = boundJSON(r, v.base.datum, o)
+		}
+	case azimuthalEquidistant:
+		p, err := aeqdAsProjected(r, v)
+		if err != nil {
+			return nil, err
+		}
+		o = projectedJSON(r, p)
+	case nil:
+		return nil, fmt.Errorf("%w: nil CRS", ErrUnknownCRS)
+	default:
+		return nil, fmt.Errorf("%w: %s has no PROJJSON description", ErrUnknownCRS, c)
+	}
+	o.kv = append([]jsonKV{{"$schema", "https://proj.org/schemas/v0.5/projjson.schema.json"}}, o.kv...)
+	var buf bytes.Buffer
+	o.write(&buf, 0)
+	buf.WriteByte('\n')
+	return buf.Bytes(), nil
 }

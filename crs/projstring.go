@@ -6,159 +6,13 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/geodisaster/engine/crs/internal/proj"
 )
-
-// projEllipsoid is an entry of PROJ's ellipsoid list (+ellps=).
-type projEllipsoid struct {
-	a         float64
-	rf, b     float64 // one of them is set
-	epsg      int     // EPSG ellipsoid code when the same figure, else 0
-	epsgNam   string
-	projDatum string // PROJ's datum name for +ellps alone
-	projName  string // PROJ's ellipsoid name
-}
-
-// projEllipsoids are PROJ's +ellps values (pj_ellps), with the EPSG
-// ellipsoid of the same figure where there is one.
-var projEllipsoids = map[string]projEllipsoid{
-	"MERIT":     {a: 6378137, rf: 298.257, projDatum: "Unknown based on MERIT 1983 ellipsoid", projName: "MERIT 1983"},
-	"SGS85":     {a: 6378136, rf: 298.257, projDatum: "Unknown based on Soviet Geodetic System 85 ellipsoid", projName: "Soviet Geodetic System 85"},
-	"GRS80":     {a: 6378137, rf: 298.257222101, epsg: 7019, epsgNam: "GRS 1980", projDatum: "Unknown based on GRS80 ellipsoid", projName: "GRS 1980"},
-	"IAU76":     {a: 6378140, rf: 298.257, projDatum: "Unknown based on IAU 1976 ellipsoid", projName: "IAU 1976"},
-	"airy":      {a: 6377563.396, b: 6356256.910, epsg: 7001, epsgNam: "Airy 1830", projDatum: "Unknown based on Airy 1830 ellipsoid", projName: "Airy 1830"},
-	"APL4.9":    {a: 6378137, rf: 298.25, projDatum: "Unknown based on Appl. Physics. 1965 ellipsoid", projName: "Appl. Physics. 1965"},
-	"NWL9D":     {a: 6378145, rf: 298.25, epsg: 7025, epsgNam: "NWL 9D", projDatum: "Unknown based on Naval Weapons Lab., 1965 ellipsoid", projName: "Naval Weapons Lab., 1965"},
-	"mod_airy":  {a: 6377340.189, b: 6356034.446, epsg: 7002, epsgNam: "Airy Modified 1849", projDatum: "Unknown based on Modified Airy ellipsoid", projName: "Modified Airy"},
-	"andrae":    {a: 6377104.43, rf: 300, projDatum: "Unknown based on Andrae 1876 (Den., Iclnd.) ellipsoid", projName: "Andrae 1876 (Den., Iclnd.)"},
-	"danish":    {a: 6377019.2563, rf: 300, projDatum: "Unknown based on Andrae 1876 (Denmark, Iceland) ellipsoid", projName: "Andrae 1876 (Denmark, Iceland)"},
-	"aust_SA":   {a: 6378160, rf: 298.25, epsg: 7003, epsgNam: "Australian National Spheroid", projDatum: "Unknown based on Australian Natl & S. Amer. 1969 ellipsoid", projName: "Australian Natl & S. Amer. 1969"},
-	"GRS67":     {a: 6378160, rf: 298.2471674270, epsg: 7036, epsgNam: "GRS 1967", projDatum: "Unknown based on GRS 67(IUGG 1967) ellipsoid", projName: "GRS 67(IUGG 1967)"},
-	"GSK2011":   {a: 6378136.5, rf: 298.2564151, projDatum: "Unknown based on GSK-2011 ellipsoid", projName: "GSK-2011"},
-	"bessel":    {a: 6377397.155, rf: 299.1528128, epsg: 7004, epsgNam: "Bessel 1841", projDatum: "Unknown based on Bessel 1841 ellipsoid", projName: "Bessel 1841"},
-	"bess_nam":  {a: 6377483.865, rf: 299.1528128, epsg: 7006, epsgNam: "Bessel Namibia", projDatum: "Unknown based on Bessel 1841 (Namibia) ellipsoid", projName: "Bessel 1841 (Namibia)"},
-	"clrk66":    {a: 6378206.4, b: 6356583.8, epsg: 7008, epsgNam: "Clarke 1866", projDatum: "Unknown based on Clarke 1866 ellipsoid", projName: "Clarke 1866"},
-	"clrk80":    {a: 6378249.145, rf: 293.4663, projDatum: "Unknown based on Clarke 1880 mod. ellipsoid", projName: "Clarke 1880 mod."},
-	"clrk80ign": {a: 6378249.2, rf: 293.4660212936269, epsg: 7011, epsgNam: "Clarke 1880 (IGN)", projDatum: "Unknown based on Clarke 1880 (IGN). ellipsoid", projName: "Clarke 1880 (IGN)."},
-	"CPM":       {a: 6375738.7, rf: 334.29, projDatum: "Unknown based on Comm. des Poids et Mesures 1799 ellipsoid", projName: "Comm. des Poids et Mesures 1799"},
-	"delmbr":    {a: 6376428, rf: 311.5, projDatum: "Unknown based on Delambre 1810 (Belgium) ellipsoid", projName: "Delambre 1810 (Belgium)"},
-	"engelis":   {a: 6378136.05, rf: 298.2566, projDatum: "Unknown based on Engelis 1985 ellipsoid", projName: "Engelis 1985"},
-	"evrst30":   {a: 6377276.345, rf: 300.8017, epsg: 7015, epsgNam: "Everest 1830 (1937 Adjustment)", projDatum: "Unknown based on Everest 1830 ellipsoid", projName: "Everest 1830"},
-	"evrst48":   {a: 6377304.063, rf: 300.8017, epsg: 7018, epsgNam: "Everest 1830 Modified", projDatum: "Unknown based on Everest 1948 ellipsoid", projName: "Everest 1948"},
-	"evrst56":   {a: 6377301.243, rf: 300.8017, projDatum: "Unknown based on Everest 1956 ellipsoid", projName: "Everest 1956"},
-	"evrst69":   {a: 6377295.664, rf: 300.8017, projDatum: "Unknown based on Everest 1969 ellipsoid", projName: "Everest 1969"},
-	"evrstSS":   {a: 6377298.556, rf: 300.8017, epsg: 7016, epsgNam: "Everest 1830 (1967 Definition)", projDatum: "Unknown based on Everest (Sabah & Sarawak) ellipsoid", projName: "Everest (Sabah & Sarawak)"},
-	"fschr60":   {a: 6378166, rf: 298.3, projDatum: "Unknown based on Fischer (Mercury Datum) 1960 ellipsoid", projName: "Fischer (Mercury Datum) 1960"},
-	"fschr60m":  {a: 6378155, rf: 298.3, projDatum: "Unknown based on Modified Fischer 1960 ellipsoid", projName: "Modified Fischer 1960"},
-	"fschr68":   {a: 6378150, rf: 298.3, projDatum: "Unknown based on Fischer 1968 ellipsoid", projName: "Fischer 1968"},
-	"helmert":   {a: 6378200, rf: 298.3, epsg: 7020, epsgNam: "Helmert 1906", projDatum: "Unknown based on Helmert 1906 ellipsoid", projName: "Helmert 1906"},
-	"hough":     {a: 6378270, rf: 297, epsg: 7053, epsgNam: "Hough 1960", projDatum: "Unknown based on Hough ellipsoid", projName: "Hough"},
-	"intl":      {a: 6378388, rf: 297, epsg: 7022, epsgNam: "International 1924", projDatum: "Unknown based on International 1924 (Hayford 1909, 1910) ellipsoid", projName: "International 1924 (Hayford 1909, 1910)"},
-	"krass":     {a: 6378245, rf: 298.3, epsg: 7024, epsgNam: "Krassowsky 1940", projDatum: "Unknown based on Krassovsky, 1942 ellipsoid", projName: "Krassovsky, 1942"},
-	"kaula":     {a: 6378163, rf: 298.24, projDatum: "Unknown based on Kaula 1961 ellipsoid", projName: "Kaula 1961"},
-	"lerch":     {a: 6378139, rf: 298.257, projDatum: "Unknown based on Lerch 1979 ellipsoid", projName: "Lerch 1979"},
-	"mprts":     {a: 6397300, rf: 191, projDatum: "Unknown based on Maupertius 1738 ellipsoid", projName: "Maupertius 1738"},
-	"new_intl":  {a: 6378157.5, b: 6356772.2, projDatum: "Unknown based on New International 1967 ellipsoid", projName: "New International 1967"},
-	"plessis":   {a: 6376523, b: 6355863, projDatum: "Unknown based on Plessis 1817 (France) ellipsoid", projName: "Plessis 1817 (France)"},
-	"PZ90":      {a: 6378136, rf: 298.25784, projDatum: "Unknown based on PZ-90 ellipsoid", projName: "PZ-90"},
-	"SEasia":    {a: 6378155, b: 6356773.3205, projDatum: "Unknown based on Southeast Asia ellipsoid", projName: "Southeast Asia"},
-	"walbeck":   {a: 6376896, b: 6355834.8467, projDatum: "Unknown based on Walbeck ellipsoid", projName: "Walbeck"},
-	"WGS60":     {a: 6378165, rf: 298.3, projDatum: "Unknown based on WGS 60 ellipsoid", projName: "WGS 60"},
-	"WGS66":     {a: 6378145, rf: 298.25, projDatum: "Unknown based on WGS 66 ellipsoid", projName: "WGS 66"},
-	"WGS72":     {a: 6378135, rf: 298.26, epsg: 7043, epsgNam: "WGS 72", projDatum: "Unknown based on WGS 72 ellipsoid", projName: "WGS 72"},
-	"WGS84":     {a: 6378137, rf: 298.257223563, epsg: 7030, epsgNam: "WGS 84", projDatum: "Unknown based on WGS84 ellipsoid", projName: "WGS 84"},
-	"sphere":    {a: 6370997, b: 6370997, projDatum: "Unknown based on Normal Sphere (r=6370997) ellipsoid", projName: "Normal Sphere (r=6370997)"},
-}
-
-// figure returns the ellipsoid of a PROJ +ellps entry.
-func (e projEllipsoid) figure() ellipsoid {
-	if e.b != 0 {
-		return newEllipsoidAB(e.a, e.b)
-	}
-	return newEllipsoid(e.a, e.rf)
-}
-
-// projEllipsoidName returns the +ellps name of a figure PROJ knows.
-func projEllipsoidName(el ellipsoid) (string, bool) {
-	names := make([]string, 0, len(projEllipsoids))
-	for n := range projEllipsoids {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		f := projEllipsoids[n].figure()
-		if f.a == el.a && math.Abs(f.b-el.b) <= 1e-12*el.b {
-			return n, true
-		}
-	}
-	return "", false
-}
-
-// projWellKnownEllipsoid returns PROJ's +ellps figure that a registry
-// ellipsoid (a and b or inverse flattening, metres) matches to a relative
-// 1e-10, as PROJ substitutes it when it builds a conversion (so Bessel
-// Namibia in German legal metres becomes +ellps=bess_nam).
-func projWellKnownEllipsoid(a, b, rf float64) (ellipsoid, bool) {
-	names := make([]string, 0, len(projEllipsoids))
-	for n := range projEllipsoids {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		e := projEllipsoids[n]
-		if math.Abs(a-e.a) >= 1e-10*e.a {
-			continue
-		}
-		if e.b != 0 {
-			if math.Abs(b-e.b) < 1e-10*e.b {
-				return e.figure(), true
-			}
-		} else if rf != 0 && math.Abs(rf-e.rf) < 1e-10*e.rf {
-			return e.figure(), true
-		}
-	}
-	return ellipsoid{}, false
-}
-
-// projDatums are PROJ's +datum values this package maps onto the EPSG
-// geographic CRS of that datum.
-var projDatums = map[string]int{
-	"WGS84": 4326, "NAD83": 4269, "NAD27": 4267, "potsdam": 4314, "OSGB36": 4277,
-	"GGRS87": 4121, "ire65": 4299, "nzgd49": 4272, "carthage": 4223, "hermannskogel": 4312,
-}
-
-// projPrimeMeridians are PROJ's +pm names (degrees east of Greenwich, from
-// PROJ's DMS definitions).
-var projPrimeMeridians = map[string]float64{
-	"greenwich":  0.0,                 // 0dE
-	"lisbon":     -9.131906111111112,  // 9d07'54.862"W
-	"paris":      2.337229166666667,   // 2d20'14.025"E
-	"bogota":     -74.08091666666667,  // 74d04'51.3"W
-	"madrid":     -3.6873750000000003, // 3d41'14.55"W
-	"rome":       12.452333333333332,  // 12d27'8.4"E
-	"bern":       7.439583333333333,   // 7d26'22.5"E
-	"jakarta":    106.80771944444444,  // 106d48'27.79"E
-	"ferro":      -17.666666666666668, // 17d40'W
-	"brussels":   4.3679749999999995,  // 4d22'4.71"E
-	"stockholm":  18.05827777777778,   // 18d3'29.8"E
-	"athens":     23.716337499999998,  // 23d42'58.815"E
-	"oslo":       10.722916666666666,  // 10d43'22.5"E
-	"copenhagen": 12.577875,           // 12d34'40.35"E
-}
-
-// projUnits are PROJ's +units values (metres per unit) with their EPSG
-// unit codes.
-var projUnits = map[string]struct {
-	metres float64
-	code   int
-}{
-	"m": {1, 9001}, "km": {1000, 9036}, "ft": {0.3048, 9002}, "us-ft": {1200.0 / 3937, 9003},
-	"link": {0.201168, 9098}, "us-ch": {20.11684023368047, 9033}, "ind-ft": {0.30479841, 9081},
-	"ind-yd": {0.91439523, 9085}, "yd": {0.9144, 9096}, "ch": {20.1168, 9097}, "fath": {1.8288, 9014},
-	"mi": {1609.344, 9093}, "us-mi": {1609.347218694437, 9035},
-}
 
 // projParams is a parsed PROJ string.
 type projParams struct {
+	r    *registry
 	src  string
 	vals map[string]string
 	used map[string]bool
@@ -250,8 +104,8 @@ func parseProjNumber(v string) (float64, error) {
 // system; the spherical Web Mercator spelling "+proj=merc +a=6378137
 // +b=6378137 +nadgrids=@null" is EPSG:3857's. Unknown parameters are
 // errors, never silently ignored.
-func parseProjString(s string) (CRS, error) {
-	p := &projParams{src: s, vals: map[string]string{}, used: map[string]bool{}}
+func parseProjString(r *registry, s string) (CRS, error) {
+	p := &projParams{r: r, src: s, vals: map[string]string{}, used: map[string]bool{}}
 	for _, tok := range strings.Fields(s) {
 		tok = strings.TrimPrefix(tok, "+")
 		if tok == "" {
@@ -263,7 +117,7 @@ func parseProjString(s string) (CRS, error) {
 		}
 		p.vals[k] = v
 	}
-	proj, ok := p.str("proj")
+	name, ok := p.str("proj")
 	if !ok {
 		return nil, p.bad("no +proj")
 	}
@@ -273,7 +127,7 @@ func parseProjString(s string) (CRS, error) {
 	if t, ok := p.vals["type"]; ok && t != "crs" {
 		return nil, p.bad("+type=%s", t)
 	}
-	if proj == "merc" && p.vals["a"] == "6378137" && p.vals["b"] == "6378137" && p.vals["nadgrids"] == "@null" {
+	if name == "merc" && p.vals["a"] == "6378137" && p.vals["b"] == "6378137" && p.vals["nadgrids"] == "@null" {
 		return parseGoogleMercator(p)
 	}
 	if g, ok := p.str("nadgrids"); ok {
@@ -284,7 +138,7 @@ func parseProjString(s string) (CRS, error) {
 		return nil, err
 	}
 	var c CRS
-	switch proj {
+	switch name {
 	case "longlat", "latlong", "lonlat", "latlon":
 		c = base
 	case "aeqd":
@@ -292,7 +146,7 @@ func parseProjString(s string) (CRS, error) {
 			return nil, err
 		}
 	default:
-		if c, err = p.projected(proj, base); err != nil {
+		if c, err = p.projected(name, base); err != nil {
 			return nil, err
 		}
 	}
@@ -306,29 +160,29 @@ func parseProjString(s string) (CRS, error) {
 		sort.Strings(unused)
 		return nil, p.bad("unsupported parameters %s", strings.Join(unused, " "))
 	}
-	return identifyOrKeep(c), nil
+	return r.identifyOrKeep(c), nil
 }
 
 // projConversion builds the conversion of a PROJ projection name and its
 // parameters (PROJ string keys without '+'; degrees and metres).
-func projConversion(proj string, vals map[string]string) (*conversion, error) {
+func projConversion(r *registry, name string, vals map[string]string) (*conversion, error) {
 	var src strings.Builder
-	src.WriteString("+proj=" + proj)
-	p := &projParams{vals: map[string]string{}, used: map[string]bool{}}
+	src.WriteString("+proj=" + name)
+	p := &projParams{r: r, vals: map[string]string{}, used: map[string]bool{}}
 	for k, v := range vals {
 		p.vals[k] = v
 		src.WriteString(" +" + k + "=" + v)
 	}
 	p.src = src.String()
-	wgs, err := mustEPSG().geographicCRSCached(4326)
+	wgs, err := r.geographicCRSCached(4326)
 	if err != nil {
 		return nil, err
 	}
 	var c CRS
-	if proj == "aeqd" {
+	if name == "aeqd" {
 		c, err = p.aeqdConversion(wgs)
 	} else {
-		c, err = p.projected(proj, wgs)
+		c, err = p.projected(name, wgs)
 	}
 	if err != nil {
 		return nil, err
@@ -367,12 +221,12 @@ func parseGoogleMercator(p *projParams) (CRS, error) {
 			return nil, p.bad("unsupported parameter +%s in the spherical Web Mercator form", k)
 		}
 	}
-	return FromEPSG(3857)
+	return p.r.fromEPSG(3857)
 }
 
 // geographic builds the geographic CRS of the string's datum parameters.
 func (p *projParams) geographic() (*geographicCRS, error) {
-	r := mustEPSG()
+	r := p.r
 	datumName, hasDatum := p.str("datum")
 	ellpsName, hasEllps := p.str("ellps")
 	towgs, hasTowgs := p.str("towgs84")
@@ -405,7 +259,7 @@ func (p *projParams) geographic() (*geographicCRS, error) {
 	if base != nil {
 		el, ref = base.datum.el, base.datum.ellRef
 	} else if !custom {
-		el, ref = wgs84Ellipsoid, ellipsoidRef{code: 7030, name: "WGS 84", unit: 9001}
+		el, ref = proj.WGS84, ellipsoidRef{code: 7030, name: "WGS 84", unit: 9001}
 	}
 	d := &geodeticDatum{el: el, ellRef: ref, pm: pm}
 	if base != nil {
@@ -448,7 +302,7 @@ var lonLatCS = csDef{typ: "ellipsoidal", axes: []axisDef{
 // and shift, so that equal definitions convert without a shift.
 func datumKey(d *geodeticDatum) string {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "a=%v,f=%v,pm=%v,code=%d", d.el.a, d.el.f, d.pm.deg, d.code)
+	fmt.Fprintf(&sb, "a=%v,f=%v,pm=%v,code=%d", d.el.A, d.el.F, d.pm.deg, d.code)
 	for _, s := range d.shifts {
 		fmt.Fprintf(&sb, ",h=%v", *s.h)
 	}
@@ -469,59 +323,59 @@ func parseFloats(s string) ([]float64, error) {
 
 // ellipsoid reads +ellps or +a/+b/+rf/+f/+R; custom reports an explicit
 // figure.
-func (p *projParams) ellipsoid(name string, named bool) (ellipsoid, ellipsoidRef, bool, error) {
+func (p *projParams) ellipsoid(name string, named bool) (proj.Ellipsoid, ellipsoidRef, bool, error) {
 	if r, err := p.num("R", 0); err != nil {
-		return ellipsoid{}, ellipsoidRef{}, false, err
+		return proj.Ellipsoid{}, ellipsoidRef{}, false, err
 	} else if r != 0 {
 		if r <= 0 {
-			return ellipsoid{}, ellipsoidRef{}, false, p.bad("+R=%v", r)
+			return proj.Ellipsoid{}, ellipsoidRef{}, false, p.bad("+R=%v", r)
 		}
-		return newEllipsoid(r, 0), ellipsoidRef{name: "unknown", unit: 9001}, true, nil
+		return proj.NewEllipsoid(r, 0), ellipsoidRef{name: "unknown", unit: 9001}, true, nil
 	}
 	if named {
 		e, ok := projEllipsoids[name]
 		if !ok {
-			return ellipsoid{}, ellipsoidRef{}, false, p.bad("unknown +ellps=%s", name)
+			return proj.Ellipsoid{}, ellipsoidRef{}, false, p.bad("unknown +ellps=%s", name)
 		}
 		return e.figure(), ellipsoidRef{name: e.projName, unit: 9001}, true, nil
 	}
 	if !p.has("a") {
 		for _, k := range []string{"b", "rf", "f", "es", "e"} {
 			if p.has(k) {
-				return ellipsoid{}, ellipsoidRef{}, false, p.bad("+%s without +a", k)
+				return proj.Ellipsoid{}, ellipsoidRef{}, false, p.bad("+%s without +a", k)
 			}
 		}
-		return ellipsoid{}, ellipsoidRef{}, false, nil
+		return proj.Ellipsoid{}, ellipsoidRef{}, false, nil
 	}
 	a, err := p.num("a", 0)
 	if err != nil || !(a > 0) {
-		return ellipsoid{}, ellipsoidRef{}, false, p.bad("+a must be positive")
+		return proj.Ellipsoid{}, ellipsoidRef{}, false, p.bad("+a must be positive")
 	}
 	ref := ellipsoidRef{name: "unknown", unit: 9001}
 	switch {
 	case p.has("b"):
 		b, err := p.num("b", 0)
 		if err != nil || !(b > 0) || b > a {
-			return ellipsoid{}, ellipsoidRef{}, false, p.bad("bad +b")
+			return proj.Ellipsoid{}, ellipsoidRef{}, false, p.bad("bad +b")
 		}
-		return newEllipsoidAB(a, b), ref, true, nil
+		return proj.NewEllipsoidAB(a, b), ref, true, nil
 	case p.has("rf"):
 		rf, err := p.num("rf", 0)
 		if err != nil || !(rf > 1) {
-			return ellipsoid{}, ellipsoidRef{}, false, p.bad("bad +rf")
+			return proj.Ellipsoid{}, ellipsoidRef{}, false, p.bad("bad +rf")
 		}
-		return newEllipsoid(a, rf), ref, true, nil
+		return proj.NewEllipsoid(a, rf), ref, true, nil
 	case p.has("f"):
 		f, err := p.num("f", 0)
 		if err != nil || f < 0 || f >= 1 {
-			return ellipsoid{}, ellipsoidRef{}, false, p.bad("bad +f")
+			return proj.Ellipsoid{}, ellipsoidRef{}, false, p.bad("bad +f")
 		}
 		if f == 0 {
-			return newEllipsoid(a, 0), ref, true, nil
+			return proj.NewEllipsoid(a, 0), ref, true, nil
 		}
-		return newEllipsoid(a, 1/f), ref, true, nil
+		return proj.NewEllipsoid(a, 1/f), ref, true, nil
 	}
-	return newEllipsoid(a, 0), ref, true, nil
+	return proj.NewEllipsoid(a, 0), ref, true, nil
 }
 
 func (p *projParams) primeMeridian() (primeMeridian, error) {
@@ -555,7 +409,7 @@ func (p *projParams) linearUnit() (Unit, int, error) {
 		if f == 1 {
 			return Metre, 9001, nil
 		}
-		for _, u := range mustEPSG().units {
+		for _, u := range p.r.units {
 			if u.typ == "length" && u.factor == f {
 				return Unit{Name: u.name, Metres: f}, 0, nil
 			}
@@ -570,7 +424,7 @@ func (p *projParams) linearUnit() (Unit, int, error) {
 	if !ok {
 		return Unit{}, 0, p.bad("unknown +units=%s", v)
 	}
-	if ud, ok := mustEPSG().units[u.code]; ok {
+	if ud, ok := p.r.units[u.code]; ok {
 		return Unit{Name: ud.name, Metres: ud.factor}, u.code, nil
 	}
 	return Unit{Name: v, Metres: u.metres}, u.code, nil
@@ -588,7 +442,7 @@ func (p *projParams) aeqd(base *geographicCRS) (CRS, error) {
 		return nil, err
 	}
 	d := base.datum
-	wgsFigure := d.isWGS84() || (d.el == wgs84Ellipsoid && len(d.shifts) == 0)
+	wgsFigure := d.isWGS84() || (d.el == proj.WGS84 && len(d.shifts) == 0)
 	if !guam && wgsFigure && d.pm.deg == 0 && x0 == 0 && y0 == 0 && u == Metre && !p.has("axis") {
 		return NewAzimuthalEquidistant(lat0, lon0)
 	}
@@ -617,17 +471,17 @@ func (p *projParams) aeqdParams() (lat0, lon0, x0, y0 float64, guam bool, err er
 }
 
 func (p *projParams) aeqdBuild(base *geographicCRS, guam bool, lat0, lon0, x0, y0 float64) (CRS, error) {
-	method := methodModifiedAeqd
+	method := proj.MethodModifiedAeqd
 	if guam {
-		method = methodGuam
+		method = proj.MethodGuam
 	}
 	return p.build(base, method, []paramDef{
-		{code: parLatOrigin, value: lat0, unit: 9122}, {code: parLonOrigin, value: lon0, unit: 9122},
-		{code: parFalseEasting, value: x0, unit: 9001}, {code: parFalseNorthing, value: y0, unit: 9001}})
+		{code: proj.ParLatOrigin, value: lat0, unit: 9122}, {code: proj.ParLonOrigin, value: lon0, unit: 9122},
+		{code: proj.ParFalseEasting, value: x0, unit: 9001}, {code: proj.ParFalseNorthing, value: y0, unit: 9001}})
 }
 
 // projected maps +proj=NAME onto an EPSG method and its parameters.
-func (p *projParams) projected(proj string, base *geographicCRS) (CRS, error) {
+func (p *projParams) projected(name string, base *geographicCRS) (CRS, error) {
 	var err error
 	num := func(k string, def float64) float64 {
 		if err != nil {
@@ -650,7 +504,7 @@ func (p *projParams) projected(proj string, base *geographicCRS) (CRS, error) {
 	x0, y0 := num("x_0", 0), num("y_0", 0)
 	var method int
 	var ps []paramDef
-	switch proj {
+	switch name {
 	case "utm":
 		z, ok := p.str("zone")
 		zone, perr := strconv.Atoi(z)
@@ -665,9 +519,9 @@ func (p *projParams) projected(proj string, base *geographicCRS) (CRS, error) {
 		if south {
 			fn = 10000000
 		}
-		method = methodTM
-		ps = []paramDef{deg(parLatOrigin, 0), deg(parLonOrigin, float64(zone*6-183)), uni(parScaleOrigin, 0.9996),
-			met(parFalseEasting, 500000), met(parFalseNorthing, fn)}
+		method = proj.MethodTM
+		ps = []paramDef{deg(proj.ParLatOrigin, 0), deg(proj.ParLonOrigin, float64(zone*6-183)), uni(proj.ParScaleOrigin, 0.9996),
+			met(proj.ParFalseEasting, 500000), met(proj.ParFalseNorthing, fn)}
 	case "tmerc", "etmerc":
 		if a, ok := p.str("approx"); ok || a != "" {
 			return nil, p.bad("+approx (the Evenden-Snyder series) is not supported")
@@ -675,38 +529,38 @@ func (p *projParams) projected(proj string, base *geographicCRS) (CRS, error) {
 		if algo, ok := p.str("algo"); ok && algo != "poder_engsager" && algo != "auto" {
 			return nil, p.bad("+algo=%s", algo)
 		}
-		method = methodTM
-		ps = []paramDef{deg(parLatOrigin, lat0), deg(parLonOrigin, lon0), uni(parScaleOrigin, scale()),
-			met(parFalseEasting, x0), met(parFalseNorthing, y0)}
+		method = proj.MethodTM
+		ps = []paramDef{deg(proj.ParLatOrigin, lat0), deg(proj.ParLonOrigin, lon0), uni(proj.ParScaleOrigin, scale()),
+			met(proj.ParFalseEasting, x0), met(proj.ParFalseNorthing, y0)}
 	case "lcc":
 		lat1 := num("lat_1", lat0)
 		lat2 := num("lat_2", lat1)
 		k := scale()
 		if lat2 == lat1 && (!p.has("lat_0") || lat0 == lat1) {
-			method = methodLCC1SP
-			ps = []paramDef{deg(parLatOrigin, lat1), deg(parLonOrigin, lon0), uni(parScaleOrigin, k),
-				met(parFalseEasting, x0), met(parFalseNorthing, y0)}
+			method = proj.MethodLCC1SP
+			ps = []paramDef{deg(proj.ParLatOrigin, lat1), deg(proj.ParLonOrigin, lon0), uni(proj.ParScaleOrigin, k),
+				met(proj.ParFalseEasting, x0), met(proj.ParFalseNorthing, y0)}
 		} else {
-			method = methodLCC2SP
-			ps = []paramDef{deg(parLatFalseOrigin, lat0), deg(parLonFalseOrigin, lon0), deg(parLat1stSP, lat1),
-				deg(parLat2ndSP, lat2), met(parEastingFalseOr, x0), met(parNorthingFalseOr, y0)}
+			method = proj.MethodLCC2SP
+			ps = []paramDef{deg(proj.ParLatFalseOrigin, lat0), deg(proj.ParLonFalseOrigin, lon0), deg(proj.ParLat1stSP, lat1),
+				deg(proj.ParLat2ndSP, lat2), met(proj.ParEastingFalseOr, x0), met(proj.ParNorthingFalseOr, y0)}
 			if k != 1 {
-				method = methodLCC2SPMichigan
-				ps = append(ps, uni(parEllipsoidScale, k))
+				method = proj.MethodLCC2SPMichigan
+				ps = append(ps, uni(proj.ParEllipsoidScale, k))
 			}
 		}
 	case "aea":
-		method = methodAlbers
-		ps = []paramDef{deg(parLatFalseOrigin, lat0), deg(parLonFalseOrigin, lon0), deg(parLat1stSP, num("lat_1", 0)),
-			deg(parLat2ndSP, num("lat_2", 0)), met(parEastingFalseOr, x0), met(parNorthingFalseOr, y0)}
+		method = proj.MethodAlbers
+		ps = []paramDef{deg(proj.ParLatFalseOrigin, lat0), deg(proj.ParLonFalseOrigin, lon0), deg(proj.ParLat1stSP, num("lat_1", 0)),
+			deg(proj.ParLat2ndSP, num("lat_2", 0)), met(proj.ParEastingFalseOr, x0), met(proj.ParNorthingFalseOr, y0)}
 	case "cass":
-		method = methodCassini
+		method = proj.MethodCassini
 		if _, ok := p.str("hyperbolic"); ok {
-			method = methodHyperbolicCassini
+			method = proj.MethodHyperbolicCassini
 		}
-		ps = []paramDef{deg(parLatOrigin, lat0), deg(parLonOrigin, lon0), met(parFalseEasting, x0), met(parFalseNorthing, y0)}
+		ps = []paramDef{deg(proj.ParLatOrigin, lat0), deg(proj.ParLonOrigin, lon0), met(proj.ParFalseEasting, x0), met(proj.ParFalseNorthing, y0)}
 	case "stere", "ups":
-		if proj == "ups" {
+		if name == "ups" {
 			_, south := p.str("south")
 			lat0, x0, y0 = 90, 2000000, 2000000
 			if south {
@@ -723,19 +577,19 @@ func (p *projParams) projected(proj string, base *geographicCRS) (CRS, error) {
 					return nil, p.bad("+lat_ts with a scale factor")
 				}
 			}
-			method = methodPolarStereoB
-			ps = []paramDef{deg(parLatStdParallel, num("lat_ts", 0)), deg(parLonOfOrigin, lon0),
-				met(parFalseEasting, x0), met(parFalseNorthing, y0)}
+			method = proj.MethodPolarStereoB
+			ps = []paramDef{deg(proj.ParLatStdParallel, num("lat_ts", 0)), deg(proj.ParLonOfOrigin, lon0),
+				met(proj.ParFalseEasting, x0), met(proj.ParFalseNorthing, y0)}
 		} else {
 			p.str("lat_ts")
-			method = methodPolarStereoA
-			ps = []paramDef{deg(parLatOrigin, lat0), deg(parLonOrigin, lon0), uni(parScaleOrigin, scale()),
-				met(parFalseEasting, x0), met(parFalseNorthing, y0)}
+			method = proj.MethodPolarStereoA
+			ps = []paramDef{deg(proj.ParLatOrigin, lat0), deg(proj.ParLonOrigin, lon0), uni(proj.ParScaleOrigin, scale()),
+				met(proj.ParFalseEasting, x0), met(proj.ParFalseNorthing, y0)}
 		}
 	case "sterea":
-		method = methodObliqueStereo
-		ps = []paramDef{deg(parLatOrigin, lat0), deg(parLonOrigin, lon0), uni(parScaleOrigin, scale()),
-			met(parFalseEasting, x0), met(parFalseNorthing, y0)}
+		method = proj.MethodObliqueStereo
+		ps = []paramDef{deg(proj.ParLatOrigin, lat0), deg(proj.ParLonOrigin, lon0), uni(proj.ParScaleOrigin, scale()),
+			met(proj.ParFalseEasting, x0), met(proj.ParFalseNorthing, y0)}
 	case "omerc":
 		for _, k := range []string{"lat_1", "lat_2", "lon_1", "lon_2", "no_rot"} {
 			if p.has(k) {
@@ -751,48 +605,48 @@ func (p *projParams) projected(proj string, base *geographicCRS) (CRS, error) {
 		_, noU := p.str("no_uoff")
 		_, noOff := p.str("no_off")
 		if noU || noOff {
-			method = methodHotineA
-			ps = []paramDef{deg(parLatCentre, lat0), deg(parLonCentre, lonc), deg(parAzimuth, alpha),
-				deg(parRectifiedAngle, gamma), uni(parScaleCentre, scale()), met(parFalseEasting, x0), met(parFalseNorthing, y0)}
+			method = proj.MethodHotineA
+			ps = []paramDef{deg(proj.ParLatCentre, lat0), deg(proj.ParLonCentre, lonc), deg(proj.ParAzimuth, alpha),
+				deg(proj.ParRectifiedAngle, gamma), uni(proj.ParScaleCentre, scale()), met(proj.ParFalseEasting, x0), met(proj.ParFalseNorthing, y0)}
 		} else {
-			method = methodHotineB
-			ps = []paramDef{deg(parLatCentre, lat0), deg(parLonCentre, lonc), deg(parAzimuth, alpha),
-				deg(parRectifiedAngle, gamma), uni(parScaleCentre, scale()), met(parEastingCentre, x0), met(parNorthingCentre, y0)}
+			method = proj.MethodHotineB
+			ps = []paramDef{deg(proj.ParLatCentre, lat0), deg(proj.ParLonCentre, lonc), deg(proj.ParAzimuth, alpha),
+				deg(proj.ParRectifiedAngle, gamma), uni(proj.ParScaleCentre, scale()), met(proj.ParEastingCentre, x0), met(proj.ParNorthingCentre, y0)}
 		}
 	case "somerc":
-		method = methodHotineB
-		ps = []paramDef{deg(parLatCentre, lat0), deg(parLonCentre, lon0), deg(parAzimuth, 90),
-			deg(parRectifiedAngle, 90), uni(parScaleCentre, scale()), met(parEastingCentre, x0), met(parNorthingCentre, y0)}
+		method = proj.MethodHotineB
+		ps = []paramDef{deg(proj.ParLatCentre, lat0), deg(proj.ParLonCentre, lon0), deg(proj.ParAzimuth, 90),
+			deg(proj.ParRectifiedAngle, 90), uni(proj.ParScaleCentre, scale()), met(proj.ParEastingCentre, x0), met(proj.ParNorthingCentre, y0)}
 	case "laea":
-		method = methodLAEA
-		ps = []paramDef{deg(parLatOrigin, lat0), deg(parLonOrigin, lon0), met(parFalseEasting, x0), met(parFalseNorthing, y0)}
+		method = proj.MethodLAEA
+		ps = []paramDef{deg(proj.ParLatOrigin, lat0), deg(proj.ParLonOrigin, lon0), met(proj.ParFalseEasting, x0), met(proj.ParFalseNorthing, y0)}
 	case "merc":
 		if p.has("lat_ts") {
 			if (p.has("k") || p.has("k_0")) && scale() != 1 {
 				return nil, p.bad("+lat_ts with a scale factor")
 			}
-			method = methodMercatorB
-			ps = []paramDef{deg(parLat1stSP, num("lat_ts", 0)), deg(parLonOrigin, lon0), met(parFalseEasting, x0), met(parFalseNorthing, y0)}
+			method = proj.MethodMercatorB
+			ps = []paramDef{deg(proj.ParLat1stSP, num("lat_ts", 0)), deg(proj.ParLonOrigin, lon0), met(proj.ParFalseEasting, x0), met(proj.ParFalseNorthing, y0)}
 		} else {
 			if lat0 != 0 {
 				return nil, p.bad("+proj=merc with +lat_0")
 			}
-			method = methodMercatorA
-			ps = []paramDef{deg(parLatOrigin, 0), deg(parLonOrigin, lon0), uni(parScaleOrigin, scale()),
-				met(parFalseEasting, x0), met(parFalseNorthing, y0)}
+			method = proj.MethodMercatorA
+			ps = []paramDef{deg(proj.ParLatOrigin, 0), deg(proj.ParLonOrigin, lon0), uni(proj.ParScaleOrigin, scale()),
+				met(proj.ParFalseEasting, x0), met(proj.ParFalseNorthing, y0)}
 		}
 	case "webmerc":
-		method = methodPseudoMercator
-		ps = []paramDef{deg(parLatOrigin, lat0), deg(parLonOrigin, lon0), met(parFalseEasting, x0), met(parFalseNorthing, y0)}
+		method = proj.MethodPseudoMercator
+		ps = []paramDef{deg(proj.ParLatOrigin, lat0), deg(proj.ParLonOrigin, lon0), met(proj.ParFalseEasting, x0), met(proj.ParFalseNorthing, y0)}
 	case "col_urban":
-		method = methodColombiaUrban
-		ps = []paramDef{deg(parLatOrigin, lat0), deg(parLonOrigin, lon0), met(parFalseEasting, x0), met(parFalseNorthing, y0),
-			met(parOriginHeight, num("h_0", 0))}
+		method = proj.MethodColombiaUrban
+		ps = []paramDef{deg(proj.ParLatOrigin, lat0), deg(proj.ParLonOrigin, lon0), met(proj.ParFalseEasting, x0), met(proj.ParFalseNorthing, y0),
+			met(proj.ParOriginHeight, num("h_0", 0))}
 	case "poly":
-		method = methodPolyconic
-		ps = []paramDef{deg(parLatOrigin, lat0), deg(parLonOrigin, lon0), met(parFalseEasting, x0), met(parFalseNorthing, y0)}
+		method = proj.MethodPolyconic
+		ps = []paramDef{deg(proj.ParLatOrigin, lat0), deg(proj.ParLonOrigin, lon0), met(proj.ParFalseEasting, x0), met(proj.ParFalseNorthing, y0)}
 	case "krovak":
-		method = methodKrovakNorth
+		method = proj.MethodKrovakNorth
 		if !p.has("lat_0") {
 			lat0 = 49.5
 		}
@@ -806,29 +660,29 @@ func (p *projParams) projected(proj string, base *geographicCRS) (CRS, error) {
 		if _, ok := p.str("czech"); ok {
 			return nil, p.bad("+czech is not supported")
 		}
-		ps = []paramDef{deg(parLatCentre, lat0), deg(parLonOfOrigin, lon0), deg(parColatConeAxis, num("alpha", 30.288139752777778)),
-			deg(parLatPseudoSP, num("lat_ts", 78.5)), uni(parScalePseudoSP, k), met(parFalseEasting, x0), met(parFalseNorthing, y0)}
+		ps = []paramDef{deg(proj.ParLatCentre, lat0), deg(proj.ParLonOfOrigin, lon0), deg(proj.ParColatConeAxis, num("alpha", 30.288139752777778)),
+			deg(proj.ParLatPseudoSP, num("lat_ts", 78.5)), uni(proj.ParScalePseudoSP, k), met(proj.ParFalseEasting, x0), met(proj.ParFalseNorthing, y0)}
 	case "eqearth":
-		method = methodEqualEarth
-		ps = []paramDef{deg(parLonOrigin, lon0), met(parFalseEasting, x0), met(parFalseNorthing, y0)}
+		method = proj.MethodEqualEarth
+		ps = []paramDef{deg(proj.ParLonOrigin, lon0), met(proj.ParFalseEasting, x0), met(proj.ParFalseNorthing, y0)}
 	case "cea":
-		method = methodLCEA
-		ps = []paramDef{deg(parLat1stSP, num("lat_ts", 0)), deg(parLonOrigin, lon0), met(parFalseEasting, x0), met(parFalseNorthing, y0)}
+		method = proj.MethodLCEA
+		ps = []paramDef{deg(proj.ParLat1stSP, num("lat_ts", 0)), deg(proj.ParLonOrigin, lon0), met(proj.ParFalseEasting, x0), met(proj.ParFalseNorthing, y0)}
 	case "eqc":
-		method = methodEquidistantCyl
-		ps = []paramDef{deg(parLat1stSP, num("lat_ts", 0)), deg(parLonOrigin, lon0), met(parFalseEasting, x0), met(parFalseNorthing, y0)}
+		method = proj.MethodEquidistantCyl
+		ps = []paramDef{deg(proj.ParLat1stSP, num("lat_ts", 0)), deg(proj.ParLonOrigin, lon0), met(proj.ParFalseEasting, x0), met(proj.ParFalseNorthing, y0)}
 		if lat0 != 0 {
-			ps = append(ps, deg(parLatOrigin, lat0))
+			ps = append(ps, deg(proj.ParLatOrigin, lat0))
 		}
 	case "nzmg":
-		method = methodNZMG
-		ps = []paramDef{deg(parLatOrigin, -41), deg(parLonOrigin, 173), met(parFalseEasting, 2510000), met(parFalseNorthing, 6023150)}
+		method = proj.MethodNZMG
+		ps = []paramDef{deg(proj.ParLatOrigin, -41), deg(proj.ParLonOrigin, 173), met(proj.ParFalseEasting, 2510000), met(proj.ParFalseNorthing, 6023150)}
 	case "labrd":
-		method = methodLaborde
-		ps = []paramDef{deg(parLatCentre, lat0), deg(parLonCentre, lon0), deg(parAzimuth, num("azi", 0)),
-			uni(parScaleCentre, scale()), met(parFalseEasting, x0), met(parFalseNorthing, y0)}
+		method = proj.MethodLaborde
+		ps = []paramDef{deg(proj.ParLatCentre, lat0), deg(proj.ParLonCentre, lon0), deg(proj.ParAzimuth, num("azi", 0)),
+			uni(proj.ParScaleCentre, scale()), met(proj.ParFalseEasting, x0), met(proj.ParFalseNorthing, y0)}
 	default:
-		return nil, p.bad("unsupported +proj=%s", proj)
+		return nil, p.bad("unsupported +proj=%s", name)
 	}
 	if err != nil {
 		return nil, err
@@ -875,7 +729,7 @@ func (p *projParams) build(base *geographicCRS, method int, ps []paramDef) (CRS,
 		cs = polarCS(lat > 0, ucode)
 	}
 	conv := &conversion{name: "unknown", method: method, params: ps}
-	pc, err := newProjected(0, "unknown", base, conv, cs, u, ucode, mustEPSG())
+	pc, err := newProjected(0, "unknown", base, conv, cs, u, ucode, p.r)
 	if err != nil {
 		return nil, p.bad("%v", err)
 	}
@@ -887,14 +741,14 @@ func (p *projParams) build(base *geographicCRS, method int, ps []paramDef) (CRS,
 func polarAspect(method int, ps []paramDef) (float64, bool) {
 	lat := 0.0
 	for _, q := range ps {
-		if q.code == parLatOrigin || q.code == parLatStdParallel {
+		if q.code == proj.ParLatOrigin || q.code == proj.ParLatStdParallel {
 			lat = q.value
 		}
 	}
 	switch method {
-	case methodPolarStereoA, methodPolarStereoB:
+	case proj.MethodPolarStereoA, proj.MethodPolarStereoB:
 		return lat, true
-	case methodLAEA:
+	case proj.MethodLAEA:
 		return lat, math.Abs(math.Abs(lat)-90) < 1e-10
 	}
 	return 0, false
@@ -911,274 +765,4 @@ func polarCS(north bool, ucode int) csDef {
 	return csDef{typ: "Cartesian", axes: []axisDef{
 		{name: "Easting", abbrev: "E", dir: "North along 90°E", unit: ucode},
 		{name: "Northing", abbrev: "N", dir: "North along 0°E", unit: ucode}}}
-}
-
-// projString formats a CRS as a PROJ string that Parse (and PROJ) read
-// back as the same system.
-func projString(c CRS) string {
-	var sb strings.Builder
-	switch v := c.(type) {
-	case *geographicCRS:
-		sb.WriteString("+proj=longlat")
-		writeDatum(&sb, v.datum)
-	case *projectedCRS:
-		writeProjection(&sb, v)
-		writeDatum(&sb, v.base.datum)
-		writeUnitsAxis(&sb, v)
-	default:
-		return c.String()
-	}
-	sb.WriteString(" +no_defs +type=crs")
-	return sb.String()
-}
-
-// fmtNum formats a PROJ string value: the shortest decimal that reads back
-// exactly, without an exponent.
-func fmtNum(v float64) string {
-	if v != 0 && math.Abs(v) < 1e-6 {
-		return strconv.FormatFloat(v, 'g', -1, 64)
-	}
-	return strconv.FormatFloat(v, 'f', -1, 64)
-}
-
-func writeDatum(sb *strings.Builder, d *geodeticDatum) {
-	datumName := ""
-	if !d.towgs84 && d.code != 0 {
-		r := mustEPSG()
-		for name, g := range projDatums {
-			if gd := r.geog[g]; gd != nil && gd.datum == d.code {
-				datumName = name
-			}
-		}
-	}
-	if datumName != "" {
-		fmt.Fprintf(sb, " +datum=%s", datumName)
-	} else {
-		named := false
-		if name, ok := projEllipsoidName(d.el); ok {
-			fmt.Fprintf(sb, " +ellps=%s", name)
-			named = true
-		}
-		if !named {
-			if d.el.f == 0 {
-				fmt.Fprintf(sb, " +R=%s", fmtNum(d.el.a))
-			} else {
-				fmt.Fprintf(sb, " +a=%s +rf=%s", fmtNum(d.el.a), fmtNum(d.el.invf()))
-			}
-		}
-		if len(d.shifts) > 0 {
-			h := d.shifts[0].h
-			if d.towgs84 || len(d.shifts) == 1 {
-				fmt.Fprintf(sb, " +towgs84=%s", towgs84Text(h))
-			}
-		}
-	}
-	if d.pm.deg != 0 {
-		fmt.Fprintf(sb, " +pm=%s", fmtNum(d.pm.deg))
-	}
-}
-
-// towgs84Text formats a Helmert as PROJ's 7 +towgs84 values.
-func towgs84Text(h *helmert) string {
-	const asec = math.Pi / 648000
-	rx, ry, rz := h.m[7]/asec, h.m[2]/asec, h.m[3]/asec
-	ds := (h.k - 1) * 1e6
-	return strings.Join([]string{fmtNum(h.tx), fmtNum(h.ty), fmtNum(h.tz), fmtNum(rx), fmtNum(ry), fmtNum(rz), fmtNum(ds)}, ",")
-}
-
-func writeUnitsAxis(sb *strings.Builder, p *projectedCRS) {
-	switch {
-	case p.unit.Metres == 1:
-		sb.WriteString(" +units=m")
-	default:
-		name := ""
-		for n, u := range projUnits {
-			if u.metres == p.unit.Metres || (u.code == p.ucode && p.ucode > 0) {
-				name = n
-				break
-			}
-		}
-		if name != "" {
-			fmt.Fprintf(sb, " +units=%s", name)
-		} else {
-			fmt.Fprintf(sb, " +to_meter=%s", fmtNum(p.unit.Metres))
-		}
-	}
-	axis := ""
-	for i := 0; i < 2; i++ {
-		c := "ewns"[p.comp[i]*2 : p.comp[i]*2+2]
-		if p.sign[i] > 0 {
-			axis += c[:1]
-		} else {
-			axis += c[1:]
-		}
-	}
-	if axis != "en" {
-		fmt.Fprintf(sb, " +axis=%su", axis)
-	}
-}
-
-// writeProjection writes +proj and its parameters as PROJ 9.1 spells the
-// conversion.
-func writeProjection(sb *strings.Builder, p *projectedCRS) {
-	pv, err := mustEPSG().paramValues(p.conv.params)
-	if err != nil {
-		pv = params{}
-	}
-	w := func(k string, codes ...int) {
-		if len(codes) == 0 {
-			return
-		}
-		if v, ok := pv[codes[0]]; ok {
-			fmt.Fprintf(sb, " +%s=%s", k, fmtNum(v))
-		}
-	}
-	fe := func() { w("x_0", parFalseEasting, parEastingFalseOr, parEastingCentre) }
-	en := func() {
-		for _, c := range []int{parFalseEasting, parEastingFalseOr, parEastingCentre} {
-			if v, ok := pv[c]; ok {
-				fmt.Fprintf(sb, " +x_0=%s", fmtNum(v))
-				break
-			}
-		}
-		for _, c := range []int{parFalseNorthing, parNorthingFalseOr, parNorthingCentre} {
-			if v, ok := pv[c]; ok {
-				fmt.Fprintf(sb, " +y_0=%s", fmtNum(v))
-				break
-			}
-		}
-	}
-	_ = fe
-	switch p.conv.method {
-	case methodTM, methodTM3D, methodTMSouth:
-		sb.WriteString("+proj=tmerc")
-		w("lat_0", parLatOrigin)
-		w("lon_0", parLonOrigin)
-		w("k", parScaleOrigin)
-	case methodLCC1SP:
-		sb.WriteString("+proj=lcc")
-		w("lat_1", parLatOrigin)
-		w("lat_0", parLatOrigin)
-		w("lon_0", parLonOrigin)
-		w("k_0", parScaleOrigin)
-	case methodLCC2SP, methodLCC2SPBelgium, methodLCC2SPMichigan:
-		sb.WriteString("+proj=lcc")
-		w("lat_0", parLatFalseOrigin)
-		w("lon_0", parLonFalseOrigin)
-		w("lat_1", parLat1stSP)
-		w("lat_2", parLat2ndSP)
-		w("k_0", parEllipsoidScale)
-	case methodAlbers:
-		sb.WriteString("+proj=aea")
-		w("lat_0", parLatFalseOrigin)
-		w("lon_0", parLonFalseOrigin)
-		w("lat_1", parLat1stSP)
-		w("lat_2", parLat2ndSP)
-	case methodCassini, methodHyperbolicCassini:
-		sb.WriteString("+proj=cass")
-		if p.conv.method == methodHyperbolicCassini {
-			sb.WriteString(" +hyperbolic")
-		}
-		w("lat_0", parLatOrigin)
-		w("lon_0", parLonOrigin)
-	case methodPolarStereoA:
-		sb.WriteString("+proj=stere")
-		w("lat_0", parLatOrigin)
-		w("lon_0", parLonOrigin)
-		w("k", parScaleOrigin)
-	case methodPolarStereoB:
-		sb.WriteString("+proj=stere")
-		if pv[parLatStdParallel] < 0 {
-			sb.WriteString(" +lat_0=-90")
-		} else {
-			sb.WriteString(" +lat_0=90")
-		}
-		w("lat_ts", parLatStdParallel)
-		w("lon_0", parLonOfOrigin)
-	case methodObliqueStereo:
-		sb.WriteString("+proj=sterea")
-		w("lat_0", parLatOrigin)
-		w("lon_0", parLonOrigin)
-		w("k", parScaleOrigin)
-	case methodHotineA, methodHotineB:
-		if _, ok := p.proj.(*swissOblique); ok {
-			sb.WriteString("+proj=somerc")
-			w("lat_0", parLatCentre)
-			w("lon_0", parLonCentre)
-			w("k_0", parScaleCentre)
-			break
-		}
-		sb.WriteString("+proj=omerc")
-		if p.conv.method == methodHotineA {
-			sb.WriteString(" +no_uoff")
-		}
-		w("lat_0", parLatCentre)
-		w("lonc", parLonCentre)
-		w("alpha", parAzimuth)
-		w("gamma", parRectifiedAngle)
-		w("k", parScaleCentre)
-	case methodLAEA, methodLAEASpherical:
-		sb.WriteString("+proj=laea")
-		w("lat_0", parLatOrigin)
-		w("lon_0", parLonOrigin)
-	case methodMercatorA:
-		sb.WriteString("+proj=merc")
-		w("lon_0", parLonOrigin)
-		w("k", parScaleOrigin)
-	case methodMercatorB:
-		sb.WriteString("+proj=merc")
-		w("lat_ts", parLat1stSP)
-		w("lon_0", parLonOrigin)
-	case methodPseudoMercator:
-		sb.WriteString("+proj=webmerc")
-		w("lat_0", parLatOrigin)
-		w("lon_0", parLonOrigin)
-	case methodColombiaUrban:
-		sb.WriteString("+proj=col_urban")
-		w("lat_0", parLatOrigin)
-		w("lon_0", parLonOrigin)
-		w("h_0", parOriginHeight)
-	case methodPolyconic:
-		sb.WriteString("+proj=poly")
-		w("lat_0", parLatOrigin)
-		w("lon_0", parLonOrigin)
-	case methodKrovak, methodKrovakNorth:
-		sb.WriteString("+proj=krovak")
-		w("lat_0", parLatCentre)
-		w("lon_0", parLonOfOrigin)
-		w("alpha", parColatConeAxis)
-		w("lat_ts", parLatPseudoSP)
-		w("k", parScalePseudoSP)
-	case methodEqualEarth:
-		sb.WriteString("+proj=eqearth")
-		w("lon_0", parLonOrigin)
-	case methodLCEA:
-		sb.WriteString("+proj=cea")
-		w("lat_ts", parLat1stSP)
-		w("lon_0", parLonOrigin)
-	case methodEquidistantCyl:
-		sb.WriteString("+proj=eqc")
-		w("lat_ts", parLat1stSP)
-		w("lat_0", parLatOrigin)
-		w("lon_0", parLonOrigin)
-	case methodNZMG:
-		sb.WriteString("+proj=nzmg")
-		w("lat_0", parLatOrigin)
-		w("lon_0", parLonOrigin)
-	case methodGuam:
-		sb.WriteString("+proj=aeqd +guam")
-		w("lat_0", parLatOrigin)
-		w("lon_0", parLonOrigin)
-	case methodModifiedAeqd:
-		sb.WriteString("+proj=aeqd")
-		w("lat_0", parLatOrigin)
-		w("lon_0", parLonOrigin)
-	case methodLaborde:
-		sb.WriteString("+proj=labrd")
-		w("lat_0", parLatCentre)
-		w("lon_0", parLonCentre)
-		w("azi", parAzimuth)
-		w("k", parScaleCentre)
-	}
-	en()
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"sort"
 	"strings"
+
+	"github.com/geodisaster/engine/crs/internal/proj"
 )
 
 // geodeticDatum is the geodetic part of a CRS: datum, ellipsoid, prime
@@ -13,7 +15,7 @@ type geodeticDatum struct {
 	key    string // datums with the same key convert without a datum shift
 	code   int    // EPSG datum code; 0 for a user-defined datum
 	name   string
-	el     ellipsoid
+	el     proj.Ellipsoid
 	ellRef ellipsoidRef
 	pm     primeMeridian
 	// shifts are the Helmert transformations to WGS 84 in PROJ's order
@@ -23,6 +25,9 @@ type geodeticDatum struct {
 	// towgs84 marks a user-defined datum whose shift is its own
 	// +towgs84 (a bound CRS in PROJ's terms).
 	towgs84 bool
+	// projName is PROJ's +datum name of an EPSG datum (projDatums), "" for
+	// the others.
+	projName string
 }
 
 // setTOWGS84 makes d a bound datum whose only shift to WGS 84 is the
@@ -35,7 +40,7 @@ func (d *geodeticDatum) setTOWGS84(v []float64) bool {
 	p := make([]float64, 7)
 	copy(p, v)
 	d.shifts = []*datumShift{{name: "Transformation from " + d.name + " to WGS84", accuracy: -1,
-		w: -180, s: -90, e: 180, n: 90, h: newHelmert(p[0], p[1], p[2], p[3], p[4], p[5], p[6], 0, 0, 0)}}
+		w: -180, s: -90, e: 180, n: 90, h: proj.NewHelmert(p[0], p[1], p[2], p[3], p[4], p[5], p[6], 0, 0, 0)}}
 	d.towgs84 = true
 	d.code = 0
 	return true
@@ -64,7 +69,7 @@ var greenwich = primeMeridian{code: 8901, name: "Greenwich", unit: 9102}
 type datumShift struct {
 	code       int
 	name       string
-	h          *helmert
+	h          *proj.Helmert
 	accuracy   float64 // metres; -1 unknown
 	w, s, e, n float64 // area of use, degrees (w > e crosses the antimeridian)
 	offshore   bool
@@ -76,7 +81,7 @@ func (d *datumShift) contains(lon, lat float64) bool {
 	if lat < d.s || lat > d.n {
 		return false
 	}
-	lon = wrap180(lon)
+	lon = proj.Wrap180(lon)
 	if d.w <= d.e {
 		return lon >= d.w && lon <= d.e
 	}
@@ -120,7 +125,7 @@ func (g *geodeticDatum) pick(lon, lat float64) *datumShift {
 // geocentric coordinates, changing the ellipsoid (a ballpark offset is
 // always a no-op).
 func (g *geodeticDatum) nearWGS84Figure() bool {
-	return math.Abs(g.el.a-wgs84Ellipsoid.a) < 1e-3 && math.Abs(g.el.b-wgs84Ellipsoid.b) < 1e-3
+	return math.Abs(g.el.A-proj.WGS84.A) < 1e-3 && math.Abs(g.el.B-proj.WGS84.B) < 1e-3
 }
 
 // isWGS84 reports whether the datum is WGS 84 itself (no shift at all).
@@ -132,12 +137,12 @@ func (g *geodeticDatum) toWGS84(lon, lat float64) (float64, float64) {
 		return lon, lat
 	}
 	d := g.pick(lon, lat)
-	if d == nil || d.ballpark || (d.h.isNull() && g.nearWGS84Figure()) {
+	if d == nil || d.ballpark || (d.h.IsNull() && g.nearWGS84Figure()) {
 		return lon, lat
 	}
-	x, y, z := geocentric(g.el, lon, lat)
-	x, y, z = d.h.forward(x, y, z)
-	return geodetic(wgs84Ellipsoid, x, y, z)
+	x, y, z := proj.Geocentric(g.el, lon, lat)
+	x, y, z = d.h.Forward(x, y, z)
+	return proj.Geodetic(proj.WGS84, x, y, z)
 }
 
 // fromWGS84 converts WGS 84 longitude/latitude to the datum.
@@ -146,17 +151,17 @@ func (g *geodeticDatum) fromWGS84(lon, lat float64) (float64, float64) {
 		return lon, lat
 	}
 	d := g.pick(lon, lat)
-	if d == nil || d.ballpark || (d.h.isNull() && g.nearWGS84Figure()) {
+	if d == nil || d.ballpark || (d.h.IsNull() && g.nearWGS84Figure()) {
 		return lon, lat
 	}
-	x, y, z := geocentric(wgs84Ellipsoid, lon, lat)
-	x, y, z = d.h.reverse(x, y, z)
-	return geodetic(g.el, x, y, z)
+	x, y, z := proj.Geocentric(proj.WGS84, lon, lat)
+	x, y, z = d.h.Reverse(x, y, z)
+	return proj.Geodetic(g.el, x, y, z)
 }
 
 // wgs84Datum is EPSG:6326, World Geodetic System 1984 ensemble.
 var wgs84Datum = &geodeticDatum{key: "EPSG:6326", code: 6326, name: "World Geodetic System 1984 ensemble",
-	el: wgs84Ellipsoid, ellRef: ellipsoidRef{code: 7030, name: "WGS 84", unit: 9001}, pm: greenwich}
+	el: proj.WGS84, ellRef: ellipsoidRef{code: 7030, name: "WGS 84", unit: 9001}, pm: greenwich, projName: "WGS84"}
 
 // datumFor builds the geodetic datum of the registry's geographic CRS g.
 func (r *registry) datumFor(g *geogDef) (*geodeticDatum, error) {
@@ -180,7 +185,7 @@ func (r *registry) datumFor(g *geogDef) (*geodeticDatum, error) {
 		return nil, fmt.Errorf("%w: EPSG:%d: %v", ErrUnknownCRS, g.code, err)
 	}
 	gd := &geodeticDatum{key: fmt.Sprintf("EPSG:%d", dd.code), code: dd.code, name: dd.name, el: el,
-		ellRef: ellipsoidRef{code: dd.ell, name: ed.name, unit: ed.unit}, pm: pm}
+		ellRef: ellipsoidRef{code: dd.ell, name: ed.name, unit: ed.unit}, pm: pm, projName: r.projDatumName(dd.code)}
 	src := g.code
 	hs := r.helmerts[src]
 	if rot, ok := r.rotations[src]; ok {
@@ -199,7 +204,7 @@ func (r *registry) datumFor(g *geogDef) (*geodeticDatum, error) {
 		// PROJ adds its ballpark (null) transformation, valid everywhere,
 		// when no transformation's area holds the CRS's whole area of use;
 		// it applies to the points outside every area.
-		gd.shifts = append(gd.shifts, &datumShift{name: "Ballpark geographic offset", h: newHelmert(0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
+		gd.shifts = append(gd.shifts, &datumShift{name: "Ballpark geographic offset", h: proj.NewHelmert(0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
 			accuracy: -1, w: -180, s: -90, e: 180, n: 90, ballpark: true})
 	}
 	return gd, nil
@@ -262,7 +267,7 @@ next:
 		case 9607, 9636: // coordinate frame rotation: reverse the rotations
 			rx, ry, rz = -rx, -ry, -rz
 		}
-		d.h = newHelmert(h.p[0], h.p[1], h.p[2], rx, ry, rz, h.p[6], h.p[7], h.p[8], h.p[9])
+		d.h = proj.NewHelmert(h.p[0], h.p[1], h.p[2], rx, ry, rz, h.p[6], h.p[7], h.p[8], h.p[9])
 		if len(h.usages) > 0 {
 			if e, ok := r.extents[h.usages[0].extent]; ok {
 				d.w, d.s, d.e, d.n = e.w, e.s, e.e, e.n
@@ -274,7 +279,7 @@ next:
 		if srcExt != nil {
 			area = intersectionArea(d.w, d.s, d.e, d.n, srcExt.w, srcExt.s, srcExt.e, srcExt.n)
 		}
-		cs = append(cs, cand{d, area, d.h.isNull()})
+		cs = append(cs, cand{d, area, d.h.IsNull()})
 	}
 	sort.SliceStable(cs, func(i, j int) bool {
 		a, b := cs[i], cs[j]
@@ -306,7 +311,7 @@ func pseudoArea(w, s, e, n float64) float64 {
 	if e < w {
 		e += 360
 	}
-	return float64((e-w)*deg2rad) * (math.Sin(rad(n)) - math.Sin(rad(s)))
+	return float64((e-w)*proj.DegToRad) * (math.Sin(proj.Radians(n)) - math.Sin(proj.Radians(s)))
 }
 
 // intersectionArea is the pseudo area of the intersection of two boxes.
@@ -326,33 +331,33 @@ func intersectionArea(w1, s1, e1, n1, w2, s2, e2, n2 float64) float64 {
 	for _, shift := range []float64{-360, 0, 360} {
 		w, e := math.Max(w1, w2+shift), math.Min(e1, e2+shift)
 		if e > w {
-			best += float64((e - w) * deg2rad)
+			best += float64((e - w) * proj.DegToRad)
 		}
 	}
-	return best * (math.Sin(rad(n)) - math.Sin(rad(s)))
+	return best * (math.Sin(proj.Radians(n)) - math.Sin(proj.Radians(s)))
 }
 
 // ellipsoid converts a registry ellipsoid to metres.
-func (r *registry) ellipsoid(ed ellipsoidDef) (ellipsoid, error) {
+func (r *registry) ellipsoid(ed ellipsoidDef) (proj.Ellipsoid, error) {
 	u, ok := r.units[ed.unit]
 	if !ok || u.typ != "length" {
-		return ellipsoid{}, fmt.Errorf("ellipsoid %q: unit %d", ed.name, ed.unit)
+		return proj.Ellipsoid{}, fmt.Errorf("ellipsoid %q: unit %d", ed.name, ed.unit)
 	}
 	a := float64(ed.a * u.factor)
-	var el ellipsoid
+	var el proj.Ellipsoid
 	switch {
 	case ed.invf != 0:
-		el = newEllipsoid(a, ed.invf)
+		el = proj.NewEllipsoid(a, ed.invf)
 	case ed.b != 0:
-		el = newEllipsoidAB(a, float64(ed.b*u.factor))
+		el = proj.NewEllipsoidAB(a, float64(ed.b*u.factor))
 	default:
-		el = newEllipsoid(a, 0)
+		el = proj.NewEllipsoid(a, 0)
 	}
 	rf := ed.invf
-	if rf == 0 && el.b != el.a {
-		rf = el.a / (el.a - el.b)
+	if rf == 0 && el.B != el.A {
+		rf = el.A / (el.A - el.B)
 	}
-	if w, ok := projWellKnownEllipsoid(el.a, el.b, rf); ok {
+	if w, ok := projWellKnownEllipsoid(el.A, el.B, rf); ok {
 		return w, nil
 	}
 	return el, nil
@@ -374,7 +379,7 @@ func (r *registry) primeMeridian(code int) (primeMeridian, error) {
 	// PROJ computes with its own value of a prime meridian it knows by
 	// name when EPSG's agrees to 1e-10 radians (Paris: 2.33722917° in EPSG,
 	// 2°20'14.025" in PROJ).
-	if v, ok := projPrimeMeridians[strings.ToLower(p.name)]; ok && math.Abs(v-deg) < 1e-10/deg2rad {
+	if v, ok := projPrimeMeridians[strings.ToLower(p.name)]; ok && math.Abs(v-deg) < 1e-10/proj.DegToRad {
 		deg = v
 	}
 	return primeMeridian{code: code, name: p.name, deg: deg, value: p.lon, unit: p.unit}, nil
@@ -391,5 +396,16 @@ func (r *registry) toDegrees(v float64, unit int) (float64, error) {
 	if !ok || u.typ != "angle" {
 		return 0, fmt.Errorf("unit %d is not angular", unit)
 	}
-	return float64(v*u.factor) / deg2rad, nil
+	return float64(v*u.factor) / proj.DegToRad, nil
+}
+
+// projDatumName returns PROJ's +datum name of EPSG datum code (the datum
+// of a geographic CRS of projDatums), or "".
+func (r *registry) projDatumName(code int) string {
+	for name, g := range projDatums {
+		if gd := r.geog[g]; gd != nil && gd.datum == code {
+			return name
+		}
+	}
+	return ""
 }

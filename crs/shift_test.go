@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/geodisaster/engine/crs/internal/proj"
 )
 
 // gridShiftedDatums are the datums for which Debian's proj-data installs
@@ -59,7 +61,7 @@ func TestDatumShiftsAgainstCs2cs(t *testing.T) {
 			}
 			lon := w + rnd.Float64()*(east-w)
 			lat := e.s + rnd.Float64()*(e.n-e.s)
-			lon = wrap180(lon) - g.datum.pm.deg
+			lon = proj.Wrap180(lon) - g.datum.pm.deg
 			pts = append(pts, [2]float64{lon, lat})
 			if g.latLon {
 				fmt.Fprintf(&in, "%.10f %.10f\n", lat, lon)
@@ -94,7 +96,7 @@ func TestDatumShiftsAgainstCs2cs(t *testing.T) {
 				t.Errorf("EPSG:%d (%v, %v): %v", code, x, y, err)
 				continue
 			}
-			d := math.Max(math.Abs(lat-wlat), math.Abs(wrap180(lon-wlon)))
+			d := math.Max(math.Abs(lat-wlat), math.Abs(proj.Wrap180(lon-wlon)))
 			worst = math.Max(worst, d)
 			if d <= 1e-9 {
 				agree++

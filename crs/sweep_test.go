@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/geodisaster/engine/crs/internal/proj"
 )
 
 // nativeTool returns the path of a reference tool, skipping the test when
@@ -98,7 +100,7 @@ func checkSweepCRS(s sweepCRS) (fwdErr, invErr float64, failure string) {
 	base := p.base
 	baseSwap := authoritySwapped(base)
 	projSwap := authoritySwapped(p)
-	deg := base.unit.radians / deg2rad
+	deg := base.unit.radians / proj.DegToRad
 	for _, pt := range s.Points {
 		bx, by := pt[0], pt[1]
 		if baseSwap {
@@ -128,9 +130,9 @@ func checkSweepCRS(s sweepCRS) (fwdErr, invErr float64, failure string) {
 		e1 := math.Abs(lon - pt[4])
 		e2 := math.Abs(lat - pt[5])
 		if baseSwap {
-			e2 = math.Abs(wrap180((lat-pt[5])*deg)) / deg
+			e2 = math.Abs(proj.Wrap180((lat-pt[5])*deg)) / deg
 		} else {
-			e1 = math.Abs(wrap180((lon-pt[4])*deg)) / deg
+			e1 = math.Abs(proj.Wrap180((lon-pt[4])*deg)) / deg
 		}
 		invErr = math.Max(invErr, math.Max(e1, e2)*deg)
 	}

@@ -6,6 +6,8 @@ import (
 	"math"
 	"runtime"
 	"sync"
+
+	"github.com/geodisaster/engine/crs/internal/proj"
 )
 
 // Transformer converts coordinates from one CRS to another as Transform
@@ -29,7 +31,7 @@ func NewTransformer(from, to CRS) (*Transformer, error) {
 
 // Transform converts one point (see the package function Transform).
 func (t *Transformer) Transform(x, y float64) (float64, float64, error) {
-	if err := finite2(x, y); err != nil {
+	if err := proj.CheckFinite(x, y); err != nil {
 		return 0, 0, err
 	}
 	if t.same {

@@ -5,55 +5,9 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/geodisaster/engine/crs/internal/proj"
 )
-
-// WKT2FromEPSG returns the WKT2:2019 of any EPSG CRS of the embedded
-// registry, including those whose method this package cannot convert
-// (FromEPSG refuses those).
-func WKT2FromEPSG(code int) (string, error) {
-	c, err := describeEPSG(code)
-	if err != nil {
-		return "", err
-	}
-	return WKT2(c)
-}
-
-// describeEPSG returns EPSG CRS code for description: as FromEPSG, or a
-// projected CRS without a usable projection when only the method is
-// unsupported.
-func describeEPSG(code int) (CRS, error) {
-	c, err := FromEPSG(code)
-	if err == nil {
-		return c, nil
-	}
-	r, rerr := epsg()
-	if rerr != nil {
-		return nil, rerr
-	}
-	if r.proj[code] == nil {
-		return nil, err
-	}
-	return r.projectedFromRegistryOpt(code, false)
-}
-
-// WKT2 returns c as OGC WKT2:2019 (ISO 19162:2019) in the multi-line form
-// PROJ prints (projinfo -o WKT2_2019, pyproj's CRS.to_wkt("WKT2_2019",
-// pretty=True)): byte-equal to PROJ's for the EPSG CRSs of the embedded
-// registry. User-defined CRSs (from a PROJ string, WKT or GeoKeys) get a
-// description PROJ parses back to the same CRS: a PROJCRS or GEOGCRS
-// without identifiers, wrapped in a BOUNDCRS when the datum carries its
-// own shift to WGS 84 (+towgs84); the aeqd:LAT,LON systems as the PROJCRS
-// of PROJ's +proj=aeqd. It is an error for a CRS this package cannot
-// describe.
-func WKT2(c CRS) (string, error) {
-	n, err := wktNodeOf(c)
-	if err != nil {
-		return "", err
-	}
-	var sb strings.Builder
-	n.write(&sb, 0)
-	return sb.String(), nil
-}
 
 // wktNode is a WKT keyword with its inline values and child nodes.
 type wktNode struct {
@@ -150,7 +104,7 @@ func ellipsoidNode(r *registry, d *geodeticDatum) *wktNode {
 	if name == "" {
 		name = "unknown"
 	}
-	return node("ELLIPSOID", quote(name), wktNum(d.el.a), wktNum(d.el.invf())).add(unitNode(r, 9001))
+	return node("ELLIPSOID", quote(name), wktNum(d.el.A), wktNum(d.el.Invf())).add(unitNode(r, 9001))
 }
 
 // datumNodes returns the DYNAMIC (or nil) and DATUM/ENSEMBLE nodes.
@@ -208,30 +162,6 @@ func axisNodes(r *registry, cs csDef, unit func(axisDef) *wktNode) []*wktNode {
 		out = append(out, ax)
 	}
 	return out
-}
-
-// axisDirection splits EPSG's "South along 90°E" into the WKT direction
-// and the meridian (degrees east).
-func axisDirection(d string) (dir string, meridian float64, ok bool) {
-	l := strings.ToLower(d)
-	head, rest, found := strings.Cut(l, " along ")
-	if !found {
-		return l, 0, false
-	}
-	rest = strings.TrimSpace(rest)
-	sign := 1.0
-	switch {
-	case strings.HasSuffix(rest, "°w"):
-		sign = -1
-		rest = strings.TrimSuffix(rest, "°w")
-	case strings.HasSuffix(rest, "°e"):
-		rest = strings.TrimSuffix(rest, "°e")
-	}
-	v, err := strconv.ParseFloat(rest, 64)
-	if err != nil {
-		return head, 0, false
-	}
-	return head, sign * v, true
 }
 
 // usageNodes are the USAGE nodes of registry usages.
@@ -336,11 +266,7 @@ func paramName(r *registry, code int) string {
 var extraMethodNames = map[int]string{}
 
 // wktNodeOf builds the WKT tree of a CRS.
-func wktNodeOf(c CRS) (*wktNode, error) {
-	r, err := epsg()
-	if err != nil {
-		return nil, err
-	}
+func wktNodeOf(r *registry, c CRS) (*wktNode, error) {
 	switch v := c.(type) {
 	case *geographicCRS:
 		return boundIfShifted(r, v.datum, geographicNode(r, v, "GEOGCRS", true)), nil
@@ -351,7 +277,7 @@ func wktNodeOf(c CRS) (*wktNode, error) {
 		}
 		return n, nil
 	case azimuthalEquidistant:
-		p, err := aeqdAsProjected(v)
+		p, err := aeqdAsProjected(r, v)
 		if err != nil {
 			return nil, err
 		}
@@ -364,16 +290,16 @@ func wktNodeOf(c CRS) (*wktNode, error) {
 
 // aeqdAsProjected expresses the WGS 84 aeqd system as a projected CRS
 // (PROJ's +proj=aeqd +datum=WGS84).
-func aeqdAsProjected(a azimuthalEquidistant) (*projectedCRS, error) {
-	wgs, err := FromEPSG(4326)
+func aeqdAsProjected(r *registry, a azimuthalEquidistant) (*projectedCRS, error) {
+	wgs, err := r.fromEPSG(4326)
 	if err != nil {
 		return nil, err
 	}
-	conv := &conversion{name: "unknown", method: methodModifiedAeqd, params: []paramDef{
-		{code: parLatOrigin, value: a.lat0, unit: 9122}, {code: parLonOrigin, value: a.lon0, unit: 9122},
-		{code: parFalseEasting, value: 0, unit: 9001}, {code: parFalseNorthing, value: 0, unit: 9001}}}
+	conv := &conversion{name: "unknown", method: proj.MethodModifiedAeqd, params: []paramDef{
+		{code: proj.ParLatOrigin, value: a.lat0, unit: 9122}, {code: proj.ParLonOrigin, value: a.lon0, unit: 9122},
+		{code: proj.ParFalseEasting, value: 0, unit: 9001}, {code: proj.ParFalseNorthing, value: 0, unit: 9001}}}
 	cs, _ := axisCS("enu", 9001)
-	return newProjected(0, "unknown", wgs.(*geographicCRS), conv, cs, Metre, 9001, mustEPSG())
+	return newProjected(0, "unknown", wgs.(*geographicCRS), conv, cs, Metre, 9001, r)
 }
 
 // towgs84Param is one parameter of a +towgs84 shift as WKT/PROJJSON
@@ -386,12 +312,12 @@ type towgs84Param struct {
 
 // towgs84Params lists a Helmert's parameters in the abridged form:
 // translations (m), position-vector rotations (arc-seconds), scale factor.
-func towgs84Params(h *helmert) []towgs84Param {
+func towgs84Params(h *proj.Helmert) []towgs84Param {
 	const asec = math.Pi / 648000
 	return []towgs84Param{
-		{"X-axis translation", 8605, h.tx}, {"Y-axis translation", 8606, h.ty}, {"Z-axis translation", 8607, h.tz},
-		{"X-axis rotation", 8608, h.m[7] / asec}, {"Y-axis rotation", 8609, h.m[2] / asec}, {"Z-axis rotation", 8610, h.m[3] / asec},
-		{"Scale difference", 8611, h.k},
+		{"X-axis translation", 8605, h.Tx}, {"Y-axis translation", 8606, h.Ty}, {"Z-axis translation", 8607, h.Tz},
+		{"X-axis rotation", 8608, h.M[7] / asec}, {"Y-axis rotation", 8609, h.M[2] / asec}, {"Z-axis rotation", 8610, h.M[3] / asec},
+		{"Scale difference", 8611, h.K},
 	}
 }
 
@@ -411,7 +337,7 @@ func boundIfShifted(r *registry, d *geodeticDatum, n *wktNode) *wktNode {
 
 // boundNode is BOUNDCRS[SOURCECRS[source], TARGETCRS[target],
 // ABRIDGEDTRANSFORMATION[name, h]].
-func boundNode(source, target *wktNode, name string, h *helmert) *wktNode {
+func boundNode(source, target *wktNode, name string, h *proj.Helmert) *wktNode {
 	t := node("ABRIDGEDTRANSFORMATION", quote(name))
 	t.add(node("METHOD", quote("Position Vector transformation (geog2D domain)")).add(idNode(9606)))
 	// An abridged transformation's parameters carry no units: metres,

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/geodisaster/engine/crs/internal/proj"
 )
 
 // wktValue is a parsed WKT element: a node, a quoted string, a number or
@@ -237,15 +239,15 @@ func normName(s string) string {
 // registry is that EPSG CRS; otherwise the definition is read (datum by
 // EPSG code or name, ellipsoid, prime meridian, +TOWGS84 or BOUNDCRS
 // shift, projection method and parameters, unit, axes).
-func parseWKT(s string) (CRS, error) {
+func parseWKT(r *registry, s string) (CRS, error) {
 	t, err := parseWKTTree(s)
 	if err != nil {
 		return nil, fmt.Errorf("%w: WKT: %v", ErrUnknownCRS, err)
 	}
-	return wktToCRS(t)
+	return wktToCRS(r, t)
 }
 
-func wktToCRS(t *wktTree) (CRS, error) {
+func wktToCRS(r *registry, t *wktTree) (CRS, error) {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: WKT %s: %s", ErrUnknownCRS, t.kw, fmt.Sprintf(format, args...))
 	}
@@ -263,11 +265,11 @@ func wktToCRS(t *wktTree) (CRS, error) {
 				attachTOWGS84(&inner, v)
 			}
 		}
-		return wktToCRS(&inner)
+		return wktToCRS(r, &inner)
 	case "COMPOUNDCRS", "COMPD_CS":
 		for _, a := range t.args {
 			if a.node != nil {
-				if c, err := wktToCRS(a.node); err == nil {
+				if c, err := wktToCRS(r, a.node); err == nil {
 					return c, nil
 				}
 			}
@@ -275,15 +277,15 @@ func wktToCRS(t *wktTree) (CRS, error) {
 		return nil, bad("no horizontal CRS")
 	}
 	if code := t.epsgID(); code != 0 {
-		if c, err := describeEPSG(code); err == nil {
+		if c, err := r.describeEPSG(code); err == nil {
 			return c, nil
 		}
 	}
 	switch t.kw {
 	case "GEOGCS", "GEOGCRS", "GEOGRAPHICCRS", "GEODCRS", "GEODETICCRS", "BASEGEOGCRS", "BASEGEODCRS":
-		return wktGeographic(t)
+		return wktGeographic(r, t)
 	case "PROJCS", "PROJCRS", "PROJECTEDCRS":
-		return wktProjected(t)
+		return wktProjected(r, t)
 	}
 	return nil, bad("not a geographic or projected CRS")
 }
@@ -397,11 +399,7 @@ func datumByName(r *registry, name string) int {
 }
 
 // wktGeographic reads a geographic CRS (GEOGCS or GEOGCRS).
-func wktGeographic(t *wktTree) (*geographicCRS, error) {
-	r, err := epsg()
-	if err != nil {
-		return nil, err
-	}
+func wktGeographic(r *registry, t *wktTree) (*geographicCRS, error) {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: WKT %s: %s", ErrUnknownCRS, t.kw, fmt.Sprintf(format, args...))
 	}
@@ -426,11 +424,11 @@ func wktGeographic(t *wktTree) (*geographicCRS, error) {
 			a *= f
 		}
 	}
-	el := newEllipsoid(a, rf)
-	if !el.valid() || (rf != 0 && !(rf > 1)) {
+	el := proj.NewEllipsoid(a, rf)
+	if !el.Valid() || (rf != 0 && !(rf > 1)) {
 		return nil, bad("bad ELLIPSOID")
 	}
-	if w, ok := projWellKnownEllipsoid(el.a, el.b, rf); ok {
+	if w, ok := projWellKnownEllipsoid(el.A, el.B, rf); ok {
 		el = w
 	}
 	d := &geodeticDatum{name: dn.name(), el: el, ellRef: ellipsoidRef{code: sp.epsgID(), name: sp.name(), unit: 9001}, pm: greenwich}
@@ -461,10 +459,10 @@ func wktGeographic(t *wktTree) (*geographicCRS, error) {
 			deg := v
 			if u := pm.child("ANGLEUNIT", "UNIT"); u != nil {
 				if f, ok := u.number(0); ok && f > 0 {
-					deg = float64(v*f) / deg2rad
+					deg = float64(v*f) / proj.DegToRad
 				}
 			} else if angle.code != 0 || angle.radians != degreeUnit.radians {
-				deg = float64(v*angle.radians) / deg2rad
+				deg = float64(v*angle.radians) / proj.DegToRad
 			}
 			d.pm = primeMeridian{name: pm.name(), deg: deg, value: deg, unit: 9122}
 		}
@@ -532,11 +530,7 @@ func wktGeographic(t *wktTree) (*geographicCRS, error) {
 }
 
 // wktProjected reads a projected CRS (PROJCS or PROJCRS).
-func wktProjected(t *wktTree) (CRS, error) {
-	r, err := epsg()
-	if err != nil {
-		return nil, err
-	}
+func wktProjected(r *registry, t *wktTree) (CRS, error) {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: WKT %s: %s", ErrUnknownCRS, t.kw, fmt.Sprintf(format, args...))
 	}
@@ -544,7 +538,7 @@ func wktProjected(t *wktTree) (CRS, error) {
 	if gt == nil {
 		return nil, bad("no base geographic CRS")
 	}
-	base, err := wktGeographic(gt)
+	base, err := wktGeographic(r, gt)
 	if err != nil {
 		return nil, err
 	}
@@ -612,7 +606,7 @@ func wktProjected(t *wktTree) (CRS, error) {
 	if cv := t.child("CONVERSION", "DERIVINGCONVERSION"); cv != nil {
 		conv, err = wkt2Conversion(r, cv)
 	} else {
-		conv, err = wkt1Conversion(t, unit)
+		conv, err = wkt1Conversion(r, t, unit)
 	}
 	if err != nil {
 		return nil, err
@@ -632,24 +626,24 @@ func wktProjected(t *wktTree) (CRS, error) {
 	if err != nil {
 		return nil, bad("%v", err)
 	}
-	if a, ok := asWGS84Aeqd(p); ok {
+	if a, ok := asWGS84Aeqd(r, p); ok {
 		return a, nil
 	}
-	return identifyOrKeep(p), nil
+	return r.identifyOrKeep(p), nil
 }
 
 // asWGS84Aeqd recognises the "aeqd:LAT,LON" system in a projected CRS.
-func asWGS84Aeqd(p *projectedCRS) (CRS, bool) {
+func asWGS84Aeqd(r *registry, p *projectedCRS) (CRS, bool) {
 	d := p.base.datum
-	if p.conv.method != methodModifiedAeqd || p.unit != Metre || p.comp != [2]int{0, 1} || p.sign != [2]float64{1, 1} ||
-		d.pm.deg != 0 || !(d.isWGS84() || (d.el == wgs84Ellipsoid && len(d.shifts) == 0)) {
+	if p.conv.method != proj.MethodModifiedAeqd || p.unit != Metre || p.comp != [2]int{0, 1} || p.sign != [2]float64{1, 1} ||
+		d.pm.deg != 0 || !(d.isWGS84() || (d.el == proj.WGS84 && len(d.shifts) == 0)) {
 		return nil, false
 	}
-	pv, err := mustEPSG().paramValues(p.conv.params)
-	if err != nil || pv[parFalseEasting] != 0 || pv[parFalseNorthing] != 0 {
+	pv, err := r.paramValues(p.conv.params)
+	if err != nil || pv[proj.ParFalseEasting] != 0 || pv[proj.ParFalseNorthing] != 0 {
 		return nil, false
 	}
-	a, err := NewAzimuthalEquidistant(pv[parLatOrigin], pv[parLonOrigin])
+	a, err := NewAzimuthalEquidistant(pv[proj.ParLatOrigin], pv[proj.ParLonOrigin])
 	return a, err == nil
 }
 
@@ -696,7 +690,7 @@ func wkt2Conversion(r *registry, cv *wktTree) (*conversion, error) {
 				v, unit = float64(v*f), 9201
 			default:
 				if f > 0 && math.Abs(f-math.Pi/180) > 1e-12 {
-					v = float64(v*f) / deg2rad
+					v = float64(v*f) / proj.DegToRad
 				}
 			}
 		} else {
@@ -710,9 +704,9 @@ func wkt2Conversion(r *registry, cv *wktTree) (*conversion, error) {
 // defaultParamUnit guesses the unit of a parameter given without one.
 func defaultParamUnit(code int) int {
 	switch code {
-	case parFalseEasting, parFalseNorthing, parEastingFalseOr, parNorthingFalseOr, parEastingCentre, parNorthingCentre, parOriginHeight:
+	case proj.ParFalseEasting, proj.ParFalseNorthing, proj.ParEastingFalseOr, proj.ParNorthingFalseOr, proj.ParEastingCentre, proj.ParNorthingCentre, proj.ParOriginHeight:
 		return 9001
-	case parScaleOrigin, parScaleCentre, parScalePseudoSP, parEllipsoidScale:
+	case proj.ParScaleOrigin, proj.ParScaleCentre, proj.ParScalePseudoSP, proj.ParEllipsoidScale:
 		return 9201
 	}
 	return 9122
@@ -752,7 +746,7 @@ var wkt1ParamNames = map[string]string{
 // wkt1Conversion reads PROJECTION["..."] and its PARAMETERs (degrees, the
 // false origin in the CRS's unit) into a conversion, through the PROJ
 // string reader.
-func wkt1Conversion(t *wktTree, unit Unit) (*conversion, error) {
+func wkt1Conversion(r *registry, t *wktTree, unit Unit) (*conversion, error) {
 	pn := t.child("PROJECTION")
 	if pn == nil {
 		return nil, fmt.Errorf("%w: WKT PROJCS without PROJECTION", ErrUnknownCRS)
@@ -842,10 +836,20 @@ func wkt1Conversion(t *wktTree, unit Unit) (*conversion, error) {
 	if variant == "wsu" {
 		vals["axis"] = "wsu"
 	}
-	conv, err := projConversion(kind, vals)
+	conv, err := projConversion(r, kind, vals)
 	if err != nil {
 		return nil, err
 	}
 	conv.name = "unnamed"
 	return conv, nil
+}
+
+// isWKTKeyword reports whether kw opens a WKT CRS definition.
+func isWKTKeyword(kw string) bool {
+	switch strings.ToUpper(kw) {
+	case "GEOGCS", "PROJCS", "COMPD_CS", "GEOGCRS", "GEOGRAPHICCRS", "GEODCRS", "GEODETICCRS",
+		"PROJCRS", "PROJECTEDCRS", "BOUNDCRS", "COMPOUNDCRS":
+		return true
+	}
+	return false
 }

@@ -1,4 +1,4 @@
-package crs
+package proj
 
 import (
 	"fmt"
@@ -20,9 +20,9 @@ type polarStereo struct {
 // newPolarStereo prepares the projection centred on the north or south
 // pole; latTS is the standard parallel in degrees (±90 for variant A, which
 // takes the scale k0 at the pole).
-func newPolarStereo(el ellipsoid, north bool, lon0, latTS, k0, fe, fn float64) (*polarStereo, error) {
-	phits := math.Abs(rad(latTS))
-	p := &polarStereo{a: el.a, e: el.e, e2: el.e2, north: north, lon0: lon0, fe: fe, fn: fn}
+func newPolarStereo(el Ellipsoid, north bool, lon0, latTS, k0, fe, fn float64) (*polarStereo, error) {
+	phits := math.Abs(Radians(latTS))
+	p := &polarStereo{a: el.A, e: el.e, e2: el.e2, north: north, lon0: lon0, fe: fe, fn: fn}
 	if !(k0 > 0) {
 		return nil, fmt.Errorf("polar stereographic scale factor %v", k0)
 	}
@@ -47,11 +47,11 @@ func newPolarStereo(el ellipsoid, north bool, lon0, latTS, k0, fe, fn float64) (
 
 // forward: ρ = akm1·t(φ') with φ' the latitude measured towards the
 // centre pole; x = ρ sin λ, y = ∓ρ cos λ (north, south).
-func (p *polarStereo) forward(lon, lat float64) (float64, float64, error) {
+func (p *polarStereo) Forward(lon, lat float64) (float64, float64, error) {
 	if err := checkForward(lon, lat); err != nil {
 		return 0, 0, err
 	}
-	phi := rad(lat)
+	phi := Radians(lat)
 	sinlam, coslam := math.Sincos(lamOf(lon, p.lon0))
 	if !p.north {
 		phi, coslam = -phi, -coslam
@@ -70,7 +70,7 @@ func (p *polarStereo) forward(lon, lat float64) (float64, float64, error) {
 	return finiteXY(p.fe+float64(p.a*x), p.fn+float64(p.a*y), "polar stereographic")
 }
 
-func (p *polarStereo) inverse(x, y float64) (float64, float64, error) {
+func (p *polarStereo) Inverse(x, y float64) (float64, float64, error) {
 	x = (x - p.fe) / p.a
 	y = (y - p.fn) / p.a
 	if p.north {

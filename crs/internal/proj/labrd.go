@@ -1,4 +1,4 @@
-package crs
+package proj
 
 import (
 	"fmt"
@@ -17,13 +17,13 @@ type laborde struct {
 	Ca, Cb, Cc, Cd     float64
 }
 
-func newLaborde(el ellipsoid, latc, lonc, azimuth, k0, fe, fn float64) (*laborde, error) {
+func newLaborde(el Ellipsoid, latc, lonc, azimuth, k0, fe, fn float64) (*laborde, error) {
 	if !(k0 > 0) {
 		return nil, fmt.Errorf("Laborde scale factor %v", k0)
 	}
-	phi0 := rad(latc)
-	az := rad(azimuth)
-	p := &laborde{a: el.a, e: el.e, oneEs: 1 - el.e2, lon0: lonc, fe: fe, fn: fn, phi0: phi0, k0: k0}
+	phi0 := Radians(latc)
+	az := Radians(azimuth)
+	p := &laborde{a: el.A, e: el.e, oneEs: 1 - el.e2, lon0: lonc, fe: fe, fn: fn, phi0: phi0, k0: k0}
 	sinp := math.Sin(phi0)
 	t := 1 - float64(float64(el.e2*sinp)*sinp)
 	n := 1 / math.Sqrt(t)
@@ -42,11 +42,11 @@ func newLaborde(el ellipsoid, latc, lonc, azimuth, k0, fe, fn float64) (*laborde
 	return p, nil
 }
 
-func (p *laborde) forward(lon, lat float64) (float64, float64, error) {
+func (p *laborde) Forward(lon, lat float64) (float64, float64, error) {
 	if err := checkForward(lon, lat); err != nil {
 		return 0, 0, err
 	}
-	phi := rad(lat)
+	phi := Radians(lat)
 	lam := lamOf(lon, p.lon0)
 	v1 := float64(p.A * math.Log(math.Tan(math.Pi/4+float64(0.5*phi))))
 	t := float64(p.e * math.Sin(phi))
@@ -75,7 +75,7 @@ func (p *laborde) forward(lon, lat float64) (float64, float64, error) {
 	return finiteXY(p.fe+float64(p.a*x), p.fn+float64(p.a*y), "Laborde")
 }
 
-func (p *laborde) inverse(x, y float64) (float64, float64, error) {
+func (p *laborde) Inverse(x, y float64) (float64, float64, error) {
 	x = (x - p.fe) / p.a
 	y = (y - p.fn) / p.a
 	x2 := float64(x * x)

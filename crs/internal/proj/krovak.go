@@ -1,4 +1,4 @@
-package crs
+package proj
 
 import (
 	"fmt"
@@ -19,12 +19,12 @@ type krovak struct {
 	ad, s0            float64
 }
 
-func newKrovak(el ellipsoid, latc, lon0, colat, latPSP, k0, fe, fn float64) (*krovak, error) {
+func newKrovak(el Ellipsoid, latc, lon0, colat, latPSP, k0, fe, fn float64) (*krovak, error) {
 	if !(k0 > 0) {
 		return nil, fmt.Errorf("Krovak scale factor %v", k0)
 	}
-	phi0 := rad(latc)
-	p := &krovak{a: el.a, e: el.e, lon0: lon0, fe: fe, fn: fn}
+	phi0 := Radians(latc)
+	p := &krovak{a: el.A, e: el.e, lon0: lon0, fe: fe, fn: fn}
 	p.alpha = math.Sqrt(1 + float64(el.e2*math.Pow(math.Cos(phi0), 4))/(1-el.e2))
 	u0 := math.Asin(math.Sin(phi0) / p.alpha)
 	es := float64(el.e * math.Sin(phi0))
@@ -32,18 +32,18 @@ func newKrovak(el ellipsoid, latc, lon0, colat, latPSP, k0, fe, fn float64) (*kr
 	p.k = float64(math.Tan(float64(u0/2)+math.Pi/4)/math.Pow(math.Tan(float64(phi0/2)+math.Pi/4), p.alpha)) * g
 	sp := math.Sin(phi0)
 	n0 := math.Sqrt(1-el.e2) / (1 - float64(float64(el.e2*sp)*sp))
-	p.s0 = rad(latPSP)
+	p.s0 = Radians(latPSP)
 	p.n = math.Sin(p.s0)
 	p.rho0 = float64(k0*n0) / math.Tan(p.s0)
-	p.ad = rad(colat)
+	p.ad = Radians(colat)
 	return p, nil
 }
 
-func (p *krovak) forward(lon, lat float64) (float64, float64, error) {
+func (p *krovak) Forward(lon, lat float64) (float64, float64, error) {
 	if err := checkForward(lon, lat); err != nil {
 		return 0, 0, err
 	}
-	phi := rad(lat)
+	phi := Radians(lat)
 	es := float64(p.e * math.Sin(phi))
 	gfi := math.Pow((1+es)/(1-es), float64(p.alpha*p.e)/2)
 	u := 2 * (math.Atan(float64(p.k*math.Pow(math.Tan(float64(phi/2)+math.Pi/4), p.alpha))/gfi) - math.Pi/4)
@@ -62,7 +62,7 @@ func (p *krovak) forward(lon, lat float64) (float64, float64, error) {
 	return finiteXY(p.fe+float64(p.a*x), p.fn+float64(p.a*y), "Krovak")
 }
 
-func (p *krovak) inverse(x, y float64) (float64, float64, error) {
+func (p *krovak) Inverse(x, y float64) (float64, float64, error) {
 	// Southing-like and westing-like distances from the cone's apex.
 	ys := -(x - p.fe) / p.a
 	xs := -(y - p.fn) / p.a

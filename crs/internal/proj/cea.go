@@ -1,4 +1,4 @@
-package crs
+package proj
 
 import (
 	"fmt"
@@ -13,12 +13,12 @@ type cylindricalEqualArea struct {
 	apa                     authalicCoeffs
 }
 
-func newCylindricalEqualArea(el ellipsoid, lon0, latTS, fe, fn float64) (*cylindricalEqualArea, error) {
-	t := rad(latTS)
+func newCylindricalEqualArea(el Ellipsoid, lon0, latTS, fe, fn float64) (*cylindricalEqualArea, error) {
+	t := Radians(latTS)
 	if math.Abs(t) >= math.Pi/2 {
 		return nil, fmt.Errorf("cylindrical equal-area standard parallel %v", latTS)
 	}
-	p := &cylindricalEqualArea{a: el.a, e: el.e, e2: el.e2, oneEs: 1 - el.e2, lon0: lon0, fe: fe, fn: fn}
+	p := &cylindricalEqualArea{a: el.A, e: el.e, e2: el.e2, oneEs: 1 - el.e2, lon0: lon0, fe: fe, fn: fn}
 	p.k0 = math.Cos(t)
 	if el.e2 != 0 {
 		s := math.Sin(t)
@@ -29,21 +29,21 @@ func newCylindricalEqualArea(el ellipsoid, lon0, latTS, fe, fn float64) (*cylind
 	return p, nil
 }
 
-func (p *cylindricalEqualArea) forward(lon, lat float64) (float64, float64, error) {
+func (p *cylindricalEqualArea) Forward(lon, lat float64) (float64, float64, error) {
 	if err := checkForward(lon, lat); err != nil {
 		return 0, 0, err
 	}
 	x := float64(p.k0 * lamOf(lon, p.lon0))
 	var y float64
 	if p.e2 != 0 {
-		y = float64(0.5*qsfn(math.Sin(rad(lat)), p.e, p.oneEs)) / p.k0
+		y = float64(0.5*qsfn(math.Sin(Radians(lat)), p.e, p.oneEs)) / p.k0
 	} else {
-		y = math.Sin(rad(lat)) / p.k0
+		y = math.Sin(Radians(lat)) / p.k0
 	}
 	return p.fe + float64(p.a*x), p.fn + float64(p.a*y), nil
 }
 
-func (p *cylindricalEqualArea) inverse(x, y float64) (float64, float64, error) {
+func (p *cylindricalEqualArea) Inverse(x, y float64) (float64, float64, error) {
 	x = (x - p.fe) / p.a
 	y = (y - p.fn) / p.a
 	var phi float64
@@ -71,20 +71,20 @@ type equidistantCylindrical struct {
 	lon0, fe, fn float64
 }
 
-func newEquidistantCylindrical(el ellipsoid, lon0, latTS, lat0, fe, fn float64) *equidistantCylindrical {
-	return &equidistantCylindrical{a: el.a, rc: math.Cos(rad(latTS)), phi0: rad(lat0), lon0: lon0, fe: fe, fn: fn}
+func newEquidistantCylindrical(el Ellipsoid, lon0, latTS, lat0, fe, fn float64) *equidistantCylindrical {
+	return &equidistantCylindrical{a: el.A, rc: math.Cos(Radians(latTS)), phi0: Radians(lat0), lon0: lon0, fe: fe, fn: fn}
 }
 
-func (p *equidistantCylindrical) forward(lon, lat float64) (float64, float64, error) {
+func (p *equidistantCylindrical) Forward(lon, lat float64) (float64, float64, error) {
 	if err := checkForward(lon, lat); err != nil {
 		return 0, 0, err
 	}
 	x := float64(p.rc * lamOf(lon, p.lon0))
-	y := (rad(lat)) - p.phi0
+	y := (Radians(lat)) - p.phi0
 	return p.fe + float64(p.a*x), p.fn + float64(p.a*y), nil
 }
 
-func (p *equidistantCylindrical) inverse(x, y float64) (float64, float64, error) {
+func (p *equidistantCylindrical) Inverse(x, y float64) (float64, float64, error) {
 	x = (x - p.fe) / p.a
 	y = (y - p.fn) / p.a
 	phi := y + p.phi0

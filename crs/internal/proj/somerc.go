@@ -1,28 +1,28 @@
-package crs
+package proj
 
 import (
 	"fmt"
 	"math"
 )
 
-// swissOblique is the Swiss oblique Mercator (the EPSG Hotine variant B
+// SwissOblique is the Swiss oblique Mercator (the EPSG Hotine variant B
 // with azimuth and rectified grid angle 90°, as CH1903/LV03 and LV95
 // use), PROJ's +proj=somerc: the ellipsoid onto Gauss's sphere, then a
 // transverse-oblique Mercator on the sphere.
-type swissOblique struct {
+type SwissOblique struct {
 	a, e, hlfE, roneEs float64
 	lon0, fe, fn       float64
 	c, K, kR           float64
 	sinp0, cosp0       float64
 }
 
-func newSwissOblique(el ellipsoid, lat0, lon0, k0, fe, fn float64) (*swissOblique, error) {
+func newSwissOblique(el Ellipsoid, lat0, lon0, k0, fe, fn float64) (*SwissOblique, error) {
 	if !(k0 > 0) {
 		return nil, fmt.Errorf("Swiss oblique Mercator scale factor %v", k0)
 	}
-	phi0 := rad(lat0)
+	phi0 := Radians(lat0)
 	oneEs := 1 - el.e2
-	p := &swissOblique{a: el.a, e: el.e, hlfE: 0.5 * el.e, roneEs: 1 / oneEs, lon0: lon0, fe: fe, fn: fn}
+	p := &SwissOblique{a: el.A, e: el.e, hlfE: 0.5 * el.e, roneEs: 1 / oneEs, lon0: lon0, fe: fe, fn: fn}
 	cp := math.Cos(phi0)
 	cp = float64(cp * cp)
 	p.c = math.Sqrt(1 + float64(float64(float64(el.e2*cp)*cp)*p.roneEs))
@@ -36,11 +36,11 @@ func newSwissOblique(el ellipsoid, lat0, lon0, k0, fe, fn float64) (*swissObliqu
 	return p, nil
 }
 
-func (p *swissOblique) forward(lon, lat float64) (float64, float64, error) {
+func (p *SwissOblique) Forward(lon, lat float64) (float64, float64, error) {
 	if err := checkForward(lon, lat); err != nil {
 		return 0, 0, err
 	}
-	phi := rad(lat)
+	phi := Radians(lat)
 	sp := float64(p.e * math.Sin(phi))
 	phip := twoAtan(math.Exp(float64(p.c*(math.Log(math.Tan(math.Pi/4+float64(0.5*phi)))-float64(p.hlfE*math.Log((1+sp)/(1-sp)))))+p.K)) - math.Pi/2
 	lamp := float64(p.c * lamOf(lon, p.lon0))
@@ -52,7 +52,7 @@ func (p *swissOblique) forward(lon, lat float64) (float64, float64, error) {
 	return finiteXY(p.fe+float64(p.a*x), p.fn+float64(p.a*y), "Swiss oblique Mercator")
 }
 
-func (p *swissOblique) inverse(x, y float64) (float64, float64, error) {
+func (p *SwissOblique) Inverse(x, y float64) (float64, float64, error) {
 	x = (x - p.fe) / p.a
 	y = (y - p.fn) / p.a
 	phipp := 2 * (math.Atan(math.Exp(y/p.kR)) - math.Pi/4)

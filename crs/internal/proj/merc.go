@@ -1,4 +1,4 @@
-package crs
+package proj
 
 import (
 	"fmt"
@@ -16,9 +16,9 @@ type mercator struct {
 
 // newMercator prepares the projection; latTS is the standard parallel of
 // variant B (k0 then follows from it), 0 for variant A with scale k0.
-func newMercator(el ellipsoid, lon0, latTS, k0, fe, fn float64) (*mercator, error) {
+func newMercator(el Ellipsoid, lon0, latTS, k0, fe, fn float64) (*mercator, error) {
 	if latTS != 0 {
-		phits := math.Abs(rad(latTS))
+		phits := math.Abs(Radians(latTS))
 		if phits >= math.Pi/2 {
 			return nil, fmt.Errorf("Mercator standard parallel %v", latTS)
 		}
@@ -28,24 +28,24 @@ func newMercator(el ellipsoid, lon0, latTS, k0, fe, fn float64) (*mercator, erro
 	if !(k0 > 0) {
 		return nil, fmt.Errorf("Mercator scale factor %v", k0)
 	}
-	return &mercator{a: el.a, e: el.e, e2: el.e2, lon0: lon0, k0: k0, fe: fe, fn: fn}, nil
+	return &mercator{a: el.A, e: el.e, e2: el.e2, lon0: lon0, k0: k0, fe: fe, fn: fn}, nil
 }
 
-func (p *mercator) forward(lon, lat float64) (float64, float64, error) {
+func (p *mercator) Forward(lon, lat float64) (float64, float64, error) {
 	if err := checkForward(lon, lat); err != nil {
 		return 0, 0, err
 	}
-	if math.Abs(math.Abs(lat)-90) <= 1e-10*rad2deg {
+	if math.Abs(math.Abs(lat)-90) <= 1e-10*RadToDeg {
 		return 0, 0, outside("Mercator cannot represent the pole (latitude %v)", lat)
 	}
-	phi := rad(lat)
+	phi := Radians(lat)
 	psi := math.Asinh(math.Tan(phi)) - float64(p.e*math.Atanh(float64(p.e*math.Sin(phi))))
 	x := float64(p.k0 * lamOf(lon, p.lon0))
 	y := float64(p.k0 * psi)
 	return p.fe + float64(p.a*x), p.fn + float64(p.a*y), nil
 }
 
-func (p *mercator) inverse(x, y float64) (float64, float64, error) {
+func (p *mercator) Inverse(x, y float64) (float64, float64, error) {
 	x = (x - p.fe) / p.a / p.k0
 	y = (y - p.fn) / p.a / p.k0
 	taup := math.Sinh(y)
@@ -67,10 +67,10 @@ func newPseudoMercator(a, lon0, fe, fn float64) *pseudoMercator {
 	return &pseudoMercator{a: a, lon0: lon0, fe: fe, fn: fn}
 }
 
-// forward wraps the longitude to [-180, 180] as PROJ does; the poles are
+// Forward wraps the longitude to [-180, 180] as PROJ does; the poles are
 // outside the domain. Within ±85° it agrees with PROJ to well under a
 // millimetre.
-func (p *pseudoMercator) forward(lon, lat float64) (float64, float64, error) {
+func (p *pseudoMercator) Forward(lon, lat float64) (float64, float64, error) {
 	if err := checkForward(lon, lat); err != nil {
 		return 0, 0, err
 	}
@@ -78,21 +78,12 @@ func (p *pseudoMercator) forward(lon, lat float64) (float64, float64, error) {
 		return 0, 0, outside("Web Mercator cannot represent the pole (latitude %v)", lat)
 	}
 	x := float64(p.a * lamOf(lon, p.lon0))
-	y := float64(p.a * math.Asinh(math.Tan(rad(lat))))
+	y := float64(p.a * math.Asinh(math.Tan(Radians(lat))))
 	return p.fe + x, p.fn + y, nil
 }
 
-func (p *pseudoMercator) inverse(x, y float64) (float64, float64, error) {
+func (p *pseudoMercator) Inverse(x, y float64) (float64, float64, error) {
 	lon := lonOf((x-p.fe)/p.a, p.lon0)
-	lat := math.Atan(math.Sinh((y-p.fn)/p.a)) * rad2deg
+	lat := math.Atan(math.Sinh((y-p.fn)/p.a)) * RadToDeg
 	return lon, lat, nil
-}
-
-// WebMercator returns EPSG:3857, WGS 84 / Pseudo-Mercator.
-func WebMercator() CRS {
-	c, err := FromEPSG(3857)
-	if err != nil {
-		panic(err) // the embedded table always holds EPSG:3857
-	}
-	return c
 }

@@ -1,4 +1,4 @@
-package crs
+package proj
 
 import "math"
 
@@ -12,8 +12,8 @@ type colombiaUrban struct {
 	A, B, C, D, rho0   float64
 }
 
-func newColombiaUrban(el ellipsoid, lat0, lon0, h0, fe, fn float64) *colombiaUrban {
-	p := &colombiaUrban{a: el.a, e2: el.e2, lon0: lon0, phi0: (rad(lat0)), fe: fe, fn: fn, h0: h0 / el.a}
+func newColombiaUrban(el Ellipsoid, lat0, lon0, h0, fe, fn float64) *colombiaUrban {
+	p := &colombiaUrban{a: el.A, e2: el.e2, lon0: lon0, phi0: (Radians(lat0)), fe: fe, fn: fn, h0: h0 / el.A}
 	s := math.Sin(p.phi0)
 	w := 1 - float64(float64(el.e2*s)*s)
 	nu0 := 1 / math.Sqrt(w)
@@ -25,11 +25,11 @@ func newColombiaUrban(el ellipsoid, lat0, lon0, h0, fe, fn float64) *colombiaUrb
 	return p
 }
 
-func (p *colombiaUrban) forward(lon, lat float64) (float64, float64, error) {
+func (p *colombiaUrban) Forward(lon, lat float64) (float64, float64, error) {
 	if err := checkForward(lon, lat); err != nil {
 		return 0, 0, err
 	}
-	phi := (rad(lat))
+	phi := (Radians(lat))
 	sinphi, cosphi := math.Sincos(phi)
 	nu := 1 / math.Sqrt(1-float64(float64(p.e2*sinphi)*sinphi))
 	l := float64(float64(lamOf(lon, p.lon0)*nu) * cosphi)
@@ -41,7 +41,7 @@ func (p *colombiaUrban) forward(lon, lat float64) (float64, float64, error) {
 	return p.fe + float64(p.a*x), p.fn + float64(p.a*y), nil
 }
 
-func (p *colombiaUrban) inverse(x, y float64) (float64, float64, error) {
+func (p *colombiaUrban) Inverse(x, y float64) (float64, float64, error) {
 	x = (x - p.fe) / p.a
 	y = (y - p.fn) / p.a
 	xc := x / p.C

@@ -1,4 +1,4 @@
-package crs
+package proj
 
 import (
 	"fmt"
@@ -17,17 +17,17 @@ type guam struct {
 	m1           float64
 }
 
-func newGuam(el ellipsoid, lat0, lon0, fe, fn float64) *guam {
-	p := &guam{a: el.a, e: el.e, e2: el.e2, lon0: lon0, fe: fe, fn: fn, phi0: rad(lat0), arc: newMeridianArc(el)}
+func newGuam(el Ellipsoid, lat0, lon0, fe, fn float64) *guam {
+	p := &guam{a: el.A, e: el.e, e2: el.e2, lon0: lon0, fe: fe, fn: fn, phi0: Radians(lat0), arc: newMeridianArc(el)}
 	p.m1 = p.arc.distance(p.phi0)
 	return p
 }
 
-func (p *guam) forward(lon, lat float64) (float64, float64, error) {
+func (p *guam) Forward(lon, lat float64) (float64, float64, error) {
 	if err := checkForward(lon, lat); err != nil {
 		return 0, 0, err
 	}
-	phi := rad(lat)
+	phi := Radians(lat)
 	lam := lamOf(lon, p.lon0)
 	sinphi, cosphi := math.Sincos(phi)
 	t := 1 / math.Sqrt(1-float64(float64(p.e2*sinphi)*sinphi))
@@ -36,7 +36,7 @@ func (p *guam) forward(lon, lat float64) (float64, float64, error) {
 	return p.fe + float64(p.a*x), p.fn + float64(p.a*y), nil
 }
 
-func (p *guam) inverse(x, y float64) (float64, float64, error) {
+func (p *guam) Inverse(x, y float64) (float64, float64, error) {
 	x = (x - p.fe) / p.a
 	y = (y - p.fn) / p.a
 	x2 := float64(0.5 * float64(x*x))
@@ -61,17 +61,17 @@ type ellipsoidalAeqd struct {
 	fe, fn, maxS float64
 }
 
-func newEllipsoidalAeqd(el ellipsoid, lat0, lon0, fe, fn float64) (*ellipsoidalAeqd, error) {
+func newEllipsoidalAeqd(el Ellipsoid, lat0, lon0, fe, fn float64) (*ellipsoidalAeqd, error) {
 	if math.Abs(lat0) > 90 {
 		return nil, fmt.Errorf("azimuthal equidistant centre latitude %v", lat0)
 	}
-	g := geodesic.NewEllipsoid(el.a, el.f)
+	g := geodesic.NewEllipsoid(el.A, el.F)
 	var s12 float64
 	g.Inverse(90, 0, -90, 0, &s12, nil, nil)
 	return &ellipsoidalAeqd{g: g, lat0: lat0, lon0: lon0, fe: fe, fn: fn, maxS: s12}, nil
 }
 
-func (p *ellipsoidalAeqd) forward(lon, lat float64) (float64, float64, error) {
+func (p *ellipsoidalAeqd) Forward(lon, lat float64) (float64, float64, error) {
 	if err := checkForward(lon, lat); err != nil {
 		return 0, 0, err
 	}
@@ -80,11 +80,11 @@ func (p *ellipsoidalAeqd) forward(lon, lat float64) (float64, float64, error) {
 	if math.IsNaN(s12) || math.IsNaN(azi1) {
 		return 0, 0, outside("geodesic from the centre to (%v, %v) failed", lon, lat)
 	}
-	sa, ca := math.Sincos(rad(azi1))
+	sa, ca := math.Sincos(Radians(azi1))
 	return p.fe + float64(s12*sa), p.fn + float64(s12*ca), nil
 }
 
-func (p *ellipsoidalAeqd) inverse(x, y float64) (float64, float64, error) {
+func (p *ellipsoidalAeqd) Inverse(x, y float64) (float64, float64, error) {
 	x, y = x-p.fe, y-p.fn
 	rho := math.Hypot(x, y)
 	if rho > p.maxS {
@@ -95,5 +95,5 @@ func (p *ellipsoidalAeqd) inverse(x, y float64) (float64, float64, error) {
 	}
 	var lat, lon float64
 	p.g.Direct(p.lat0, p.lon0, deg(math.Atan2(x, y)), rho, &lat, &lon, nil)
-	return wrap180(lon), lat, nil
+	return Wrap180(lon), lat, nil
 }

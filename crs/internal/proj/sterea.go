@@ -1,4 +1,4 @@
-package crs
+package proj
 
 import (
 	"fmt"
@@ -17,12 +17,12 @@ type obliqueStereo struct {
 	r2                 float64 // 2R, R the sphere radius in units of a
 }
 
-func newObliqueStereo(el ellipsoid, lat0, lon0, k0, fe, fn float64) (*obliqueStereo, error) {
+func newObliqueStereo(el Ellipsoid, lat0, lon0, k0, fe, fn float64) (*obliqueStereo, error) {
 	if !(k0 > 0) {
 		return nil, fmt.Errorf("oblique stereographic scale factor %v", k0)
 	}
-	phi0 := rad(lat0)
-	p := &obliqueStereo{a: el.a, e: el.e, lon0: lon0, k0: k0, fe: fe, fn: fn}
+	phi0 := Radians(lat0)
+	p := &obliqueStereo{a: el.A, e: el.e, lon0: lon0, k0: k0, fe: fe, fn: fn}
 	sphi := math.Sin(phi0)
 	cphi := math.Cos(phi0)
 	cphi = float64(cphi * cphi)
@@ -63,11 +63,11 @@ func (p *obliqueStereo) invGauss(lam, chi float64) (float64, float64) {
 	return lam, phi
 }
 
-func (p *obliqueStereo) forward(lon, lat float64) (float64, float64, error) {
+func (p *obliqueStereo) Forward(lon, lat float64) (float64, float64, error) {
 	if err := checkForward(lon, lat); err != nil {
 		return 0, 0, err
 	}
-	lam, chi := p.gauss(lamOf(lon, p.lon0), rad(lat))
+	lam, chi := p.gauss(lamOf(lon, p.lon0), Radians(lat))
 	sinc, cosc := math.Sincos(chi)
 	sinl, cosl := math.Sincos(lam)
 	denom := 1 + float64(p.sinc0*sinc) + float64(float64(p.cosc*cosc)*cosl)
@@ -80,7 +80,7 @@ func (p *obliqueStereo) forward(lon, lat float64) (float64, float64, error) {
 	return finiteXY(p.fe+float64(p.a*x), p.fn+float64(p.a*y), "oblique stereographic")
 }
 
-func (p *obliqueStereo) inverse(x, y float64) (float64, float64, error) {
+func (p *obliqueStereo) Inverse(x, y float64) (float64, float64, error) {
 	x = (x - p.fe) / p.a / p.k0
 	y = (y - p.fn) / p.a / p.k0
 	rho := math.Hypot(x, y)

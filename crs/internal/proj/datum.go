@@ -1,8 +1,8 @@
-package crs
+package proj
 
 import "math"
 
-// helmert is a 3-, 7- or 10-parameter Helmert transformation from a datum's
+// Helmert is a 3-, 7- or 10-parameter Helmert transformation from a datum's
 // geocentric frame to WGS 84's, in PROJ's conventions (+proj=helmert
 // without +exact): X' = T + (1+s)·R·(X - P) + P with the small-angle
 // rotation matrix R of the position-vector convention (coordinate-frame
@@ -10,23 +10,23 @@ import "math"
 // Molodensky-Badekas transformation. The reverse applies Rᵀ as PROJ does,
 // so round trips differ from the identity by second-order terms in the
 // rotations (below 1 mm for published rotations).
-type helmert struct {
-	tx, ty, tz float64    // translation, metres
-	m          [9]float64 // (1+s)·R, row-major
-	k          float64    // 1+s
+type Helmert struct {
+	Tx, Ty, Tz float64    // translation, metres
+	M          [9]float64 // (1+s)·R, row-major
+	K          float64    // 1+s
 	px, py, pz float64    // pivot point, metres
 	rotates    bool
 }
 
-// newHelmert prepares a transformation with translations in metres,
+// NewHelmert prepares a transformation with translations in metres,
 // position-vector rotations in arc-seconds, scale difference in parts per
 // million and a pivot point in metres.
-func newHelmert(tx, ty, tz, rx, ry, rz, ds, px, py, pz float64) *helmert {
+func NewHelmert(tx, ty, tz, rx, ry, rz, ds, px, py, pz float64) *Helmert {
 	const asec = math.Pi / 648000
-	h := &helmert{tx: tx, ty: ty, tz: tz, px: px, py: py, pz: pz, k: 1 + float64(ds*1e-6)}
+	h := &Helmert{Tx: tx, Ty: ty, Tz: tz, px: px, py: py, pz: pz, K: 1 + float64(ds*1e-6)}
 	h.rotates = rx != 0 || ry != 0 || rz != 0
 	rx, ry, rz = rx*asec, ry*asec, rz*asec
-	h.m = [9]float64{
+	h.M = [9]float64{
 		1, -rz, ry,
 		rz, 1, -rx,
 		-ry, rx, 1,
@@ -34,50 +34,50 @@ func newHelmert(tx, ty, tz, rx, ry, rz, ds, px, py, pz float64) *helmert {
 	return h
 }
 
-// isNull reports whether the transformation changes nothing.
-func (h *helmert) isNull() bool {
-	return h.tx == 0 && h.ty == 0 && h.tz == 0 && !h.rotates && h.k == 1
+// IsNull reports whether the transformation changes nothing.
+func (h *Helmert) IsNull() bool {
+	return h.Tx == 0 && h.Ty == 0 && h.Tz == 0 && !h.rotates && h.K == 1
 }
 
-// forward maps datum geocentric coordinates to WGS 84's.
-func (h *helmert) forward(x, y, z float64) (float64, float64, float64) {
+// Forward maps datum geocentric coordinates to WGS 84's.
+func (h *Helmert) Forward(x, y, z float64) (float64, float64, float64) {
 	x, y, z = x-h.px, y-h.py, z-h.pz
-	m := &h.m
-	X := float64(h.k * (float64(m[0]*x) + float64(m[1]*y) + float64(m[2]*z)))
-	Y := float64(h.k * (float64(m[3]*x) + float64(m[4]*y) + float64(m[5]*z)))
-	Z := float64(h.k * (float64(m[6]*x) + float64(m[7]*y) + float64(m[8]*z)))
-	return X + h.tx + h.px, Y + h.ty + h.py, Z + h.tz + h.pz
+	m := &h.M
+	X := float64(h.K * (float64(m[0]*x) + float64(m[1]*y) + float64(m[2]*z)))
+	Y := float64(h.K * (float64(m[3]*x) + float64(m[4]*y) + float64(m[5]*z)))
+	Z := float64(h.K * (float64(m[6]*x) + float64(m[7]*y) + float64(m[8]*z)))
+	return X + h.Tx + h.px, Y + h.Ty + h.py, Z + h.Tz + h.pz
 }
 
-// reverse maps WGS 84 geocentric coordinates to the datum's, as PROJ's
+// Reverse maps WGS 84 geocentric coordinates to the datum's, as PROJ's
 // reverse step does (scale removed, then the transposed rotation).
-func (h *helmert) reverse(X, Y, Z float64) (float64, float64, float64) {
-	x := (X - h.tx - h.px) / h.k
-	y := (Y - h.ty - h.py) / h.k
-	z := (Z - h.tz - h.pz) / h.k
-	m := &h.m
+func (h *Helmert) Reverse(X, Y, Z float64) (float64, float64, float64) {
+	x := (X - h.Tx - h.px) / h.K
+	y := (Y - h.Ty - h.py) / h.K
+	z := (Z - h.Tz - h.pz) / h.K
+	m := &h.M
 	return float64(m[0]*x) + float64(m[3]*y) + float64(m[6]*z) + h.px,
 		float64(m[1]*x) + float64(m[4]*y) + float64(m[7]*z) + h.py,
 		float64(m[2]*x) + float64(m[5]*y) + float64(m[8]*z) + h.pz
 }
 
-// geocentric converts lon/lat degrees at height 0 on ellipsoid el to
+// Geocentric converts lon/lat degrees at height 0 on ellipsoid el to
 // Earth-centred Cartesian metres.
-func geocentric(el ellipsoid, lon, lat float64) (x, y, z float64) {
-	sp, cp := math.Sincos(lat * deg2rad)
-	sl, cl := math.Sincos(lon * deg2rad)
-	n := el.a / math.Sqrt(1-float64(el.e2*float64(sp*sp)))
+func Geocentric(el Ellipsoid, lon, lat float64) (x, y, z float64) {
+	sp, cp := math.Sincos(lat * DegToRad)
+	sl, cl := math.Sincos(lon * DegToRad)
+	n := el.A / math.Sqrt(1-float64(el.e2*float64(sp*sp)))
 	return float64(float64(n*cp) * cl), float64(float64(n*cp) * sl), float64(float64(n*(1-el.e2)) * sp)
 }
 
-// geodetic converts Earth-centred Cartesian metres to lon/lat degrees on
+// Geodetic converts Earth-centred Cartesian metres to lon/lat degrees on
 // ellipsoid el, discarding the height: Bowring's start then fixed-point
 // iterations to full precision (heights are small here).
-func geodetic(el ellipsoid, x, y, z float64) (lon, lat float64) {
-	e2, a, b := el.e2, el.a, el.b
+func Geodetic(el Ellipsoid, x, y, z float64) (lon, lat float64) {
+	e2, a, b := el.e2, el.A, el.B
 	ep2 := e2 / (1 - e2)
 	p := math.Sqrt(float64(x*x) + float64(y*y))
-	lon = math.Atan2(y, x) * rad2deg
+	lon = math.Atan2(y, x) * RadToDeg
 	if p == 0 {
 		return lon, math.Copysign(90, z)
 	}
@@ -89,5 +89,5 @@ func geodetic(el ellipsoid, x, y, z float64) (lon, lat float64) {
 		n := a / math.Sqrt(1-float64(e2*float64(s*s)))
 		phi = math.Atan2(z+float64(float64(e2*n)*s), p)
 	}
-	return lon, phi * rad2deg
+	return lon, phi * RadToDeg
 }

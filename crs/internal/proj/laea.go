@@ -1,4 +1,4 @@
-package crs
+package proj
 
 import "math"
 
@@ -27,9 +27,9 @@ type lambertAzimuthal struct {
 	apa                  authalicCoeffs
 }
 
-func newLAEA(el ellipsoid, lat0, lon0, fe, fn float64) (*lambertAzimuthal, error) {
-	p := &lambertAzimuthal{a: el.a, e: el.e, e2: el.e2, oneEs: 1 - el.e2, lon0: lon0, lat0: lat0, fe: fe, fn: fn}
-	phi0 := rad(lat0)
+func newLAEA(el Ellipsoid, lat0, lon0, fe, fn float64) (*lambertAzimuthal, error) {
+	p := &lambertAzimuthal{a: el.A, e: el.e, e2: el.e2, oneEs: 1 - el.e2, lon0: lon0, lat0: lat0, fe: fe, fn: fn}
+	phi0 := Radians(lat0)
 	t := math.Abs(phi0)
 	switch {
 	case math.Abs(t-math.Pi/2) < 1e-10:
@@ -69,11 +69,11 @@ func newLAEA(el ellipsoid, lat0, lon0, fe, fn float64) (*lambertAzimuthal, error
 	return p, nil
 }
 
-func (p *lambertAzimuthal) forward(lon, lat float64) (float64, float64, error) {
+func (p *lambertAzimuthal) Forward(lon, lat float64) (float64, float64, error) {
 	if err := checkForward(lon, lat); err != nil {
 		return 0, 0, err
 	}
-	phi := rad(lat)
+	phi := Radians(lat)
 	lam := lamOf(lon, p.lon0)
 	var x, y float64
 	if p.e2 == 0 {
@@ -155,7 +155,7 @@ func (p *lambertAzimuthal) sphericalForward(lam, phi float64) (x, y float64, ok 
 		if p.mode == laeaNorth {
 			coslam = -coslam
 		}
-		if math.Abs(phi+rad(p.lat0)) < 1e-10 {
+		if math.Abs(phi+Radians(p.lat0)) < 1e-10 {
 			return 0, 0, false
 		}
 		y = math.Pi/4 - float64(phi*0.5)
@@ -169,7 +169,7 @@ func (p *lambertAzimuthal) sphericalForward(lam, phi float64) (x, y float64, ok 
 	return x, y, true
 }
 
-func (p *lambertAzimuthal) inverse(x, y float64) (float64, float64, error) {
+func (p *lambertAzimuthal) Inverse(x, y float64) (float64, float64, error) {
 	x = (x - p.fe) / p.a
 	y = (y - p.fn) / p.a
 	if p.e2 == 0 {
@@ -242,7 +242,7 @@ func (p *lambertAzimuthal) sphericalInverse(x, y float64) (float64, float64, err
 			y = float64(cosz * rh)
 		} else {
 			if math.Abs(rh) <= 1e-10 {
-				phi = rad(p.lat0)
+				phi = Radians(p.lat0)
 			} else {
 				phi = math.Asin(float64(cosz*p.sinph0) + float64(float64(y*sinz)*p.cosph0)/rh)
 			}

@@ -1,4 +1,4 @@
-package crs
+package proj
 
 import (
 	"fmt"
@@ -35,7 +35,7 @@ func newTransverseMercator(a, f, lat0, lon0, k0, fe, fn float64) *transverseMerc
 	t.e = math.Sqrt(t.e2)
 	t.ka = float64(k0 * (a / (1 + k.n) * k.poly))
 	if lat0 != 0 {
-		xi, _ := t.series(t.alpha, math.Atan(t.taupf(math.Tan(lat0*deg2rad))), 0, 1)
+		xi, _ := t.series(t.alpha, math.Atan(t.taupf(math.Tan(lat0*DegToRad))), 0, 1)
 		t.y0 = float64(t.ka * xi)
 	}
 	return t
@@ -97,22 +97,22 @@ func (t *transverseMercator) taupf(tau float64) float64 { return taupOf(tau, t.e
 // tauf inverts taupf.
 func (t *transverseMercator) tauf(taup float64) float64 { return tauFromTaup(taup, t.e, t.e2) }
 
-// forward projects WGS84-datum (or the projection's datum) lon/lat degrees.
-func (t *transverseMercator) forward(lon, lat float64) (float64, float64, error) {
-	if err := checkLonLat(lon, lat); err != nil {
+// Forward projects WGS84-datum (or the projection's datum) lon/lat degrees.
+func (t *transverseMercator) Forward(lon, lat float64) (float64, float64, error) {
+	if err := CheckLonLat(lon, lat); err != nil {
 		return 0, 0, err
 	}
-	dl := wrap180(lon - t.lon0)
+	dl := Wrap180(lon - t.lon0)
 	if math.Abs(dl) > tmMaxDlon {
 		return 0, 0, fmt.Errorf("%w: longitude %v is %v degrees from the central meridian %v (limit %v)",
 			ErrOutsideDomain, lon, math.Abs(dl), t.lon0, tmMaxDlon)
 	}
-	lam := dl * deg2rad
+	lam := dl * DegToRad
 	var xip, etap float64
 	if math.Abs(lat) == 90 {
 		xip = math.Copysign(math.Pi/2, lat)
 	} else {
-		taup := t.taupf(math.Tan(lat * deg2rad))
+		taup := t.taupf(math.Tan(lat * DegToRad))
 		sl, cl := math.Sincos(lam)
 		xip = math.Atan2(taup, cl)
 		etap = math.Asinh(sl / math.Sqrt(float64(taup*taup)+float64(cl*cl)))
@@ -123,9 +123,9 @@ func (t *transverseMercator) forward(lon, lat float64) (float64, float64, error)
 	return x, y, nil
 }
 
-// inverse maps easting/northing in metres back to lon/lat degrees.
-func (t *transverseMercator) inverse(x, y float64) (float64, float64, error) {
-	if err := finite2(x, y); err != nil {
+// Inverse maps easting/northing in metres back to lon/lat degrees.
+func (t *transverseMercator) Inverse(x, y float64) (float64, float64, error) {
+	if err := CheckFinite(x, y); err != nil {
 		return 0, 0, err
 	}
 	xi := ((y - t.fn) + t.y0) / t.ka
@@ -144,36 +144,12 @@ func (t *transverseMercator) inverse(x, y float64) (float64, float64, error) {
 	if r := math.Sqrt(float64(shn*shn) + float64(cxi*cxi)); r == 0 {
 		lat = math.Copysign(90, sxi)
 	} else {
-		lat = math.Atan(t.tauf(sxi/r)) * rad2deg
+		lat = math.Atan(t.tauf(sxi/r)) * RadToDeg
 	}
-	dl := float64(lam * rad2deg)
+	dl := float64(lam * RadToDeg)
 	if math.Abs(dl) > tmMaxDlon {
 		return 0, 0, fmt.Errorf("%w: (%v, %v) is %v degrees from the central meridian (limit %v)",
 			ErrOutsideDomain, x, y, math.Abs(dl), tmMaxDlon)
 	}
-	return wrap180(t.lon0 + dl), lat, nil
-}
-
-// NewUTM returns WGS 84 / UTM zone 1-60, north (EPSG:32601-32660, false
-// northing 0) or south (EPSG:32701-32760, false northing 10,000 km). Points
-// more than 60° of longitude from the central meridian are outside the
-// domain; latitudes are not limited to the zone's band (like PROJ).
-func NewUTM(zone int, north bool) (CRS, error) {
-	if zone < 1 || zone > 60 {
-		return nil, fmt.Errorf("%w: UTM zone %d outside 1-60", ErrUnknownCRS, zone)
-	}
-	if north {
-		return FromEPSG(32600 + zone)
-	}
-	return FromEPSG(32700 + zone)
-}
-
-// UTMZone returns the standard UTM zone number (1-60) of a longitude,
-// without the Norway/Svalbard exceptions.
-func UTMZone(lon float64) int {
-	z := int(math.Floor((wrap180(lon)+180)/6)) + 1
-	if z > 60 {
-		z = 60
-	}
-	return z
+	return Wrap180(t.lon0 + dl), lat, nil
 }

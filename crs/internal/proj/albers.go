@@ -1,4 +1,4 @@
-package crs
+package proj
 
 import (
 	"fmt"
@@ -15,12 +15,12 @@ type albers struct {
 	ec              float64 // q at the pole
 }
 
-func newAlbers(el ellipsoid, lat0, lon0, lat1, lat2, fe, fn float64) (*albers, error) {
-	phi0, phi1, phi2v := (rad(lat0)), (rad(lat1)), (rad(lat2))
+func newAlbers(el Ellipsoid, lat0, lon0, lat1, lat2, fe, fn float64) (*albers, error) {
+	phi0, phi1, phi2v := (Radians(lat0)), (Radians(lat1)), (Radians(lat2))
 	if math.Abs(phi1+phi2v) < 1e-10 {
 		return nil, fmt.Errorf("Albers with standard parallels %v and %v symmetric about the equator", lat1, lat2)
 	}
-	p := &albers{a: el.a, e: el.e, e2: el.e2, oneEs: 1 - el.e2, lon0: lon0, fe: fe, fn: fn}
+	p := &albers{a: el.A, e: el.e, e2: el.e2, oneEs: 1 - el.e2, lon0: lon0, fe: fe, fn: fn}
 	sinphi, cosphi := math.Sincos(phi1)
 	n := sinphi
 	secant := math.Abs(phi1-phi2v) >= 1e-10
@@ -56,11 +56,11 @@ func newAlbers(el ellipsoid, lat0, lon0, lat1, lat2, fe, fn float64) (*albers, e
 	return p, nil
 }
 
-func (p *albers) forward(lon, lat float64) (float64, float64, error) {
+func (p *albers) Forward(lon, lat float64) (float64, float64, error) {
 	if err := checkForward(lon, lat); err != nil {
 		return 0, 0, err
 	}
-	phi := rad(lat)
+	phi := Radians(lat)
 	var rho float64
 	if p.e2 == 0 {
 		rho = p.c - float64(2*p.n*math.Sin(phi))
@@ -75,7 +75,7 @@ func (p *albers) forward(lon, lat float64) (float64, float64, error) {
 	return finiteXY(p.fe+float64(p.a*float64(rho*s)), p.fn+float64(p.a*(p.rho0-float64(rho*c))), "Albers")
 }
 
-func (p *albers) inverse(x, y float64) (float64, float64, error) {
+func (p *albers) Inverse(x, y float64) (float64, float64, error) {
 	x = (x - p.fe) / p.a
 	y = p.rho0 - (y-p.fn)/p.a
 	rho := math.Hypot(x, y)

@@ -1,4 +1,4 @@
-package crs
+package proj
 
 import (
 	"fmt"
@@ -18,15 +18,15 @@ type lambertConic struct {
 // newLCC prepares the projection with false origin (lat0, lon0), standard
 // parallels lat1 and lat2 (equal for one parallel), scale k0 (the 1SP
 // scale factor, or Michigan's ellipsoid scaling factor; 1 otherwise).
-func newLCC(el ellipsoid, lat0, lon0, lat1, lat2, k0, fe, fn float64) (*lambertConic, error) {
-	phi0, phi1, phi2v := (rad(lat0)), (rad(lat1)), (rad(lat2))
+func newLCC(el Ellipsoid, lat0, lon0, lat1, lat2, k0, fe, fn float64) (*lambertConic, error) {
+	phi0, phi1, phi2v := (Radians(lat0)), (Radians(lat1)), (Radians(lat2))
 	if math.Abs(phi1+phi2v) < 1e-10 {
 		return nil, fmt.Errorf("Lambert conic with standard parallels %v and %v symmetric about the equator", lat1, lat2)
 	}
 	if math.Abs(phi1) > math.Pi/2 || math.Abs(phi2v) > math.Pi/2 || math.Abs(phi0) > math.Pi/2 || !(k0 > 0) {
 		return nil, fmt.Errorf("Lambert conic parameters out of range")
 	}
-	p := &lambertConic{a: el.a, e: el.e, e2: el.e2, lon0: lon0, k0: k0, fe: fe, fn: fn}
+	p := &lambertConic{a: el.A, e: el.e, e2: el.e2, lon0: lon0, k0: k0, fe: fe, fn: fn}
 	sinphi, cosphi := math.Sincos(phi1)
 	n := sinphi
 	m1 := msfn(sinphi, cosphi, el.e2)
@@ -49,11 +49,11 @@ func newLCC(el ellipsoid, lat0, lon0, lat1, lat2, k0, fe, fn float64) (*lambertC
 	return p, nil
 }
 
-func (p *lambertConic) forward(lon, lat float64) (float64, float64, error) {
+func (p *lambertConic) Forward(lon, lat float64) (float64, float64, error) {
 	if err := checkForward(lon, lat); err != nil {
 		return 0, 0, err
 	}
-	phi := rad(lat)
+	phi := Radians(lat)
 	lam := lamOf(lon, p.lon0)
 	var rho float64
 	if math.Abs(math.Abs(phi)-math.Pi/2) < 1e-10 {
@@ -69,7 +69,7 @@ func (p *lambertConic) forward(lon, lat float64) (float64, float64, error) {
 	return finiteXY(p.fe+float64(p.a*x), p.fn+float64(p.a*y), "Lambert conic")
 }
 
-func (p *lambertConic) inverse(x, y float64) (float64, float64, error) {
+func (p *lambertConic) Inverse(x, y float64) (float64, float64, error) {
 	x = (x - p.fe) / p.a / p.k0
 	y = p.rho0 - (y-p.fn)/p.a/p.k0
 	rho := math.Hypot(x, y)

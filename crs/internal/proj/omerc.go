@@ -1,4 +1,4 @@
-package crs
+package proj
 
 import (
 	"fmt"
@@ -22,17 +22,17 @@ type hotine struct {
 	lonc, noOffset float64
 }
 
-func newHotine(el ellipsoid, latc, lonc, alpha, gamma, k0, fe, fn float64, variantA bool) (*hotine, error) {
-	phi0 := rad(latc)
-	alphaC := rad(alpha)
-	gam := rad(gamma)
+func newHotine(el Ellipsoid, latc, lonc, alpha, gamma, k0, fe, fn float64, variantA bool) (*hotine, error) {
+	phi0 := Radians(latc)
+	alphaC := Radians(alpha)
+	gam := Radians(gamma)
 	if !(k0 > 0) {
 		return nil, fmt.Errorf("Hotine scale factor %v", k0)
 	}
 	if math.Abs(phi0) <= 1e-10 || math.Abs(math.Abs(phi0)-math.Pi/2) <= 1e-10 {
 		return nil, fmt.Errorf("Hotine oblique Mercator with centre latitude %v", latc)
 	}
-	p := &hotine{a: el.a, e: el.e, e2: el.e2, fe: fe, fn: fn}
+	p := &hotine{a: el.A, e: el.e, e2: el.e2, fe: fe, fn: fn}
 	oneEs := 1 - el.e2
 	com := math.Sqrt(oneEs)
 	sinph0, cosph0 := math.Sincos(phi0)
@@ -85,11 +85,11 @@ func newHotine(el ellipsoid, latc, lonc, alpha, gamma, k0, fe, fn float64, varia
 	return p, nil
 }
 
-func (p *hotine) forward(lon, lat float64) (float64, float64, error) {
+func (p *hotine) Forward(lon, lat float64) (float64, float64, error) {
 	if err := checkForward(lon, lat); err != nil {
 		return 0, 0, err
 	}
-	phi := rad(lat)
+	phi := Radians(lat)
 	lam := lamOf(lon, p.lam0)
 	var u, v float64
 	if math.Abs(math.Abs(phi)-math.Pi/2) > 1e-10 {
@@ -122,7 +122,7 @@ func (p *hotine) forward(lon, lat float64) (float64, float64, error) {
 	return finiteXY(p.fe+float64(p.a*x), p.fn+float64(p.a*y), "Hotine oblique Mercator")
 }
 
-func (p *hotine) inverse(x, y float64) (float64, float64, error) {
+func (p *hotine) Inverse(x, y float64) (float64, float64, error) {
 	x = (x - p.fe) / p.a
 	y = (y - p.fn) / p.a
 	v := float64(x*p.cosrot) - float64(y*p.sinrot)

@@ -1,4 +1,4 @@
-package crs
+package proj
 
 import "math"
 
@@ -12,17 +12,17 @@ type polyconic struct {
 	ml0          float64
 }
 
-func newPolyconic(el ellipsoid, lat0, lon0, fe, fn float64) *polyconic {
-	p := &polyconic{a: el.a, e2: el.e2, oneEs: 1 - el.e2, lon0: lon0, fe: fe, fn: fn, arc: newMeridianArc(el)}
-	p.ml0 = p.arc.distance(rad(lat0))
+func newPolyconic(el Ellipsoid, lat0, lon0, fe, fn float64) *polyconic {
+	p := &polyconic{a: el.A, e2: el.e2, oneEs: 1 - el.e2, lon0: lon0, fe: fe, fn: fn, arc: newMeridianArc(el)}
+	p.ml0 = p.arc.distance(Radians(lat0))
 	return p
 }
 
-func (p *polyconic) forward(lon, lat float64) (float64, float64, error) {
+func (p *polyconic) Forward(lon, lat float64) (float64, float64, error) {
 	if err := checkForward(lon, lat); err != nil {
 		return 0, 0, err
 	}
-	phi := rad(lat)
+	phi := Radians(lat)
 	lam := lamOf(lon, p.lon0)
 	var x, y float64
 	if math.Abs(phi) <= 1e-10 {
@@ -40,7 +40,7 @@ func (p *polyconic) forward(lon, lat float64) (float64, float64, error) {
 	return finiteXY(p.fe+float64(p.a*x), p.fn+float64(p.a*y), "polyconic")
 }
 
-func (p *polyconic) inverse(x, y float64) (float64, float64, error) {
+func (p *polyconic) Inverse(x, y float64) (float64, float64, error) {
 	x = (x - p.fe) / p.a
 	y = (y-p.fn)/p.a + p.ml0
 	if math.Abs(y) <= 1e-10 {

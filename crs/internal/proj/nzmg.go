@@ -1,4 +1,4 @@
-package crs
+package proj
 
 import "math"
 
@@ -64,11 +64,11 @@ func zpolyd1(z complex128, c []complex128) (complex128, complex128) {
 	return cmul(a, z), b
 }
 
-func (nzmg) forward(lon, lat float64) (float64, float64, error) {
+func (nzmg) Forward(lon, lat float64) (float64, float64, error) {
 	if err := checkForward(lon, lat); err != nil {
 		return 0, 0, err
 	}
-	phi := float64((lat-nzmgLat0)*deg2rad) * radToSec5
+	phi := float64((lat-nzmgLat0)*DegToRad) * radToSec5
 	r := nzmgTpsi[9]
 	for i := 8; i >= 0; i-- {
 		r = nzmgTpsi[i] + float64(phi*r)
@@ -78,7 +78,7 @@ func (nzmg) forward(lon, lat float64) (float64, float64, error) {
 	return finiteXY(nzmgFE+float64(nzmgA*imag(p)), nzmgFN+float64(nzmgA*real(p)), "NZMG")
 }
 
-func (nzmg) inverse(x, y float64) (float64, float64, error) {
+func (nzmg) Inverse(x, y float64) (float64, float64, error) {
 	target := complex((y-nzmgFN)/nzmgA, (x-nzmgFE)/nzmgA)
 	p := target
 	ok := false
@@ -101,6 +101,6 @@ func (nzmg) inverse(x, y float64) (float64, float64, error) {
 	for i := 7; i >= 0; i-- {
 		phi = nzmgTphi[i] + float64(real(p)*phi)
 	}
-	phi = rad(nzmgLat0) + float64(float64(real(p)*phi)*sec5ToRad)
+	phi = Radians(nzmgLat0) + float64(float64(real(p)*phi)*sec5ToRad)
 	return lonOf(imag(p), nzmgLon0), deg(phi), nil
 }

@@ -1,4 +1,4 @@
-package crs
+package proj
 
 import "math"
 
@@ -16,9 +16,9 @@ type cassini struct {
 	hyperbolic   bool
 }
 
-func newCassini(el ellipsoid, lat0, lon0, fe, fn float64, hyperbolic bool) *cassini {
-	p := &cassini{a: el.a, e2: el.e2, lon0: lon0, fe: fe, fn: fn, arc: newMeridianArc(el), hyperbolic: hyperbolic}
-	p.m0 = p.arc.distance(rad(lat0))
+func newCassini(el Ellipsoid, lat0, lon0, fe, fn float64, hyperbolic bool) *cassini {
+	p := &cassini{a: el.A, e2: el.e2, lon0: lon0, fe: fe, fn: fn, arc: newMeridianArc(el), hyperbolic: hyperbolic}
+	p.m0 = p.arc.distance(Radians(lat0))
 	return p
 }
 
@@ -41,15 +41,15 @@ func (p *cassini) xy(lam, phi float64) (float64, float64) {
 	return x, y
 }
 
-func (p *cassini) forward(lon, lat float64) (float64, float64, error) {
+func (p *cassini) Forward(lon, lat float64) (float64, float64, error) {
 	if err := checkForward(lon, lat); err != nil {
 		return 0, 0, err
 	}
-	x, y := p.xy(lamOf(lon, p.lon0), rad(lat))
+	x, y := p.xy(lamOf(lon, p.lon0), Radians(lat))
 	return finiteXY(p.fe+float64(p.a*x), p.fn+float64(p.a*y), "Cassini")
 }
 
-func (p *cassini) inverse(x, y float64) (float64, float64, error) {
+func (p *cassini) Inverse(x, y float64) (float64, float64, error) {
 	x = (x - p.fe) / p.a
 	y = (y - p.fn) / p.a
 	lam, phi := p.series(x, y)

@@ -1,4 +1,4 @@
-package crs
+package proj
 
 import "math"
 
@@ -19,8 +19,8 @@ const (
 	eqeM  = 0.8660254037844386 // √3/2
 )
 
-func newEqualEarth(el ellipsoid, lon0, fe, fn float64) *equalEarth {
-	p := &equalEarth{a: el.a, e: el.e, e2: el.e2, lon0: lon0, fe: fe, fn: fn, rqda: 1}
+func newEqualEarth(el Ellipsoid, lon0, fe, fn float64) *equalEarth {
+	p := &equalEarth{a: el.A, e: el.e, e2: el.e2, lon0: lon0, fe: fe, fn: fn, rqda: 1}
 	if el.e2 != 0 {
 		p.apa = newAuthalicCoeffs(el.e2)
 		p.qp = qsfn(1, el.e, 1-el.e2)
@@ -29,11 +29,11 @@ func newEqualEarth(el ellipsoid, lon0, fe, fn float64) *equalEarth {
 	return p
 }
 
-func (p *equalEarth) forward(lon, lat float64) (float64, float64, error) {
+func (p *equalEarth) Forward(lon, lat float64) (float64, float64, error) {
 	if err := checkForward(lon, lat); err != nil {
 		return 0, 0, err
 	}
-	sbeta := math.Sin(rad(lat))
+	sbeta := math.Sin(Radians(lat))
 	if p.e2 != 0 {
 		sbeta = qsfn(sbeta, p.e, 1-p.e2) / p.qp
 		if math.Abs(sbeta) > 1 {
@@ -48,7 +48,7 @@ func (p *equalEarth) forward(lon, lat float64) (float64, float64, error) {
 	return p.fe + float64(p.a*float64(x*p.rqda)), p.fn + float64(p.a*float64(y*p.rqda)), nil
 }
 
-func (p *equalEarth) inverse(x, y float64) (float64, float64, error) {
+func (p *equalEarth) Inverse(x, y float64) (float64, float64, error) {
 	x = (x - p.fe) / p.a / p.rqda
 	y = (y - p.fn) / p.a / p.rqda
 	const maxY = 1.3173627591574 // y at the pole

@@ -1,20 +1,20 @@
-package crs
+package proj
 
 import "math"
 
-// ellipsoid is a reference ellipsoid in metres. Spheres have f = 0.
-type ellipsoid struct {
-	a, f float64 // semi-major axis (m), flattening
-	b    float64 // semi-minor axis (m)
+// Ellipsoid is a reference ellipsoid in metres. Spheres have f = 0.
+type Ellipsoid struct {
+	A, F float64 // semi-major axis (m), flattening
+	B    float64 // semi-minor axis (m)
 	e2   float64 // first eccentricity squared
 	e    float64 // first eccentricity
 }
 
-// newEllipsoid returns the ellipsoid with semi-major axis a (metres) and
+// NewEllipsoid returns the ellipsoid with semi-major axis a (metres) and
 // inverse flattening invf (0 for a sphere).
-func newEllipsoid(a, invf float64) ellipsoid {
+func NewEllipsoid(a, invf float64) Ellipsoid {
 	if invf == 0 {
-		return ellipsoid{a: a, b: a}
+		return Ellipsoid{A: a, B: a}
 	}
 	f := 1 / invf
 	if a == 6378137 && invf == 298.257223563 {
@@ -24,37 +24,37 @@ func newEllipsoid(a, invf float64) ellipsoid {
 		f = wgs84Flattening
 	}
 	e2 := float64(f * (2 - f))
-	return ellipsoid{a: a, f: f, b: float64(a * (1 - f)), e2: e2, e: math.Sqrt(e2)}
+	return Ellipsoid{A: a, F: f, B: float64(a * (1 - f)), e2: e2, e: math.Sqrt(e2)}
 }
 
-// newEllipsoidAB returns the ellipsoid with semi-axes a and b (metres), as
+// NewEllipsoidAB returns the ellipsoid with semi-axes a and b (metres), as
 // PROJ derives it from +a and +b: e² = 1 - b²/a².
-func newEllipsoidAB(a, b float64) ellipsoid {
+func NewEllipsoidAB(a, b float64) Ellipsoid {
 	if a == b {
-		return ellipsoid{a: a, b: b}
+		return Ellipsoid{A: a, B: b}
 	}
 	e2 := 1 - float64(b*b)/float64(a*a)
-	return ellipsoid{a: a, b: b, f: (a - b) / a, e2: e2, e: math.Sqrt(e2)}
+	return Ellipsoid{A: a, B: b, F: (a - b) / a, e2: e2, e: math.Sqrt(e2)}
 }
 
-// valid reports whether el is a usable ellipsoid: finite positive
+// Valid reports whether el is a usable ellipsoid: finite positive
 // semi-axes with b ≤ a (an inverse flattening of 0 or above 1).
-func (el ellipsoid) valid() bool {
-	return el.a > 0 && el.b > 0 && el.b <= el.a && !math.IsInf(el.a, 0) && el.e2 >= 0 && el.e2 < 1
+func (el Ellipsoid) Valid() bool {
+	return el.A > 0 && el.B > 0 && el.B <= el.A && !math.IsInf(el.A, 0) && el.e2 >= 0 && el.e2 < 1
 }
 
-// invf returns the inverse flattening (0 for a sphere).
-func (el ellipsoid) invf() float64 {
-	if el.f == 0 {
+// Invf returns the inverse flattening (0 for a sphere).
+func (el Ellipsoid) Invf() float64 {
+	if el.F == 0 {
 		return 0
 	}
-	return 1 / el.f
+	return 1 / el.F
 }
 
 const wgs84Flattening = 1 / 298.257223563
 
-// wgs84Ellipsoid is EPSG:7030.
-var wgs84Ellipsoid = newEllipsoid(6378137, 298.257223563)
+// WGS84 is EPSG:7030.
+var WGS84 = NewEllipsoid(6378137, 298.257223563)
 
 // Ellipsoidal helper functions of the projections, in the forms PROJ uses
 // (Snyder 1987 notation; angles in radians, lengths in units of a).
@@ -166,12 +166,12 @@ func (a authalicCoeffs) latitude(beta float64) float64 {
 }
 
 // authalicSphere returns the sphere with the ellipsoid's authalic radius.
-func authalicSphere(el ellipsoid) ellipsoid {
+func authalicSphere(el Ellipsoid) Ellipsoid {
 	if el.e2 == 0 {
 		return el
 	}
 	qp := qsfn(1, el.e, 1-el.e2)
-	return newEllipsoid(float64(el.a*math.Sqrt(0.5*qp)), 0)
+	return NewEllipsoid(float64(el.A*math.Sqrt(0.5*qp)), 0)
 }
 
 // meridianArc is the distance along the meridian from the equator: the
@@ -184,8 +184,8 @@ type meridianArc struct {
 	alpha, beta [7]float64 // Krüger coefficients 1..6
 }
 
-func newMeridianArc(el ellipsoid) meridianArc {
-	k := newKruger(el.f)
+func newMeridianArc(el Ellipsoid) meridianArc {
+	k := newKruger(el.F)
 	return meridianArc{e: el.e, e2: el.e2, a1: k.poly / (1 + k.n), alpha: k.alpha, beta: k.beta}
 }
 
