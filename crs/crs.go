@@ -6,7 +6,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/geodisaster/engine/crs/internal/core"
 	"github.com/geodisaster/engine/crs/internal/proj"
+	"github.com/geodisaster/engine/crs/internal/projstring"
+	"github.com/geodisaster/engine/crs/internal/wkt"
 )
 
 // FromEPSG returns the CRS with the given EPSG code: every non-deprecated
@@ -20,11 +23,55 @@ func FromEPSG(code int) (CRS, error) {
 	if err != nil {
 		return nil, err
 	}
-	return r.fromEPSG(code)
+	return r.FromEPSG(code)
 }
+
+// CRS is a coordinate reference system the engine can convert to and from
+// WGS84 longitude/latitude. Implementations are immutable and safe for
+// concurrent use.
+//
+// Geographic systems take x = longitude and y = latitude in degrees (the
+// "always_xy" order of pyproj, cs2cs's order with EPSG:4326 overridden);
+// projected systems take easting/northing in their linear unit.
+type CRS interface {
+	// String returns the identifier Parse accepts: "EPSG:n" or
+	// "aeqd:LAT,LON".
+	String() string
+	// EPSG returns the EPSG code, or 0 for a system without one (aeqd).
+	EPSG() int
+	// Geographic reports whether coordinates are longitude/latitude degrees.
+	Geographic() bool
+	// Unit returns the linear unit of projected coordinates; geographic
+	// systems return Degree.
+	Unit() Unit
+	// ToLonLat converts (x, y) of this system to WGS84 longitude and
+	// latitude in degrees; errors for non-finite input or points outside
+	// the projection's domain.
+	ToLonLat(x, y float64) (lon, lat float64, err error)
+	// FromLonLat converts WGS84 longitude/latitude (degrees) to (x, y) of
+	// this system; errors for latitudes outside [-90, 90], non-finite
+	// input or points outside the projection's domain.
+	FromLonLat(lon, lat float64) (x, y float64, err error)
+}
+
+// Unit is a unit of coordinates: its name (Name: "metre", "foot", "US
+// survey foot", "degree") and, for linear units, its length in metres
+// (Metres; 0 for angular units).
+type Unit = core.Unit
+
+// The units the engine knows.
+var (
+	Metre        = core.Metre
+	Foot         = core.Foot
+	USSurveyFoot = core.USSurveyFoot
+	Degree       = core.Degree
+)
 
 // Errors wrapped by this package's failures; test with errors.Is.
 var (
+	// ErrUnknownCRS reports an EPSG code or CRS string the engine does not
+	// support.
+	ErrUnknownCRS = core.ErrUnknownCRS
 	// ErrInvalidCoordinate reports a NaN or infinite coordinate or a
 	// latitude outside [-90, 90].
 	ErrInvalidCoordinate = proj.ErrInvalidCoordinate
@@ -65,16 +112,16 @@ func Parse(s string) (CRS, error) {
 		if err1 != nil || err2 != nil {
 			return nil, fmt.Errorf("%w: %q: want aeqd:LAT,LON with numeric degrees", ErrUnknownCRS, s)
 		}
-		return NewAzimuthalEquidistant(lat, lon)
+		return core.NewAzimuthalEquidistant(lat, lon)
 	}
 	if code, err := strconv.Atoi(t); err == nil {
 		return FromEPSG(code)
 	}
 	if strings.HasPrefix(t, "+proj=") || strings.HasPrefix(t, "proj=") {
-		return parseProjString(mustEPSG(), t)
+		return projstring.Parse(mustEPSG(), t)
 	}
-	if kw, _, ok := strings.Cut(t, "["); ok && isWKTKeyword(strings.TrimSpace(kw)) {
-		return parseWKT(mustEPSG(), t)
+	if kw, _, ok := strings.Cut(t, "["); ok && wkt.IsKeyword(strings.TrimSpace(kw)) {
+		return wkt.Parse(mustEPSG(), t)
 	}
 	return nil, fmt.Errorf("%w: %q: want EPSG:n, aeqd:LAT,LON, a PROJ string or WKT", ErrUnknownCRS, s)
 }
@@ -104,9 +151,9 @@ func Transform(from, to CRS, x, y float64) (float64, float64, error) {
 
 // directPath returns the two CRSs as onDatum when they share a datum (the
 // conversion then needs no datum shift), else nils.
-func directPath(from, to CRS) (onDatum, onDatum) {
-	if fd, ok := from.(onDatum); ok {
-		if td, ok := to.(onDatum); ok && fd.geodetic().key == td.geodetic().key {
+func directPath(from, to CRS) (core.OnDatum, core.OnDatum) {
+	if fd, ok := from.(core.OnDatum); ok {
+		if td, ok := to.(core.OnDatum); ok && fd.Geodetic().Key == td.Geodetic().Key {
 			return fd, td
 		}
 	}
@@ -115,13 +162,13 @@ func directPath(from, to CRS) (onDatum, onDatum) {
 
 // convertPoint converts a finite point: directly through the datum when fd
 // and td are set, else through WGS 84.
-func convertPoint(from, to CRS, fd, td onDatum, x, y float64) (float64, float64, error) {
+func convertPoint(from, to CRS, fd, td core.OnDatum, x, y float64) (float64, float64, error) {
 	if fd != nil {
-		lon, lat, err := fd.toDatum(x, y)
+		lon, lat, err := fd.ToDatum(x, y)
 		if err != nil {
 			return 0, 0, fmt.Errorf("crs: %s to %s: %w", from, to, err)
 		}
-		ox, oy, err := td.fromDatum(lon, lat)
+		ox, oy, err := td.FromDatum(lon, lat)
 		if err != nil {
 			return 0, 0, fmt.Errorf("crs: %s to %s: %w", from, to, err)
 		}
@@ -164,14 +211,14 @@ func PixelAreaM2(t Affine, c CRS) (float64, error) {
 // package.
 func sameSystem(a, b CRS) bool {
 	switch x := a.(type) {
-	case *projectedCRS:
-		y, ok := b.(*projectedCRS)
-		return ok && (x == y || (x.code != 0 && x.code == y.code))
-	case *geographicCRS:
-		y, ok := b.(*geographicCRS)
-		return ok && (x == y || (x.code != 0 && x.code == y.code))
-	case azimuthalEquidistant:
-		y, ok := b.(azimuthalEquidistant)
+	case *core.ProjectedCRS:
+		y, ok := b.(*core.ProjectedCRS)
+		return ok && (x == y || (x.Code != 0 && x.Code == y.Code))
+	case *core.GeographicCRS:
+		y, ok := b.(*core.GeographicCRS)
+		return ok && (x == y || (x.Code != 0 && x.Code == y.Code))
+	case core.AzimuthalEquidistant:
+		y, ok := b.(core.AzimuthalEquidistant)
 		return ok && x == y
 	}
 	return a.String() == b.String()
@@ -184,11 +231,11 @@ func sameSystem(a, b CRS) bool {
 // nil for nil.
 func BaseGeographic(c CRS) CRS {
 	switch v := c.(type) {
-	case *geographicCRS:
+	case *core.GeographicCRS:
 		return v
-	case *projectedCRS:
-		return v.base
-	case azimuthalEquidistant:
+	case *core.ProjectedCRS:
+		return v.Base
+	case core.AzimuthalEquidistant:
 		return WGS84LonLat()
 	}
 	return nil
@@ -200,10 +247,10 @@ func BaseGeographic(c CRS) CRS {
 // for EPSG:31467 or 3035.
 func AuthorityOrderSwapped(c CRS) bool {
 	switch v := c.(type) {
-	case *geographicCRS:
-		return v.latLon
-	case *projectedCRS:
-		return v.swapXY
+	case *core.GeographicCRS:
+		return v.LatLon
+	case *core.ProjectedCRS:
+		return v.SwapXY
 	}
 	return false
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/geodisaster/engine/crs/internal/core"
 	"github.com/geodisaster/engine/crs/internal/proj"
 )
 
@@ -45,19 +46,19 @@ func isNative(s string) bool {
 // takes from a grid of Debian's proj-data (gridShiftedDatums; here DHDN,
 // BETA2007.gsb), which the engine does not use.
 func gridShifted(c CRS) bool {
-	d, ok := c.(onDatum)
-	return ok && gridShiftedDatums[d.geodetic().code]
+	d, ok := c.(core.OnDatum)
+	return ok && gridShiftedDatums[d.Geodetic().Code]
 }
 
 // helmertShifted reports whether c is on a datum with a non-null Helmert
 // shift to WGS 84 (OSGB36, MGI, DHDN...).
 func helmertShifted(c CRS) bool {
-	d, ok := c.(onDatum)
+	d, ok := c.(core.OnDatum)
 	if !ok {
 		return false
 	}
-	g := d.geodetic()
-	return !g.isWGS84() && len(g.shifts) > 0 && !g.shifts[0].h.IsNull()
+	g := d.Geodetic()
+	return !g.IsWGS84() && len(g.Shifts) > 0 && !g.Shifts[0].H.IsNull()
 }
 
 // errorMetres converts the difference between two outputs of CRS c into

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/geodisaster/engine/crs/internal/core"
 	"github.com/geodisaster/engine/crs/internal/proj"
 )
 
@@ -96,11 +97,11 @@ func checkSweepCRS(s sweepCRS) (fwdErr, invErr float64, failure string) {
 	if err != nil {
 		return 0, 0, err.Error()
 	}
-	p := c.(*projectedCRS)
-	base := p.base
+	p := c.(*core.ProjectedCRS)
+	base := p.Base
 	baseSwap := authoritySwapped(base)
 	projSwap := authoritySwapped(p)
-	deg := base.unit.radians / proj.DegToRad
+	deg := base.Angular.Radians / proj.DegToRad
 	for _, pt := range s.Points {
 		bx, by := pt[0], pt[1]
 		if baseSwap {
@@ -113,7 +114,7 @@ func checkSweepCRS(s sweepCRS) (fwdErr, invErr float64, failure string) {
 		if projSwap {
 			x, y = y, x
 		}
-		d := math.Hypot(x-pt[2], y-pt[3]) * p.unit.Metres
+		d := math.Hypot(x-pt[2], y-pt[3]) * p.Linear.Metres
 		fwdErr = math.Max(fwdErr, d)
 		px, py := pt[2], pt[3]
 		if projSwap {
@@ -159,7 +160,7 @@ func sweepReport(t *testing.T, res []sweepCRS) {
 	for _, s := range res {
 		st := stats[s.Method]
 		if st == nil {
-			st = &stat{name: r.methods[s.Method]}
+			st = &stat{name: r.Methods[s.Method]}
 			stats[s.Method] = st
 		}
 		if s.Error != "" || len(s.Points) == 0 {

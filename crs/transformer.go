@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/geodisaster/engine/crs/internal/core"
 	"github.com/geodisaster/engine/crs/internal/proj"
 )
 
@@ -16,7 +17,7 @@ import (
 type Transformer struct {
 	from, to CRS
 	same     bool
-	fd, td   onDatum // set when the CRSs share a datum
+	fd, td   core.OnDatum // set when the CRSs share a datum
 }
 
 // NewTransformer prepares conversions from one CRS to another.

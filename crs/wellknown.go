@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/geodisaster/engine/crs/internal/core"
 	"github.com/geodisaster/engine/crs/internal/proj"
 )
 
@@ -48,4 +49,15 @@ func WGS84LonLat() CRS {
 		panic(err) // the embedded table always holds EPSG:4326
 	}
 	return c
+}
+
+// NewAzimuthalEquidistant returns the azimuthal equidistant CRS on the
+// WGS84 ellipsoid centred at lat0, lon0 (degrees), equivalent to PROJ's
+// "+proj=aeqd +lat_0=lat0 +lon_0=lon0 +datum=WGS84" (no false origin,
+// metres). Distances and azimuths from the centre are exact (Karney
+// geodesics), so x, y agree with PROJ to nanometres at any distance; the
+// whole globe except the antipode maps one to one. Errors for a centre
+// latitude outside [-90, 90] or non-finite input.
+func NewAzimuthalEquidistant(lat0, lon0 float64) (CRS, error) {
+	return core.NewAzimuthalEquidistant(lat0, lon0)
 }

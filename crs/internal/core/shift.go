@@ -1,4 +1,4 @@
-package crs
+package core
 
 import (
 	"fmt"
@@ -9,67 +9,67 @@ import (
 	"github.com/geodisaster/engine/crs/internal/proj"
 )
 
-// geodeticDatum is the geodetic part of a CRS: datum, ellipsoid, prime
+// GeodeticDatum is the geodetic part of a CRS: datum, ellipsoid, prime
 // meridian and the transformations to WGS 84 PROJ would choose from.
-type geodeticDatum struct {
-	key    string // datums with the same key convert without a datum shift
-	code   int    // EPSG datum code; 0 for a user-defined datum
-	name   string
-	el     proj.Ellipsoid
-	ellRef ellipsoidRef
-	pm     primeMeridian
-	// shifts are the Helmert transformations to WGS 84 in PROJ's order
+type GeodeticDatum struct {
+	Key    string // datums with the same key convert without a datum shift
+	Code   int    // EPSG datum code; 0 for a user-defined datum
+	Name   string
+	El     proj.Ellipsoid
+	EllRef EllipsoidRef
+	Pm     PrimeMeridian
+	// Shifts are the Helmert transformations to WGS 84 in PROJ's order
 	// of preference; none means a ballpark (null) shift, as PROJ applies
 	// when EPSG publishes no transformation.
-	shifts []*datumShift
-	// towgs84 marks a user-defined datum whose shift is its own
+	Shifts []*datumShift
+	// Towgs84 marks a user-defined datum whose shift is its own
 	// +towgs84 (a bound CRS in PROJ's terms).
-	towgs84 bool
+	Towgs84 bool
 	// projName is PROJ's +datum name of an EPSG datum (projDatums), "" for
 	// the others.
 	projName string
 }
 
-// setTOWGS84 makes d a bound datum whose only shift to WGS 84 is the
+// SetTOWGS84 makes d a bound datum whose only shift to WGS 84 is the
 // Helmert of a TOWGS84 clause (3 or 7 values, position vector, as PROJ's
 // +towgs84); false for another number of values.
-func (d *geodeticDatum) setTOWGS84(v []float64) bool {
+func (d *GeodeticDatum) SetTOWGS84(v []float64) bool {
 	if len(v) != 3 && len(v) != 7 {
 		return false
 	}
 	p := make([]float64, 7)
 	copy(p, v)
-	d.shifts = []*datumShift{{name: "Transformation from " + d.name + " to WGS84", accuracy: -1,
-		w: -180, s: -90, e: 180, n: 90, h: proj.NewHelmert(p[0], p[1], p[2], p[3], p[4], p[5], p[6], 0, 0, 0)}}
-	d.towgs84 = true
-	d.code = 0
+	d.Shifts = []*datumShift{{Name: "Transformation from " + d.Name + " to WGS84", accuracy: -1,
+		w: -180, s: -90, e: 180, n: 90, H: proj.NewHelmert(p[0], p[1], p[2], p[3], p[4], p[5], p[6], 0, 0, 0)}}
+	d.Towgs84 = true
+	d.Code = 0
 	return true
 }
 
-// ellipsoidRef names an ellipsoid for WKT output.
-type ellipsoidRef struct {
-	code int    // 0 for user-defined
-	name string // as EPSG spells it
-	unit int    // EPSG unit code of the axes in the registry (9001 metre)
+// EllipsoidRef names an ellipsoid for WKT output.
+type EllipsoidRef struct {
+	Code int    // 0 for user-defined
+	Name string // as EPSG spells it
+	Unit int    // EPSG unit code of the axes in the registry (9001 metre)
 }
 
-// primeMeridian is a prime meridian: its Greenwich longitude in degrees
+// PrimeMeridian is a prime meridian: its Greenwich longitude in degrees
 // and how EPSG writes it.
-type primeMeridian struct {
-	code  int
-	name  string
-	deg   float64 // Greenwich longitude, degrees
-	value float64 // in unit
-	unit  int
+type PrimeMeridian struct {
+	Code  int
+	Name  string
+	Deg   float64 // Greenwich longitude, degrees
+	Value float64 // in unit
+	Unit  int
 }
 
-var greenwich = primeMeridian{code: 8901, name: "Greenwich", unit: 9102}
+var Greenwich = PrimeMeridian{Code: 8901, Name: "Greenwich", Unit: 9102}
 
 // datumShift is one candidate transformation to WGS 84.
 type datumShift struct {
 	code       int
-	name       string
-	h          *proj.Helmert
+	Name       string
+	H          *proj.Helmert
 	accuracy   float64 // metres; -1 unknown
 	w, s, e, n float64 // area of use, degrees (w > e crosses the antimeridian)
 	offshore   bool
@@ -98,25 +98,25 @@ func (d *datumShift) within(o *datumShift) bool {
 // replaced by any later one of better known accuracy (or equal accuracy
 // and an area strictly inside it) whose area is not offshore; when none
 // holds the point, the first candidate. nil means no shift.
-func (g *geodeticDatum) pick(lon, lat float64) *datumShift {
-	if len(g.shifts) == 0 {
+func (g *GeodeticDatum) pick(lon, lat float64) *datumShift {
+	if len(g.Shifts) == 0 {
 		return nil
 	}
 	best := -1
 	bestAcc := 0.0
-	for i, d := range g.shifts {
+	for i, d := range g.Shifts {
 		if !d.contains(lon, lat) {
 			continue
 		}
 		if best < 0 || (d.accuracy >= 0 && (d.accuracy < bestAcc ||
-			(d.accuracy == bestAcc && d.within(g.shifts[best]))) && !d.offshore) {
+			(d.accuracy == bestAcc && d.within(g.Shifts[best]))) && !d.offshore) {
 			best, bestAcc = i, d.accuracy
 		}
 	}
 	if best < 0 {
 		best = 0
 	}
-	return g.shifts[best]
+	return g.Shifts[best]
 }
 
 // nearWGS84Figure reports whether the datum's ellipsoid is WGS 84's to a
@@ -124,87 +124,87 @@ func (g *geodeticDatum) pick(lon, lat float64) *datumShift {
 // such datums as no operation at all, and otherwise converts through
 // geocentric coordinates, changing the ellipsoid (a ballpark offset is
 // always a no-op).
-func (g *geodeticDatum) nearWGS84Figure() bool {
-	return math.Abs(g.el.A-proj.WGS84.A) < 1e-3 && math.Abs(g.el.B-proj.WGS84.B) < 1e-3
+func (g *GeodeticDatum) nearWGS84Figure() bool {
+	return math.Abs(g.El.A-proj.WGS84.A) < 1e-3 && math.Abs(g.El.B-proj.WGS84.B) < 1e-3
 }
 
-// isWGS84 reports whether the datum is WGS 84 itself (no shift at all).
-func (g *geodeticDatum) isWGS84() bool { return g.key == wgs84Datum.key }
+// IsWGS84 reports whether the datum is WGS 84 itself (no shift at all).
+func (g *GeodeticDatum) IsWGS84() bool { return g.Key == WGS84Datum.Key }
 
 // toWGS84 converts datum longitude/latitude (degrees, Greenwich) to WGS 84.
-func (g *geodeticDatum) toWGS84(lon, lat float64) (float64, float64) {
-	if g.isWGS84() {
+func (g *GeodeticDatum) toWGS84(lon, lat float64) (float64, float64) {
+	if g.IsWGS84() {
 		return lon, lat
 	}
 	d := g.pick(lon, lat)
-	if d == nil || d.ballpark || (d.h.IsNull() && g.nearWGS84Figure()) {
+	if d == nil || d.ballpark || (d.H.IsNull() && g.nearWGS84Figure()) {
 		return lon, lat
 	}
-	x, y, z := proj.Geocentric(g.el, lon, lat)
-	x, y, z = d.h.Forward(x, y, z)
+	x, y, z := proj.Geocentric(g.El, lon, lat)
+	x, y, z = d.H.Forward(x, y, z)
 	return proj.Geodetic(proj.WGS84, x, y, z)
 }
 
 // fromWGS84 converts WGS 84 longitude/latitude to the datum.
-func (g *geodeticDatum) fromWGS84(lon, lat float64) (float64, float64) {
-	if g.isWGS84() {
+func (g *GeodeticDatum) fromWGS84(lon, lat float64) (float64, float64) {
+	if g.IsWGS84() {
 		return lon, lat
 	}
 	d := g.pick(lon, lat)
-	if d == nil || d.ballpark || (d.h.IsNull() && g.nearWGS84Figure()) {
+	if d == nil || d.ballpark || (d.H.IsNull() && g.nearWGS84Figure()) {
 		return lon, lat
 	}
 	x, y, z := proj.Geocentric(proj.WGS84, lon, lat)
-	x, y, z = d.h.Reverse(x, y, z)
-	return proj.Geodetic(g.el, x, y, z)
+	x, y, z = d.H.Reverse(x, y, z)
+	return proj.Geodetic(g.El, x, y, z)
 }
 
-// wgs84Datum is EPSG:6326, World Geodetic System 1984 ensemble.
-var wgs84Datum = &geodeticDatum{key: "EPSG:6326", code: 6326, name: "World Geodetic System 1984 ensemble",
-	el: proj.WGS84, ellRef: ellipsoidRef{code: 7030, name: "WGS 84", unit: 9001}, pm: greenwich, projName: "WGS84"}
+// WGS84Datum is EPSG:6326, World Geodetic System 1984 ensemble.
+var WGS84Datum = &GeodeticDatum{Key: "EPSG:6326", Code: 6326, Name: "World Geodetic System 1984 ensemble",
+	El: proj.WGS84, EllRef: EllipsoidRef{Code: 7030, Name: "WGS 84", Unit: 9001}, Pm: Greenwich, projName: "WGS84"}
 
 // datumFor builds the geodetic datum of the registry's geographic CRS g.
-func (r *registry) datumFor(g *geogDef) (*geodeticDatum, error) {
-	if g.datum == 6326 {
-		return wgs84Datum, nil
+func (r *Registry) datumFor(g *geogDef) (*GeodeticDatum, error) {
+	if g.Datum == 6326 {
+		return WGS84Datum, nil
 	}
-	dd, ok := r.datums[g.datum]
+	dd, ok := r.Datums[g.Datum]
 	if !ok {
-		return nil, fmt.Errorf("%w: EPSG:%d: datum %d missing from the table", ErrUnknownCRS, g.code, g.datum)
+		return nil, fmt.Errorf("%w: EPSG:%d: datum %d missing from the table", ErrUnknownCRS, g.Code, g.Datum)
 	}
-	ed, ok := r.ellipsoids[dd.ell]
+	ed, ok := r.Ellipsoids[dd.Ell]
 	if !ok {
-		return nil, fmt.Errorf("%w: EPSG:%d: ellipsoid %d missing", ErrUnknownCRS, g.code, dd.ell)
+		return nil, fmt.Errorf("%w: EPSG:%d: ellipsoid %d missing", ErrUnknownCRS, g.Code, dd.Ell)
 	}
-	el, err := r.ellipsoid(ed)
+	el, err := r.Ellipsoid(ed)
 	if err != nil {
-		return nil, fmt.Errorf("%w: EPSG:%d: %v", ErrUnknownCRS, g.code, err)
+		return nil, fmt.Errorf("%w: EPSG:%d: %v", ErrUnknownCRS, g.Code, err)
 	}
-	pm, err := r.primeMeridian(dd.pm)
+	pm, err := r.PrimeMeridian(dd.Pm)
 	if err != nil {
-		return nil, fmt.Errorf("%w: EPSG:%d: %v", ErrUnknownCRS, g.code, err)
+		return nil, fmt.Errorf("%w: EPSG:%d: %v", ErrUnknownCRS, g.Code, err)
 	}
-	gd := &geodeticDatum{key: fmt.Sprintf("EPSG:%d", dd.code), code: dd.code, name: dd.name, el: el,
-		ellRef: ellipsoidRef{code: dd.ell, name: ed.name, unit: ed.unit}, pm: pm, projName: r.projDatumName(dd.code)}
-	src := g.code
-	hs := r.helmerts[src]
+	gd := &GeodeticDatum{Key: fmt.Sprintf("EPSG:%d", dd.Code), Code: dd.Code, Name: dd.Name, El: el,
+		EllRef: EllipsoidRef{Code: dd.Ell, Name: ed.Name, Unit: ed.Unit}, Pm: pm, projName: r.projDatumName(dd.Code)}
+	src := g.Code
+	hs := r.Helmerts[src]
 	if rot, ok := r.rotations[src]; ok {
 		// A CRS on another prime meridian shares its datum shifts (and, for
 		// conversions, its datum) with its Greenwich twin.
-		if twin, ok := r.geog[rot.dst]; ok {
-			gd.key = fmt.Sprintf("EPSG:%d", twin.datum)
+		if twin, ok := r.Geog[rot.dst]; ok {
+			gd.Key = fmt.Sprintf("EPSG:%d", twin.Datum)
 			if len(hs) == 0 {
-				hs = r.helmerts[rot.dst]
+				hs = r.Helmerts[rot.dst]
 				src = rot.dst
 			}
 		}
 	}
-	gd.shifts = r.orderShifts(hs, r.geog[src])
-	if len(gd.shifts) > 0 && !coversExtent(gd.shifts, r, r.geog[src]) {
+	gd.Shifts = r.orderShifts(hs, r.Geog[src])
+	if len(gd.Shifts) > 0 && !coversExtent(gd.Shifts, r, r.Geog[src]) {
 		// PROJ adds its ballpark (null) transformation, valid everywhere,
 		// when no transformation's area holds the CRS's whole area of use;
 		// it applies to the points outside every area.
-		gd.shifts = append(gd.shifts, &datumShift{name: "Ballpark geographic offset", h: proj.NewHelmert(0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
+		gd.Shifts = append(gd.Shifts, &datumShift{Name: "Ballpark geographic offset", H: proj.NewHelmert(0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
 			accuracy: -1, w: -180, s: -90, e: 180, n: 90, ballpark: true})
 	}
 	return gd, nil
@@ -212,19 +212,19 @@ func (r *registry) datumFor(g *geogDef) (*geodeticDatum, error) {
 
 // coversExtent reports whether one of the shifts' areas holds the whole
 // area of use of geographic CRS g.
-func coversExtent(shifts []*datumShift, r *registry, g *geogDef) bool {
-	if g == nil || len(g.usages) == 0 {
+func coversExtent(shifts []*datumShift, r *Registry, g *geogDef) bool {
+	if g == nil || len(g.Usages) == 0 {
 		return true
 	}
-	e, ok := r.extents[g.usages[0].extent]
+	e, ok := r.Extents[g.Usages[0].Extent]
 	if !ok {
 		return true
 	}
 	for _, d := range shifts {
-		if d.w <= d.e && e.w <= e.e && d.w <= e.w && d.e >= e.e && d.s <= e.s && d.n >= e.n {
+		if d.w <= d.e && e.W <= e.E && d.w <= e.W && d.e >= e.E && d.s <= e.S && d.n >= e.N {
 			return true
 		}
-		if d.w == -180 && d.e == 180 && d.s <= e.s && d.n >= e.n {
+		if d.w == -180 && d.e == 180 && d.s <= e.S && d.n >= e.N {
 			return true
 		}
 	}
@@ -236,10 +236,10 @@ func coversExtent(shifts []*datumShift, r *registry, g *geogDef) bool {
 // with the source CRS's area of use first, then better accuracy (unknown
 // last), then null transformations, then names in decreasing order; a
 // transformation superseded by another candidate is dropped.
-func (r *registry) orderShifts(hs []*helmertDef, src *geogDef) []*datumShift {
+func (r *Registry) orderShifts(hs []*helmertDef, src *geogDef) []*datumShift {
 	var srcExt *extentDef
-	if src != nil && len(src.usages) > 0 {
-		if e, ok := r.extents[src.usages[0].extent]; ok {
+	if src != nil && len(src.Usages) > 0 {
+		if e, ok := r.Extents[src.Usages[0].Extent]; ok {
 			srcExt = &e
 		}
 	}
@@ -261,25 +261,25 @@ next:
 				continue next
 			}
 		}
-		d := &datumShift{code: h.code, name: h.name, accuracy: h.accuracy, w: -180, s: -90, e: 180, n: 90}
+		d := &datumShift{code: h.code, Name: h.name, accuracy: h.accuracy, w: -180, s: -90, e: 180, n: 90}
 		rx, ry, rz := h.p[3], h.p[4], h.p[5]
 		switch h.method {
 		case 9607, 9636: // coordinate frame rotation: reverse the rotations
 			rx, ry, rz = -rx, -ry, -rz
 		}
-		d.h = proj.NewHelmert(h.p[0], h.p[1], h.p[2], rx, ry, rz, h.p[6], h.p[7], h.p[8], h.p[9])
+		d.H = proj.NewHelmert(h.p[0], h.p[1], h.p[2], rx, ry, rz, h.p[6], h.p[7], h.p[8], h.p[9])
 		if len(h.usages) > 0 {
-			if e, ok := r.extents[h.usages[0].extent]; ok {
-				d.w, d.s, d.e, d.n = e.w, e.s, e.e, e.n
-				l := strings.ToLower(e.name)
+			if e, ok := r.Extents[h.usages[0].Extent]; ok {
+				d.w, d.s, d.e, d.n = e.W, e.S, e.E, e.N
+				l := strings.ToLower(e.Name)
 				d.offshore = strings.Contains(l, "offshore") && !strings.Contains(l, "onshore")
 			}
 		}
 		area := pseudoArea(d.w, d.s, d.e, d.n)
 		if srcExt != nil {
-			area = intersectionArea(d.w, d.s, d.e, d.n, srcExt.w, srcExt.s, srcExt.e, srcExt.n)
+			area = intersectionArea(d.w, d.s, d.e, d.n, srcExt.W, srcExt.S, srcExt.E, srcExt.N)
 		}
-		cs = append(cs, cand{d, area, d.h.IsNull()})
+		cs = append(cs, cand{d, area, d.H.IsNull()})
 	}
 	sort.SliceStable(cs, func(i, j int) bool {
 		a, b := cs[i], cs[j]
@@ -296,7 +296,7 @@ next:
 		if a.null != b.null {
 			return a.null
 		}
-		return a.d.name > b.d.name // PROJ's final criterion
+		return a.d.Name > b.d.Name // PROJ's final criterion
 	})
 	out := make([]*datumShift, len(cs))
 	for i, c := range cs {
@@ -337,73 +337,73 @@ func intersectionArea(w1, s1, e1, n1, w2, s2, e2, n2 float64) float64 {
 	return best * (math.Sin(proj.Radians(n)) - math.Sin(proj.Radians(s)))
 }
 
-// ellipsoid converts a registry ellipsoid to metres.
-func (r *registry) ellipsoid(ed ellipsoidDef) (proj.Ellipsoid, error) {
-	u, ok := r.units[ed.unit]
-	if !ok || u.typ != "length" {
-		return proj.Ellipsoid{}, fmt.Errorf("ellipsoid %q: unit %d", ed.name, ed.unit)
+// Ellipsoid converts a registry ellipsoid to metres.
+func (r *Registry) Ellipsoid(ed ellipsoidDef) (proj.Ellipsoid, error) {
+	u, ok := r.Units[ed.Unit]
+	if !ok || u.Typ != "length" {
+		return proj.Ellipsoid{}, fmt.Errorf("ellipsoid %q: unit %d", ed.Name, ed.Unit)
 	}
-	a := float64(ed.a * u.factor)
+	a := float64(ed.A * u.Factor)
 	var el proj.Ellipsoid
 	switch {
-	case ed.invf != 0:
-		el = proj.NewEllipsoid(a, ed.invf)
-	case ed.b != 0:
-		el = proj.NewEllipsoidAB(a, float64(ed.b*u.factor))
+	case ed.Invf != 0:
+		el = proj.NewEllipsoid(a, ed.Invf)
+	case ed.B != 0:
+		el = proj.NewEllipsoidAB(a, float64(ed.B*u.Factor))
 	default:
 		el = proj.NewEllipsoid(a, 0)
 	}
-	rf := ed.invf
+	rf := ed.Invf
 	if rf == 0 && el.B != el.A {
 		rf = el.A / (el.A - el.B)
 	}
-	if w, ok := projWellKnownEllipsoid(el.A, el.B, rf); ok {
+	if w, ok := PROJWellKnownEllipsoid(el.A, el.B, rf); ok {
 		return w, nil
 	}
 	return el, nil
 }
 
-// primeMeridian converts a registry prime meridian.
-func (r *registry) primeMeridian(code int) (primeMeridian, error) {
+// PrimeMeridian converts a registry prime meridian.
+func (r *Registry) PrimeMeridian(code int) (PrimeMeridian, error) {
 	if code == 8901 {
-		return greenwich, nil
+		return Greenwich, nil
 	}
 	p, ok := r.pms[code]
 	if !ok {
-		return primeMeridian{}, fmt.Errorf("prime meridian %d missing", code)
+		return PrimeMeridian{}, fmt.Errorf("prime meridian %d missing", code)
 	}
 	deg, err := r.toDegrees(p.lon, p.unit)
 	if err != nil {
-		return primeMeridian{}, err
+		return PrimeMeridian{}, err
 	}
 	// PROJ computes with its own value of a prime meridian it knows by
 	// name when EPSG's agrees to 1e-10 radians (Paris: 2.33722917° in EPSG,
 	// 2°20'14.025" in PROJ).
-	if v, ok := projPrimeMeridians[strings.ToLower(p.name)]; ok && math.Abs(v-deg) < 1e-10/proj.DegToRad {
+	if v, ok := PROJPrimeMeridians[strings.ToLower(p.name)]; ok && math.Abs(v-deg) < 1e-10/proj.DegToRad {
 		deg = v
 	}
-	return primeMeridian{code: code, name: p.name, deg: deg, value: p.lon, unit: p.unit}, nil
+	return PrimeMeridian{Code: code, Name: p.name, Deg: deg, Value: p.lon, Unit: p.unit}, nil
 }
 
 // toDegrees converts an angle in the registry unit to degrees, as PROJ's
 // Measure::convertToUnit does (through radians).
-func (r *registry) toDegrees(v float64, unit int) (float64, error) {
+func (r *Registry) toDegrees(v float64, unit int) (float64, error) {
 	switch unit {
 	case 9102, 9122:
 		return v, nil
 	}
-	u, ok := r.units[unit]
-	if !ok || u.typ != "angle" {
+	u, ok := r.Units[unit]
+	if !ok || u.Typ != "angle" {
 		return 0, fmt.Errorf("unit %d is not angular", unit)
 	}
-	return float64(v*u.factor) / proj.DegToRad, nil
+	return float64(v*u.Factor) / proj.DegToRad, nil
 }
 
 // projDatumName returns PROJ's +datum name of EPSG datum code (the datum
 // of a geographic CRS of projDatums), or "".
-func (r *registry) projDatumName(code int) string {
-	for name, g := range projDatums {
-		if gd := r.geog[g]; gd != nil && gd.datum == code {
+func (r *Registry) projDatumName(code int) string {
+	for name, g := range PROJDatums {
+		if gd := r.Geog[g]; gd != nil && gd.Datum == code {
 			return name
 		}
 	}

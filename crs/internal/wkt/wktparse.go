@@ -1,4 +1,4 @@
-package crs
+package wkt
 
 import (
 	"fmt"
@@ -7,7 +7,9 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/geodisaster/engine/crs/internal/core"
 	"github.com/geodisaster/engine/crs/internal/proj"
+	"github.com/geodisaster/engine/crs/internal/projstring"
 )
 
 // wktValue is a parsed WKT element: a node, a quoted string, a number or
@@ -234,22 +236,22 @@ func normName(s string) string {
 	return sb.String()
 }
 
-// parseWKT interprets WKT1 (GDAL and ESRI flavours) and WKT2 CRS
+// Parse interprets WKT1 (GDAL and ESRI flavours) and WKT2 CRS
 // definitions: a CRS whose top-level ID/AUTHORITY is an EPSG code of the
 // registry is that EPSG CRS; otherwise the definition is read (datum by
 // EPSG code or name, ellipsoid, prime meridian, +TOWGS84 or BOUNDCRS
 // shift, projection method and parameters, unit, axes).
-func parseWKT(r *registry, s string) (CRS, error) {
+func Parse(r *core.Registry, s string) (core.CRS, error) {
 	t, err := parseWKTTree(s)
 	if err != nil {
-		return nil, fmt.Errorf("%w: WKT: %v", ErrUnknownCRS, err)
+		return nil, fmt.Errorf("%w: WKT: %v", core.ErrUnknownCRS, err)
 	}
 	return wktToCRS(r, t)
 }
 
-func wktToCRS(r *registry, t *wktTree) (CRS, error) {
+func wktToCRS(r *core.Registry, t *wktTree) (core.CRS, error) {
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w: WKT %s: %s", ErrUnknownCRS, t.kw, fmt.Sprintf(format, args...))
+		return fmt.Errorf("%w: WKT %s: %s", core.ErrUnknownCRS, t.kw, fmt.Sprintf(format, args...))
 	}
 	switch t.kw {
 	case "BOUNDCRS":
@@ -277,7 +279,7 @@ func wktToCRS(r *registry, t *wktTree) (CRS, error) {
 		return nil, bad("no horizontal CRS")
 	}
 	if code := t.epsgID(); code != 0 {
-		if c, err := r.describeEPSG(code); err == nil {
+		if c, err := r.DescribeEPSG(code); err == nil {
 			return c, nil
 		}
 	}
@@ -380,18 +382,18 @@ var datumAliases = map[string]int{
 }
 
 // datumByName finds an EPSG datum by WKT1, ESRI or EPSG name.
-func datumByName(r *registry, name string) int {
+func datumByName(r *core.Registry, name string) int {
 	n := normName(name)
 	if c, ok := datumAliases[n]; ok {
 		return c
 	}
 	n = strings.TrimPrefix(n, "d")
-	for _, code := range r.geogCodes {
-		g := r.geog[code]
-		if d := r.datums[g.datum]; d != nil {
-			dn := normName(d.name)
+	for _, code := range r.GeogCodes {
+		g := r.Geog[code]
+		if d := r.Datums[g.Datum]; d != nil {
+			dn := normName(d.Name)
 			if dn == normName(name) || dn == n || strings.TrimSuffix(dn, "ensemble") == normName(name) {
-				return d.code
+				return d.Code
 			}
 		}
 	}
@@ -399,12 +401,12 @@ func datumByName(r *registry, name string) int {
 }
 
 // wktGeographic reads a geographic CRS (GEOGCS or GEOGCRS).
-func wktGeographic(r *registry, t *wktTree) (*geographicCRS, error) {
+func wktGeographic(r *core.Registry, t *wktTree) (*core.GeographicCRS, error) {
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w: WKT %s: %s", ErrUnknownCRS, t.kw, fmt.Sprintf(format, args...))
+		return fmt.Errorf("%w: WKT %s: %s", core.ErrUnknownCRS, t.kw, fmt.Sprintf(format, args...))
 	}
-	if code := t.epsgID(); code != 0 && r.geog[code] != nil {
-		return r.geographicCRSCached(code)
+	if code := t.epsgID(); code != 0 && r.Geog[code] != nil {
+		return r.GeographicCRSCached(code)
 	}
 	dn := t.child("DATUM", "ENSEMBLE", "GEODETICDATUM", "TRF")
 	if dn == nil {
@@ -428,28 +430,28 @@ func wktGeographic(r *registry, t *wktTree) (*geographicCRS, error) {
 	if !el.Valid() || (rf != 0 && !(rf > 1)) {
 		return nil, bad("bad ELLIPSOID")
 	}
-	if w, ok := projWellKnownEllipsoid(el.A, el.B, rf); ok {
+	if w, ok := core.PROJWellKnownEllipsoid(el.A, el.B, rf); ok {
 		el = w
 	}
-	d := &geodeticDatum{name: dn.name(), el: el, ellRef: ellipsoidRef{code: sp.epsgID(), name: sp.name(), unit: 9001}, pm: greenwich}
-	if d.ellRef.code != 0 {
-		if ed, ok := r.ellipsoids[d.ellRef.code]; ok {
-			d.ellRef.name = ed.name
+	d := &core.GeodeticDatum{Name: dn.name(), El: el, EllRef: core.EllipsoidRef{Code: sp.epsgID(), Name: sp.name(), Unit: 9001}, Pm: core.Greenwich}
+	if d.EllRef.Code != 0 {
+		if ed, ok := r.Ellipsoids[d.EllRef.Code]; ok {
+			d.EllRef.Name = ed.Name
 		} else {
-			d.ellRef.code = 0
+			d.EllRef.Code = 0
 		}
 	}
 	code := dn.epsgID()
 	if code == 0 {
 		code = datumByName(r, dn.name())
 	}
-	angle := degreeUnit
+	angle := core.DegreeUnit
 	if u := t.child("ANGLEUNIT", "UNIT"); u != nil {
 		if f, ok := u.number(0); ok && f > 0 && math.Abs(f-math.Pi/180) > 1e-12 {
-			angle = angularUnit{name: u.name(), radians: f}
-			for c, ud := range r.units {
-				if ud.typ == "angle" && math.Abs(ud.factor-f) < 1e-15 {
-					angle.code = c
+			angle = core.AngularUnit{Name: u.name(), Radians: f}
+			for c, ud := range r.Units {
+				if ud.Typ == "angle" && math.Abs(ud.Factor-f) < 1e-15 {
+					angle.Code = c
 				}
 			}
 		}
@@ -461,10 +463,10 @@ func wktGeographic(r *registry, t *wktTree) (*geographicCRS, error) {
 				if f, ok := u.number(0); ok && f > 0 {
 					deg = float64(v*f) / proj.DegToRad
 				}
-			} else if angle.code != 0 || angle.radians != degreeUnit.radians {
-				deg = float64(v*angle.radians) / proj.DegToRad
+			} else if angle.Code != 0 || angle.Radians != core.DegreeUnit.Radians {
+				deg = float64(v*angle.Radians) / proj.DegToRad
 			}
-			d.pm = primeMeridian{name: pm.name(), deg: deg, value: deg, unit: 9122}
+			d.Pm = core.PrimeMeridian{Name: pm.name(), Deg: deg, Value: deg, Unit: 9122}
 		}
 	}
 	var towgs []float64
@@ -480,36 +482,36 @@ func wktGeographic(r *registry, t *wktTree) (*geographicCRS, error) {
 	// An EPSG datum on the same figure and prime meridian keeps its
 	// identity and shifts.
 	if code != 0 {
-		for _, gc := range r.geogCodes {
-			gd := r.geog[gc]
-			if gd.datum != code || gd.deprecated {
+		for _, gc := range r.GeogCodes {
+			gd := r.Geog[gc]
+			if gd.Datum != code || gd.Deprecated {
 				continue
 			}
-			e, err := r.geographicCRSCached(gc)
-			if err != nil || !sameEllipsoid(e.datum.el, el) || math.Abs(e.datum.pm.deg-d.pm.deg) > 1e-9 {
+			e, err := r.GeographicCRSCached(gc)
+			if err != nil || !core.SameEllipsoid(e.Datum.El, el) || math.Abs(e.Datum.Pm.Deg-d.Pm.Deg) > 1e-9 {
 				continue
 			}
-			if len(towgs) == 0 && angle.radians == e.unit.radians {
-				if normName(t.name()) == normName(e.name) || strings.HasPrefix(strings.ToLower(t.name()), "gcs_") || t.name() == "" {
+			if len(towgs) == 0 && angle.Radians == e.Angular.Radians {
+				if normName(t.name()) == normName(e.Name) || strings.HasPrefix(strings.ToLower(t.name()), "gcs_") || t.name() == "" {
 					return e, nil
 				}
 			}
-			nd := *e.datum
+			nd := *e.Datum
 			d = &nd
 			break
 		}
 	}
 	if len(towgs) > 0 {
-		if !d.setTOWGS84(towgs) {
+		if !d.SetTOWGS84(towgs) {
 			return nil, bad("TOWGS84 with %d values", len(towgs))
 		}
-		d.key = ""
+		d.Key = ""
 	}
-	if d.key == "" {
-		if d.code == 6326 && !d.towgs84 {
-			d.key = wgs84Datum.key
+	if d.Key == "" {
+		if d.Code == 6326 && !d.Towgs84 {
+			d.Key = core.WGS84Datum.Key
 		} else {
-			d.key = "user:" + datumKey(d)
+			d.Key = "user:" + projstring.DatumKey(d)
 		}
 	}
 	latLon := false
@@ -526,13 +528,13 @@ func wktGeographic(r *registry, t *wktTree) (*geographicCRS, error) {
 	if name == "" {
 		name = "unknown"
 	}
-	return &geographicCRS{name: name, datum: d, unit: angle, latLon: latLon}, nil
+	return &core.GeographicCRS{Name: name, Datum: d, Angular: angle, LatLon: latLon}, nil
 }
 
 // wktProjected reads a projected CRS (PROJCS or PROJCRS).
-func wktProjected(r *registry, t *wktTree) (CRS, error) {
+func wktProjected(r *core.Registry, t *wktTree) (core.CRS, error) {
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w: WKT %s: %s", ErrUnknownCRS, t.kw, fmt.Sprintf(format, args...))
+		return fmt.Errorf("%w: WKT %s: %s", core.ErrUnknownCRS, t.kw, fmt.Sprintf(format, args...))
 	}
 	gt := t.child("GEOGCS", "BASEGEOGCRS", "BASEGEODCRS", "GEOGCRS")
 	if gt == nil {
@@ -543,7 +545,7 @@ func wktProjected(r *registry, t *wktTree) (CRS, error) {
 		return nil, err
 	}
 	// Linear unit.
-	unit, ucode := Metre, 9001
+	unit, ucode := core.Metre, 9001
 	var lu *wktTree
 	if cs := t.child("UNIT", "LENGTHUNIT"); cs != nil {
 		lu = cs
@@ -555,14 +557,14 @@ func wktProjected(r *registry, t *wktTree) (CRS, error) {
 	}
 	if lu != nil {
 		if f, ok := lu.number(0); ok && f > 0 && f != 1 {
-			unit, ucode = Unit{Name: lu.name(), Metres: f}, 0
-			if c := lu.epsgID(); c != 0 && r.units[c].factor != 0 {
+			unit, ucode = core.Unit{Name: lu.name(), Metres: f}, 0
+			if c := lu.epsgID(); c != 0 && r.Units[c].Factor != 0 {
 				ucode = c
-				unit.Name = r.units[c].name
+				unit.Name = r.Units[c].Name
 			} else {
-				for c, ud := range r.units {
-					if ud.typ == "length" && math.Abs(ud.factor-f) <= 1e-15*f {
-						ucode, unit.Name = c, ud.name
+				for c, ud := range r.Units {
+					if ud.Typ == "length" && math.Abs(ud.Factor-f) <= 1e-15*f {
+						ucode, unit.Name = c, ud.Name
 					}
 				}
 			}
@@ -602,7 +604,7 @@ func wktProjected(r *registry, t *wktTree) (CRS, error) {
 		}
 		axis += "u"
 	}
-	var conv *conversion
+	var conv *core.Conversion
 	if cv := t.child("CONVERSION", "DERIVINGCONVERSION"); cv != nil {
 		conv, err = wkt2Conversion(r, cv)
 	} else {
@@ -611,66 +613,66 @@ func wktProjected(r *registry, t *wktTree) (CRS, error) {
 	if err != nil {
 		return nil, err
 	}
-	cs, err := axisCS(axis, ucode)
+	cs, err := projstring.AxisCS(axis, ucode)
 	if err != nil {
 		return nil, bad("%v", err)
 	}
-	if lat, ok := polarAspect(conv.method, conv.params); ok && axis == "enu" {
-		cs = polarCS(lat > 0, ucode)
+	if lat, ok := projstring.PolarAspect(conv.Method, conv.Params); ok && axis == "enu" {
+		cs = projstring.PolarCS(lat > 0, ucode)
 	}
 	name := t.name()
 	if name == "" {
 		name = "unknown"
 	}
-	p, err := newProjected(0, name, base, conv, cs, unit, ucode, r)
+	p, err := core.NewProjected(0, name, base, conv, cs, unit, ucode, r)
 	if err != nil {
 		return nil, bad("%v", err)
 	}
 	if a, ok := asWGS84Aeqd(r, p); ok {
 		return a, nil
 	}
-	return r.identifyOrKeep(p), nil
+	return r.IdentifyOrKeep(p), nil
 }
 
 // asWGS84Aeqd recognises the "aeqd:LAT,LON" system in a projected CRS.
-func asWGS84Aeqd(r *registry, p *projectedCRS) (CRS, bool) {
-	d := p.base.datum
-	if p.conv.method != proj.MethodModifiedAeqd || p.unit != Metre || p.comp != [2]int{0, 1} || p.sign != [2]float64{1, 1} ||
-		d.pm.deg != 0 || !(d.isWGS84() || (d.el == proj.WGS84 && len(d.shifts) == 0)) {
+func asWGS84Aeqd(r *core.Registry, p *core.ProjectedCRS) (core.CRS, bool) {
+	d := p.Base.Datum
+	if p.Conv.Method != proj.MethodModifiedAeqd || p.Linear != core.Metre || p.Comp != [2]int{0, 1} || p.Sign != [2]float64{1, 1} ||
+		d.Pm.Deg != 0 || !(d.IsWGS84() || (d.El == proj.WGS84 && len(d.Shifts) == 0)) {
 		return nil, false
 	}
-	pv, err := r.paramValues(p.conv.params)
+	pv, err := r.ParamValues(p.Conv.Params)
 	if err != nil || pv[proj.ParFalseEasting] != 0 || pv[proj.ParFalseNorthing] != 0 {
 		return nil, false
 	}
-	a, err := NewAzimuthalEquidistant(pv[proj.ParLatOrigin], pv[proj.ParLonOrigin])
+	a, err := core.NewAzimuthalEquidistant(pv[proj.ParLatOrigin], pv[proj.ParLonOrigin])
 	return a, err == nil
 }
 
 // wkt2Conversion reads CONVERSION[METHOD[...], PARAMETER[...]...].
-func wkt2Conversion(r *registry, cv *wktTree) (*conversion, error) {
+func wkt2Conversion(r *core.Registry, cv *wktTree) (*core.Conversion, error) {
 	m := cv.child("METHOD", "PROJECTION")
 	if m == nil {
-		return nil, fmt.Errorf("%w: WKT CONVERSION without METHOD", ErrUnknownCRS)
+		return nil, fmt.Errorf("%w: WKT CONVERSION without METHOD", core.ErrUnknownCRS)
 	}
 	code := m.epsgID()
 	if code == 0 {
 		n := normName(m.name())
-		for c, name := range r.methods {
+		for c, name := range r.Methods {
 			if normName(name) == n {
 				code = c
 			}
 		}
 	}
 	if code == 0 {
-		return nil, fmt.Errorf("%w: WKT method %q", ErrUnknownCRS, m.name())
+		return nil, fmt.Errorf("%w: WKT method %q", core.ErrUnknownCRS, m.name())
 	}
-	c := &conversion{name: cv.name(), method: code}
+	c := &core.Conversion{Name: cv.name(), Method: code}
 	for _, p := range cv.children("PARAMETER") {
 		pc := p.epsgID()
 		if pc == 0 {
 			n := normName(p.name())
-			for c, name := range r.params {
+			for c, name := range r.Params {
 				if normName(name) == n {
 					pc = c
 				}
@@ -678,7 +680,7 @@ func wkt2Conversion(r *registry, cv *wktTree) (*conversion, error) {
 		}
 		v, ok := p.number(0)
 		if pc == 0 || !ok {
-			return nil, fmt.Errorf("%w: WKT parameter %q", ErrUnknownCRS, p.name())
+			return nil, fmt.Errorf("%w: WKT parameter %q", core.ErrUnknownCRS, p.name())
 		}
 		unit := 9122
 		if u := p.child("ANGLEUNIT", "LENGTHUNIT", "SCALEUNIT", "UNIT"); u != nil {
@@ -696,7 +698,7 @@ func wkt2Conversion(r *registry, cv *wktTree) (*conversion, error) {
 		} else {
 			unit = defaultParamUnit(pc)
 		}
-		c.params = append(c.params, paramDef{code: pc, value: v, unit: unit})
+		c.Params = append(c.Params, core.ParamDef{Code: pc, Value: v, Unit: unit})
 	}
 	return c, nil
 }
@@ -746,14 +748,14 @@ var wkt1ParamNames = map[string]string{
 // wkt1Conversion reads PROJECTION["..."] and its PARAMETERs (degrees, the
 // false origin in the CRS's unit) into a conversion, through the PROJ
 // string reader.
-func wkt1Conversion(r *registry, t *wktTree, unit Unit) (*conversion, error) {
+func wkt1Conversion(r *core.Registry, t *wktTree, unit core.Unit) (*core.Conversion, error) {
 	pn := t.child("PROJECTION")
 	if pn == nil {
-		return nil, fmt.Errorf("%w: WKT PROJCS without PROJECTION", ErrUnknownCRS)
+		return nil, fmt.Errorf("%w: WKT PROJCS without PROJECTION", core.ErrUnknownCRS)
 	}
 	proj, ok := wkt1Projections[normName(pn.name())]
 	if !ok {
-		return nil, fmt.Errorf("%w: WKT projection %q is not supported", ErrUnknownCRS, pn.name())
+		return nil, fmt.Errorf("%w: WKT projection %q is not supported", core.ErrUnknownCRS, pn.name())
 	}
 	vals := map[string]string{}
 	kind, variant, _ := strings.Cut(proj, "+")
@@ -764,7 +766,7 @@ func wkt1Conversion(r *registry, t *wktTree, unit Unit) (*conversion, error) {
 		}
 		key, known := wkt1ParamNames[normName(p.name())]
 		if !known {
-			return nil, fmt.Errorf("%w: WKT parameter %q", ErrUnknownCRS, p.name())
+			return nil, fmt.Errorf("%w: WKT parameter %q", core.ErrUnknownCRS, p.name())
 		}
 		if key == "" {
 			continue
@@ -817,7 +819,7 @@ func wkt1Conversion(r *registry, t *wktTree, unit Unit) (*conversion, error) {
 		delete(vals, "lat_0")
 	case "webmerc":
 		if aux := vals["aux"]; aux != "" && aux != "0" {
-			return nil, fmt.Errorf("%w: Mercator_Auxiliary_Sphere with Auxiliary_Sphere_Type %s", ErrUnknownCRS, aux)
+			return nil, fmt.Errorf("%w: Mercator_Auxiliary_Sphere with Auxiliary_Sphere_Type %s", core.ErrUnknownCRS, aux)
 		}
 		delete(vals, "aux")
 		delete(vals, "lat_1")
@@ -836,16 +838,16 @@ func wkt1Conversion(r *registry, t *wktTree, unit Unit) (*conversion, error) {
 	if variant == "wsu" {
 		vals["axis"] = "wsu"
 	}
-	conv, err := projConversion(r, kind, vals)
+	conv, err := projstring.Conversion(r, kind, vals)
 	if err != nil {
 		return nil, err
 	}
-	conv.name = "unnamed"
+	conv.Name = "unnamed"
 	return conv, nil
 }
 
-// isWKTKeyword reports whether kw opens a WKT CRS definition.
-func isWKTKeyword(kw string) bool {
+// IsKeyword reports whether kw opens a WKT CRS definition.
+func IsKeyword(kw string) bool {
 	switch strings.ToUpper(kw) {
 	case "GEOGCS", "PROJCS", "COMPD_CS", "GEOGCRS", "GEOGRAPHICCRS", "GEODCRS", "GEODETICCRS",
 		"PROJCRS", "PROJECTEDCRS", "BOUNDCRS", "COMPOUNDCRS":

@@ -1,4 +1,4 @@
-package crs
+package projstring
 
 import (
 	"fmt"
@@ -7,19 +7,20 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/geodisaster/engine/crs/internal/core"
 	"github.com/geodisaster/engine/crs/internal/proj"
 )
 
 // projParams is a parsed PROJ string.
 type projParams struct {
-	r    *registry
+	r    *core.Registry
 	src  string
 	vals map[string]string
 	used map[string]bool
 }
 
 func (p *projParams) bad(format string, args ...any) error {
-	return fmt.Errorf("%w: %q: %s", ErrUnknownCRS, p.src, fmt.Sprintf(format, args...))
+	return fmt.Errorf("%w: %q: %s", core.ErrUnknownCRS, p.src, fmt.Sprintf(format, args...))
 }
 
 func (p *projParams) has(k string) bool { _, ok := p.vals[k]; return ok }
@@ -95,7 +96,7 @@ func parseProjNumber(v string) (float64, error) {
 	return sign * val, nil
 }
 
-// parseProjString interprets a PROJ string describing a CRS
+// Parse interprets a PROJ string describing a CRS
 // ("+proj=utm +zone=33 +datum=WGS84", "+proj=lcc +lat_1=49 ... +ellps=GRS80
 // +towgs84=0,0,0 +units=m +no_defs"): geographic (+proj=longlat) or one of
 // the projections this package implements, on a +datum, +ellps, +a/+b/+rf/
@@ -104,7 +105,7 @@ func parseProjNumber(v string) (float64, error) {
 // system; the spherical Web Mercator spelling "+proj=merc +a=6378137
 // +b=6378137 +nadgrids=@null" is EPSG:3857's. Unknown parameters are
 // errors, never silently ignored.
-func parseProjString(r *registry, s string) (CRS, error) {
+func Parse(r *core.Registry, s string) (core.CRS, error) {
 	p := &projParams{r: r, src: s, vals: map[string]string{}, used: map[string]bool{}}
 	for _, tok := range strings.Fields(s) {
 		tok = strings.TrimPrefix(tok, "+")
@@ -137,7 +138,7 @@ func parseProjString(r *registry, s string) (CRS, error) {
 	if err != nil {
 		return nil, err
 	}
-	var c CRS
+	var c core.CRS
 	switch name {
 	case "longlat", "latlong", "lonlat", "latlon":
 		c = base
@@ -160,12 +161,12 @@ func parseProjString(r *registry, s string) (CRS, error) {
 		sort.Strings(unused)
 		return nil, p.bad("unsupported parameters %s", strings.Join(unused, " "))
 	}
-	return r.identifyOrKeep(c), nil
+	return r.IdentifyOrKeep(c), nil
 }
 
-// projConversion builds the conversion of a PROJ projection name and its
+// Conversion builds the conversion of a PROJ projection name and its
 // parameters (PROJ string keys without '+'; degrees and metres).
-func projConversion(r *registry, name string, vals map[string]string) (*conversion, error) {
+func Conversion(r *core.Registry, name string, vals map[string]string) (*core.Conversion, error) {
 	var src strings.Builder
 	src.WriteString("+proj=" + name)
 	p := &projParams{r: r, vals: map[string]string{}, used: map[string]bool{}}
@@ -174,11 +175,11 @@ func projConversion(r *registry, name string, vals map[string]string) (*conversi
 		src.WriteString(" +" + k + "=" + v)
 	}
 	p.src = src.String()
-	wgs, err := r.geographicCRSCached(4326)
+	wgs, err := r.GeographicCRSCached(4326)
 	if err != nil {
 		return nil, err
 	}
-	var c CRS
+	var c core.CRS
 	if name == "aeqd" {
 		c, err = p.aeqdConversion(wgs)
 	} else {
@@ -192,16 +193,16 @@ func projConversion(r *registry, name string, vals map[string]string) (*conversi
 			return nil, p.bad("unsupported parameter +%s", k)
 		}
 	}
-	pc, ok := c.(*projectedCRS)
+	pc, ok := c.(*core.ProjectedCRS)
 	if !ok {
 		return nil, p.bad("not a projection")
 	}
-	conv := *pc.conv
+	conv := *pc.Conv
 	return &conv, nil
 }
 
 // parseGoogleMercator accepts the spherical spelling of EPSG:3857.
-func parseGoogleMercator(p *projParams) (CRS, error) {
+func parseGoogleMercator(p *projParams) (core.CRS, error) {
 	p.str("a")
 	p.str("b")
 	p.str("nadgrids")
@@ -221,90 +222,90 @@ func parseGoogleMercator(p *projParams) (CRS, error) {
 			return nil, p.bad("unsupported parameter +%s in the spherical Web Mercator form", k)
 		}
 	}
-	return p.r.fromEPSG(3857)
+	return p.r.FromEPSG(3857)
 }
 
 // geographic builds the geographic CRS of the string's datum parameters.
-func (p *projParams) geographic() (*geographicCRS, error) {
+func (p *projParams) geographic() (*core.GeographicCRS, error) {
 	r := p.r
 	datumName, hasDatum := p.str("datum")
 	ellpsName, hasEllps := p.str("ellps")
 	towgs, hasTowgs := p.str("towgs84")
-	var base *geographicCRS
+	var base *core.GeographicCRS
 	if hasDatum {
-		code, ok := projDatums[datumName]
+		code, ok := core.PROJDatums[datumName]
 		if !ok {
 			return nil, p.bad("unknown +datum=%s", datumName)
 		}
-		g, err := r.geographicCRSCached(code)
+		g, err := r.GeographicCRSCached(code)
 		if err != nil {
 			return nil, err
 		}
 		base = g
 	}
-	el, ref, custom, err := p.ellipsoid(ellpsName, hasEllps)
+	el, ref, custom, err := p.Ellipsoid(ellpsName, hasEllps)
 	if err != nil {
 		return nil, err
 	}
-	pm, err := p.primeMeridian()
+	pm, err := p.PrimeMeridian()
 	if err != nil {
 		return nil, err
 	}
-	if base != nil && !custom && !hasTowgs && pm.deg == 0 {
+	if base != nil && !custom && !hasTowgs && pm.Deg == 0 {
 		return base, nil
 	}
 	if base != nil && custom {
 		return nil, p.bad("+datum with another ellipsoid")
 	}
 	if base != nil {
-		el, ref = base.datum.el, base.datum.ellRef
+		el, ref = base.Datum.El, base.Datum.EllRef
 	} else if !custom {
-		el, ref = proj.WGS84, ellipsoidRef{code: 7030, name: "WGS 84", unit: 9001}
+		el, ref = proj.WGS84, core.EllipsoidRef{Code: 7030, Name: "WGS 84", Unit: 9001}
 	}
-	d := &geodeticDatum{el: el, ellRef: ref, pm: pm}
+	d := &core.GeodeticDatum{El: el, EllRef: ref, Pm: pm}
 	if base != nil {
-		d.code, d.name, d.shifts = base.datum.code, base.datum.name, base.datum.shifts
+		d.Code, d.Name, d.Shifts = base.Datum.Code, base.Datum.Name, base.Datum.Shifts
 	} else {
-		d.name = "unknown"
-		if e, ok := projEllipsoids[ellpsName]; ok && hasEllps {
-			d.name = e.projDatum
+		d.Name = "unknown"
+		if e, ok := core.PROJEllipsoids[ellpsName]; ok && hasEllps {
+			d.Name = e.ProjDatum
 		}
 	}
 	if hasTowgs {
 		v, err := parseFloats(towgs)
-		if err != nil || !d.setTOWGS84(v) {
+		if err != nil || !d.SetTOWGS84(v) {
 			return nil, p.bad("+towgs84 wants 3 or 7 numbers")
 		}
 		if base != nil {
-			d.name = base.datum.name
+			d.Name = base.Datum.Name
 		} else {
 			// PROJ names such a datum after its definition.
-			d.name += " using towgs84=" + towgs
+			d.Name += " using towgs84=" + towgs
 		}
-		d.shifts[0].name = "Transformation from " + d.name + " to WGS84"
+		d.Shifts[0].Name = "Transformation from " + d.Name + " to WGS84"
 	}
-	if d.key == "" {
-		d.key = "user:" + datumKey(d)
+	if d.Key == "" {
+		d.Key = "user:" + DatumKey(d)
 	}
 	name := "unknown"
 	if base != nil && !hasTowgs {
-		name = base.name
+		name = base.Name
 	}
 	// PROJ strings are longitude/latitude, as PROJ's own CRS of one is.
-	return &geographicCRS{name: name, datum: d, unit: degreeUnit, cs: &lonLatCS}, nil
+	return &core.GeographicCRS{Name: name, Datum: d, Angular: core.DegreeUnit, Cs: &lonLatCS}, nil
 }
 
 // lonLatCS is the coordinate system PROJ gives a +proj=longlat CRS.
-var lonLatCS = csDef{typ: "ellipsoidal", axes: []axisDef{
-	{name: "Longitude", dir: "east", unit: 9122}, {name: "Latitude", dir: "north", unit: 9122}}}
+var lonLatCS = core.CsDef{Typ: "ellipsoidal", Axes: []core.AxisDef{
+	{Name: "Longitude", Dir: "east", Unit: 9122}, {Name: "Latitude", Dir: "north", Unit: 9122}}}
 
-// datumKey identifies a user-defined datum by its figure, prime meridian
+// DatumKey identifies a user-defined datum by its figure, prime meridian
 // and shift, so that equal definitions convert without a shift.
-func datumKey(d *geodeticDatum) string {
+func DatumKey(d *core.GeodeticDatum) string {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "a=%v,f=%v,pm=%v,code=%d", d.el.A, d.el.F, d.pm.deg, d.code)
-	for _, s := range d.shifts {
-		fmt.Fprintf(&sb, ",h=%v", *s.h)
+	fmt.Fprintf(&sb, "a=%v,f=%v,pm=%v,code=%d", d.El.A, d.El.F, d.Pm.Deg, d.Code)
+	for _, s := range d.Shifts {
+		fmt.Fprintf(&sb, ",h=%v", *s.H)
 	}
 	return sb.String()
 }
@@ -321,54 +322,54 @@ func parseFloats(s string) ([]float64, error) {
 	return out, nil
 }
 
-// ellipsoid reads +ellps or +a/+b/+rf/+f/+R; custom reports an explicit
+// Ellipsoid reads +ellps or +a/+b/+rf/+f/+R; custom reports an explicit
 // figure.
-func (p *projParams) ellipsoid(name string, named bool) (proj.Ellipsoid, ellipsoidRef, bool, error) {
+func (p *projParams) Ellipsoid(name string, named bool) (proj.Ellipsoid, core.EllipsoidRef, bool, error) {
 	if r, err := p.num("R", 0); err != nil {
-		return proj.Ellipsoid{}, ellipsoidRef{}, false, err
+		return proj.Ellipsoid{}, core.EllipsoidRef{}, false, err
 	} else if r != 0 {
 		if r <= 0 {
-			return proj.Ellipsoid{}, ellipsoidRef{}, false, p.bad("+R=%v", r)
+			return proj.Ellipsoid{}, core.EllipsoidRef{}, false, p.bad("+R=%v", r)
 		}
-		return proj.NewEllipsoid(r, 0), ellipsoidRef{name: "unknown", unit: 9001}, true, nil
+		return proj.NewEllipsoid(r, 0), core.EllipsoidRef{Name: "unknown", Unit: 9001}, true, nil
 	}
 	if named {
-		e, ok := projEllipsoids[name]
+		e, ok := core.PROJEllipsoids[name]
 		if !ok {
-			return proj.Ellipsoid{}, ellipsoidRef{}, false, p.bad("unknown +ellps=%s", name)
+			return proj.Ellipsoid{}, core.EllipsoidRef{}, false, p.bad("unknown +ellps=%s", name)
 		}
-		return e.figure(), ellipsoidRef{name: e.projName, unit: 9001}, true, nil
+		return e.Figure(), core.EllipsoidRef{Name: e.ProjName, Unit: 9001}, true, nil
 	}
 	if !p.has("a") {
 		for _, k := range []string{"b", "rf", "f", "es", "e"} {
 			if p.has(k) {
-				return proj.Ellipsoid{}, ellipsoidRef{}, false, p.bad("+%s without +a", k)
+				return proj.Ellipsoid{}, core.EllipsoidRef{}, false, p.bad("+%s without +a", k)
 			}
 		}
-		return proj.Ellipsoid{}, ellipsoidRef{}, false, nil
+		return proj.Ellipsoid{}, core.EllipsoidRef{}, false, nil
 	}
 	a, err := p.num("a", 0)
 	if err != nil || !(a > 0) {
-		return proj.Ellipsoid{}, ellipsoidRef{}, false, p.bad("+a must be positive")
+		return proj.Ellipsoid{}, core.EllipsoidRef{}, false, p.bad("+a must be positive")
 	}
-	ref := ellipsoidRef{name: "unknown", unit: 9001}
+	ref := core.EllipsoidRef{Name: "unknown", Unit: 9001}
 	switch {
 	case p.has("b"):
 		b, err := p.num("b", 0)
 		if err != nil || !(b > 0) || b > a {
-			return proj.Ellipsoid{}, ellipsoidRef{}, false, p.bad("bad +b")
+			return proj.Ellipsoid{}, core.EllipsoidRef{}, false, p.bad("bad +b")
 		}
 		return proj.NewEllipsoidAB(a, b), ref, true, nil
 	case p.has("rf"):
 		rf, err := p.num("rf", 0)
 		if err != nil || !(rf > 1) {
-			return proj.Ellipsoid{}, ellipsoidRef{}, false, p.bad("bad +rf")
+			return proj.Ellipsoid{}, core.EllipsoidRef{}, false, p.bad("bad +rf")
 		}
 		return proj.NewEllipsoid(a, rf), ref, true, nil
 	case p.has("f"):
 		f, err := p.num("f", 0)
 		if err != nil || f < 0 || f >= 1 {
-			return proj.Ellipsoid{}, ellipsoidRef{}, false, p.bad("bad +f")
+			return proj.Ellipsoid{}, core.EllipsoidRef{}, false, p.bad("bad +f")
 		}
 		if f == 0 {
 			return proj.NewEllipsoid(a, 0), ref, true, nil
@@ -378,61 +379,61 @@ func (p *projParams) ellipsoid(name string, named bool) (proj.Ellipsoid, ellipso
 	return proj.NewEllipsoid(a, 0), ref, true, nil
 }
 
-func (p *projParams) primeMeridian() (primeMeridian, error) {
+func (p *projParams) PrimeMeridian() (core.PrimeMeridian, error) {
 	v, ok := p.str("pm")
 	if !ok {
-		return greenwich, nil
+		return core.Greenwich, nil
 	}
-	if d, ok := projPrimeMeridians[strings.ToLower(v)]; ok {
+	if d, ok := core.PROJPrimeMeridians[strings.ToLower(v)]; ok {
 		if d == 0 {
-			return greenwich, nil
+			return core.Greenwich, nil
 		}
-		return primeMeridian{name: strings.ToUpper(v[:1]) + strings.ToLower(v[1:]), deg: d, value: d, unit: 9122}, nil
+		return core.PrimeMeridian{Name: strings.ToUpper(v[:1]) + strings.ToLower(v[1:]), Deg: d, Value: d, Unit: 9122}, nil
 	}
 	d, err := parseProjNumber(v)
 	if err != nil {
-		return primeMeridian{}, p.bad("bad +pm=%s", v)
+		return core.PrimeMeridian{}, p.bad("bad +pm=%s", v)
 	}
 	if d == 0 {
-		return greenwich, nil
+		return core.Greenwich, nil
 	}
-	return primeMeridian{name: "unknown", deg: d, value: d, unit: 9122}, nil
+	return core.PrimeMeridian{Name: "unknown", Deg: d, Value: d, Unit: 9122}, nil
 }
 
 // linearUnit reads +units or +to_meter.
-func (p *projParams) linearUnit() (Unit, int, error) {
+func (p *projParams) linearUnit() (core.Unit, int, error) {
 	if v, ok := p.str("to_meter"); ok {
 		f, err := strconv.ParseFloat(v, 64)
 		if err != nil || !(f > 0) {
-			return Unit{}, 0, p.bad("bad +to_meter=%s", v)
+			return core.Unit{}, 0, p.bad("bad +to_meter=%s", v)
 		}
 		if f == 1 {
-			return Metre, 9001, nil
+			return core.Metre, 9001, nil
 		}
-		for _, u := range p.r.units {
-			if u.typ == "length" && u.factor == f {
-				return Unit{Name: u.name, Metres: f}, 0, nil
+		for _, u := range p.r.Units {
+			if u.Typ == "length" && u.Factor == f {
+				return core.Unit{Name: u.Name, Metres: f}, 0, nil
 			}
 		}
-		return Unit{Name: "unknown", Metres: f}, 0, nil
+		return core.Unit{Name: "unknown", Metres: f}, 0, nil
 	}
 	v, ok := p.str("units")
 	if !ok || v == "m" {
-		return Metre, 9001, nil
+		return core.Metre, 9001, nil
 	}
-	u, ok := projUnits[v]
+	u, ok := core.PROJUnits[v]
 	if !ok {
-		return Unit{}, 0, p.bad("unknown +units=%s", v)
+		return core.Unit{}, 0, p.bad("unknown +units=%s", v)
 	}
-	if ud, ok := p.r.units[u.code]; ok {
-		return Unit{Name: ud.name, Metres: ud.factor}, u.code, nil
+	if ud, ok := p.r.Units[u.Code]; ok {
+		return core.Unit{Name: ud.Name, Metres: ud.Factor}, u.Code, nil
 	}
-	return Unit{Name: v, Metres: u.metres}, u.code, nil
+	return core.Unit{Name: v, Metres: u.Metres}, u.Code, nil
 }
 
 // aeqd maps +proj=aeqd onto the WGS 84 aeqd system or the ellipsoidal
 // method.
-func (p *projParams) aeqd(base *geographicCRS) (CRS, error) {
+func (p *projParams) aeqd(base *core.GeographicCRS) (core.CRS, error) {
 	lat0, lon0, x0, y0, guam, err := p.aeqdParams()
 	if err != nil {
 		return nil, err
@@ -441,16 +442,16 @@ func (p *projParams) aeqd(base *geographicCRS) (CRS, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := base.datum
-	wgsFigure := d.isWGS84() || (d.el == proj.WGS84 && len(d.shifts) == 0)
-	if !guam && wgsFigure && d.pm.deg == 0 && x0 == 0 && y0 == 0 && u == Metre && !p.has("axis") {
-		return NewAzimuthalEquidistant(lat0, lon0)
+	d := base.Datum
+	wgsFigure := d.IsWGS84() || (d.El == proj.WGS84 && len(d.Shifts) == 0)
+	if !guam && wgsFigure && d.Pm.Deg == 0 && x0 == 0 && y0 == 0 && u == core.Metre && !p.has("axis") {
+		return core.NewAzimuthalEquidistant(lat0, lon0)
 	}
 	return p.aeqdBuild(base, guam, lat0, lon0, x0, y0)
 }
 
 // aeqdConversion is aeqd always as a projected CRS.
-func (p *projParams) aeqdConversion(base *geographicCRS) (CRS, error) {
+func (p *projParams) aeqdConversion(base *core.GeographicCRS) (core.CRS, error) {
 	lat0, lon0, x0, y0, guam, err := p.aeqdParams()
 	if err != nil {
 		return nil, err
@@ -470,18 +471,18 @@ func (p *projParams) aeqdParams() (lat0, lon0, x0, y0 float64, guam bool, err er
 	return v[0], v[1], v[2], v[3], guam, nil
 }
 
-func (p *projParams) aeqdBuild(base *geographicCRS, guam bool, lat0, lon0, x0, y0 float64) (CRS, error) {
+func (p *projParams) aeqdBuild(base *core.GeographicCRS, guam bool, lat0, lon0, x0, y0 float64) (core.CRS, error) {
 	method := proj.MethodModifiedAeqd
 	if guam {
 		method = proj.MethodGuam
 	}
-	return p.build(base, method, []paramDef{
-		{code: proj.ParLatOrigin, value: lat0, unit: 9122}, {code: proj.ParLonOrigin, value: lon0, unit: 9122},
-		{code: proj.ParFalseEasting, value: x0, unit: 9001}, {code: proj.ParFalseNorthing, value: y0, unit: 9001}})
+	return p.build(base, method, []core.ParamDef{
+		{Code: proj.ParLatOrigin, Value: lat0, Unit: 9122}, {Code: proj.ParLonOrigin, Value: lon0, Unit: 9122},
+		{Code: proj.ParFalseEasting, Value: x0, Unit: 9001}, {Code: proj.ParFalseNorthing, Value: y0, Unit: 9001}})
 }
 
 // projected maps +proj=NAME onto an EPSG method and its parameters.
-func (p *projParams) projected(name string, base *geographicCRS) (CRS, error) {
+func (p *projParams) projected(name string, base *core.GeographicCRS) (core.CRS, error) {
 	var err error
 	num := func(k string, def float64) float64 {
 		if err != nil {
@@ -497,13 +498,13 @@ func (p *projParams) projected(name string, base *geographicCRS) (CRS, error) {
 		}
 		return num("k", 1)
 	}
-	deg := func(code int, v float64) paramDef { return paramDef{code: code, value: v, unit: 9122} }
-	met := func(code int, v float64) paramDef { return paramDef{code: code, value: v, unit: 9001} }
-	uni := func(code int, v float64) paramDef { return paramDef{code: code, value: v, unit: 9201} }
+	deg := func(code int, v float64) core.ParamDef { return core.ParamDef{Code: code, Value: v, Unit: 9122} }
+	met := func(code int, v float64) core.ParamDef { return core.ParamDef{Code: code, Value: v, Unit: 9001} }
+	uni := func(code int, v float64) core.ParamDef { return core.ParamDef{Code: code, Value: v, Unit: 9201} }
 	lat0, lon0 := num("lat_0", 0), num("lon_0", 0)
 	x0, y0 := num("x_0", 0), num("y_0", 0)
 	var method int
-	var ps []paramDef
+	var ps []core.ParamDef
 	switch name {
 	case "utm":
 		z, ok := p.str("zone")
@@ -520,7 +521,7 @@ func (p *projParams) projected(name string, base *geographicCRS) (CRS, error) {
 			fn = 10000000
 		}
 		method = proj.MethodTM
-		ps = []paramDef{deg(proj.ParLatOrigin, 0), deg(proj.ParLonOrigin, float64(zone*6-183)), uni(proj.ParScaleOrigin, 0.9996),
+		ps = []core.ParamDef{deg(proj.ParLatOrigin, 0), deg(proj.ParLonOrigin, float64(zone*6-183)), uni(proj.ParScaleOrigin, 0.9996),
 			met(proj.ParFalseEasting, 500000), met(proj.ParFalseNorthing, fn)}
 	case "tmerc", "etmerc":
 		if a, ok := p.str("approx"); ok || a != "" {
@@ -530,7 +531,7 @@ func (p *projParams) projected(name string, base *geographicCRS) (CRS, error) {
 			return nil, p.bad("+algo=%s", algo)
 		}
 		method = proj.MethodTM
-		ps = []paramDef{deg(proj.ParLatOrigin, lat0), deg(proj.ParLonOrigin, lon0), uni(proj.ParScaleOrigin, scale()),
+		ps = []core.ParamDef{deg(proj.ParLatOrigin, lat0), deg(proj.ParLonOrigin, lon0), uni(proj.ParScaleOrigin, scale()),
 			met(proj.ParFalseEasting, x0), met(proj.ParFalseNorthing, y0)}
 	case "lcc":
 		lat1 := num("lat_1", lat0)
@@ -538,11 +539,11 @@ func (p *projParams) projected(name string, base *geographicCRS) (CRS, error) {
 		k := scale()
 		if lat2 == lat1 && (!p.has("lat_0") || lat0 == lat1) {
 			method = proj.MethodLCC1SP
-			ps = []paramDef{deg(proj.ParLatOrigin, lat1), deg(proj.ParLonOrigin, lon0), uni(proj.ParScaleOrigin, k),
+			ps = []core.ParamDef{deg(proj.ParLatOrigin, lat1), deg(proj.ParLonOrigin, lon0), uni(proj.ParScaleOrigin, k),
 				met(proj.ParFalseEasting, x0), met(proj.ParFalseNorthing, y0)}
 		} else {
 			method = proj.MethodLCC2SP
-			ps = []paramDef{deg(proj.ParLatFalseOrigin, lat0), deg(proj.ParLonFalseOrigin, lon0), deg(proj.ParLat1stSP, lat1),
+			ps = []core.ParamDef{deg(proj.ParLatFalseOrigin, lat0), deg(proj.ParLonFalseOrigin, lon0), deg(proj.ParLat1stSP, lat1),
 				deg(proj.ParLat2ndSP, lat2), met(proj.ParEastingFalseOr, x0), met(proj.ParNorthingFalseOr, y0)}
 			if k != 1 {
 				method = proj.MethodLCC2SPMichigan
@@ -551,14 +552,14 @@ func (p *projParams) projected(name string, base *geographicCRS) (CRS, error) {
 		}
 	case "aea":
 		method = proj.MethodAlbers
-		ps = []paramDef{deg(proj.ParLatFalseOrigin, lat0), deg(proj.ParLonFalseOrigin, lon0), deg(proj.ParLat1stSP, num("lat_1", 0)),
+		ps = []core.ParamDef{deg(proj.ParLatFalseOrigin, lat0), deg(proj.ParLonFalseOrigin, lon0), deg(proj.ParLat1stSP, num("lat_1", 0)),
 			deg(proj.ParLat2ndSP, num("lat_2", 0)), met(proj.ParEastingFalseOr, x0), met(proj.ParNorthingFalseOr, y0)}
 	case "cass":
 		method = proj.MethodCassini
 		if _, ok := p.str("hyperbolic"); ok {
 			method = proj.MethodHyperbolicCassini
 		}
-		ps = []paramDef{deg(proj.ParLatOrigin, lat0), deg(proj.ParLonOrigin, lon0), met(proj.ParFalseEasting, x0), met(proj.ParFalseNorthing, y0)}
+		ps = []core.ParamDef{deg(proj.ParLatOrigin, lat0), deg(proj.ParLonOrigin, lon0), met(proj.ParFalseEasting, x0), met(proj.ParFalseNorthing, y0)}
 	case "stere", "ups":
 		if name == "ups" {
 			_, south := p.str("south")
@@ -578,17 +579,17 @@ func (p *projParams) projected(name string, base *geographicCRS) (CRS, error) {
 				}
 			}
 			method = proj.MethodPolarStereoB
-			ps = []paramDef{deg(proj.ParLatStdParallel, num("lat_ts", 0)), deg(proj.ParLonOfOrigin, lon0),
+			ps = []core.ParamDef{deg(proj.ParLatStdParallel, num("lat_ts", 0)), deg(proj.ParLonOfOrigin, lon0),
 				met(proj.ParFalseEasting, x0), met(proj.ParFalseNorthing, y0)}
 		} else {
 			p.str("lat_ts")
 			method = proj.MethodPolarStereoA
-			ps = []paramDef{deg(proj.ParLatOrigin, lat0), deg(proj.ParLonOrigin, lon0), uni(proj.ParScaleOrigin, scale()),
+			ps = []core.ParamDef{deg(proj.ParLatOrigin, lat0), deg(proj.ParLonOrigin, lon0), uni(proj.ParScaleOrigin, scale()),
 				met(proj.ParFalseEasting, x0), met(proj.ParFalseNorthing, y0)}
 		}
 	case "sterea":
 		method = proj.MethodObliqueStereo
-		ps = []paramDef{deg(proj.ParLatOrigin, lat0), deg(proj.ParLonOrigin, lon0), uni(proj.ParScaleOrigin, scale()),
+		ps = []core.ParamDef{deg(proj.ParLatOrigin, lat0), deg(proj.ParLonOrigin, lon0), uni(proj.ParScaleOrigin, scale()),
 			met(proj.ParFalseEasting, x0), met(proj.ParFalseNorthing, y0)}
 	case "omerc":
 		for _, k := range []string{"lat_1", "lat_2", "lon_1", "lon_2", "no_rot"} {
@@ -606,45 +607,45 @@ func (p *projParams) projected(name string, base *geographicCRS) (CRS, error) {
 		_, noOff := p.str("no_off")
 		if noU || noOff {
 			method = proj.MethodHotineA
-			ps = []paramDef{deg(proj.ParLatCentre, lat0), deg(proj.ParLonCentre, lonc), deg(proj.ParAzimuth, alpha),
+			ps = []core.ParamDef{deg(proj.ParLatCentre, lat0), deg(proj.ParLonCentre, lonc), deg(proj.ParAzimuth, alpha),
 				deg(proj.ParRectifiedAngle, gamma), uni(proj.ParScaleCentre, scale()), met(proj.ParFalseEasting, x0), met(proj.ParFalseNorthing, y0)}
 		} else {
 			method = proj.MethodHotineB
-			ps = []paramDef{deg(proj.ParLatCentre, lat0), deg(proj.ParLonCentre, lonc), deg(proj.ParAzimuth, alpha),
+			ps = []core.ParamDef{deg(proj.ParLatCentre, lat0), deg(proj.ParLonCentre, lonc), deg(proj.ParAzimuth, alpha),
 				deg(proj.ParRectifiedAngle, gamma), uni(proj.ParScaleCentre, scale()), met(proj.ParEastingCentre, x0), met(proj.ParNorthingCentre, y0)}
 		}
 	case "somerc":
 		method = proj.MethodHotineB
-		ps = []paramDef{deg(proj.ParLatCentre, lat0), deg(proj.ParLonCentre, lon0), deg(proj.ParAzimuth, 90),
+		ps = []core.ParamDef{deg(proj.ParLatCentre, lat0), deg(proj.ParLonCentre, lon0), deg(proj.ParAzimuth, 90),
 			deg(proj.ParRectifiedAngle, 90), uni(proj.ParScaleCentre, scale()), met(proj.ParEastingCentre, x0), met(proj.ParNorthingCentre, y0)}
 	case "laea":
 		method = proj.MethodLAEA
-		ps = []paramDef{deg(proj.ParLatOrigin, lat0), deg(proj.ParLonOrigin, lon0), met(proj.ParFalseEasting, x0), met(proj.ParFalseNorthing, y0)}
+		ps = []core.ParamDef{deg(proj.ParLatOrigin, lat0), deg(proj.ParLonOrigin, lon0), met(proj.ParFalseEasting, x0), met(proj.ParFalseNorthing, y0)}
 	case "merc":
 		if p.has("lat_ts") {
 			if (p.has("k") || p.has("k_0")) && scale() != 1 {
 				return nil, p.bad("+lat_ts with a scale factor")
 			}
 			method = proj.MethodMercatorB
-			ps = []paramDef{deg(proj.ParLat1stSP, num("lat_ts", 0)), deg(proj.ParLonOrigin, lon0), met(proj.ParFalseEasting, x0), met(proj.ParFalseNorthing, y0)}
+			ps = []core.ParamDef{deg(proj.ParLat1stSP, num("lat_ts", 0)), deg(proj.ParLonOrigin, lon0), met(proj.ParFalseEasting, x0), met(proj.ParFalseNorthing, y0)}
 		} else {
 			if lat0 != 0 {
 				return nil, p.bad("+proj=merc with +lat_0")
 			}
 			method = proj.MethodMercatorA
-			ps = []paramDef{deg(proj.ParLatOrigin, 0), deg(proj.ParLonOrigin, lon0), uni(proj.ParScaleOrigin, scale()),
+			ps = []core.ParamDef{deg(proj.ParLatOrigin, 0), deg(proj.ParLonOrigin, lon0), uni(proj.ParScaleOrigin, scale()),
 				met(proj.ParFalseEasting, x0), met(proj.ParFalseNorthing, y0)}
 		}
 	case "webmerc":
 		method = proj.MethodPseudoMercator
-		ps = []paramDef{deg(proj.ParLatOrigin, lat0), deg(proj.ParLonOrigin, lon0), met(proj.ParFalseEasting, x0), met(proj.ParFalseNorthing, y0)}
+		ps = []core.ParamDef{deg(proj.ParLatOrigin, lat0), deg(proj.ParLonOrigin, lon0), met(proj.ParFalseEasting, x0), met(proj.ParFalseNorthing, y0)}
 	case "col_urban":
 		method = proj.MethodColombiaUrban
-		ps = []paramDef{deg(proj.ParLatOrigin, lat0), deg(proj.ParLonOrigin, lon0), met(proj.ParFalseEasting, x0), met(proj.ParFalseNorthing, y0),
+		ps = []core.ParamDef{deg(proj.ParLatOrigin, lat0), deg(proj.ParLonOrigin, lon0), met(proj.ParFalseEasting, x0), met(proj.ParFalseNorthing, y0),
 			met(proj.ParOriginHeight, num("h_0", 0))}
 	case "poly":
 		method = proj.MethodPolyconic
-		ps = []paramDef{deg(proj.ParLatOrigin, lat0), deg(proj.ParLonOrigin, lon0), met(proj.ParFalseEasting, x0), met(proj.ParFalseNorthing, y0)}
+		ps = []core.ParamDef{deg(proj.ParLatOrigin, lat0), deg(proj.ParLonOrigin, lon0), met(proj.ParFalseEasting, x0), met(proj.ParFalseNorthing, y0)}
 	case "krovak":
 		method = proj.MethodKrovakNorth
 		if !p.has("lat_0") {
@@ -660,26 +661,26 @@ func (p *projParams) projected(name string, base *geographicCRS) (CRS, error) {
 		if _, ok := p.str("czech"); ok {
 			return nil, p.bad("+czech is not supported")
 		}
-		ps = []paramDef{deg(proj.ParLatCentre, lat0), deg(proj.ParLonOfOrigin, lon0), deg(proj.ParColatConeAxis, num("alpha", 30.288139752777778)),
+		ps = []core.ParamDef{deg(proj.ParLatCentre, lat0), deg(proj.ParLonOfOrigin, lon0), deg(proj.ParColatConeAxis, num("alpha", 30.288139752777778)),
 			deg(proj.ParLatPseudoSP, num("lat_ts", 78.5)), uni(proj.ParScalePseudoSP, k), met(proj.ParFalseEasting, x0), met(proj.ParFalseNorthing, y0)}
 	case "eqearth":
 		method = proj.MethodEqualEarth
-		ps = []paramDef{deg(proj.ParLonOrigin, lon0), met(proj.ParFalseEasting, x0), met(proj.ParFalseNorthing, y0)}
+		ps = []core.ParamDef{deg(proj.ParLonOrigin, lon0), met(proj.ParFalseEasting, x0), met(proj.ParFalseNorthing, y0)}
 	case "cea":
 		method = proj.MethodLCEA
-		ps = []paramDef{deg(proj.ParLat1stSP, num("lat_ts", 0)), deg(proj.ParLonOrigin, lon0), met(proj.ParFalseEasting, x0), met(proj.ParFalseNorthing, y0)}
+		ps = []core.ParamDef{deg(proj.ParLat1stSP, num("lat_ts", 0)), deg(proj.ParLonOrigin, lon0), met(proj.ParFalseEasting, x0), met(proj.ParFalseNorthing, y0)}
 	case "eqc":
 		method = proj.MethodEquidistantCyl
-		ps = []paramDef{deg(proj.ParLat1stSP, num("lat_ts", 0)), deg(proj.ParLonOrigin, lon0), met(proj.ParFalseEasting, x0), met(proj.ParFalseNorthing, y0)}
+		ps = []core.ParamDef{deg(proj.ParLat1stSP, num("lat_ts", 0)), deg(proj.ParLonOrigin, lon0), met(proj.ParFalseEasting, x0), met(proj.ParFalseNorthing, y0)}
 		if lat0 != 0 {
 			ps = append(ps, deg(proj.ParLatOrigin, lat0))
 		}
 	case "nzmg":
 		method = proj.MethodNZMG
-		ps = []paramDef{deg(proj.ParLatOrigin, -41), deg(proj.ParLonOrigin, 173), met(proj.ParFalseEasting, 2510000), met(proj.ParFalseNorthing, 6023150)}
+		ps = []core.ParamDef{deg(proj.ParLatOrigin, -41), deg(proj.ParLonOrigin, 173), met(proj.ParFalseEasting, 2510000), met(proj.ParFalseNorthing, 6023150)}
 	case "labrd":
 		method = proj.MethodLaborde
-		ps = []paramDef{deg(proj.ParLatCentre, lat0), deg(proj.ParLonCentre, lon0), deg(proj.ParAzimuth, num("azi", 0)),
+		ps = []core.ParamDef{deg(proj.ParLatCentre, lat0), deg(proj.ParLonCentre, lon0), deg(proj.ParAzimuth, num("azi", 0)),
 			uni(proj.ParScaleCentre, scale()), met(proj.ParFalseEasting, x0), met(proj.ParFalseNorthing, y0)}
 	default:
 		return nil, p.bad("unsupported +proj=%s", name)
@@ -690,29 +691,29 @@ func (p *projParams) projected(name string, base *geographicCRS) (CRS, error) {
 	return p.build(base, method, ps)
 }
 
-// axisCS returns the coordinate system of a +axis value (default enu).
-func axisCS(axis string, ucode int) (csDef, error) {
-	names := map[byte]axisDef{
-		'e': {name: "Easting", abbrev: "E", dir: "east"}, 'w': {name: "Westing", abbrev: "W", dir: "west"},
-		'n': {name: "Northing", abbrev: "N", dir: "north"}, 's': {name: "Southing", abbrev: "S", dir: "south"},
+// AxisCS returns the coordinate system of a +axis value (default enu).
+func AxisCS(axis string, ucode int) (core.CsDef, error) {
+	names := map[byte]core.AxisDef{
+		'e': {Name: "Easting", Abbrev: "E", Dir: "east"}, 'w': {Name: "Westing", Abbrev: "W", Dir: "west"},
+		'n': {Name: "Northing", Abbrev: "N", Dir: "north"}, 's': {Name: "Southing", Abbrev: "S", Dir: "south"},
 	}
 	if len(axis) == 2 {
 		axis += "u"
 	}
 	if len(axis) != 3 || axis[2] != 'u' {
-		return csDef{}, fmt.Errorf("+axis=%s", axis)
+		return core.CsDef{}, fmt.Errorf("+axis=%s", axis)
 	}
 	a0, ok0 := names[axis[0]]
 	a1, ok1 := names[axis[1]]
 	if !ok0 || !ok1 {
-		return csDef{}, fmt.Errorf("+axis=%s", axis)
+		return core.CsDef{}, fmt.Errorf("+axis=%s", axis)
 	}
-	a0.unit, a1.unit = ucode, ucode
-	return csDef{typ: "Cartesian", axes: []axisDef{a0, a1}}, nil
+	a0.Unit, a1.Unit = ucode, ucode
+	return core.CsDef{Typ: "Cartesian", Axes: []core.AxisDef{a0, a1}}, nil
 }
 
 // build assembles a user-defined projected CRS.
-func (p *projParams) build(base *geographicCRS, method int, ps []paramDef) (CRS, error) {
+func (p *projParams) build(base *core.GeographicCRS, method int, ps []core.ParamDef) (core.CRS, error) {
 	u, ucode, err := p.linearUnit()
 	if err != nil {
 		return nil, err
@@ -721,28 +722,28 @@ func (p *projParams) build(base *geographicCRS, method int, ps []paramDef) (CRS,
 	if axis == "" {
 		axis = "enu"
 	}
-	cs, err := axisCS(axis, ucode)
+	cs, err := AxisCS(axis, ucode)
 	if err != nil {
 		return nil, p.bad("%v", err)
 	}
-	if lat, ok := polarAspect(method, ps); ok && axis == "enu" {
-		cs = polarCS(lat > 0, ucode)
+	if lat, ok := PolarAspect(method, ps); ok && axis == "enu" {
+		cs = PolarCS(lat > 0, ucode)
 	}
-	conv := &conversion{name: "unknown", method: method, params: ps}
-	pc, err := newProjected(0, "unknown", base, conv, cs, u, ucode, p.r)
+	conv := &core.Conversion{Name: "unknown", Method: method, Params: ps}
+	pc, err := core.NewProjected(0, "unknown", base, conv, cs, u, ucode, p.r)
 	if err != nil {
 		return nil, p.bad("%v", err)
 	}
 	return pc, nil
 }
 
-// polarAspect reports whether a conversion is centred on a pole (polar
+// PolarAspect reports whether a conversion is centred on a pole (polar
 // stereographic, polar Lambert azimuthal), and the pole's latitude sign.
-func polarAspect(method int, ps []paramDef) (float64, bool) {
+func PolarAspect(method int, ps []core.ParamDef) (float64, bool) {
 	lat := 0.0
 	for _, q := range ps {
-		if q.code == proj.ParLatOrigin || q.code == proj.ParLatStdParallel {
-			lat = q.value
+		if q.Code == proj.ParLatOrigin || q.Code == proj.ParLatStdParallel {
+			lat = q.Value
 		}
 	}
 	switch method {
@@ -754,15 +755,15 @@ func polarAspect(method int, ps []paramDef) (float64, bool) {
 	return 0, false
 }
 
-// polarCS is the coordinate system EPSG gives polar stereographic CRSs
+// PolarCS is the coordinate system EPSG gives polar stereographic CRSs
 // (easting and northing along the 90°E and 180°E or 0°E meridians).
-func polarCS(north bool, ucode int) csDef {
+func PolarCS(north bool, ucode int) core.CsDef {
 	if north {
-		return csDef{typ: "Cartesian", axes: []axisDef{
-			{name: "Easting", abbrev: "E", dir: "South along 90°E", unit: ucode},
-			{name: "Northing", abbrev: "N", dir: "South along 180°E", unit: ucode}}}
+		return core.CsDef{Typ: "Cartesian", Axes: []core.AxisDef{
+			{Name: "Easting", Abbrev: "E", Dir: "South along 90°E", Unit: ucode},
+			{Name: "Northing", Abbrev: "N", Dir: "South along 180°E", Unit: ucode}}}
 	}
-	return csDef{typ: "Cartesian", axes: []axisDef{
-		{name: "Easting", abbrev: "E", dir: "North along 90°E", unit: ucode},
-		{name: "Northing", abbrev: "N", dir: "North along 0°E", unit: ucode}}}
+	return core.CsDef{Typ: "Cartesian", Axes: []core.AxisDef{
+		{Name: "Easting", Abbrev: "E", Dir: "North along 90°E", Unit: ucode},
+		{Name: "Northing", Abbrev: "N", Dir: "North along 0°E", Unit: ucode}}}
 }

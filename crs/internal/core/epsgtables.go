@@ -1,4 +1,4 @@
-package crs
+package core
 
 import (
 	"bytes"
@@ -17,16 +17,16 @@ import (
 // the first field naming the record kind. Parsed once, on first use.
 
 type unitDef struct {
-	name   string
-	typ    string  // "length", "angle", "scale"
-	factor float64 // SI units (metres, radians, unity) per unit
+	Name   string
+	Typ    string  // "length", "angle", "scale"
+	Factor float64 // SI units (metres, radians, unity) per unit
 }
 
 type ellipsoidDef struct {
-	name    string
-	a       float64 // in unit
-	unit    int
-	invf, b float64 // 0 when not given (b in unit)
+	Name    string
+	A       float64 // in unit
+	Unit    int
+	Invf, B float64 // 0 when not given (b in unit)
 }
 
 type pmDef struct {
@@ -35,64 +35,64 @@ type pmDef struct {
 	unit int
 }
 
-type datumDef struct {
-	code     int
-	name     string
-	ell, pm  int
-	epoch    float64 // frame reference epoch, 0 when static
-	accuracy string  // ensemble accuracy as PROJ prints it ("" when not an ensemble)
-	anchor   string
-	members  []int // ensemble members
+type DatumDef struct {
+	Code     int
+	Name     string
+	Ell, Pm  int
+	Epoch    float64 // frame reference epoch, 0 when static
+	Accuracy string  // ensemble accuracy as PROJ prints it ("" when not an ensemble)
+	Anchor   string
+	Members  []int // ensemble members
 }
 
-type axisDef struct {
-	name, abbrev, dir string
-	unit              int
+type AxisDef struct {
+	Name, Abbrev, Dir string
+	Unit              int
 }
 
-type csDef struct {
-	typ  string
-	axes []axisDef
+type CsDef struct {
+	Typ  string
+	Axes []AxisDef
 }
 
 type extentDef struct {
-	name, desc string
-	s, w, n, e float64
-	noBBox     bool // EPSG gives no bounding box (world assumed)
+	Name, Desc string
+	S, W, N, E float64
+	NoBBox     bool // EPSG gives no bounding box (world assumed)
 }
 
-type usageDef struct{ extent, scope int }
+type UsageDef struct{ Extent, Scope int }
 
 type geogDef struct {
-	code       int
-	name       string
-	datum, cs  int
-	typ        string
-	deprecated bool
-	usages     []usageDef
+	Code       int
+	Name       string
+	Datum, Cs  int
+	Typ        string
+	Deprecated bool
+	Usages     []UsageDef
 }
 
-type paramDef struct {
-	code  int
-	value float64
-	unit  int
+type ParamDef struct {
+	Code  int
+	Value float64
+	Unit  int
 }
 
 type convDef struct {
-	code   int
-	name   string
-	method int
-	params []paramDef
+	Code   int
+	Name   string
+	Method int
+	Params []ParamDef
 }
 
 type projDef struct {
-	code       int
-	name       string
+	Code       int
+	Name       string
 	geog       int
 	cs         int
-	conv       int
-	deprecated bool
-	usages     []usageDef
+	Conv       int
+	Deprecated bool
+	Usages     []UsageDef
 }
 
 type helmertDef struct {
@@ -101,7 +101,7 @@ type helmertDef struct {
 	method   int
 	src      int
 	accuracy float64 // metres; -1 when unknown
-	usages   []usageDef
+	usages   []UsageDef
 	// tx, ty, tz (m), rx, ry, rz (arc-seconds), ds (ppm), px, py, pz (m)
 	p          [10]float64
 	version    string
@@ -114,31 +114,31 @@ type rotationDef struct {
 	unit  int
 }
 
-// registry is the parsed EPSG table.
-type registry struct {
+// Registry is the parsed EPSG table.
+type Registry struct {
 	source     string
-	units      map[int]unitDef
-	ellipsoids map[int]ellipsoidDef
+	Units      map[int]unitDef
+	Ellipsoids map[int]ellipsoidDef
 	pms        map[int]pmDef
-	datums     map[int]*datumDef
-	css        map[int]csDef
-	extents    map[int]extentDef
-	scopes     map[int]string
-	methods    map[int]string
-	params     map[int]string
-	geog       map[int]*geogDef
+	Datums     map[int]*DatumDef
+	Css        map[int]CsDef
+	Extents    map[int]extentDef
+	Scopes     map[int]string
+	Methods    map[int]string
+	Params     map[int]string
+	Geog       map[int]*geogDef
 	rotations  map[int]rotationDef
-	convs      map[int]*convDef
-	proj       map[int]*projDef
-	projCodes  []int                 // increasing
-	geogCodes  []int                 // increasing
-	helmerts   map[int][]*helmertDef // by source geographic CRS, in code order
+	Convs      map[int]*convDef
+	Proj       map[int]*projDef
+	ProjCodes  []int                 // increasing
+	GeogCodes  []int                 // increasing
+	Helmerts   map[int][]*helmertDef // by source geographic CRS, in code order
 	cache      sync.Map              // code -> CRS built from the tables
 }
 
-// parseRegistry parses the zlib-compressed table z of uncompressed length
+// ParseRegistry parses the zlib-compressed table z of uncompressed length
 // size.
-func parseRegistry(z []byte, size int) (*registry, error) {
+func ParseRegistry(z []byte, size int) (*Registry, error) {
 	zr, err := zlib.NewReader(bytes.NewReader(z))
 	if err != nil {
 		return nil, fmt.Errorf("crs: EPSG table: %w", err)
@@ -148,13 +148,13 @@ func parseRegistry(z []byte, size int) (*registry, error) {
 	if _, err := io.Copy(&buf, zr); err != nil {
 		return nil, fmt.Errorf("crs: EPSG table: %w", err)
 	}
-	r := &registry{
-		units: map[int]unitDef{}, ellipsoids: map[int]ellipsoidDef{}, pms: map[int]pmDef{},
-		datums: map[int]*datumDef{}, css: map[int]csDef{}, extents: make(map[int]extentDef, 4096),
-		scopes: map[int]string{}, methods: map[int]string{}, params: map[int]string{},
-		geog: map[int]*geogDef{}, rotations: map[int]rotationDef{}, convs: make(map[int]*convDef, 4096),
-		proj: make(map[int]*projDef, 8192), helmerts: map[int][]*helmertDef{},
-		projCodes: make([]int, 0, 8192),
+	r := &Registry{
+		Units: map[int]unitDef{}, Ellipsoids: map[int]ellipsoidDef{}, pms: map[int]pmDef{},
+		Datums: map[int]*DatumDef{}, Css: map[int]CsDef{}, Extents: make(map[int]extentDef, 4096),
+		Scopes: map[int]string{}, Methods: map[int]string{}, Params: map[int]string{},
+		Geog: map[int]*geogDef{}, rotations: map[int]rotationDef{}, Convs: make(map[int]*convDef, 4096),
+		Proj: make(map[int]*projDef, 8192), Helmerts: map[int][]*helmertDef{},
+		ProjCodes: make([]int, 0, 8192),
 	}
 	text := strings.TrimSuffix(buf.String(), "\n")
 	p := tableParser{}
@@ -174,30 +174,30 @@ func parseRegistry(z []byte, size int) (*registry, error) {
 			r.source = strings.Join(f[2:], ", ")
 		case "U":
 			p.want(5)
-			r.units[p.int(1)] = unitDef{name: f[2], typ: f[3], factor: p.floatOr(4, 0)}
+			r.Units[p.int(1)] = unitDef{Name: f[2], Typ: f[3], Factor: p.floatOr(4, 0)}
 		case "E":
 			p.want(7)
-			r.ellipsoids[p.int(1)] = ellipsoidDef{name: f[2], a: p.float(3), unit: p.int(4), invf: p.floatOr(5, 0), b: p.floatOr(6, 0)}
+			r.Ellipsoids[p.int(1)] = ellipsoidDef{Name: f[2], A: p.float(3), Unit: p.int(4), Invf: p.floatOr(5, 0), B: p.floatOr(6, 0)}
 		case "M":
 			p.want(5)
 			r.pms[p.int(1)] = pmDef{name: f[2], lon: p.float(3), unit: p.int(4)}
 		case "D":
 			p.want(9)
-			d := &datumDef{code: p.int(1), name: f[2], ell: p.int(3), pm: p.int(4), epoch: p.floatOr(5, 0), accuracy: f[6], anchor: f[7]}
-			d.members = p.ints(8, ",")
-			r.datums[d.code] = d
+			d := &DatumDef{Code: p.int(1), Name: f[2], Ell: p.int(3), Pm: p.int(4), Epoch: p.floatOr(5, 0), Accuracy: f[6], Anchor: f[7]}
+			d.Members = p.ints(8, ",")
+			r.Datums[d.Code] = d
 		case "C":
 			p.want(4)
-			cs := csDef{typ: f[2]}
+			cs := CsDef{Typ: f[2]}
 			for a := range strings.SplitSeq(f[3], ";") {
 				q := strings.Split(a, "|")
 				if len(q) != 4 {
 					p.fail("axis %q", a)
 					continue
 				}
-				cs.axes = append(cs.axes, axisDef{name: q[0], abbrev: q[1], dir: q[2], unit: p.atoi(q[3])})
+				cs.Axes = append(cs.Axes, AxisDef{Name: q[0], Abbrev: q[1], Dir: q[2], Unit: p.atoi(q[3])})
 			}
-			r.css[p.int(1)] = cs
+			r.Css[p.int(1)] = cs
 		case "A":
 			p.want(5)
 			noBox := f[4] == ",,,"
@@ -206,30 +206,30 @@ func parseRegistry(z []byte, size int) (*registry, error) {
 			}
 			b := p.floats(4)
 			if len(b) == 4 {
-				r.extents[p.int(1)] = extentDef{name: f[2], desc: f[3], s: b[0], w: b[1], n: b[2], e: b[3], noBBox: noBox}
+				r.Extents[p.int(1)] = extentDef{Name: f[2], Desc: f[3], S: b[0], W: b[1], N: b[2], E: b[3], NoBBox: noBox}
 			} else {
 				p.fail("bbox")
 			}
 		case "S":
 			p.want(3)
-			r.scopes[p.int(1)] = f[2]
+			r.Scopes[p.int(1)] = f[2]
 		case "K":
 			p.want(3)
-			r.methods[p.int(1)] = f[2]
+			r.Methods[p.int(1)] = f[2]
 		case "Q":
 			p.want(3)
-			r.params[p.int(1)] = f[2]
+			r.Params[p.int(1)] = f[2]
 		case "G":
 			p.want(8)
-			g := &geogDef{code: p.int(1), name: f[2], datum: p.int(3), cs: p.int(4), typ: f[5], deprecated: f[6] == "1", usages: p.usages(7)}
-			r.geog[g.code] = g
-			r.geogCodes = append(r.geogCodes, g.code)
+			g := &geogDef{Code: p.int(1), Name: f[2], Datum: p.int(3), Cs: p.int(4), Typ: f[5], Deprecated: f[6] == "1", Usages: p.usages(7)}
+			r.Geog[g.Code] = g
+			r.GeogCodes = append(r.GeogCodes, g.Code)
 		case "R":
 			p.want(5)
 			r.rotations[p.int(1)] = rotationDef{dst: p.int(2), value: p.float(3), unit: p.int(4)}
 		case "V":
 			p.want(5)
-			c := &convDef{code: p.int(1), name: f[2], method: p.int(3)}
+			c := &convDef{Code: p.int(1), Name: f[2], Method: p.int(3)}
 			if f[4] != "" {
 				for s := range strings.SplitSeq(f[4], ";") {
 					q := strings.Split(s, "|")
@@ -237,15 +237,15 @@ func parseRegistry(z []byte, size int) (*registry, error) {
 						p.fail("parameter %q", s)
 						continue
 					}
-					c.params = append(c.params, paramDef{code: p.atoi(q[0]), value: p.atof(q[1]), unit: p.atoi(q[2])})
+					c.Params = append(c.Params, ParamDef{Code: p.atoi(q[0]), Value: p.atof(q[1]), Unit: p.atoi(q[2])})
 				}
 			}
-			r.convs[c.code] = c
+			r.Convs[c.Code] = c
 		case "P":
 			p.want(8)
-			d := &projDef{code: p.int(1), name: f[2], geog: p.int(3), cs: p.int(4), conv: p.int(5), deprecated: f[6] == "1", usages: p.usages(7)}
-			r.proj[d.code] = d
-			r.projCodes = append(r.projCodes, d.code)
+			d := &projDef{Code: p.int(1), Name: f[2], geog: p.int(3), cs: p.int(4), Conv: p.int(5), Deprecated: f[6] == "1", Usages: p.usages(7)}
+			r.Proj[d.Code] = d
+			r.ProjCodes = append(r.ProjCodes, d.Code)
 		case "H":
 			p.want(10)
 			h := &helmertDef{code: p.int(1), name: f[2], method: p.int(3), src: p.int(4), accuracy: p.floatOr(5, -1), usages: p.usages(6), version: f[8], supersedes: p.ints(9, ",")}
@@ -255,7 +255,7 @@ func parseRegistry(z []byte, size int) (*registry, error) {
 			} else {
 				copy(h.p[:], v)
 			}
-			r.helmerts[h.src] = append(r.helmerts[h.src], h)
+			r.Helmerts[h.src] = append(r.Helmerts[h.src], h)
 		default:
 			p.fail("unknown record kind %q", f[0])
 		}
@@ -268,10 +268,10 @@ func parseRegistry(z []byte, size int) (*registry, error) {
 	}
 	// Sexagesimal angle units (DMS, DMSH) have no factor in EPSG; PROJ
 	// reads their coordinates as degrees.
-	for code, u := range r.units {
-		if u.typ == "angle" && u.factor == 0 {
-			u.factor = r.units[9102].factor
-			r.units[code] = u
+	for code, u := range r.Units {
+		if u.Typ == "angle" && u.Factor == 0 {
+			u.Factor = r.Units[9102].Factor
+			r.Units[code] = u
 		}
 	}
 	return r, nil
@@ -355,18 +355,18 @@ func (p *tableParser) floats(i int) []float64 {
 	return out
 }
 
-func (p *tableParser) usages(i int) []usageDef {
+func (p *tableParser) usages(i int) []UsageDef {
 	if p.f[i] == "" {
 		return nil
 	}
-	var out []usageDef
+	var out []UsageDef
 	for s := range strings.SplitSeq(p.f[i], ",") {
 		a, b, ok := strings.Cut(s, ":")
 		if !ok {
 			p.fail("usage %q", s)
 			continue
 		}
-		out = append(out, usageDef{extent: p.atoi(a), scope: p.atoi(b)})
+		out = append(out, UsageDef{Extent: p.atoi(a), Scope: p.atoi(b)})
 	}
 	return out
 }

@@ -1,4 +1,4 @@
-package crs
+package core
 
 import (
 	"fmt"
@@ -18,79 +18,79 @@ func (n noProjection) Inverse(x, y float64) (float64, float64, error) {
 	return 0, 0, fmt.Errorf("%w: %v", ErrUnknownCRS, n.err)
 }
 
-// projectedCRS is a projected CRS: a base geographic CRS and a conversion.
+// ProjectedCRS is a projected CRS: a base geographic CRS and a conversion.
 // As CRS, x and y are in the order of pyproj's always_xy (the authority
 // order, except that northing-first systems are swapped) and in the CRS's
 // linear unit, with the axis directions of the authority (a westing is
 // positive westwards).
-type projectedCRS struct {
-	code  int
-	name  string
-	base  *geographicCRS
-	conv  *conversion
-	proj  proj.Projection
-	unit  Unit
-	ucode int // EPSG code of the linear unit
+type ProjectedCRS struct {
+	Code   int
+	Name   string
+	Base   *GeographicCRS
+	Conv   *Conversion
+	proj   proj.Projection
+	Linear Unit
+	Ucode  int // EPSG code of the linear unit
 	// authority axis i is sign[i] * canonical component comp[i] (0
 	// easting, 1 northing), in the linear unit.
-	comp   [2]int
-	sign   [2]float64
-	swapXY bool // always_xy order is the authority order swapped
-	cs     csDef
-	def    *projDef
+	Comp   [2]int
+	Sign   [2]float64
+	SwapXY bool // always_xy order is the authority order swapped
+	Cs     CsDef
+	Def    *projDef
 	// values are conv's parameters in degrees, metres and unity.
 	values proj.Params
 }
 
-// conversion is the deriving conversion of a projected CRS as the
+// Conversion is the deriving conversion of a projected CRS as the
 // registry (or a user-defined definition) gives it.
-type conversion struct {
-	code   int // 0 for user-defined
-	name   string
-	method int
-	params []paramDef
+type Conversion struct {
+	Code   int // 0 for user-defined
+	Name   string
+	Method int
+	Params []ParamDef
 }
 
-func (p *projectedCRS) String() string {
-	if p.code != 0 {
-		return fmt.Sprintf("EPSG:%d", p.code)
+func (p *ProjectedCRS) String() string {
+	if p.Code != 0 {
+		return fmt.Sprintf("EPSG:%d", p.Code)
 	}
 	return projString(p)
 }
-func (p *projectedCRS) EPSG() int        { return p.code }
-func (p *projectedCRS) Geographic() bool { return false }
-func (p *projectedCRS) Unit() Unit       { return p.unit }
+func (p *ProjectedCRS) EPSG() int        { return p.Code }
+func (p *ProjectedCRS) Geographic() bool { return false }
+func (p *ProjectedCRS) Unit() Unit       { return p.Linear }
 
 // toAxes maps canonical easting/northing (metres) to x, y of the CRS.
-func (p *projectedCRS) toAxes(e, n float64) (float64, float64) {
+func (p *ProjectedCRS) toAxes(e, n float64) (float64, float64) {
 	c := [2]float64{e, n}
-	if p.unit.Metres != 1 {
-		c[0], c[1] = c[0]/p.unit.Metres, c[1]/p.unit.Metres
+	if p.Linear.Metres != 1 {
+		c[0], c[1] = c[0]/p.Linear.Metres, c[1]/p.Linear.Metres
 	}
-	a0, a1 := p.sign[0]*c[p.comp[0]], p.sign[1]*c[p.comp[1]]
-	if p.swapXY {
+	a0, a1 := p.Sign[0]*c[p.Comp[0]], p.Sign[1]*c[p.Comp[1]]
+	if p.SwapXY {
 		return a1, a0
 	}
 	return a0, a1
 }
 
 // fromAxes maps x, y of the CRS to canonical easting/northing (metres).
-func (p *projectedCRS) fromAxes(x, y float64) (float64, float64) {
-	if p.swapXY {
+func (p *ProjectedCRS) fromAxes(x, y float64) (float64, float64) {
+	if p.SwapXY {
 		x, y = y, x
 	}
 	var c [2]float64
-	c[p.comp[0]] = p.sign[0] * x
-	c[p.comp[1]] = p.sign[1] * y
-	if p.unit.Metres != 1 {
-		c[0], c[1] = float64(c[0]*p.unit.Metres), float64(c[1]*p.unit.Metres)
+	c[p.Comp[0]] = p.Sign[0] * x
+	c[p.Comp[1]] = p.Sign[1] * y
+	if p.Linear.Metres != 1 {
+		c[0], c[1] = float64(c[0]*p.Linear.Metres), float64(c[1]*p.Linear.Metres)
 	}
 	return c[0], c[1]
 }
 
-// toDatum converts x, y to longitude/latitude in degrees from Greenwich on
+// ToDatum converts x, y to longitude/latitude in degrees from Greenwich on
 // the base CRS's datum.
-func (p *projectedCRS) toDatum(x, y float64) (float64, float64, error) {
+func (p *ProjectedCRS) ToDatum(x, y float64) (float64, float64, error) {
 	if err := proj.CheckFinite(x, y); err != nil {
 		return 0, 0, err
 	}
@@ -100,18 +100,18 @@ func (p *projectedCRS) toDatum(x, y float64) (float64, float64, error) {
 		return 0, 0, err
 	}
 	if err := proj.CheckLonLat(lon, lat); err != nil {
-		return 0, 0, fmt.Errorf("%w: (%v, %v) has no inverse", ErrOutsideDomain, x, y)
+		return 0, 0, fmt.Errorf("%w: (%v, %v) has no inverse", proj.ErrOutsideDomain, x, y)
 	}
-	return lon + p.base.datum.pm.deg, lat, nil
+	return lon + p.Base.Datum.Pm.Deg, lat, nil
 }
 
-// fromDatum converts longitude/latitude in degrees from Greenwich on the
+// FromDatum converts longitude/latitude in degrees from Greenwich on the
 // base CRS's datum to x, y.
-func (p *projectedCRS) fromDatum(lon, lat float64) (float64, float64, error) {
+func (p *ProjectedCRS) FromDatum(lon, lat float64) (float64, float64, error) {
 	if err := proj.CheckLonLat(lon, lat); err != nil {
 		return 0, 0, err
 	}
-	e, n, err := p.proj.Forward(lon-p.base.datum.pm.deg, lat)
+	e, n, err := p.proj.Forward(lon-p.Base.Datum.Pm.Deg, lat)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -120,37 +120,37 @@ func (p *projectedCRS) fromDatum(lon, lat float64) (float64, float64, error) {
 }
 
 // ToLonLat converts x, y to WGS 84 longitude/latitude (degrees).
-func (p *projectedCRS) ToLonLat(x, y float64) (float64, float64, error) {
-	lon, lat, err := p.toDatum(x, y)
+func (p *ProjectedCRS) ToLonLat(x, y float64) (float64, float64, error) {
+	lon, lat, err := p.ToDatum(x, y)
 	if err != nil {
 		return 0, 0, err
 	}
-	lon, lat = p.base.datum.toWGS84(lon, lat)
+	lon, lat = p.Base.Datum.toWGS84(lon, lat)
 	return lon, lat, nil
 }
 
 // FromLonLat converts WGS 84 longitude/latitude (degrees) to x, y.
-func (p *projectedCRS) FromLonLat(lon, lat float64) (float64, float64, error) {
+func (p *ProjectedCRS) FromLonLat(lon, lat float64) (float64, float64, error) {
 	if err := proj.CheckLonLat(lon, lat); err != nil {
 		return 0, 0, err
 	}
-	lon, lat = p.base.datum.fromWGS84(lon, lat)
-	return p.fromDatum(lon, lat)
+	lon, lat = p.Base.Datum.fromWGS84(lon, lat)
+	return p.FromDatum(lon, lat)
 }
 
-func (p *projectedCRS) geodetic() *geodeticDatum { return p.base.datum }
+func (p *ProjectedCRS) Geodetic() *GeodeticDatum { return p.Base.Datum }
 
 // axisMapping derives the canonical components and signs of the axes of a
 // projected coordinate system from their names (Easting, Westing,
 // Northing, Southing, whatever the direction text of polar axes says),
 // and whether pyproj's always_xy order swaps them.
-func axisMapping(cs csDef) (comp [2]int, sign [2]float64, swap bool, err error) {
-	if len(cs.axes) < 2 {
-		return comp, sign, false, fmt.Errorf("coordinate system with %d axes", len(cs.axes))
+func axisMapping(cs CsDef) (comp [2]int, sign [2]float64, swap bool, err error) {
+	if len(cs.Axes) < 2 {
+		return comp, sign, false, fmt.Errorf("coordinate system with %d axes", len(cs.Axes))
 	}
 	seen := [2]bool{}
 	for i := 0; i < 2; i++ {
-		switch strings.ToLower(cs.axes[i].name) {
+		switch strings.ToLower(cs.Axes[i].Name) {
 		case "easting":
 			comp[i], sign[i] = 0, 1
 		case "westing":
@@ -160,14 +160,14 @@ func axisMapping(cs csDef) (comp [2]int, sign [2]float64, swap bool, err error) 
 		case "southing":
 			comp[i], sign[i] = 1, -1
 		default:
-			return comp, sign, false, fmt.Errorf("axis %q", cs.axes[i].name)
+			return comp, sign, false, fmt.Errorf("axis %q", cs.Axes[i].Name)
 		}
 		if seen[comp[i]] {
-			return comp, sign, false, fmt.Errorf("axes %q and %q", cs.axes[0].name, cs.axes[1].name)
+			return comp, sign, false, fmt.Errorf("axes %q and %q", cs.Axes[0].Name, cs.Axes[1].Name)
 		}
 		seen[comp[i]] = true
 	}
-	return comp, sign, visualSwap(cs.axes[0].dir, cs.axes[1].dir), nil
+	return comp, sign, visualSwap(cs.Axes[0].Dir, cs.Axes[1].Dir), nil
 }
 
 // visualSwap is PROJ's rule (proj_normalize_for_visualization) for
@@ -189,61 +189,61 @@ func visualSwap(d0, d1 string) bool {
 }
 
 // projectedFromRegistry builds EPSG projected CRS code.
-func (r *registry) projectedFromRegistry(code int) (*projectedCRS, error) {
+func (r *Registry) projectedFromRegistry(code int) (*ProjectedCRS, error) {
 	return r.projectedFromRegistryOpt(code, true)
 }
 
 // projectedFromRegistryOpt builds EPSG projected CRS code; without
 // needProj, a method this package does not implement leaves the CRS
 // without a projection (describable, not convertible).
-func (r *registry) projectedFromRegistryOpt(code int, needProj bool) (*projectedCRS, error) {
-	d, ok := r.proj[code]
+func (r *Registry) projectedFromRegistryOpt(code int, needProj bool) (*ProjectedCRS, error) {
+	d, ok := r.Proj[code]
 	if !ok {
 		return nil, fmt.Errorf("%w: EPSG:%d", ErrUnknownCRS, code)
 	}
-	base, err := r.geographicCRSCached(d.geog)
+	base, err := r.GeographicCRSCached(d.geog)
 	if err != nil {
 		return nil, err
 	}
-	cd, ok := r.convs[d.conv]
+	cd, ok := r.Convs[d.Conv]
 	if !ok {
-		return nil, fmt.Errorf("%w: EPSG:%d: conversion %d missing", ErrUnknownCRS, code, d.conv)
+		return nil, fmt.Errorf("%w: EPSG:%d: conversion %d missing", ErrUnknownCRS, code, d.Conv)
 	}
-	cs, ok := r.css[d.cs]
+	cs, ok := r.Css[d.cs]
 	if !ok {
 		return nil, fmt.Errorf("%w: EPSG:%d: coordinate system %d missing", ErrUnknownCRS, code, d.cs)
 	}
-	conv := &conversion{code: cd.code, name: cd.name, method: cd.method, params: cd.params}
+	conv := &Conversion{Code: cd.Code, Name: cd.Name, Method: cd.Method, Params: cd.Params}
 	uc := 0
-	if len(cs.axes) > 0 {
-		uc = cs.axes[0].unit
+	if len(cs.Axes) > 0 {
+		uc = cs.Axes[0].Unit
 	}
-	u, ok := r.units[uc]
-	if !ok || u.typ != "length" {
+	u, ok := r.Units[uc]
+	if !ok || u.Typ != "length" {
 		return nil, fmt.Errorf("%w: EPSG:%d: linear unit %d", ErrUnknownCRS, code, uc)
 	}
-	unit := Unit{Name: u.name, Metres: u.factor}
+	unit := Unit{Name: u.Name, Metres: u.Factor}
 	if uc == 9001 {
 		unit = Metre
 	}
-	p, err := newProjected(code, d.name, base, conv, cs, unit, uc, r)
+	p, err := NewProjected(code, d.Name, base, conv, cs, unit, uc, r)
 	if err != nil && !needProj {
 		comp, sign, swap, aerr := axisMapping(cs)
 		if aerr == nil {
-			p, err = &projectedCRS{code: code, name: d.name, base: base, conv: conv, proj: noProjection{err},
-				unit: unit, ucode: uc, comp: comp, sign: sign, swapXY: swap, cs: cs}, nil
+			p, err = &ProjectedCRS{Code: code, Name: d.Name, Base: base, Conv: conv, proj: noProjection{err},
+				Linear: unit, Ucode: uc, Comp: comp, Sign: sign, SwapXY: swap, Cs: cs}, nil
 		}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%w: EPSG:%d (%s): %v", ErrUnknownCRS, code, d.name, err)
+		return nil, fmt.Errorf("%w: EPSG:%d (%s): %v", ErrUnknownCRS, code, d.Name, err)
 	}
-	p.def = d
+	p.Def = d
 	return p, nil
 }
 
-// newProjected assembles a projected CRS in linear unit (EPSG unit code
+// NewProjected assembles a projected CRS in linear unit (EPSG unit code
 // ucode, 0 when it has none) and prepares its projection.
-func newProjected(code int, name string, base *geographicCRS, conv *conversion, cs csDef, unit Unit, ucode int, r *registry) (*projectedCRS, error) {
+func NewProjected(code int, name string, base *GeographicCRS, conv *Conversion, cs CsDef, unit Unit, ucode int, r *Registry) (*ProjectedCRS, error) {
 	comp, sign, swap, err := axisMapping(cs)
 	if err != nil {
 		return nil, err
@@ -251,51 +251,51 @@ func newProjected(code int, name string, base *geographicCRS, conv *conversion, 
 	if !(unit.Metres > 0) {
 		return nil, fmt.Errorf("linear unit %q", unit.Name)
 	}
-	pv, err := r.paramValues(conv.params)
+	pv, err := r.ParamValues(conv.Params)
 	if err != nil {
 		return nil, err
 	}
-	proj, err := proj.New(conv.method, base.datum.el, pv)
+	proj, err := proj.New(conv.Method, base.Datum.El, pv)
 	if err != nil {
 		return nil, err
 	}
-	return &projectedCRS{code: code, name: name, base: base, conv: conv, proj: proj,
-		unit: unit, ucode: ucode, comp: comp, sign: sign, swapXY: swap, cs: cs, values: pv}, nil
+	return &ProjectedCRS{Code: code, Name: name, Base: base, Conv: conv, proj: proj,
+		Linear: unit, Ucode: ucode, Comp: comp, Sign: sign, SwapXY: swap, Cs: cs, values: pv}, nil
 }
 
-// paramValues converts conversion parameters to degrees, metres and unity.
-func (r *registry) paramValues(ps []paramDef) (proj.Params, error) {
+// ParamValues converts conversion parameters to degrees, metres and unity.
+func (r *Registry) ParamValues(ps []ParamDef) (proj.Params, error) {
 	out := proj.Params{}
 	for _, p := range ps {
-		u, ok := r.units[p.unit]
+		u, ok := r.Units[p.Unit]
 		if !ok {
-			return nil, fmt.Errorf("parameter %d: unit %d", p.code, p.unit)
+			return nil, fmt.Errorf("parameter %d: unit %d", p.Code, p.Unit)
 		}
-		v := p.value
-		switch u.typ {
+		v := p.Value
+		switch u.Typ {
 		case "angle":
-			dv, err := r.toDegrees(p.value, p.unit)
+			dv, err := r.toDegrees(p.Value, p.Unit)
 			if err != nil {
 				return nil, err
 			}
 			v = dv
 		case "length":
-			if p.unit != 9001 {
-				v = float64(p.value * u.factor)
+			if p.Unit != 9001 {
+				v = float64(p.Value * u.Factor)
 			}
 		case "scale":
-			if p.unit != 9201 {
-				v = float64(p.value * u.factor)
+			if p.Unit != 9201 {
+				v = float64(p.Value * u.Factor)
 			}
 		}
-		out[p.code] = v
+		out[p.Code] = v
 	}
 	return out, nil
 }
 
-// axisDirection splits EPSG's "South along 90°E" into the WKT direction
+// AxisDirection splits EPSG's "South along 90°E" into the WKT direction
 // and the meridian (degrees east).
-func axisDirection(d string) (dir string, meridian float64, ok bool) {
+func AxisDirection(d string) (dir string, meridian float64, ok bool) {
 	l := strings.ToLower(d)
 	head, rest, found := strings.Cut(l, " along ")
 	if !found {
