@@ -131,13 +131,26 @@ func (g *GeodeticDatum) nearWGS84Figure() bool {
 // IsWGS84 reports whether the datum is WGS 84 itself (no shift at all).
 func (g *GeodeticDatum) IsWGS84() bool { return g.Key == WGS84Datum.Key }
 
-// toWGS84 converts datum longitude/latitude (degrees, Greenwich) to WGS 84.
-func (g *GeodeticDatum) toWGS84(lon, lat float64) (float64, float64) {
+// shiftAt returns the transformation to WGS 84 applied at lon/lat
+// (Greenwich degrees on the datum, or on WGS 84 for the reverse), nil when
+// the conversion leaves the coordinates unchanged: the datum is WGS 84,
+// EPSG publishes no shift, a ballpark offset, or a null Helmert between
+// ellipsoids of WGS 84's figure.
+func (g *GeodeticDatum) shiftAt(lon, lat float64) *datumShift {
 	if g.IsWGS84() {
-		return lon, lat
+		return nil
 	}
 	d := g.pick(lon, lat)
 	if d == nil || d.ballpark || (d.H.IsNull() && g.nearWGS84Figure()) {
+		return nil
+	}
+	return d
+}
+
+// toWGS84 converts datum longitude/latitude (degrees, Greenwich) to WGS 84.
+func (g *GeodeticDatum) toWGS84(lon, lat float64) (float64, float64) {
+	d := g.shiftAt(lon, lat)
+	if d == nil {
 		return lon, lat
 	}
 	x, y, z := proj.Geocentric(g.El, lon, lat)
@@ -147,11 +160,8 @@ func (g *GeodeticDatum) toWGS84(lon, lat float64) (float64, float64) {
 
 // fromWGS84 converts WGS 84 longitude/latitude to the datum.
 func (g *GeodeticDatum) fromWGS84(lon, lat float64) (float64, float64) {
-	if g.IsWGS84() {
-		return lon, lat
-	}
-	d := g.pick(lon, lat)
-	if d == nil || d.ballpark || (d.H.IsNull() && g.nearWGS84Figure()) {
+	d := g.shiftAt(lon, lat)
+	if d == nil {
 		return lon, lat
 	}
 	x, y, z := proj.Geocentric(proj.WGS84, lon, lat)

@@ -57,7 +57,7 @@ func newAlbers(el Ellipsoid, lat0, lon0, lat1, lat2, fe, fn float64) (*albers, e
 }
 
 func (p *albers) Forward(lon, lat float64) (float64, float64, error) {
-	if err := checkForward(lon, lat); err != nil {
+	if err := CheckLonLat(lon, lat); err != nil {
 		return 0, 0, err
 	}
 	phi := Radians(lat)

@@ -42,7 +42,7 @@ func (p *cassini) xy(lam, phi float64) (float64, float64) {
 }
 
 func (p *cassini) Forward(lon, lat float64) (float64, float64, error) {
-	if err := checkForward(lon, lat); err != nil {
+	if err := CheckLonLat(lon, lat); err != nil {
 		return 0, 0, err
 	}
 	x, y := p.xy(lamOf(lon, p.lon0), Radians(lat))

@@ -30,7 +30,7 @@ func newCylindricalEqualArea(el Ellipsoid, lon0, latTS, fe, fn float64) (*cylind
 }
 
 func (p *cylindricalEqualArea) Forward(lon, lat float64) (float64, float64, error) {
-	if err := checkForward(lon, lat); err != nil {
+	if err := CheckLonLat(lon, lat); err != nil {
 		return 0, 0, err
 	}
 	x := float64(p.k0 * lamOf(lon, p.lon0))
@@ -76,7 +76,7 @@ func newEquidistantCylindrical(el Ellipsoid, lon0, latTS, lat0, fe, fn float64) 
 }
 
 func (p *equidistantCylindrical) Forward(lon, lat float64) (float64, float64, error) {
-	if err := checkForward(lon, lat); err != nil {
+	if err := CheckLonLat(lon, lat); err != nil {
 		return 0, 0, err
 	}
 	x := float64(p.rc * lamOf(lon, p.lon0))

@@ -26,7 +26,7 @@ func newColombiaUrban(el Ellipsoid, lat0, lon0, h0, fe, fn float64) *colombiaUrb
 }
 
 func (p *colombiaUrban) Forward(lon, lat float64) (float64, float64, error) {
-	if err := checkForward(lon, lat); err != nil {
+	if err := CheckLonLat(lon, lat); err != nil {
 		return 0, 0, err
 	}
 	phi := (Radians(lat))

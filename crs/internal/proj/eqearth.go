@@ -30,7 +30,7 @@ func newEqualEarth(el Ellipsoid, lon0, fe, fn float64) *equalEarth {
 }
 
 func (p *equalEarth) Forward(lon, lat float64) (float64, float64, error) {
-	if err := checkForward(lon, lat); err != nil {
+	if err := CheckLonLat(lon, lat); err != nil {
 		return 0, 0, err
 	}
 	sbeta := math.Sin(Radians(lat))

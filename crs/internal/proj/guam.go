@@ -24,11 +24,10 @@ func newGuam(el Ellipsoid, lat0, lon0, fe, fn float64) *guam {
 }
 
 func (p *guam) Forward(lon, lat float64) (float64, float64, error) {
-	if err := checkForward(lon, lat); err != nil {
+	lam, phi, err := forwardRadians(lon, lat, p.lon0)
+	if err != nil {
 		return 0, 0, err
 	}
-	phi := Radians(lat)
-	lam := lamOf(lon, p.lon0)
 	sinphi, cosphi := math.Sincos(phi)
 	t := 1 / math.Sqrt(1-float64(float64(p.e2*sinphi)*sinphi))
 	x := float64(float64(lam*cosphi) * t)
@@ -72,7 +71,7 @@ func newEllipsoidalAeqd(el Ellipsoid, lat0, lon0, fe, fn float64) (*ellipsoidalA
 }
 
 func (p *ellipsoidalAeqd) Forward(lon, lat float64) (float64, float64, error) {
-	if err := checkForward(lon, lat); err != nil {
+	if err := CheckLonLat(lon, lat); err != nil {
 		return 0, 0, err
 	}
 	var s12, azi1 float64

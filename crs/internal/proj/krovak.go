@@ -40,7 +40,7 @@ func newKrovak(el Ellipsoid, latc, lon0, colat, latPSP, k0, fe, fn float64) (*kr
 }
 
 func (p *krovak) Forward(lon, lat float64) (float64, float64, error) {
-	if err := checkForward(lon, lat); err != nil {
+	if err := CheckLonLat(lon, lat); err != nil {
 		return 0, 0, err
 	}
 	phi := Radians(lat)

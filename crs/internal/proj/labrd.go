@@ -43,11 +43,10 @@ func newLaborde(el Ellipsoid, latc, lonc, azimuth, k0, fe, fn float64) (*laborde
 }
 
 func (p *laborde) Forward(lon, lat float64) (float64, float64, error) {
-	if err := checkForward(lon, lat); err != nil {
+	lam, phi, err := forwardRadians(lon, lat, p.lon0)
+	if err != nil {
 		return 0, 0, err
 	}
-	phi := Radians(lat)
-	lam := lamOf(lon, p.lon0)
 	v1 := float64(p.A * math.Log(math.Tan(math.Pi/4+float64(0.5*phi))))
 	t := float64(p.e * math.Sin(phi))
 	v2 := float64(float64(float64(0.5*p.e)*p.A) * math.Log((1+t)/(1-t)))

@@ -70,11 +70,10 @@ func newLAEA(el Ellipsoid, lat0, lon0, fe, fn float64) (*lambertAzimuthal, error
 }
 
 func (p *lambertAzimuthal) Forward(lon, lat float64) (float64, float64, error) {
-	if err := checkForward(lon, lat); err != nil {
+	lam, phi, err := forwardRadians(lon, lat, p.lon0)
+	if err != nil {
 		return 0, 0, err
 	}
-	phi := Radians(lat)
-	lam := lamOf(lon, p.lon0)
 	var x, y float64
 	if p.e2 == 0 {
 		var ok bool

@@ -50,11 +50,10 @@ func newLCC(el Ellipsoid, lat0, lon0, lat1, lat2, k0, fe, fn float64) (*lambertC
 }
 
 func (p *lambertConic) Forward(lon, lat float64) (float64, float64, error) {
-	if err := checkForward(lon, lat); err != nil {
+	lam, phi, err := forwardRadians(lon, lat, p.lon0)
+	if err != nil {
 		return 0, 0, err
 	}
-	phi := Radians(lat)
-	lam := lamOf(lon, p.lon0)
 	var rho float64
 	if math.Abs(math.Abs(phi)-math.Pi/2) < 1e-10 {
 		if phi*p.n <= 0 {

@@ -32,7 +32,7 @@ func newMercator(el Ellipsoid, lon0, latTS, k0, fe, fn float64) (*mercator, erro
 }
 
 func (p *mercator) Forward(lon, lat float64) (float64, float64, error) {
-	if err := checkForward(lon, lat); err != nil {
+	if err := CheckLonLat(lon, lat); err != nil {
 		return 0, 0, err
 	}
 	if math.Abs(math.Abs(lat)-90) <= 1e-10*RadToDeg {
@@ -71,7 +71,7 @@ func newPseudoMercator(a, lon0, fe, fn float64) *pseudoMercator {
 // outside the domain. Within ±85° it agrees with PROJ to well under a
 // millimetre.
 func (p *pseudoMercator) Forward(lon, lat float64) (float64, float64, error) {
-	if err := checkForward(lon, lat); err != nil {
+	if err := CheckLonLat(lon, lat); err != nil {
 		return 0, 0, err
 	}
 	if math.Abs(lat) == 90 {

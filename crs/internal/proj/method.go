@@ -223,9 +223,15 @@ func finiteXY(x, y float64, what string) (float64, float64, error) {
 	return x, y, nil
 }
 
-// checkLatLon validates a latitude/longitude pair in degrees for a
-// projection's forward step.
-func checkForward(lon, lat float64) error { return CheckLonLat(lon, lat) }
+// forwardRadians checks the longitude/latitude (degrees) given to a
+// projection's forward step and returns λ = lon - lon0 reduced to
+// [-180, 180] (lamOf) and φ, in radians.
+func forwardRadians(lon, lat, lon0 float64) (lam, phi float64, err error) {
+	if err := CheckLonLat(lon, lat); err != nil {
+		return 0, 0, err
+	}
+	return lamOf(lon, lon0), Radians(lat), nil
+}
 
 // outside builds an ErrOutsideDomain error.
 func outside(format string, args ...any) error {

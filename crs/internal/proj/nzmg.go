@@ -65,7 +65,7 @@ func zpolyd1(z complex128, c []complex128) (complex128, complex128) {
 }
 
 func (nzmg) Forward(lon, lat float64) (float64, float64, error) {
-	if err := checkForward(lon, lat); err != nil {
+	if err := CheckLonLat(lon, lat); err != nil {
 		return 0, 0, err
 	}
 	phi := float64((lat-nzmgLat0)*DegToRad) * radToSec5

@@ -86,11 +86,10 @@ func newHotine(el Ellipsoid, latc, lonc, alpha, gamma, k0, fe, fn float64, varia
 }
 
 func (p *hotine) Forward(lon, lat float64) (float64, float64, error) {
-	if err := checkForward(lon, lat); err != nil {
+	lam, phi, err := forwardRadians(lon, lat, p.lam0)
+	if err != nil {
 		return 0, 0, err
 	}
-	phi := Radians(lat)
-	lam := lamOf(lon, p.lam0)
 	var u, v float64
 	if math.Abs(math.Abs(phi)-math.Pi/2) > 1e-10 {
 		w := p.E / math.Pow(tsfn(phi, math.Sin(phi), p.e), p.B)

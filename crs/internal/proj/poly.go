@@ -19,11 +19,10 @@ func newPolyconic(el Ellipsoid, lat0, lon0, fe, fn float64) *polyconic {
 }
 
 func (p *polyconic) Forward(lon, lat float64) (float64, float64, error) {
-	if err := checkForward(lon, lat); err != nil {
+	lam, phi, err := forwardRadians(lon, lat, p.lon0)
+	if err != nil {
 		return 0, 0, err
 	}
-	phi := Radians(lat)
-	lam := lamOf(lon, p.lon0)
 	var x, y float64
 	if math.Abs(phi) <= 1e-10 {
 		x, y = lam, -p.ml0

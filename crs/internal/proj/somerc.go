@@ -37,7 +37,7 @@ func newSwissOblique(el Ellipsoid, lat0, lon0, k0, fe, fn float64) (*SwissObliqu
 }
 
 func (p *SwissOblique) Forward(lon, lat float64) (float64, float64, error) {
-	if err := checkForward(lon, lat); err != nil {
+	if err := CheckLonLat(lon, lat); err != nil {
 		return 0, 0, err
 	}
 	phi := Radians(lat)

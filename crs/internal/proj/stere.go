@@ -48,7 +48,7 @@ func newPolarStereo(el Ellipsoid, north bool, lon0, latTS, k0, fe, fn float64) (
 // forward: ρ = akm1·t(φ') with φ' the latitude measured towards the
 // centre pole; x = ρ sin λ, y = ∓ρ cos λ (north, south).
 func (p *polarStereo) Forward(lon, lat float64) (float64, float64, error) {
-	if err := checkForward(lon, lat); err != nil {
+	if err := CheckLonLat(lon, lat); err != nil {
 		return 0, 0, err
 	}
 	phi := Radians(lat)

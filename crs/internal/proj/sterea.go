@@ -64,7 +64,7 @@ func (p *obliqueStereo) invGauss(lam, chi float64) (float64, float64) {
 }
 
 func (p *obliqueStereo) Forward(lon, lat float64) (float64, float64, error) {
-	if err := checkForward(lon, lat); err != nil {
+	if err := CheckLonLat(lon, lat); err != nil {
 		return 0, 0, err
 	}
 	lam, chi := p.gauss(lamOf(lon, p.lon0), Radians(lat))

@@ -210,9 +210,7 @@ func GeographicNode(r *core.Registry, g *core.GeographicCRS, kw string, withCS b
 	dyn, datum := datumNodes(r, g.Datum)
 	n.Add(dyn, datum, primemNode(r, g.Datum.Pm))
 	if withCS {
-		for _, a := range axisNodes(r, GeogCSDef(r, g), func(a core.AxisDef) *Node { return unitNode(r, a.Unit) }) {
-			n.Add(a)
-		}
+		n.Add(axisNodes(r, GeogCSDef(r, g), func(a core.AxisDef) *Node { return unitNode(r, a.Unit) })...)
 		if g.Def != nil {
 			n.Add(usageNodes(r, g.Def.Usages)...)
 		}
@@ -230,9 +228,7 @@ func ProjectedNode(r *core.Registry, p *core.ProjectedCRS) *Node {
 	if p.Ucode != 0 {
 		lu = func(a core.AxisDef) *Node { return unitNode(r, a.Unit) }
 	}
-	for _, a := range axisNodes(r, p.Cs, lu) {
-		n.Add(a)
-	}
+	n.Add(axisNodes(r, p.Cs, lu)...)
 	if p.Def != nil {
 		n.Add(usageNodes(r, p.Def.Usages)...)
 	}

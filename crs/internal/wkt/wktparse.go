@@ -649,6 +649,19 @@ func asWGS84Aeqd(r *core.Registry, p *core.ProjectedCRS) (core.CRS, bool) {
 	return a, err == nil
 }
 
+// codeByName returns the code of the registry name that equals name up
+// to normName, 0 for none.
+func codeByName(names map[int]string, name string) int {
+	n := normName(name)
+	code := 0
+	for c, s := range names {
+		if normName(s) == n {
+			code = c
+		}
+	}
+	return code
+}
+
 // wkt2Conversion reads CONVERSION[METHOD[...], PARAMETER[...]...].
 func wkt2Conversion(r *core.Registry, cv *wktTree) (*core.Conversion, error) {
 	m := cv.child("METHOD", "PROJECTION")
@@ -657,12 +670,7 @@ func wkt2Conversion(r *core.Registry, cv *wktTree) (*core.Conversion, error) {
 	}
 	code := m.epsgID()
 	if code == 0 {
-		n := normName(m.name())
-		for c, name := range r.Methods {
-			if normName(name) == n {
-				code = c
-			}
-		}
+		code = codeByName(r.Methods, m.name())
 	}
 	if code == 0 {
 		return nil, fmt.Errorf("%w: WKT method %q", core.ErrUnknownCRS, m.name())
@@ -671,12 +679,7 @@ func wkt2Conversion(r *core.Registry, cv *wktTree) (*core.Conversion, error) {
 	for _, p := range cv.children("PARAMETER") {
 		pc := p.epsgID()
 		if pc == 0 {
-			n := normName(p.name())
-			for c, name := range r.Params {
-				if normName(name) == n {
-					pc = c
-				}
-			}
+			pc = codeByName(r.Params, p.name())
 		}
 		v, ok := p.number(0)
 		if pc == 0 || !ok {
