@@ -1,9 +1,7 @@
 package crs
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -69,22 +67,7 @@ func runSweep(t testing.TB, args ...string) []sweepCRS {
 	if err != nil {
 		t.Fatalf("sweep.py: %v\n%s", err, stderr.String())
 	}
-	var res []sweepCRS
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(make([]byte, 1<<20), 1<<26)
-	first := true
-	for sc.Scan() {
-		if first {
-			first = false
-			continue
-		}
-		var s sweepCRS
-		if err := json.Unmarshal(sc.Bytes(), &s); err != nil {
-			t.Fatal(err)
-		}
-		res = append(res, s)
-	}
-	return res
+	return DecodeJSONLines[sweepCRS](t, out, 1)
 }
 
 // authority converts between authority axis order and Transform's x, y.
