@@ -75,7 +75,7 @@ func (g *GeoKeyDirectory) gdalGeogOf(r *core.Registry, base *core.GeographicCRS)
 	if dd == nil {
 		gg.datumCode = 0
 	} else {
-		gg.ellCode, pmCode = dd.Ell, dd.Pm
+		gg.ellCode, pmCode = dd.Ell, dd.PM
 	}
 	if v := code(GeogEllipsoidGeoKey); v != 0 {
 		gg.ellCode = v
@@ -107,7 +107,7 @@ func (g *GeoKeyDirectory) gdalGeogOf(r *core.Registry, base *core.GeographicCRS)
 		gg.name = gg.datum
 	}
 	// libgeotiff's axes: the keys, else the EPSG ellipsoid.
-	el := base.Datum.El
+	el := base.Datum.Ellipsoid
 	gg.a = el.A
 	b := el.B
 	if rf := g.double(GeogInvFlatteningGeoKey, 0); rf != 0 {
@@ -140,7 +140,7 @@ func (g *GeoKeyDirectory) gdalGeogOf(r *core.Registry, base *core.GeographicCRS)
 			gg.invf = 298.257223563
 		}
 	}
-	gg.pmValue = base.Datum.Pm.Deg
+	gg.pmValue = base.Datum.PM.Deg
 	if gg.pm = citationPart(cit, "Primem"); gg.pm != "" {
 		gg.pmValue = g.double(GeogPrimeMeridianLongGeoKey, 0)
 	} else if pm, err := r.PrimeMeridian(pmCode); err == nil && pmCode != 0 {
@@ -155,16 +155,16 @@ func (g *GeoKeyDirectory) gdalGeogOf(r *core.Registry, base *core.GeographicCRS)
 
 // gdalDegreeUnit is the degree as PROJ creates it for GDAL (EPSG:9122).
 func gdalDegreeUnit() *wkt.Node {
-	return wkt.NewNode("ANGLEUNIT", wkt.Quote("degree"), wkt.Num(gdalDegree)).Add(wkt.IdNode(9122))
+	return wkt.NewNode("ANGLEUNIT", wkt.Quote("degree"), wkt.Num(gdalDegree)).Add(wkt.IDNode(9122))
 }
 
 // node builds the GEOGCRS/BASEGEOGCRS of the geographic part, with the
 // latitude, longitude axes when withCS.
 func (gg gdalGeog) node(kw string, withCS bool) *wkt.Node {
 	ell := wkt.NewNode("ELLIPSOID", wkt.Quote(gg.ellipsoid), wkt.Num(gg.a), wkt.Num(gg.invf)).
-		Add(wkt.NewNode("LENGTHUNIT", wkt.Quote("metre"), "1").Add(wkt.IdNode(9001)), wkt.IdNode(gg.ellCode))
+		Add(wkt.NewNode("LENGTHUNIT", wkt.Quote("metre"), "1").Add(wkt.IDNode(9001)), wkt.IDNode(gg.ellCode))
 	n := wkt.NewNode(kw, wkt.Quote(gg.name))
-	n.Add(wkt.NewNode("DATUM", wkt.Quote(gg.datum)).Add(ell, wkt.IdNode(gg.datumCode)))
+	n.Add(wkt.NewNode("DATUM", wkt.Quote(gg.datum)).Add(ell, wkt.IDNode(gg.datumCode)))
 	n.Add(wkt.NewNode("PRIMEM", wkt.Quote(gg.pm), wkt.Num(gg.pmValue)).Add(gdalDegreeUnit()))
 	if withCS {
 		n.Add(wkt.NewNode("CS", "ellipsoidal", "2"))
@@ -174,7 +174,7 @@ func (gg gdalGeog) node(kw string, withCS bool) *wkt.Node {
 			n.Add(a)
 		}
 	}
-	return n.Add(wkt.IdNode(gg.gcs))
+	return n.Add(wkt.IDNode(gg.gcs))
 }
 
 // gdalUserDefinedNode returns the WKT tree gdalinfo prints for the
@@ -209,7 +209,7 @@ func (g *GeoKeyDirectory) gdalUserDefinedNode(r *core.Registry, c CRS) (n *wkt.N
 			n.Add(a)
 		}
 	}
-	if d := base.Datum; d.Towgs84 && len(d.Shifts) > 0 && len(g.Doubles[GeogTOWGS84GeoKey]) > 0 {
+	if d := base.Datum; d.TOWGS84 && len(d.Shifts) > 0 && len(g.Doubles[GeogTOWGS84GeoKey]) > 0 {
 		wgs, err := r.GeographicCRSCached(4326)
 		if err != nil {
 			return nil, false
@@ -251,7 +251,7 @@ func gdalProjectedAxes(p *core.ProjectedCRS) []*wkt.Node {
 		axes = [2]axis{{"easting (Y)", "west", math.NaN()}, {"northing (X)", "south", math.NaN()}}
 	default:
 		// Built through GDAL's WKT1 tree: the unit keeps its EPSG code.
-		unit.Add(wkt.IdNode(p.Ucode))
+		unit.Add(wkt.IDNode(p.UnitCode))
 		axes = [2]axis{{"easting", "east", math.NaN()}, {"northing", "north", math.NaN()}}
 	}
 	out := []*wkt.Node{wkt.NewNode("CS", "Cartesian", "2")}

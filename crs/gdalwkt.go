@@ -124,7 +124,7 @@ func gdalAngularUnitNode(r *core.Registry, code int) *wkt.Node {
 	name := "degree"
 	deg := 1.0
 	if code != 9102 && code != 9122 && code != 9110 && code != 9108 {
-		if u, ok := r.Units[code]; ok && u.Typ == "angle" {
+		if u, ok := r.Units[code]; ok && u.Kind == "angle" {
 			name = u.Name
 			deg = u.Factor / (math.Pi / 180)
 			if code == 9105 {
@@ -173,10 +173,10 @@ func gdalDatumName(name string) string {
 // second east, or both point north (or both south) and are named
 // "Northing" then "Easting".
 func gdalSwapsAxes(p *core.ProjectedCRS) bool {
-	if len(p.Cs.Axes) < 2 {
+	if len(p.CS.Axes) < 2 {
 		return false
 	}
-	a0, a1 := p.Cs.Axes[0], p.Cs.Axes[1]
+	a0, a1 := p.CS.Axes[0], p.CS.Axes[1]
 	word := func(dir string) string {
 		w, _, _ := strings.Cut(strings.ToLower(dir), " ")
 		return w
@@ -193,8 +193,8 @@ func gdalGeographicNode(r *core.Registry, g *core.GeographicCRS) *wkt.Node {
 	d := g.Datum
 	dd := r.Datums[d.Code]
 	datumName := gdalDatumName(strings.TrimSuffix(dd.Name, " ensemble"))
-	a, b := d.El.A, d.El.B
-	if ed, ok := r.Ellipsoids[d.EllRef.Code]; ok {
+	a, b := d.Ellipsoid.A, d.Ellipsoid.B
+	if ed, ok := r.Ellipsoids[d.EllipsoidRef.Code]; ok {
 		// libgeotiff's axes, in metres: b from the inverse flattening.
 		f := r.Units[ed.Unit].Factor
 		a = float64(ed.A * f)
@@ -213,10 +213,10 @@ func gdalGeographicNode(r *core.Registry, g *core.GeographicCRS) *wkt.Node {
 	if math.Abs(a-6378137) < 1e-10 && math.Abs(invf-298.257223563) < 1e-10 {
 		invf = 298.257223563
 	}
-	ell := wkt.NewNode("ELLIPSOID", wkt.Quote(d.EllRef.Name), wkt.Num(a), wkt.Num(invf)).Add(wkt.NewNode("LENGTHUNIT", wkt.Quote("metre"), "1"))
+	ell := wkt.NewNode("ELLIPSOID", wkt.Quote(d.EllipsoidRef.Name), wkt.Num(a), wkt.Num(invf)).Add(wkt.NewNode("LENGTHUNIT", wkt.Quote("metre"), "1"))
 	n := wkt.NewNode("GEOGCRS", wkt.Quote(g.Name))
 	n.Add(wkt.NewNode("DATUM", wkt.Quote(datumName)).Add(ell))
-	pm := d.Pm
+	pm := d.PM
 	pmNode := wkt.NewNode("PRIMEM", wkt.Quote(pm.Name), wkt.Num(pm.Value)).Add(gdalAngularUnitNode(r, pm.Unit))
 	n.Add(pmNode)
 	cs := wkt.GeogCSDef(r, g)
@@ -235,6 +235,6 @@ func gdalGeographicNode(r *core.Registry, g *core.GeographicCRS) *wkt.Node {
 		a.Extra = true
 		n.Add(a)
 	}
-	n.Add(wkt.IdNode(g.Code))
+	n.Add(wkt.IDNode(g.Code))
 	return n
 }

@@ -211,7 +211,7 @@ func (g *GeoKeyDirectory) double(key uint16, def float64) float64 {
 func IsGeographicEPSG(code int) bool {
 	if r, err := epsg(); err == nil {
 		if g := r.Geog[code]; g != nil {
-			return g.Typ == "geographic 2D"
+			return g.Kind == "geographic 2D"
 		}
 		if r.Proj[code] != nil {
 			return false

@@ -80,18 +80,18 @@ func latLonTwin(code int) int {
 	if g == nil {
 		return code
 	}
-	cs := r.Css[g.Cs]
+	cs := r.CSs[g.Cs]
 	if len(cs.Axes) < 2 || cs.Axes[0].Dir != "east" {
 		return code
 	}
 	for _, c := range r.GeogCodes {
 		t := r.Geog[c]
-		tcs := r.Css[t.Cs]
-		if t.Deprecated || t.Typ != "geographic 2D" || t.Datum != g.Datum || len(tcs.Axes) < 2 ||
+		tcs := r.CSs[t.Cs]
+		if t.Deprecated || t.Kind != "geographic 2D" || t.Datum != g.Datum || len(tcs.Axes) < 2 ||
 			tcs.Axes[0].Dir != "north" || tcs.Axes[0].Unit != cs.Axes[0].Unit {
 			continue
 		}
-		if dg, dt := r.Datums[g.Datum], r.Datums[t.Datum]; dg != nil && dt != nil && dg.Pm == dt.Pm {
+		if dg, dt := r.Datums[g.Datum], r.Datums[t.Datum]; dg != nil && dt != nil && dg.PM == dt.PM {
 			return c
 		}
 	}
@@ -188,7 +188,7 @@ func (g *GeoKeyDirectory) geographic() (*core.GeographicCRS, error) {
 	}
 	// A user-defined geographic CRS: start from what the codes give.
 	var d core.GeodeticDatum
-	d.Pm = core.Greenwich
+	d.PM = core.Greenwich
 	name := "unknown"
 	if gcs != 0 && gcs != userDefined {
 		if base, err := r.GeographicCRSCached(gcs); err == nil {
@@ -201,11 +201,11 @@ func (g *GeoKeyDirectory) geographic() (*core.GeographicCRS, error) {
 			d.Code, d.Name, d.Key = datumCode, dd.Name, fmt.Sprintf("EPSG:%d", datumCode)
 			if ed, ok := r.Ellipsoids[dd.Ell]; ok {
 				if el, err := r.Ellipsoid(ed); err == nil {
-					d.El, d.EllRef = el, core.EllipsoidRef{Code: dd.Ell, Name: ed.Name, Unit: ed.Unit}
+					d.Ellipsoid, d.EllipsoidRef = el, core.EllipsoidRef{Code: dd.Ell, Name: ed.Name, Unit: ed.Unit}
 				}
 			}
-			if pm, err := r.PrimeMeridian(dd.Pm); err == nil {
-				d.Pm = pm
+			if pm, err := r.PrimeMeridian(dd.PM); err == nil {
+				d.PM = pm
 			}
 			// The datum's shifts: those of its EPSG geographic CRS.
 			for _, code := range r.GeogCodes {
@@ -225,12 +225,12 @@ func (g *GeoKeyDirectory) geographic() (*core.GeographicCRS, error) {
 		ed, ok := r.Ellipsoids[ellCode]
 		if !ok {
 			if pe, ok := epsgEllipsoidFromPROJ(ellCode); ok {
-				d.El, d.EllRef = pe.Figure(), core.EllipsoidRef{Code: ellCode, Name: pe.EpsgNam, Unit: 9001}
+				d.Ellipsoid, d.EllipsoidRef = pe.Figure(), core.EllipsoidRef{Code: ellCode, Name: pe.EPSGName, Unit: 9001}
 			} else {
 				return nil, fmt.Errorf("%w: GeogEllipsoidGeoKey %d", ErrUnknownCRS, ellCode)
 			}
 		} else if el, err := r.Ellipsoid(ed); err == nil {
-			d.El, d.EllRef = el, core.EllipsoidRef{Code: ellCode, Name: ed.Name, Unit: ed.Unit}
+			d.Ellipsoid, d.EllipsoidRef = el, core.EllipsoidRef{Code: ellCode, Name: ed.Name, Unit: ed.Unit}
 		}
 	}
 	if hasA {
@@ -240,38 +240,38 @@ func (g *GeoKeyDirectory) geographic() (*core.GeographicCRS, error) {
 		}
 		switch {
 		case g.double(GeogInvFlatteningGeoKey, 0) != 0:
-			d.El = proj.NewEllipsoid(a, g.double(GeogInvFlatteningGeoKey, 0))
+			d.Ellipsoid = proj.NewEllipsoid(a, g.double(GeogInvFlatteningGeoKey, 0))
 		case g.double(GeogSemiMinorAxisGeoKey, 0) > 0:
-			d.El = proj.NewEllipsoidAB(a, g.double(GeogSemiMinorAxisGeoKey, 0))
-		case d.El.A == a:
+			d.Ellipsoid = proj.NewEllipsoidAB(a, g.double(GeogSemiMinorAxisGeoKey, 0))
+		case d.Ellipsoid.A == a:
 		default:
-			d.El = proj.NewEllipsoid(a, 0)
+			d.Ellipsoid = proj.NewEllipsoid(a, 0)
 		}
-		if !d.El.Valid() || (d.El.F != 0 && !(d.El.Invf() > 1)) {
-			return nil, fmt.Errorf("%w: ellipsoid a=%v b=%v 1/f=%v", ErrUnknownCRS, d.El.A, d.El.B, d.El.Invf())
+		if !d.Ellipsoid.Valid() || (d.Ellipsoid.F != 0 && !(d.Ellipsoid.Invf() > 1)) {
+			return nil, fmt.Errorf("%w: ellipsoid a=%v b=%v 1/f=%v", ErrUnknownCRS, d.Ellipsoid.A, d.Ellipsoid.B, d.Ellipsoid.Invf())
 		}
-		if w, ok := core.PROJWellKnownEllipsoid(d.El.A, d.El.B, d.El.Invf()); ok {
-			d.El = w
+		if w, ok := core.PROJWellKnownEllipsoid(d.Ellipsoid.A, d.Ellipsoid.B, d.Ellipsoid.Invf()); ok {
+			d.Ellipsoid = w
 		}
-		if d.EllRef.Code != 0 && !core.SameEllipsoid(d.El, mustEllipsoid(r, d.EllRef.Code)) {
-			d.EllRef = core.EllipsoidRef{Name: "unknown", Unit: 9001}
+		if d.EllipsoidRef.Code != 0 && !core.SameEllipsoid(d.Ellipsoid, mustEllipsoid(r, d.EllipsoidRef.Code)) {
+			d.EllipsoidRef = core.EllipsoidRef{Name: "unknown", Unit: 9001}
 		}
 	}
-	if d.El.A == 0 {
-		d.El, d.EllRef = proj.WGS84, core.EllipsoidRef{Code: 7030, Name: "WGS 84", Unit: 9001}
+	if d.Ellipsoid.A == 0 {
+		d.Ellipsoid, d.EllipsoidRef = proj.WGS84, core.EllipsoidRef{Code: 7030, Name: "WGS 84", Unit: 9001}
 	}
 	if pmCode != 0 && pmCode != userDefined {
 		pm, err := r.PrimeMeridian(pmCode)
 		if err != nil {
 			return nil, fmt.Errorf("%w: GeogPrimeMeridianGeoKey %d", ErrUnknownCRS, pmCode)
 		}
-		d.Pm = pm
+		d.PM = pm
 	}
 	if hasPMLong {
-		if v := g.double(GeogPrimeMeridianLongGeoKey, 0); v != d.Pm.Deg {
-			d.Pm = core.PrimeMeridian{Name: "unknown", Deg: projPrimeMeridianValue(v), Value: v, Unit: 9122}
+		if v := g.double(GeogPrimeMeridianLongGeoKey, 0); v != d.PM.Deg {
+			d.PM = core.PrimeMeridian{Name: "unknown", Deg: projPrimeMeridianValue(v), Value: v, Unit: 9122}
 			if v == 0 {
-				d.Pm = core.Greenwich
+				d.PM = core.Greenwich
 			}
 		}
 	}
@@ -285,8 +285,8 @@ func (g *GeoKeyDirectory) geographic() (*core.GeographicCRS, error) {
 		d.Name = "unknown"
 		if v := citationPart(cit, "Datum"); v != "" {
 			d.Name = v
-		} else if d.EllRef.Name != "" {
-			d.Name = "Unknown based on " + d.EllRef.Name + " ellipsoid"
+		} else if d.EllipsoidRef.Name != "" {
+			d.Name = "Unknown based on " + d.EllipsoidRef.Name + " ellipsoid"
 		}
 	}
 	if len(towgs) > 0 {
@@ -295,8 +295,8 @@ func (g *GeoKeyDirectory) geographic() (*core.GeographicCRS, error) {
 		}
 		d.Key = ""
 	}
-	if d.Key == "" || (d.Code == 0 && !d.Towgs84) {
-		if d.El == proj.WGS84 && len(d.Shifts) == 0 && d.Pm.Deg == 0 {
+	if d.Key == "" || (d.Code == 0 && !d.TOWGS84) {
+		if d.Ellipsoid == proj.WGS84 && len(d.Shifts) == 0 && d.PM.Deg == 0 {
 			d.Key = core.WGS84Datum.Key
 		} else {
 			d.Key = "user:" + projstring.DatumKey(&d)
@@ -305,7 +305,7 @@ func (g *GeoKeyDirectory) geographic() (*core.GeographicCRS, error) {
 	unit := core.DegreeUnit
 	if angCode != 0 && angCode != userDefined && angCode != 9102 && angCode != 9122 {
 		u, ok := r.Units[angCode]
-		if !ok || u.Typ != "angle" {
+		if !ok || u.Kind != "angle" {
 			return nil, fmt.Errorf("%w: GeogAngularUnitsGeoKey %d", ErrUnknownCRS, angCode)
 		}
 		unit = core.AngularUnit{Code: angCode, Name: u.Name, Radians: u.Factor}
@@ -323,11 +323,11 @@ func (g *GeoKeyDirectory) consistentWith(r *core.Registry, base *core.Geographic
 	if d := int(g.Shorts[GeogGeodeticDatumGeoKey]); d != 0 && d != userDefined && d != base.Datum.Code {
 		return false
 	}
-	if e := int(g.Shorts[GeogEllipsoidGeoKey]); e != 0 && e != userDefined && e != base.Datum.EllRef.Code {
+	if e := int(g.Shorts[GeogEllipsoidGeoKey]); e != 0 && e != userDefined && e != base.Datum.EllipsoidRef.Code {
 		return false
 	}
 	if a, ok := g.Doubles[GeogSemiMajorAxisGeoKey]; ok && len(a) > 0 {
-		el := base.Datum.El
+		el := base.Datum.Ellipsoid
 		if math.Abs(a[0]-el.A) > 1e-6*el.A {
 			return false
 		}
@@ -338,10 +338,10 @@ func (g *GeoKeyDirectory) consistentWith(r *core.Registry, base *core.Geographic
 			return false
 		}
 	}
-	if pm := int(g.Shorts[GeogPrimeMeridianGeoKey]); pm != 0 && pm != userDefined && pm != base.Datum.Pm.Code {
+	if pm := int(g.Shorts[GeogPrimeMeridianGeoKey]); pm != 0 && pm != userDefined && pm != base.Datum.PM.Code {
 		return false
 	}
-	if v, ok := g.Doubles[GeogPrimeMeridianLongGeoKey]; ok && len(v) > 0 && math.Abs(v[0]-base.Datum.Pm.Deg) > 1e-9 {
+	if v, ok := g.Doubles[GeogPrimeMeridianLongGeoKey]; ok && len(v) > 0 && math.Abs(v[0]-base.Datum.PM.Deg) > 1e-9 {
 		return false
 	}
 	return true
@@ -377,7 +377,7 @@ func mustEllipsoid(r *core.Registry, code int) proj.Ellipsoid {
 // the registry does not carry (no CRS of it uses it).
 func epsgEllipsoidFromPROJ(code int) (core.PROJEllipsoid, bool) {
 	for _, e := range core.PROJEllipsoids {
-		if e.Epsg == code {
+		if e.EPSG == code {
 			return e, true
 		}
 	}
@@ -451,7 +451,7 @@ func (g *GeoKeyDirectory) linearUnit(r *core.Registry) (Unit, int, error) {
 		return Unit{Name: "unknown", Metres: size}, 0, nil
 	}
 	u, ok := r.Units[code]
-	if !ok || u.Typ != "length" {
+	if !ok || u.Kind != "length" {
 		return Unit{}, 0, fmt.Errorf("%w: ProjLinearUnitsGeoKey %d", ErrUnknownCRS, code)
 	}
 	return Unit{Name: u.Name, Metres: u.Factor}, code, nil
@@ -587,7 +587,7 @@ func conversionLon0(c *core.Conversion) float64 {
 // polarCSAlong is EPSG's polar coordinate system for a projection centred
 // on longitude lon0: easting along lon0+90°, northing along lon0+180°
 // (north pole, axes pointing south) or lon0 (south pole, north).
-func polarCSAlong(north bool, lon0 float64, ucode int) core.CsDef {
+func polarCSAlong(north bool, lon0 float64, ucode int) core.CSDef {
 	along := func(dir string, lon float64) string {
 		lon = proj.Wrap180(lon)
 		hemi := "E"
@@ -597,11 +597,11 @@ func polarCSAlong(north bool, lon0 float64, ucode int) core.CsDef {
 		return dir + " along " + strconv.FormatFloat(lon, 'f', -1, 64) + "°" + hemi
 	}
 	if north {
-		return core.CsDef{Typ: "Cartesian", Axes: []core.AxisDef{
+		return core.CSDef{Kind: "Cartesian", Axes: []core.AxisDef{
 			{Name: "Easting", Abbrev: "E", Dir: along("South", lon0+90), Unit: ucode},
 			{Name: "Northing", Abbrev: "N", Dir: along("South", lon0+180), Unit: ucode}}}
 	}
-	return core.CsDef{Typ: "Cartesian", Axes: []core.AxisDef{
+	return core.CSDef{Kind: "Cartesian", Axes: []core.AxisDef{
 		{Name: "Easting", Abbrev: "E", Dir: along("North", lon0+90), Unit: ucode},
 		{Name: "Northing", Abbrev: "N", Dir: along("North", lon0), Unit: ucode}}}
 }

@@ -46,10 +46,10 @@ func List() []Info {
 		if pi >= len(r.ProjCodes) || (gi < len(r.GeogCodes) && r.GeogCodes[gi] < r.ProjCodes[pi]) {
 			g := r.Geog[r.GeogCodes[gi]]
 			gi++
-			if g.Typ != "geographic 2D" {
+			if g.Kind != "geographic 2D" {
 				continue
 			}
-			add(Info{Code: g.Code, Name: g.Name, Kind: g.Typ, Deprecated: g.Deprecated, Convertible: true}, g.Usages)
+			add(Info{Code: g.Code, Name: g.Name, Kind: g.Kind, Deprecated: g.Deprecated, Convertible: true}, g.Usages)
 			continue
 		}
 		p := r.Proj[r.ProjCodes[pi]]

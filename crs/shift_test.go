@@ -32,7 +32,7 @@ func TestDatumShiftsAgainstCs2cs(t *testing.T) {
 	var codes []int
 	for _, c := range r.GeogCodes {
 		g := r.Geog[c]
-		if g.Deprecated || g.Typ != "geographic 2D" || len(r.Helmerts[c]) == 0 || gridShiftedDatums[g.Datum] {
+		if g.Deprecated || g.Kind != "geographic 2D" || len(r.Helmerts[c]) == 0 || gridShiftedDatums[g.Datum] {
 			continue
 		}
 		codes = append(codes, c)
@@ -62,7 +62,7 @@ func TestDatumShiftsAgainstCs2cs(t *testing.T) {
 			}
 			lon := w + rnd.Float64()*(east-w)
 			lat := e.S + rnd.Float64()*(e.N-e.S)
-			lon = proj.Wrap180(lon) - g.Datum.Pm.Deg
+			lon = proj.Wrap180(lon) - g.Datum.PM.Deg
 			pts = append(pts, [2]float64{lon, lat})
 			if g.LatLon {
 				fmt.Fprintf(&in, "%.10f %.10f\n", lat, lon)

@@ -18,7 +18,7 @@ import (
 
 type unitDef struct {
 	Name   string
-	Typ    string  // "length", "angle", "scale"
+	Kind   string  // "length", "angle", "scale"
 	Factor float64 // SI units (metres, radians, unity) per unit
 }
 
@@ -38,7 +38,7 @@ type pmDef struct {
 type DatumDef struct {
 	Code     int
 	Name     string
-	Ell, Pm  int
+	Ell, PM  int
 	Epoch    float64 // frame reference epoch, 0 when static
 	Accuracy string  // ensemble accuracy as PROJ prints it ("" when not an ensemble)
 	Anchor   string
@@ -50,8 +50,8 @@ type AxisDef struct {
 	Unit              int
 }
 
-type CsDef struct {
-	Typ  string
+type CSDef struct {
+	Kind string
 	Axes []AxisDef
 }
 
@@ -67,7 +67,7 @@ type geogDef struct {
 	Code       int
 	Name       string
 	Datum, Cs  int
-	Typ        string
+	Kind       string
 	Deprecated bool
 	Usages     []UsageDef
 }
@@ -121,7 +121,7 @@ type Registry struct {
 	Ellipsoids map[int]ellipsoidDef
 	pms        map[int]pmDef
 	Datums     map[int]*DatumDef
-	Css        map[int]CsDef
+	CSs        map[int]CSDef
 	Extents    map[int]extentDef
 	Scopes     map[int]string
 	Methods    map[int]string
@@ -150,7 +150,7 @@ func ParseRegistry(z []byte, size int) (*Registry, error) {
 	}
 	r := &Registry{
 		Units: map[int]unitDef{}, Ellipsoids: map[int]ellipsoidDef{}, pms: map[int]pmDef{},
-		Datums: map[int]*DatumDef{}, Css: map[int]CsDef{}, Extents: make(map[int]extentDef, 4096),
+		Datums: map[int]*DatumDef{}, CSs: map[int]CSDef{}, Extents: make(map[int]extentDef, 4096),
 		Scopes: map[int]string{}, Methods: map[int]string{}, Params: map[int]string{},
 		Geog: map[int]*geogDef{}, rotations: map[int]rotationDef{}, Convs: make(map[int]*convDef, 4096),
 		Proj: make(map[int]*projDef, 8192), Helmerts: map[int][]*helmertDef{},
@@ -174,7 +174,7 @@ func ParseRegistry(z []byte, size int) (*Registry, error) {
 			r.source = strings.Join(f[2:], ", ")
 		case "U":
 			p.want(5)
-			r.Units[p.int(1)] = unitDef{Name: f[2], Typ: f[3], Factor: p.floatOr(4, 0)}
+			r.Units[p.int(1)] = unitDef{Name: f[2], Kind: f[3], Factor: p.floatOr(4, 0)}
 		case "E":
 			p.want(7)
 			r.Ellipsoids[p.int(1)] = ellipsoidDef{Name: f[2], A: p.float(3), Unit: p.int(4), Invf: p.floatOr(5, 0), B: p.floatOr(6, 0)}
@@ -183,12 +183,12 @@ func ParseRegistry(z []byte, size int) (*Registry, error) {
 			r.pms[p.int(1)] = pmDef{name: f[2], lon: p.float(3), unit: p.int(4)}
 		case "D":
 			p.want(9)
-			d := &DatumDef{Code: p.int(1), Name: f[2], Ell: p.int(3), Pm: p.int(4), Epoch: p.floatOr(5, 0), Accuracy: f[6], Anchor: f[7]}
+			d := &DatumDef{Code: p.int(1), Name: f[2], Ell: p.int(3), PM: p.int(4), Epoch: p.floatOr(5, 0), Accuracy: f[6], Anchor: f[7]}
 			d.Members = p.ints(8, ",")
 			r.Datums[d.Code] = d
 		case "C":
 			p.want(4)
-			cs := CsDef{Typ: f[2]}
+			cs := CSDef{Kind: f[2]}
 			for a := range strings.SplitSeq(f[3], ";") {
 				q := strings.Split(a, "|")
 				if len(q) != 4 {
@@ -197,7 +197,7 @@ func ParseRegistry(z []byte, size int) (*Registry, error) {
 				}
 				cs.Axes = append(cs.Axes, AxisDef{Name: q[0], Abbrev: q[1], Dir: q[2], Unit: p.atoi(q[3])})
 			}
-			r.Css[p.int(1)] = cs
+			r.CSs[p.int(1)] = cs
 		case "A":
 			p.want(5)
 			noBox := f[4] == ",,,"
@@ -221,7 +221,7 @@ func ParseRegistry(z []byte, size int) (*Registry, error) {
 			r.Params[p.int(1)] = f[2]
 		case "G":
 			p.want(8)
-			g := &geogDef{Code: p.int(1), Name: f[2], Datum: p.int(3), Cs: p.int(4), Typ: f[5], Deprecated: f[6] == "1", Usages: p.usages(7)}
+			g := &geogDef{Code: p.int(1), Name: f[2], Datum: p.int(3), Cs: p.int(4), Kind: f[5], Deprecated: f[6] == "1", Usages: p.usages(7)}
 			r.Geog[g.Code] = g
 			r.GeogCodes = append(r.GeogCodes, g.Code)
 		case "R":
@@ -269,7 +269,7 @@ func ParseRegistry(z []byte, size int) (*Registry, error) {
 	// Sexagesimal angle units (DMS, DMSH) have no factor in EPSG; PROJ
 	// reads their coordinates as degrees.
 	for code, u := range r.Units {
-		if u.Typ == "angle" && u.Factor == 0 {
+		if u.Kind == "angle" && u.Factor == 0 {
 			u.Factor = r.Units[9102].Factor
 			r.Units[code] = u
 		}

@@ -18,7 +18,7 @@ type GeographicCRS struct {
 	Angular AngularUnit
 	LatLon  bool // the authority order is latitude first
 	Def     *geogDef
-	Cs      *CsDef // axes of a user-defined CRS (nil: latitude, longitude)
+	CS      *CSDef // axes of a user-defined CRS (nil: latitude, longitude)
 }
 
 // AngularUnit is the unit of geographic coordinates.
@@ -64,12 +64,12 @@ func (g *GeographicCRS) toDeg(x, y float64) (lon, lat float64, err error) {
 	if lat < -90 || lat > 90 {
 		return 0, 0, fmt.Errorf("%w: latitude %v outside [-90, 90]", proj.ErrInvalidCoordinate, lat)
 	}
-	return lon + g.Datum.Pm.Deg, lat, nil
+	return lon + g.Datum.PM.Deg, lat, nil
 }
 
 // fromDeg converts degrees from Greenwich to coordinates of the CRS.
 func (g *GeographicCRS) fromDeg(lon, lat float64) (float64, float64) {
-	lon -= g.Datum.Pm.Deg
+	lon -= g.Datum.PM.Deg
 	if g.Angular.Code != 9122 && g.Angular.Code != 9102 {
 		return (proj.Radians(lon)) / g.Angular.Radians, (proj.Radians(lat)) / g.Angular.Radians
 	}
@@ -123,13 +123,13 @@ func (r *Registry) geographicFromRegistry(code int) (*GeographicCRS, error) {
 	if err != nil {
 		return nil, err
 	}
-	cs, ok := r.Css[d.Cs]
+	cs, ok := r.CSs[d.Cs]
 	if !ok || len(cs.Axes) < 2 {
 		return nil, fmt.Errorf("%w: EPSG:%d: coordinate system %d missing", ErrUnknownCRS, code, d.Cs)
 	}
 	uc := cs.Axes[0].Unit
 	u, ok := r.Units[uc]
-	if !ok || u.Typ != "angle" {
+	if !ok || u.Kind != "angle" {
 		return nil, fmt.Errorf("%w: EPSG:%d: angular unit %d", ErrUnknownCRS, code, uc)
 	}
 	unit := AngularUnit{Code: uc, Name: u.Name, Radians: u.Factor}

@@ -71,11 +71,11 @@ func (r *Registry) identifyGeographic(g *GeographicCRS) (int, int) {
 	var cs []cand
 	for _, code := range r.GeogCodes {
 		def := r.Geog[code]
-		if def.Datum != d.Code || def.Deprecated || def.Typ != "geographic 2D" {
+		if def.Datum != d.Code || def.Deprecated || def.Kind != "geographic 2D" {
 			continue
 		}
 		e, err := r.GeographicCRSCached(code)
-		if err != nil || e.Datum.Pm.Deg != d.Pm.Deg || e.Angular.Radians != g.Angular.Radians {
+		if err != nil || e.Datum.PM.Deg != d.PM.Deg || e.Angular.Radians != g.Angular.Radians {
 			continue
 		}
 		conf := 70
@@ -149,13 +149,13 @@ func (r *Registry) identifyProjected(p *ProjectedCRS) (int, int) {
 		if err != nil {
 			continue
 		}
-		if !SameEllipsoid(ourDatum.El, q.Base.Datum.El) || !r.sameConversion(p, q) {
+		if !SameEllipsoid(ourDatum.Ellipsoid, q.Base.Datum.Ellipsoid) || !r.sameConversion(p, q) {
 			continue
 		}
 		conf := 0
 		sameCS := sameAxes(p, q)
 		unknownMismatch := (ourDatum.Name == "unknown") != (q.Base.Datum.Name == "unknown")
-		if sameCS && sameDatum(ourDatum, q.Base.Datum) && ourDatum.Pm.Deg == q.Base.Datum.Pm.Deg && !unknownMismatch {
+		if sameCS && sameDatum(ourDatum, q.Base.Datum) && ourDatum.PM.Deg == q.Base.Datum.PM.Deg && !unknownMismatch {
 			conf = nameConfidence(p.Name, q.Name)
 		} else if sameCS {
 			if !significant || sameDatum(ourDatum, q.Base.Datum) {
@@ -190,7 +190,7 @@ func (r *Registry) identifyProjected(p *ProjectedCRS) (int, int) {
 // publishesShift reports whether datum d has an EPSG Helmert
 // transformation equal to the +towgs84 of the user-defined datum u.
 func publishesShift(d, u *GeodeticDatum) bool {
-	if !u.Towgs84 || len(u.Shifts) == 0 {
+	if !u.TOWGS84 || len(u.Shifts) == 0 {
 		return false
 	}
 	h := u.Shifts[0].H
@@ -244,7 +244,7 @@ func sameDatum(a, b *GeodeticDatum) bool {
 	if a.Code != 0 && b.Code != 0 {
 		return a.Code == b.Code
 	}
-	return significantDatumName(a.Name) && equivalentName(a.Name, b.Name) && SameEllipsoid(a.El, b.El)
+	return significantDatumName(a.Name) && equivalentName(a.Name, b.Name) && SameEllipsoid(a.Ellipsoid, b.Ellipsoid)
 }
 
 // SameEllipsoid compares semi-axes to a relative 1e-10 (PROJ's tolerance).
@@ -258,9 +258,9 @@ func sameAxes(p, q *ProjectedCRS) bool {
 	if p.Comp != q.Comp || p.Sign != q.Sign || math.Abs(p.Linear.Metres-q.Linear.Metres) > 1e-12*p.Linear.Metres {
 		return false
 	}
-	for i := 0; i < 2 && i < len(p.Cs.Axes) && i < len(q.Cs.Axes); i++ {
-		d1, m1, ok1 := AxisDirection(p.Cs.Axes[i].Dir)
-		d2, m2, ok2 := AxisDirection(q.Cs.Axes[i].Dir)
+	for i := 0; i < 2 && i < len(p.CS.Axes) && i < len(q.CS.Axes); i++ {
+		d1, m1, ok1 := AxisDirection(p.CS.Axes[i].Dir)
+		d2, m2, ok2 := AxisDirection(q.CS.Axes[i].Dir)
 		if d1 != d2 || ok1 != ok2 || (ok1 && math.Abs(proj.Wrap180(m1-m2)) > 1e-9) {
 			return false
 		}

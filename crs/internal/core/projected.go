@@ -24,19 +24,19 @@ func (n noProjection) Inverse(x, y float64) (float64, float64, error) {
 // linear unit, with the axis directions of the authority (a westing is
 // positive westwards).
 type ProjectedCRS struct {
-	Code   int
-	Name   string
-	Base   *GeographicCRS
-	Conv   *Conversion
-	proj   proj.Projection
-	Linear Unit
-	Ucode  int // EPSG code of the linear unit
+	Code     int
+	Name     string
+	Base     *GeographicCRS
+	Conv     *Conversion
+	proj     proj.Projection
+	Linear   Unit
+	UnitCode int // EPSG code of the linear unit
 	// authority axis i is sign[i] * canonical component comp[i] (0
 	// easting, 1 northing), in the linear unit.
 	Comp   [2]int
 	Sign   [2]float64
 	SwapXY bool // always_xy order is the authority order swapped
-	Cs     CsDef
+	CS     CSDef
 	Def    *projDef
 	// values are conv's parameters in degrees, metres and unity.
 	values proj.Params
@@ -102,7 +102,7 @@ func (p *ProjectedCRS) ToDatum(x, y float64) (float64, float64, error) {
 	if err := proj.CheckLonLat(lon, lat); err != nil {
 		return 0, 0, fmt.Errorf("%w: (%v, %v) has no inverse", proj.ErrOutsideDomain, x, y)
 	}
-	return lon + p.Base.Datum.Pm.Deg, lat, nil
+	return lon + p.Base.Datum.PM.Deg, lat, nil
 }
 
 // FromDatum converts longitude/latitude in degrees from Greenwich on the
@@ -111,7 +111,7 @@ func (p *ProjectedCRS) FromDatum(lon, lat float64) (float64, float64, error) {
 	if err := proj.CheckLonLat(lon, lat); err != nil {
 		return 0, 0, err
 	}
-	e, n, err := p.proj.Forward(lon-p.Base.Datum.Pm.Deg, lat)
+	e, n, err := p.proj.Forward(lon-p.Base.Datum.PM.Deg, lat)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -144,7 +144,7 @@ func (p *ProjectedCRS) Geodetic() *GeodeticDatum { return p.Base.Datum }
 // projected coordinate system from their names (Easting, Westing,
 // Northing, Southing, whatever the direction text of polar axes says),
 // and whether pyproj's always_xy order swaps them.
-func axisMapping(cs CsDef) (comp [2]int, sign [2]float64, swap bool, err error) {
+func axisMapping(cs CSDef) (comp [2]int, sign [2]float64, swap bool, err error) {
 	if len(cs.Axes) < 2 {
 		return comp, sign, false, fmt.Errorf("coordinate system with %d axes", len(cs.Axes))
 	}
@@ -209,7 +209,7 @@ func (r *Registry) projectedFromRegistryOpt(code int, needProj bool) (*Projected
 	if !ok {
 		return nil, fmt.Errorf("%w: EPSG:%d: conversion %d missing", ErrUnknownCRS, code, d.Conv)
 	}
-	cs, ok := r.Css[d.cs]
+	cs, ok := r.CSs[d.cs]
 	if !ok {
 		return nil, fmt.Errorf("%w: EPSG:%d: coordinate system %d missing", ErrUnknownCRS, code, d.cs)
 	}
@@ -219,7 +219,7 @@ func (r *Registry) projectedFromRegistryOpt(code int, needProj bool) (*Projected
 		uc = cs.Axes[0].Unit
 	}
 	u, ok := r.Units[uc]
-	if !ok || u.Typ != "length" {
+	if !ok || u.Kind != "length" {
 		return nil, fmt.Errorf("%w: EPSG:%d: linear unit %d", ErrUnknownCRS, code, uc)
 	}
 	unit := Unit{Name: u.Name, Metres: u.Factor}
@@ -231,7 +231,7 @@ func (r *Registry) projectedFromRegistryOpt(code int, needProj bool) (*Projected
 		comp, sign, swap, aerr := axisMapping(cs)
 		if aerr == nil {
 			p, err = &ProjectedCRS{Code: code, Name: d.Name, Base: base, Conv: conv, proj: noProjection{err},
-				Linear: unit, Ucode: uc, Comp: comp, Sign: sign, SwapXY: swap, Cs: cs}, nil
+				Linear: unit, UnitCode: uc, Comp: comp, Sign: sign, SwapXY: swap, CS: cs}, nil
 		}
 	}
 	if err != nil {
@@ -243,7 +243,7 @@ func (r *Registry) projectedFromRegistryOpt(code int, needProj bool) (*Projected
 
 // NewProjected assembles a projected CRS in linear unit (EPSG unit code
 // ucode, 0 when it has none) and prepares its projection.
-func NewProjected(code int, name string, base *GeographicCRS, conv *Conversion, cs CsDef, unit Unit, ucode int, r *Registry) (*ProjectedCRS, error) {
+func NewProjected(code int, name string, base *GeographicCRS, conv *Conversion, cs CSDef, unit Unit, ucode int, r *Registry) (*ProjectedCRS, error) {
 	comp, sign, swap, err := axisMapping(cs)
 	if err != nil {
 		return nil, err
@@ -255,12 +255,12 @@ func NewProjected(code int, name string, base *GeographicCRS, conv *Conversion, 
 	if err != nil {
 		return nil, err
 	}
-	proj, err := proj.New(conv.Method, base.Datum.El, pv)
+	proj, err := proj.New(conv.Method, base.Datum.Ellipsoid, pv)
 	if err != nil {
 		return nil, err
 	}
 	return &ProjectedCRS{Code: code, Name: name, Base: base, Conv: conv, proj: proj,
-		Linear: unit, Ucode: ucode, Comp: comp, Sign: sign, SwapXY: swap, Cs: cs, values: pv}, nil
+		Linear: unit, UnitCode: ucode, Comp: comp, Sign: sign, SwapXY: swap, CS: cs, values: pv}, nil
 }
 
 // ParamValues converts conversion parameters to degrees, metres and unity.
@@ -272,7 +272,7 @@ func (r *Registry) ParamValues(ps []ParamDef) (proj.Params, error) {
 			return nil, fmt.Errorf("parameter %d: unit %d", p.Code, p.Unit)
 		}
 		v := p.Value
-		switch u.Typ {
+		switch u.Kind {
 		case "angle":
 			dv, err := r.toDegrees(p.Value, p.Unit)
 			if err != nil {

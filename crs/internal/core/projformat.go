@@ -39,33 +39,33 @@ func fmtNum(v float64) string {
 
 func writeDatum(sb *strings.Builder, d *GeodeticDatum) {
 	datumName := ""
-	if !d.Towgs84 && d.Code != 0 {
+	if !d.TOWGS84 && d.Code != 0 {
 		datumName = d.projName
 	}
 	if datumName != "" {
 		fmt.Fprintf(sb, " +datum=%s", datumName)
 	} else {
 		named := false
-		if name, ok := projEllipsoidName(d.El); ok {
+		if name, ok := projEllipsoidName(d.Ellipsoid); ok {
 			fmt.Fprintf(sb, " +ellps=%s", name)
 			named = true
 		}
 		if !named {
-			if d.El.F == 0 {
-				fmt.Fprintf(sb, " +R=%s", fmtNum(d.El.A))
+			if d.Ellipsoid.F == 0 {
+				fmt.Fprintf(sb, " +R=%s", fmtNum(d.Ellipsoid.A))
 			} else {
-				fmt.Fprintf(sb, " +a=%s +rf=%s", fmtNum(d.El.A), fmtNum(d.El.Invf()))
+				fmt.Fprintf(sb, " +a=%s +rf=%s", fmtNum(d.Ellipsoid.A), fmtNum(d.Ellipsoid.Invf()))
 			}
 		}
 		if len(d.Shifts) > 0 {
 			h := d.Shifts[0].H
-			if d.Towgs84 || len(d.Shifts) == 1 {
+			if d.TOWGS84 || len(d.Shifts) == 1 {
 				fmt.Fprintf(sb, " +towgs84=%s", towgs84Text(h))
 			}
 		}
 	}
-	if d.Pm.Deg != 0 {
-		fmt.Fprintf(sb, " +pm=%s", fmtNum(d.Pm.Deg))
+	if d.PM.Deg != 0 {
+		fmt.Fprintf(sb, " +pm=%s", fmtNum(d.PM.Deg))
 	}
 }
 
@@ -84,7 +84,7 @@ func writeUnitsAxis(sb *strings.Builder, p *ProjectedCRS) {
 	default:
 		name := ""
 		for n, u := range PROJUnits {
-			if u.Metres == p.Linear.Metres || (u.Code == p.Ucode && p.Ucode > 0) {
+			if u.Metres == p.Linear.Metres || (u.Code == p.UnitCode && p.UnitCode > 0) {
 				name = n
 				break
 			}

@@ -11,8 +11,8 @@ import (
 type PROJEllipsoid struct {
 	a         float64
 	rf, b     float64 // one of them is set
-	Epsg      int     // EPSG ellipsoid code when the same figure, else 0
-	EpsgNam   string
+	EPSG      int     // EPSG ellipsoid code when the same figure, else 0
+	EPSGName  string
 	ProjDatum string // PROJ's datum name for +ellps alone
 	ProjName  string // PROJ's ellipsoid name
 }
@@ -22,37 +22,37 @@ type PROJEllipsoid struct {
 var PROJEllipsoids = map[string]PROJEllipsoid{
 	"MERIT":     {a: 6378137, rf: 298.257, ProjDatum: "Unknown based on MERIT 1983 ellipsoid", ProjName: "MERIT 1983"},
 	"SGS85":     {a: 6378136, rf: 298.257, ProjDatum: "Unknown based on Soviet Geodetic System 85 ellipsoid", ProjName: "Soviet Geodetic System 85"},
-	"GRS80":     {a: 6378137, rf: 298.257222101, Epsg: 7019, EpsgNam: "GRS 1980", ProjDatum: "Unknown based on GRS80 ellipsoid", ProjName: "GRS 1980"},
+	"GRS80":     {a: 6378137, rf: 298.257222101, EPSG: 7019, EPSGName: "GRS 1980", ProjDatum: "Unknown based on GRS80 ellipsoid", ProjName: "GRS 1980"},
 	"IAU76":     {a: 6378140, rf: 298.257, ProjDatum: "Unknown based on IAU 1976 ellipsoid", ProjName: "IAU 1976"},
-	"airy":      {a: 6377563.396, b: 6356256.910, Epsg: 7001, EpsgNam: "Airy 1830", ProjDatum: "Unknown based on Airy 1830 ellipsoid", ProjName: "Airy 1830"},
+	"airy":      {a: 6377563.396, b: 6356256.910, EPSG: 7001, EPSGName: "Airy 1830", ProjDatum: "Unknown based on Airy 1830 ellipsoid", ProjName: "Airy 1830"},
 	"APL4.9":    {a: 6378137, rf: 298.25, ProjDatum: "Unknown based on Appl. Physics. 1965 ellipsoid", ProjName: "Appl. Physics. 1965"},
-	"NWL9D":     {a: 6378145, rf: 298.25, Epsg: 7025, EpsgNam: "NWL 9D", ProjDatum: "Unknown based on Naval Weapons Lab., 1965 ellipsoid", ProjName: "Naval Weapons Lab., 1965"},
-	"mod_airy":  {a: 6377340.189, b: 6356034.446, Epsg: 7002, EpsgNam: "Airy Modified 1849", ProjDatum: "Unknown based on Modified Airy ellipsoid", ProjName: "Modified Airy"},
+	"NWL9D":     {a: 6378145, rf: 298.25, EPSG: 7025, EPSGName: "NWL 9D", ProjDatum: "Unknown based on Naval Weapons Lab., 1965 ellipsoid", ProjName: "Naval Weapons Lab., 1965"},
+	"mod_airy":  {a: 6377340.189, b: 6356034.446, EPSG: 7002, EPSGName: "Airy Modified 1849", ProjDatum: "Unknown based on Modified Airy ellipsoid", ProjName: "Modified Airy"},
 	"andrae":    {a: 6377104.43, rf: 300, ProjDatum: "Unknown based on Andrae 1876 (Den., Iclnd.) ellipsoid", ProjName: "Andrae 1876 (Den., Iclnd.)"},
 	"danish":    {a: 6377019.2563, rf: 300, ProjDatum: "Unknown based on Andrae 1876 (Denmark, Iceland) ellipsoid", ProjName: "Andrae 1876 (Denmark, Iceland)"},
-	"aust_SA":   {a: 6378160, rf: 298.25, Epsg: 7003, EpsgNam: "Australian National Spheroid", ProjDatum: "Unknown based on Australian Natl & S. Amer. 1969 ellipsoid", ProjName: "Australian Natl & S. Amer. 1969"},
-	"GRS67":     {a: 6378160, rf: 298.2471674270, Epsg: 7036, EpsgNam: "GRS 1967", ProjDatum: "Unknown based on GRS 67(IUGG 1967) ellipsoid", ProjName: "GRS 67(IUGG 1967)"},
+	"aust_SA":   {a: 6378160, rf: 298.25, EPSG: 7003, EPSGName: "Australian National Spheroid", ProjDatum: "Unknown based on Australian Natl & S. Amer. 1969 ellipsoid", ProjName: "Australian Natl & S. Amer. 1969"},
+	"GRS67":     {a: 6378160, rf: 298.2471674270, EPSG: 7036, EPSGName: "GRS 1967", ProjDatum: "Unknown based on GRS 67(IUGG 1967) ellipsoid", ProjName: "GRS 67(IUGG 1967)"},
 	"GSK2011":   {a: 6378136.5, rf: 298.2564151, ProjDatum: "Unknown based on GSK-2011 ellipsoid", ProjName: "GSK-2011"},
-	"bessel":    {a: 6377397.155, rf: 299.1528128, Epsg: 7004, EpsgNam: "Bessel 1841", ProjDatum: "Unknown based on Bessel 1841 ellipsoid", ProjName: "Bessel 1841"},
-	"bess_nam":  {a: 6377483.865, rf: 299.1528128, Epsg: 7006, EpsgNam: "Bessel Namibia", ProjDatum: "Unknown based on Bessel 1841 (Namibia) ellipsoid", ProjName: "Bessel 1841 (Namibia)"},
-	"clrk66":    {a: 6378206.4, b: 6356583.8, Epsg: 7008, EpsgNam: "Clarke 1866", ProjDatum: "Unknown based on Clarke 1866 ellipsoid", ProjName: "Clarke 1866"},
+	"bessel":    {a: 6377397.155, rf: 299.1528128, EPSG: 7004, EPSGName: "Bessel 1841", ProjDatum: "Unknown based on Bessel 1841 ellipsoid", ProjName: "Bessel 1841"},
+	"bess_nam":  {a: 6377483.865, rf: 299.1528128, EPSG: 7006, EPSGName: "Bessel Namibia", ProjDatum: "Unknown based on Bessel 1841 (Namibia) ellipsoid", ProjName: "Bessel 1841 (Namibia)"},
+	"clrk66":    {a: 6378206.4, b: 6356583.8, EPSG: 7008, EPSGName: "Clarke 1866", ProjDatum: "Unknown based on Clarke 1866 ellipsoid", ProjName: "Clarke 1866"},
 	"clrk80":    {a: 6378249.145, rf: 293.4663, ProjDatum: "Unknown based on Clarke 1880 mod. ellipsoid", ProjName: "Clarke 1880 mod."},
-	"clrk80ign": {a: 6378249.2, rf: 293.4660212936269, Epsg: 7011, EpsgNam: "Clarke 1880 (IGN)", ProjDatum: "Unknown based on Clarke 1880 (IGN). ellipsoid", ProjName: "Clarke 1880 (IGN)."},
+	"clrk80ign": {a: 6378249.2, rf: 293.4660212936269, EPSG: 7011, EPSGName: "Clarke 1880 (IGN)", ProjDatum: "Unknown based on Clarke 1880 (IGN). ellipsoid", ProjName: "Clarke 1880 (IGN)."},
 	"CPM":       {a: 6375738.7, rf: 334.29, ProjDatum: "Unknown based on Comm. des Poids et Mesures 1799 ellipsoid", ProjName: "Comm. des Poids et Mesures 1799"},
 	"delmbr":    {a: 6376428, rf: 311.5, ProjDatum: "Unknown based on Delambre 1810 (Belgium) ellipsoid", ProjName: "Delambre 1810 (Belgium)"},
 	"engelis":   {a: 6378136.05, rf: 298.2566, ProjDatum: "Unknown based on Engelis 1985 ellipsoid", ProjName: "Engelis 1985"},
-	"evrst30":   {a: 6377276.345, rf: 300.8017, Epsg: 7015, EpsgNam: "Everest 1830 (1937 Adjustment)", ProjDatum: "Unknown based on Everest 1830 ellipsoid", ProjName: "Everest 1830"},
-	"evrst48":   {a: 6377304.063, rf: 300.8017, Epsg: 7018, EpsgNam: "Everest 1830 Modified", ProjDatum: "Unknown based on Everest 1948 ellipsoid", ProjName: "Everest 1948"},
+	"evrst30":   {a: 6377276.345, rf: 300.8017, EPSG: 7015, EPSGName: "Everest 1830 (1937 Adjustment)", ProjDatum: "Unknown based on Everest 1830 ellipsoid", ProjName: "Everest 1830"},
+	"evrst48":   {a: 6377304.063, rf: 300.8017, EPSG: 7018, EPSGName: "Everest 1830 Modified", ProjDatum: "Unknown based on Everest 1948 ellipsoid", ProjName: "Everest 1948"},
 	"evrst56":   {a: 6377301.243, rf: 300.8017, ProjDatum: "Unknown based on Everest 1956 ellipsoid", ProjName: "Everest 1956"},
 	"evrst69":   {a: 6377295.664, rf: 300.8017, ProjDatum: "Unknown based on Everest 1969 ellipsoid", ProjName: "Everest 1969"},
-	"evrstSS":   {a: 6377298.556, rf: 300.8017, Epsg: 7016, EpsgNam: "Everest 1830 (1967 Definition)", ProjDatum: "Unknown based on Everest (Sabah & Sarawak) ellipsoid", ProjName: "Everest (Sabah & Sarawak)"},
+	"evrstSS":   {a: 6377298.556, rf: 300.8017, EPSG: 7016, EPSGName: "Everest 1830 (1967 Definition)", ProjDatum: "Unknown based on Everest (Sabah & Sarawak) ellipsoid", ProjName: "Everest (Sabah & Sarawak)"},
 	"fschr60":   {a: 6378166, rf: 298.3, ProjDatum: "Unknown based on Fischer (Mercury Datum) 1960 ellipsoid", ProjName: "Fischer (Mercury Datum) 1960"},
 	"fschr60m":  {a: 6378155, rf: 298.3, ProjDatum: "Unknown based on Modified Fischer 1960 ellipsoid", ProjName: "Modified Fischer 1960"},
 	"fschr68":   {a: 6378150, rf: 298.3, ProjDatum: "Unknown based on Fischer 1968 ellipsoid", ProjName: "Fischer 1968"},
-	"helmert":   {a: 6378200, rf: 298.3, Epsg: 7020, EpsgNam: "Helmert 1906", ProjDatum: "Unknown based on Helmert 1906 ellipsoid", ProjName: "Helmert 1906"},
-	"hough":     {a: 6378270, rf: 297, Epsg: 7053, EpsgNam: "Hough 1960", ProjDatum: "Unknown based on Hough ellipsoid", ProjName: "Hough"},
-	"intl":      {a: 6378388, rf: 297, Epsg: 7022, EpsgNam: "International 1924", ProjDatum: "Unknown based on International 1924 (Hayford 1909, 1910) ellipsoid", ProjName: "International 1924 (Hayford 1909, 1910)"},
-	"krass":     {a: 6378245, rf: 298.3, Epsg: 7024, EpsgNam: "Krassowsky 1940", ProjDatum: "Unknown based on Krassovsky, 1942 ellipsoid", ProjName: "Krassovsky, 1942"},
+	"helmert":   {a: 6378200, rf: 298.3, EPSG: 7020, EPSGName: "Helmert 1906", ProjDatum: "Unknown based on Helmert 1906 ellipsoid", ProjName: "Helmert 1906"},
+	"hough":     {a: 6378270, rf: 297, EPSG: 7053, EPSGName: "Hough 1960", ProjDatum: "Unknown based on Hough ellipsoid", ProjName: "Hough"},
+	"intl":      {a: 6378388, rf: 297, EPSG: 7022, EPSGName: "International 1924", ProjDatum: "Unknown based on International 1924 (Hayford 1909, 1910) ellipsoid", ProjName: "International 1924 (Hayford 1909, 1910)"},
+	"krass":     {a: 6378245, rf: 298.3, EPSG: 7024, EPSGName: "Krassowsky 1940", ProjDatum: "Unknown based on Krassovsky, 1942 ellipsoid", ProjName: "Krassovsky, 1942"},
 	"kaula":     {a: 6378163, rf: 298.24, ProjDatum: "Unknown based on Kaula 1961 ellipsoid", ProjName: "Kaula 1961"},
 	"lerch":     {a: 6378139, rf: 298.257, ProjDatum: "Unknown based on Lerch 1979 ellipsoid", ProjName: "Lerch 1979"},
 	"mprts":     {a: 6397300, rf: 191, ProjDatum: "Unknown based on Maupertius 1738 ellipsoid", ProjName: "Maupertius 1738"},
@@ -63,8 +63,8 @@ var PROJEllipsoids = map[string]PROJEllipsoid{
 	"walbeck":   {a: 6376896, b: 6355834.8467, ProjDatum: "Unknown based on Walbeck ellipsoid", ProjName: "Walbeck"},
 	"WGS60":     {a: 6378165, rf: 298.3, ProjDatum: "Unknown based on WGS 60 ellipsoid", ProjName: "WGS 60"},
 	"WGS66":     {a: 6378145, rf: 298.25, ProjDatum: "Unknown based on WGS 66 ellipsoid", ProjName: "WGS 66"},
-	"WGS72":     {a: 6378135, rf: 298.26, Epsg: 7043, EpsgNam: "WGS 72", ProjDatum: "Unknown based on WGS 72 ellipsoid", ProjName: "WGS 72"},
-	"WGS84":     {a: 6378137, rf: 298.257223563, Epsg: 7030, EpsgNam: "WGS 84", ProjDatum: "Unknown based on WGS84 ellipsoid", ProjName: "WGS 84"},
+	"WGS72":     {a: 6378135, rf: 298.26, EPSG: 7043, EPSGName: "WGS 72", ProjDatum: "Unknown based on WGS 72 ellipsoid", ProjName: "WGS 72"},
+	"WGS84":     {a: 6378137, rf: 298.257223563, EPSG: 7030, EPSGName: "WGS 84", ProjDatum: "Unknown based on WGS84 ellipsoid", ProjName: "WGS 84"},
 	"sphere":    {a: 6370997, b: 6370997, ProjDatum: "Unknown based on Normal Sphere (r=6370997) ellipsoid", ProjName: "Normal Sphere (r=6370997)"},
 }
 

@@ -12,19 +12,19 @@ import (
 // GeodeticDatum is the geodetic part of a CRS: datum, ellipsoid, prime
 // meridian and the transformations to WGS 84 PROJ would choose from.
 type GeodeticDatum struct {
-	Key    string // datums with the same key convert without a datum shift
-	Code   int    // EPSG datum code; 0 for a user-defined datum
-	Name   string
-	El     proj.Ellipsoid
-	EllRef EllipsoidRef
-	Pm     PrimeMeridian
+	Key          string // datums with the same key convert without a datum shift
+	Code         int    // EPSG datum code; 0 for a user-defined datum
+	Name         string
+	Ellipsoid    proj.Ellipsoid
+	EllipsoidRef EllipsoidRef
+	PM           PrimeMeridian
 	// Shifts are the Helmert transformations to WGS 84 in PROJ's order
 	// of preference; none means a ballpark (null) shift, as PROJ applies
 	// when EPSG publishes no transformation.
 	Shifts []*datumShift
 	// Towgs84 marks a user-defined datum whose shift is its own
 	// +towgs84 (a bound CRS in PROJ's terms).
-	Towgs84 bool
+	TOWGS84 bool
 	// projName is PROJ's +datum name of an EPSG datum (projDatums), "" for
 	// the others.
 	projName string
@@ -41,7 +41,7 @@ func (d *GeodeticDatum) SetTOWGS84(v []float64) bool {
 	copy(p, v)
 	d.Shifts = []*datumShift{{Name: "Transformation from " + d.Name + " to WGS84", accuracy: -1,
 		w: -180, s: -90, e: 180, n: 90, H: proj.NewHelmert(p[0], p[1], p[2], p[3], p[4], p[5], p[6], 0, 0, 0)}}
-	d.Towgs84 = true
+	d.TOWGS84 = true
 	d.Code = 0
 	return true
 }
@@ -125,7 +125,7 @@ func (g *GeodeticDatum) pick(lon, lat float64) *datumShift {
 // geocentric coordinates, changing the ellipsoid (a ballpark offset is
 // always a no-op).
 func (g *GeodeticDatum) nearWGS84Figure() bool {
-	return math.Abs(g.El.A-proj.WGS84.A) < 1e-3 && math.Abs(g.El.B-proj.WGS84.B) < 1e-3
+	return math.Abs(g.Ellipsoid.A-proj.WGS84.A) < 1e-3 && math.Abs(g.Ellipsoid.B-proj.WGS84.B) < 1e-3
 }
 
 // IsWGS84 reports whether the datum is WGS 84 itself (no shift at all).
@@ -153,7 +153,7 @@ func (g *GeodeticDatum) toWGS84(lon, lat float64) (float64, float64) {
 	if d == nil {
 		return lon, lat
 	}
-	x, y, z := proj.Geocentric(g.El, lon, lat)
+	x, y, z := proj.Geocentric(g.Ellipsoid, lon, lat)
 	x, y, z = d.H.Forward(x, y, z)
 	return proj.Geodetic(proj.WGS84, x, y, z)
 }
@@ -166,12 +166,12 @@ func (g *GeodeticDatum) fromWGS84(lon, lat float64) (float64, float64) {
 	}
 	x, y, z := proj.Geocentric(proj.WGS84, lon, lat)
 	x, y, z = d.H.Reverse(x, y, z)
-	return proj.Geodetic(g.El, x, y, z)
+	return proj.Geodetic(g.Ellipsoid, x, y, z)
 }
 
 // WGS84Datum is EPSG:6326, World Geodetic System 1984 ensemble.
 var WGS84Datum = &GeodeticDatum{Key: "EPSG:6326", Code: 6326, Name: "World Geodetic System 1984 ensemble",
-	El: proj.WGS84, EllRef: EllipsoidRef{Code: 7030, Name: "WGS 84", Unit: 9001}, Pm: Greenwich, projName: "WGS84"}
+	Ellipsoid: proj.WGS84, EllipsoidRef: EllipsoidRef{Code: 7030, Name: "WGS 84", Unit: 9001}, PM: Greenwich, projName: "WGS84"}
 
 // datumFor builds the geodetic datum of the registry's geographic CRS g.
 func (r *Registry) datumFor(g *geogDef) (*GeodeticDatum, error) {
@@ -190,12 +190,12 @@ func (r *Registry) datumFor(g *geogDef) (*GeodeticDatum, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: EPSG:%d: %v", ErrUnknownCRS, g.Code, err)
 	}
-	pm, err := r.PrimeMeridian(dd.Pm)
+	pm, err := r.PrimeMeridian(dd.PM)
 	if err != nil {
 		return nil, fmt.Errorf("%w: EPSG:%d: %v", ErrUnknownCRS, g.Code, err)
 	}
-	gd := &GeodeticDatum{Key: fmt.Sprintf("EPSG:%d", dd.Code), Code: dd.Code, Name: dd.Name, El: el,
-		EllRef: EllipsoidRef{Code: dd.Ell, Name: ed.Name, Unit: ed.Unit}, Pm: pm, projName: r.projDatumName(dd.Code)}
+	gd := &GeodeticDatum{Key: fmt.Sprintf("EPSG:%d", dd.Code), Code: dd.Code, Name: dd.Name, Ellipsoid: el,
+		EllipsoidRef: EllipsoidRef{Code: dd.Ell, Name: ed.Name, Unit: ed.Unit}, PM: pm, projName: r.projDatumName(dd.Code)}
 	src := g.Code
 	hs := r.Helmerts[src]
 	if rot, ok := r.rotations[src]; ok {
@@ -350,7 +350,7 @@ func intersectionArea(w1, s1, e1, n1, w2, s2, e2, n2 float64) float64 {
 // Ellipsoid converts a registry ellipsoid to metres.
 func (r *Registry) Ellipsoid(ed ellipsoidDef) (proj.Ellipsoid, error) {
 	u, ok := r.Units[ed.Unit]
-	if !ok || u.Typ != "length" {
+	if !ok || u.Kind != "length" {
 		return proj.Ellipsoid{}, fmt.Errorf("ellipsoid %q: unit %d", ed.Name, ed.Unit)
 	}
 	a := float64(ed.A * u.Factor)
@@ -403,7 +403,7 @@ func (r *Registry) toDegrees(v float64, unit int) (float64, error) {
 		return v, nil
 	}
 	u, ok := r.Units[unit]
-	if !ok || u.Typ != "angle" {
+	if !ok || u.Kind != "angle" {
 		return 0, fmt.Errorf("unit %d is not angular", unit)
 	}
 	return float64(v*u.Factor) / proj.DegToRad, nil

@@ -258,11 +258,11 @@ func (p *projParams) geographic() (*core.GeographicCRS, error) {
 		return nil, p.bad("+datum with another ellipsoid")
 	}
 	if base != nil {
-		el, ref = base.Datum.El, base.Datum.EllRef
+		el, ref = base.Datum.Ellipsoid, base.Datum.EllipsoidRef
 	} else if !custom {
 		el, ref = proj.WGS84, core.EllipsoidRef{Code: 7030, Name: "WGS 84", Unit: 9001}
 	}
-	d := &core.GeodeticDatum{El: el, EllRef: ref, Pm: pm}
+	d := &core.GeodeticDatum{Ellipsoid: el, EllipsoidRef: ref, PM: pm}
 	if base != nil {
 		d.Code, d.Name, d.Shifts = base.Datum.Code, base.Datum.Name, base.Datum.Shifts
 	} else {
@@ -292,18 +292,18 @@ func (p *projParams) geographic() (*core.GeographicCRS, error) {
 		name = base.Name
 	}
 	// PROJ strings are longitude/latitude, as PROJ's own CRS of one is.
-	return &core.GeographicCRS{Name: name, Datum: d, Angular: core.DegreeUnit, Cs: &lonLatCS}, nil
+	return &core.GeographicCRS{Name: name, Datum: d, Angular: core.DegreeUnit, CS: &lonLatCS}, nil
 }
 
 // lonLatCS is the coordinate system PROJ gives a +proj=longlat CRS.
-var lonLatCS = core.CsDef{Typ: "ellipsoidal", Axes: []core.AxisDef{
+var lonLatCS = core.CSDef{Kind: "ellipsoidal", Axes: []core.AxisDef{
 	{Name: "Longitude", Dir: "east", Unit: 9122}, {Name: "Latitude", Dir: "north", Unit: 9122}}}
 
 // DatumKey identifies a user-defined datum by its figure, prime meridian
 // and shift, so that equal definitions convert without a shift.
 func DatumKey(d *core.GeodeticDatum) string {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "a=%v,f=%v,pm=%v,code=%d", d.El.A, d.El.F, d.Pm.Deg, d.Code)
+	fmt.Fprintf(&sb, "a=%v,f=%v,pm=%v,code=%d", d.Ellipsoid.A, d.Ellipsoid.F, d.PM.Deg, d.Code)
 	for _, s := range d.Shifts {
 		fmt.Fprintf(&sb, ",h=%v", *s.H)
 	}
@@ -411,7 +411,7 @@ func (p *projParams) linearUnit() (core.Unit, int, error) {
 			return core.Metre, 9001, nil
 		}
 		for _, u := range p.r.Units {
-			if u.Typ == "length" && u.Factor == f {
+			if u.Kind == "length" && u.Factor == f {
 				return core.Unit{Name: u.Name, Metres: f}, 0, nil
 			}
 		}
@@ -443,8 +443,8 @@ func (p *projParams) aeqd(base *core.GeographicCRS) (core.CRS, error) {
 		return nil, err
 	}
 	d := base.Datum
-	wgsFigure := d.IsWGS84() || (d.El == proj.WGS84 && len(d.Shifts) == 0)
-	if !guam && wgsFigure && d.Pm.Deg == 0 && x0 == 0 && y0 == 0 && u == core.Metre && !p.has("axis") {
+	wgsFigure := d.IsWGS84() || (d.Ellipsoid == proj.WGS84 && len(d.Shifts) == 0)
+	if !guam && wgsFigure && d.PM.Deg == 0 && x0 == 0 && y0 == 0 && u == core.Metre && !p.has("axis") {
 		return core.NewAzimuthalEquidistant(lat0, lon0)
 	}
 	return p.aeqdBuild(base, guam, lat0, lon0, x0, y0)
@@ -692,7 +692,7 @@ func (p *projParams) projected(name string, base *core.GeographicCRS) (core.CRS,
 }
 
 // AxisCS returns the coordinate system of a +axis value (default enu).
-func AxisCS(axis string, ucode int) (core.CsDef, error) {
+func AxisCS(axis string, ucode int) (core.CSDef, error) {
 	names := map[byte]core.AxisDef{
 		'e': {Name: "Easting", Abbrev: "E", Dir: "east"}, 'w': {Name: "Westing", Abbrev: "W", Dir: "west"},
 		'n': {Name: "Northing", Abbrev: "N", Dir: "north"}, 's': {Name: "Southing", Abbrev: "S", Dir: "south"},
@@ -701,15 +701,15 @@ func AxisCS(axis string, ucode int) (core.CsDef, error) {
 		axis += "u"
 	}
 	if len(axis) != 3 || axis[2] != 'u' {
-		return core.CsDef{}, fmt.Errorf("+axis=%s", axis)
+		return core.CSDef{}, fmt.Errorf("+axis=%s", axis)
 	}
 	a0, ok0 := names[axis[0]]
 	a1, ok1 := names[axis[1]]
 	if !ok0 || !ok1 {
-		return core.CsDef{}, fmt.Errorf("+axis=%s", axis)
+		return core.CSDef{}, fmt.Errorf("+axis=%s", axis)
 	}
 	a0.Unit, a1.Unit = ucode, ucode
-	return core.CsDef{Typ: "Cartesian", Axes: []core.AxisDef{a0, a1}}, nil
+	return core.CSDef{Kind: "Cartesian", Axes: []core.AxisDef{a0, a1}}, nil
 }
 
 // build assembles a user-defined projected CRS.
@@ -757,13 +757,13 @@ func PolarAspect(method int, ps []core.ParamDef) (float64, bool) {
 
 // PolarCS is the coordinate system EPSG gives polar stereographic CRSs
 // (easting and northing along the 90°E and 180°E or 0°E meridians).
-func PolarCS(north bool, ucode int) core.CsDef {
+func PolarCS(north bool, ucode int) core.CSDef {
 	if north {
-		return core.CsDef{Typ: "Cartesian", Axes: []core.AxisDef{
+		return core.CSDef{Kind: "Cartesian", Axes: []core.AxisDef{
 			{Name: "Easting", Abbrev: "E", Dir: "South along 90°E", Unit: ucode},
 			{Name: "Northing", Abbrev: "N", Dir: "South along 180°E", Unit: ucode}}}
 	}
-	return core.CsDef{Typ: "Cartesian", Axes: []core.AxisDef{
+	return core.CSDef{Kind: "Cartesian", Axes: []core.AxisDef{
 		{Name: "Easting", Abbrev: "E", Dir: "North along 90°E", Unit: ucode},
 		{Name: "Northing", Abbrev: "N", Dir: "North along 0°E", Unit: ucode}}}
 }

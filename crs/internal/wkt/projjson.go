@@ -103,7 +103,7 @@ func unitJSON(r *core.Registry, code int) any {
 	if !ok {
 		return "unknown"
 	}
-	typ := map[string]string{"length": "LinearUnit", "angle": "AngularUnit", "scale": "ScaleUnit"}[u.Typ]
+	typ := map[string]string{"length": "LinearUnit", "angle": "AngularUnit", "scale": "ScaleUnit"}[u.Kind]
 	return obj(jsonKV{"type", typ}, jsonKV{"name", u.Name}, jsonKV{"conversion_factor", jsonNumber(u.Factor)})
 }
 
@@ -123,7 +123,7 @@ func measureJSON(r *core.Registry, v float64, unit, def int) any {
 }
 
 func ellipsoidJSON(r *core.Registry, d *core.GeodeticDatum) *jsonObject {
-	if ed, ok := r.Ellipsoids[d.EllRef.Code]; ok && d.EllRef.Code != 0 {
+	if ed, ok := r.Ellipsoids[d.EllipsoidRef.Code]; ok && d.EllipsoidRef.Code != 0 {
 		o := obj(jsonKV{"name", ed.Name})
 		if ed.Invf == 0 && (ed.B == 0 || ed.B == ed.A) {
 			o.set("radius", measureJSON(r, ed.A, ed.Unit, 9001))
@@ -137,15 +137,15 @@ func ellipsoidJSON(r *core.Registry, d *core.GeodeticDatum) *jsonObject {
 		}
 		return o
 	}
-	name := d.EllRef.Name
+	name := d.EllipsoidRef.Name
 	if name == "" {
 		name = "unknown"
 	}
 	o := obj(jsonKV{"name", name})
-	if d.El.F == 0 {
-		return o.set("radius", jsonNumber(d.El.A))
+	if d.Ellipsoid.F == 0 {
+		return o.set("radius", jsonNumber(d.Ellipsoid.A))
 	}
-	return o.set("semi_major_axis", jsonNumber(d.El.A)).set("inverse_flattening", jsonNumber(d.El.Invf()))
+	return o.set("semi_major_axis", jsonNumber(d.Ellipsoid.A)).set("inverse_flattening", jsonNumber(d.Ellipsoid.Invf()))
 }
 
 func primeMeridianJSON(r *core.Registry, pm core.PrimeMeridian) *jsonObject {
@@ -188,13 +188,13 @@ func datumJSON(r *core.Registry, o *jsonObject, d *core.GeodeticDatum) {
 		dj.set("anchor", anchor)
 	}
 	dj.set("ellipsoid", ellipsoidJSON(r, d))
-	if d.Pm.Code != 8901 {
-		dj.set("prime_meridian", primeMeridianJSON(r, d.Pm))
+	if d.PM.Code != 8901 {
+		dj.set("prime_meridian", primeMeridianJSON(r, d.PM))
 	}
 	o.set("datum", dj)
 }
 
-func csJSON(r *core.Registry, cs core.CsDef, unit func(core.AxisDef) any) *jsonObject {
+func csJSON(r *core.Registry, cs core.CSDef, unit func(core.AxisDef) any) *jsonObject {
 	var axes []any
 	for _, a := range cs.Axes {
 		dir, merid, hasMerid := core.AxisDirection(a.Dir)
@@ -205,7 +205,7 @@ func csJSON(r *core.Registry, cs core.CsDef, unit func(core.AxisDef) any) *jsonO
 		ax.set("unit", unit(a))
 		axes = append(axes, ax)
 	}
-	return obj(jsonKV{"subtype", cs.Typ}, jsonKV{"axis", axes})
+	return obj(jsonKV{"subtype", cs.Kind}, jsonKV{"axis", axes})
 }
 
 // usagesJSON adds "scope"/"area"/"bbox" (one usage) or "usages".
@@ -264,10 +264,10 @@ func projectedJSON(r *core.Registry, p *core.ProjectedCRS) *jsonObject {
 	}
 	o.set("conversion", obj(jsonKV{"name", p.Conv.Name}, jsonKV{"method", method}, jsonKV{"parameters", ps}))
 	lu := func(core.AxisDef) any { return linearUnitJSON(p.Linear) }
-	if p.Ucode != 0 {
+	if p.UnitCode != 0 {
 		lu = func(a core.AxisDef) any { return unitJSON(r, a.Unit) }
 	}
-	o.set("coordinate_system", csJSON(r, p.Cs, lu))
+	o.set("coordinate_system", csJSON(r, p.CS, lu))
 	if p.Def != nil {
 		usagesJSON(r, o, p.Def.Usages)
 	}
@@ -279,7 +279,7 @@ func projectedJSON(r *core.Registry, p *core.ProjectedCRS) *jsonObject {
 
 // boundJSON wraps a CRS whose datum has its own shift in a BoundCRS.
 func boundJSON(r *core.Registry, d *core.GeodeticDatum, o *jsonObject) *jsonObject {
-	if !d.Towgs84 || len(d.Shifts) == 0 {
+	if !d.TOWGS84 || len(d.Shifts) == 0 {
 		return o
 	}
 	var ps []any

@@ -70,7 +70,7 @@ func Num(v float64) string {
 }
 
 // IdNode is ID["EPSG",code], nil for no code.
-func IdNode(code int) *Node {
+func IDNode(code int) *Node {
 	if code <= 0 {
 		return nil
 	}
@@ -86,7 +86,7 @@ func unitNode(r *core.Registry, code int) *Node {
 	if code == 9122 {
 		u.Name = "degree" // PROJ's name for "degree (supplier to define representation)"
 	}
-	kw := map[string]string{"length": "LENGTHUNIT", "angle": "ANGLEUNIT", "scale": "SCALEUNIT"}[u.Typ]
+	kw := map[string]string{"length": "LENGTHUNIT", "angle": "ANGLEUNIT", "scale": "SCALEUNIT"}[u.Kind]
 	if kw == "" {
 		kw = "UNIT"
 	}
@@ -97,7 +97,7 @@ func lengthUnitNode(u core.Unit) *Node { return NewNode("LENGTHUNIT", Quote(u.Na
 
 // ellipsoidNode is ELLIPSOID[name, a, 1/f, unit] in the ellipsoid's unit.
 func ellipsoidNode(r *core.Registry, d *core.GeodeticDatum) *Node {
-	if ed, ok := r.Ellipsoids[d.EllRef.Code]; ok && d.EllRef.Code != 0 {
+	if ed, ok := r.Ellipsoids[d.EllipsoidRef.Code]; ok && d.EllipsoidRef.Code != 0 {
 		invf := ed.Invf
 		if invf == 0 && ed.B != 0 && ed.B != ed.A {
 			f := r.Units[ed.Unit].Factor
@@ -106,11 +106,11 @@ func ellipsoidNode(r *core.Registry, d *core.GeodeticDatum) *Node {
 		}
 		return NewNode("ELLIPSOID", Quote(ed.Name), Num(ed.A), Num(invf)).Add(unitNode(r, ed.Unit))
 	}
-	name := d.EllRef.Name
+	name := d.EllipsoidRef.Name
 	if name == "" {
 		name = "unknown"
 	}
-	return NewNode("ELLIPSOID", Quote(name), Num(d.El.A), Num(d.El.Invf())).Add(unitNode(r, 9001))
+	return NewNode("ELLIPSOID", Quote(name), Num(d.Ellipsoid.A), Num(d.Ellipsoid.Invf())).Add(unitNode(r, 9001))
 }
 
 // datumNodes returns the DYNAMIC (or nil) and DATUM/ENSEMBLE nodes.
@@ -148,8 +148,8 @@ func primemNode(r *core.Registry, pm core.PrimeMeridian) *Node {
 }
 
 // axisNodes returns CS[...] and its AXIS nodes for a coordinate system.
-func axisNodes(r *core.Registry, cs core.CsDef, unit func(core.AxisDef) *Node) []*Node {
-	out := []*Node{NewNode("CS", cs.Typ, strconv.Itoa(len(cs.Axes)))}
+func axisNodes(r *core.Registry, cs core.CSDef, unit func(core.AxisDef) *Node) []*Node {
+	out := []*Node{NewNode("CS", cs.Kind, strconv.Itoa(len(cs.Axes)))}
 	for i, a := range cs.Axes {
 		name := strings.ToLower(a.Name[:1]) + a.Name[1:]
 		switch {
@@ -188,17 +188,17 @@ func usageNodes(r *core.Registry, us []core.UsageDef) []*Node {
 }
 
 // GeogCSDef returns the coordinate system of a geographic CRS.
-func GeogCSDef(r *core.Registry, g *core.GeographicCRS) core.CsDef {
-	if g.Cs != nil {
-		return *g.Cs
+func GeogCSDef(r *core.Registry, g *core.GeographicCRS) core.CSDef {
+	if g.CS != nil {
+		return *g.CS
 	}
 	if g.Def != nil {
-		if cs, ok := r.Css[g.Def.Cs]; ok {
+		if cs, ok := r.CSs[g.Def.Cs]; ok {
 			return cs
 		}
 	}
 	u := g.Angular.Code
-	return core.CsDef{Typ: "ellipsoidal", Axes: []core.AxisDef{
+	return core.CSDef{Kind: "ellipsoidal", Axes: []core.AxisDef{
 		{Name: "Geodetic latitude", Abbrev: "Lat", Dir: "north", Unit: u},
 		{Name: "Geodetic longitude", Abbrev: "Lon", Dir: "east", Unit: u}}}
 }
@@ -208,14 +208,14 @@ func GeogCSDef(r *core.Registry, g *core.GeographicCRS) core.CsDef {
 func GeographicNode(r *core.Registry, g *core.GeographicCRS, kw string, withCS bool) *Node {
 	n := NewNode(kw, Quote(g.Name))
 	dyn, datum := datumNodes(r, g.Datum)
-	n.Add(dyn, datum, primemNode(r, g.Datum.Pm))
+	n.Add(dyn, datum, primemNode(r, g.Datum.PM))
 	if withCS {
 		n.Add(axisNodes(r, GeogCSDef(r, g), func(a core.AxisDef) *Node { return unitNode(r, a.Unit) })...)
 		if g.Def != nil {
 			n.Add(usageNodes(r, g.Def.Usages)...)
 		}
 	}
-	n.Add(IdNode(g.Code))
+	n.Add(IDNode(g.Code))
 	return n
 }
 
@@ -225,14 +225,14 @@ func ProjectedNode(r *core.Registry, p *core.ProjectedCRS) *Node {
 	n.Add(GeographicNode(r, p.Base, "BASEGEOGCRS", false))
 	n.Add(ConversionNode(r, p.Conv))
 	lu := func(core.AxisDef) *Node { return lengthUnitNode(p.Linear) }
-	if p.Ucode != 0 {
+	if p.UnitCode != 0 {
 		lu = func(a core.AxisDef) *Node { return unitNode(r, a.Unit) }
 	}
-	n.Add(axisNodes(r, p.Cs, lu)...)
+	n.Add(axisNodes(r, p.CS, lu)...)
 	if p.Def != nil {
 		n.Add(usageNodes(r, p.Def.Usages)...)
 	}
-	n.Add(IdNode(p.Code))
+	n.Add(IDNode(p.Code))
 	return n
 }
 
@@ -240,11 +240,11 @@ func ProjectedNode(r *core.Registry, p *core.ProjectedCRS) *Node {
 func ConversionNode(r *core.Registry, c *core.Conversion) *Node {
 	n := NewNode("CONVERSION", Quote(c.Name))
 	m := NewNode("METHOD", Quote(MethodName(r, c.Method)))
-	m.Add(IdNode(c.Method))
+	m.Add(IDNode(c.Method))
 	n.Add(m)
 	for _, p := range c.Params {
 		pn := NewNode("PARAMETER", Quote(paramName(r, p.Code)), Num(p.Value))
-		pn.Add(unitNode(r, p.Unit), IdNode(p.Code))
+		pn.Add(unitNode(r, p.Unit), IDNode(p.Code))
 		n.Add(pn)
 	}
 	return n
@@ -331,7 +331,7 @@ func towgs84Params(h *proj.Helmert) []towgs84Param {
 // boundIfShifted wraps a user-defined CRS whose datum carries its own
 // transformation to WGS 84 in a BOUNDCRS, as PROJ writes +towgs84.
 func boundIfShifted(r *core.Registry, d *core.GeodeticDatum, n *Node) *Node {
-	if !d.Towgs84 || len(d.Shifts) == 0 {
+	if !d.TOWGS84 || len(d.Shifts) == 0 {
 		return n
 	}
 	wgs, _ := r.GeographicCRSCached(4326)
@@ -346,11 +346,11 @@ func boundIfShifted(r *core.Registry, d *core.GeodeticDatum, n *Node) *Node {
 // ABRIDGEDTRANSFORMATION[name, h]].
 func BoundNode(source, target *Node, name string, h *proj.Helmert) *Node {
 	t := NewNode("ABRIDGEDTRANSFORMATION", Quote(name))
-	t.Add(NewNode("METHOD", Quote("Position Vector transformation (geog2D domain)")).Add(IdNode(9606)))
+	t.Add(NewNode("METHOD", Quote("Position Vector transformation (geog2D domain)")).Add(IDNode(9606)))
 	// An abridged transformation's parameters carry no units: metres,
 	// arc-seconds and the scale as a factor, as PROJ writes +towgs84.
 	for _, v := range towgs84Params(h) {
-		t.Add(NewNode("PARAMETER", Quote(v.name), Num(v.v)).Add(IdNode(v.code)))
+		t.Add(NewNode("PARAMETER", Quote(v.name), Num(v.v)).Add(IDNode(v.code)))
 	}
 	return NewNode("BOUNDCRS").Add(NewNode("SOURCECRS").Add(source), NewNode("TARGETCRS").Add(target), t)
 }

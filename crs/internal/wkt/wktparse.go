@@ -433,12 +433,12 @@ func wktGeographic(r *core.Registry, t *wktTree) (*core.GeographicCRS, error) {
 	if w, ok := core.PROJWellKnownEllipsoid(el.A, el.B, rf); ok {
 		el = w
 	}
-	d := &core.GeodeticDatum{Name: dn.name(), El: el, EllRef: core.EllipsoidRef{Code: sp.epsgID(), Name: sp.name(), Unit: 9001}, Pm: core.Greenwich}
-	if d.EllRef.Code != 0 {
-		if ed, ok := r.Ellipsoids[d.EllRef.Code]; ok {
-			d.EllRef.Name = ed.Name
+	d := &core.GeodeticDatum{Name: dn.name(), Ellipsoid: el, EllipsoidRef: core.EllipsoidRef{Code: sp.epsgID(), Name: sp.name(), Unit: 9001}, PM: core.Greenwich}
+	if d.EllipsoidRef.Code != 0 {
+		if ed, ok := r.Ellipsoids[d.EllipsoidRef.Code]; ok {
+			d.EllipsoidRef.Name = ed.Name
 		} else {
-			d.EllRef.Code = 0
+			d.EllipsoidRef.Code = 0
 		}
 	}
 	code := dn.epsgID()
@@ -450,7 +450,7 @@ func wktGeographic(r *core.Registry, t *wktTree) (*core.GeographicCRS, error) {
 		if f, ok := u.number(0); ok && f > 0 && math.Abs(f-math.Pi/180) > 1e-12 {
 			angle = core.AngularUnit{Name: u.name(), Radians: f}
 			for c, ud := range r.Units {
-				if ud.Typ == "angle" && math.Abs(ud.Factor-f) < 1e-15 {
+				if ud.Kind == "angle" && math.Abs(ud.Factor-f) < 1e-15 {
 					angle.Code = c
 				}
 			}
@@ -466,7 +466,7 @@ func wktGeographic(r *core.Registry, t *wktTree) (*core.GeographicCRS, error) {
 			} else if angle.Code != 0 || angle.Radians != core.DegreeUnit.Radians {
 				deg = float64(v*angle.Radians) / proj.DegToRad
 			}
-			d.Pm = core.PrimeMeridian{Name: pm.name(), Deg: deg, Value: deg, Unit: 9122}
+			d.PM = core.PrimeMeridian{Name: pm.name(), Deg: deg, Value: deg, Unit: 9122}
 		}
 	}
 	var towgs []float64
@@ -488,7 +488,7 @@ func wktGeographic(r *core.Registry, t *wktTree) (*core.GeographicCRS, error) {
 				continue
 			}
 			e, err := r.GeographicCRSCached(gc)
-			if err != nil || !core.SameEllipsoid(e.Datum.El, el) || math.Abs(e.Datum.Pm.Deg-d.Pm.Deg) > 1e-9 {
+			if err != nil || !core.SameEllipsoid(e.Datum.Ellipsoid, el) || math.Abs(e.Datum.PM.Deg-d.PM.Deg) > 1e-9 {
 				continue
 			}
 			if len(towgs) == 0 && angle.Radians == e.Angular.Radians {
@@ -508,7 +508,7 @@ func wktGeographic(r *core.Registry, t *wktTree) (*core.GeographicCRS, error) {
 		d.Key = ""
 	}
 	if d.Key == "" {
-		if d.Code == 6326 && !d.Towgs84 {
+		if d.Code == 6326 && !d.TOWGS84 {
 			d.Key = core.WGS84Datum.Key
 		} else {
 			d.Key = "user:" + projstring.DatumKey(d)
@@ -563,7 +563,7 @@ func wktProjected(r *core.Registry, t *wktTree) (core.CRS, error) {
 				unit.Name = r.Units[c].Name
 			} else {
 				for c, ud := range r.Units {
-					if ud.Typ == "length" && math.Abs(ud.Factor-f) <= 1e-15*f {
+					if ud.Kind == "length" && math.Abs(ud.Factor-f) <= 1e-15*f {
 						ucode, unit.Name = c, ud.Name
 					}
 				}
@@ -638,7 +638,7 @@ func wktProjected(r *core.Registry, t *wktTree) (core.CRS, error) {
 func asWGS84Aeqd(r *core.Registry, p *core.ProjectedCRS) (core.CRS, bool) {
 	d := p.Base.Datum
 	if p.Conv.Method != proj.MethodModifiedAeqd || p.Linear != core.Metre || p.Comp != [2]int{0, 1} || p.Sign != [2]float64{1, 1} ||
-		d.Pm.Deg != 0 || !(d.IsWGS84() || (d.El == proj.WGS84 && len(d.Shifts) == 0)) {
+		d.PM.Deg != 0 || !(d.IsWGS84() || (d.Ellipsoid == proj.WGS84 && len(d.Shifts) == 0)) {
 		return nil, false
 	}
 	pv, err := r.ParamValues(p.Conv.Params)
