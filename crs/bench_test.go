@@ -3,6 +3,8 @@ package crs
 import (
 	"context"
 	"testing"
+
+	"github.com/geodisaster/engine/crs/internal/core"
 )
 
 // benchLonLat returns n deterministic points within about 50 km of
@@ -17,7 +19,7 @@ func benchLonLat(n int) (lon, lat []float64) {
 }
 
 func BenchmarkAeqdForward1e6(b *testing.B) {
-	p, err := NewAzimuthalEquidistant(45, 12)
+	p, err := core.NewAzimuthalEquidistant(45, 12)
 	benchForward1e6(b, p, err)
 }
 
@@ -63,8 +65,8 @@ func benchConversion(b *testing.B, code int, lon0, lat0, dlon, dlat float64) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	p := c.(*projectedCRS)
-	base := CRS(p.base)
+	p := c.(*core.ProjectedCRS)
+	base := CRS(p.Base)
 	lon, lat := benchGrid(n, lon0, lat0, dlon, dlat)
 	b.ResetTimer()
 	for b.Loop() {
@@ -92,13 +94,13 @@ func BenchmarkPolarStereoForward1e6(b *testing.B) { benchConversion(b, 3031, -18
 func BenchmarkTMInverse1e6(b *testing.B) {
 	const n = 1000000
 	c, _ := FromEPSG(31467)
-	p := c.(*projectedCRS)
+	p := c.(*core.ProjectedCRS)
 	x, y := benchGrid(n, 3400000, 5300000, 200000, 200000)
 	b.ResetTimer()
 	for b.Loop() {
 		for i := range n {
 			// Transform's x y order for 31467 is easting, northing.
-			if _, _, err := Transform(p, p.base, x[i], y[i]); err != nil {
+			if _, _, err := Transform(p, p.Base, x[i], y[i]); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -124,8 +126,8 @@ func benchSlices(b *testing.B, code int, lon0, lat0, dlon, dlat float64) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	p := c.(*projectedCRS)
-	t, err := NewTransformer(p.base, p)
+	p := c.(*core.ProjectedCRS)
+	t, err := NewTransformer(p.Base, p)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -147,7 +149,7 @@ func benchSlices(b *testing.B, code int, lon0, lat0, dlon, dlat float64) {
 func BenchmarkParseRegistry(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := parseRegistry(epsgTablesZ); err != nil {
+		if _, err := core.ParseRegistry(epsgTablesZ, epsgTablesSize); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,12 +1,30 @@
 package crs
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/geodisaster/engine/crs/internal/core"
+	"github.com/geodisaster/engine/crs/internal/proj"
+	"github.com/geodisaster/engine/crs/internal/projstring"
+	"github.com/geodisaster/engine/crs/internal/wkt"
 )
+
+// FromEPSG returns the CRS with the given EPSG code: every non-deprecated
+// EPSG geographic 2D CRS and every non-deprecated EPSG projected CRS whose
+// method this package implements (see List), from the tables generated
+// from PROJ's database, deprecated codes included (such as 900913, Google
+// Maps Global Mercator).
+// Unknown or unsupported codes give an error wrapping ErrUnknownCRS.
+func FromEPSG(code int) (CRS, error) {
+	r, err := epsg()
+	if err != nil {
+		return nil, err
+	}
+	return r.FromEPSG(code)
+}
 
 // CRS is a coordinate reference system the engine can convert to and from
 // WGS84 longitude/latitude. Implementations are immutable and safe for
@@ -36,33 +54,31 @@ type CRS interface {
 	FromLonLat(lon, lat float64) (x, y float64, err error)
 }
 
-// Unit is a unit of coordinates: its name and, for linear units, its length
-// in metres.
-type Unit struct {
-	Name   string  // "metre", "foot", "US survey foot", "degree"
-	Metres float64 // metres per unit; 0 for angular units
-}
+// Unit is a unit of coordinates: its name (Name: "metre", "foot", "US
+// survey foot", "degree") and, for linear units, its length in metres
+// (Metres; 0 for angular units).
+type Unit = core.Unit
 
 // The units the engine knows.
 var (
-	Metre        = Unit{Name: "metre", Metres: 1}
-	Foot         = Unit{Name: "foot", Metres: 0.3048}
-	USSurveyFoot = Unit{Name: "US survey foot", Metres: 1200.0 / 3937.0}
-	Degree       = Unit{Name: "degree", Metres: 0}
+	Metre        = core.Metre
+	Foot         = core.Foot
+	USSurveyFoot = core.USSurveyFoot
+	Degree       = core.Degree
 )
 
 // Errors wrapped by this package's failures; test with errors.Is.
 var (
 	// ErrUnknownCRS reports an EPSG code or CRS string the engine does not
 	// support.
-	ErrUnknownCRS = errors.New("crs: unknown or unsupported CRS")
+	ErrUnknownCRS = core.ErrUnknownCRS
 	// ErrInvalidCoordinate reports a NaN or infinite coordinate or a
 	// latitude outside [-90, 90].
-	ErrInvalidCoordinate = errors.New("crs: invalid coordinate")
+	ErrInvalidCoordinate = proj.ErrInvalidCoordinate
 	// ErrOutsideDomain reports a point the projection cannot represent
 	// (a pole in Web Mercator, a longitude too far from a transverse
 	// Mercator central meridian, a distance beyond the antipode in aeqd).
-	ErrOutsideDomain = errors.New("crs: point outside the projection's domain")
+	ErrOutsideDomain = proj.ErrOutsideDomain
 )
 
 // Parse returns the CRS named by s: "EPSG:n" (case-insensitive prefix, or
@@ -96,92 +112,18 @@ func Parse(s string) (CRS, error) {
 		if err1 != nil || err2 != nil {
 			return nil, fmt.Errorf("%w: %q: want aeqd:LAT,LON with numeric degrees", ErrUnknownCRS, s)
 		}
-		return NewAzimuthalEquidistant(lat, lon)
+		return core.NewAzimuthalEquidistant(lat, lon)
 	}
 	if code, err := strconv.Atoi(t); err == nil {
 		return FromEPSG(code)
 	}
 	if strings.HasPrefix(t, "+proj=") || strings.HasPrefix(t, "proj=") {
-		return parseProjString(t)
+		return projstring.Parse(mustEPSG(), t)
 	}
-	if kw, _, ok := strings.Cut(t, "["); ok && isWKTKeyword(strings.TrimSpace(kw)) {
-		return parseWKT(t)
+	if kw, _, ok := strings.Cut(t, "["); ok && wkt.IsKeyword(strings.TrimSpace(kw)) {
+		return wkt.Parse(mustEPSG(), t)
 	}
 	return nil, fmt.Errorf("%w: %q: want EPSG:n, aeqd:LAT,LON, a PROJ string or WKT", ErrUnknownCRS, s)
-}
-
-// FromEPSG returns the CRS with the given EPSG code: every non-deprecated
-// EPSG geographic 2D CRS and every non-deprecated EPSG projected CRS whose
-// method this package implements (see List), from the tables generated
-// from PROJ's database, deprecated codes included (such as 900913, Google
-// Maps Global Mercator).
-// Unknown or unsupported codes give an error wrapping ErrUnknownCRS.
-func FromEPSG(code int) (CRS, error) {
-	r, err := epsg()
-	if err != nil {
-		return nil, err
-	}
-	if c, ok := r.cache.Load(code); ok {
-		return c.(CRS), nil
-	}
-	var c CRS
-	switch {
-	case r.geog[code] != nil:
-		g, err := r.geographicCRSCached(code)
-		if err != nil {
-			return nil, err
-		}
-		c = g
-	case r.proj[code] != nil:
-		p, err := r.projectedCached(code)
-		if err != nil {
-			return nil, err
-		}
-		c = p
-	default:
-		return nil, fmt.Errorf("%w: EPSG:%d", ErrUnknownCRS, code)
-	}
-	r.cache.Store(code, c)
-	return c, nil
-}
-
-// geographicCRSCached returns the registry's geographic CRS code, built
-// once.
-func (r *registry) geographicCRSCached(code int) (*geographicCRS, error) {
-	return registryCached(r, code, r.geographicFromRegistry)
-}
-
-// projectedCached returns the registry's projected CRS code, built once.
-func (r *registry) projectedCached(code int) (*projectedCRS, error) {
-	return registryCached(r, code, r.projectedFromRegistry)
-}
-
-// registryCached returns the CRS of code from the registry's cache, or
-// builds it with build and caches it.
-func registryCached[T CRS](r *registry, code int, build func(int) (T, error)) (T, error) {
-	if c, ok := r.cache.Load(code); ok {
-		if v, ok := c.(T); ok {
-			return v, nil
-		}
-	}
-	v, err := build(code)
-	if err != nil {
-		return v, err
-	}
-	c, _ := r.cache.LoadOrStore(code, v)
-	return c.(T), nil
-}
-
-// onDatum is a CRS whose coordinates convert to longitude and latitude on
-// its own geodetic datum; Transform converts between two such CRSs on the
-// same datum without a datum shift.
-type onDatum interface {
-	geodetic() *geodeticDatum
-	// toDatum converts (x, y) to longitude/latitude in degrees from
-	// Greenwich on the CRS's datum.
-	toDatum(x, y float64) (lon, lat float64, err error)
-	// fromDatum is the inverse of toDatum.
-	fromDatum(lon, lat float64) (x, y float64, err error)
 }
 
 // Transform converts (x, y) from one CRS to another. For geographic
@@ -197,7 +139,7 @@ func Transform(from, to CRS, x, y float64) (float64, float64, error) {
 	if from == nil || to == nil {
 		return 0, 0, fmt.Errorf("%w: nil CRS", ErrUnknownCRS)
 	}
-	if err := finite2(x, y); err != nil {
+	if err := proj.CheckFinite(x, y); err != nil {
 		return 0, 0, err
 	}
 	if sameSystem(from, to) {
@@ -209,9 +151,9 @@ func Transform(from, to CRS, x, y float64) (float64, float64, error) {
 
 // directPath returns the two CRSs as onDatum when they share a datum (the
 // conversion then needs no datum shift), else nils.
-func directPath(from, to CRS) (onDatum, onDatum) {
-	if fd, ok := from.(onDatum); ok {
-		if td, ok := to.(onDatum); ok && fd.geodetic().key == td.geodetic().key {
+func directPath(from, to CRS) (core.OnDatum, core.OnDatum) {
+	if fd, ok := from.(core.OnDatum); ok {
+		if td, ok := to.(core.OnDatum); ok && fd.Geodetic().Key == td.Geodetic().Key {
 			return fd, td
 		}
 	}
@@ -220,13 +162,13 @@ func directPath(from, to CRS) (onDatum, onDatum) {
 
 // convertPoint converts a finite point: directly through the datum when fd
 // and td are set, else through WGS 84.
-func convertPoint(from, to CRS, fd, td onDatum, x, y float64) (float64, float64, error) {
+func convertPoint(from, to CRS, fd, td core.OnDatum, x, y float64) (float64, float64, error) {
 	if fd != nil {
-		lon, lat, err := fd.toDatum(x, y)
+		lon, lat, err := fd.ToDatum(x, y)
 		if err != nil {
 			return 0, 0, fmt.Errorf("crs: %s to %s: %w", from, to, err)
 		}
-		ox, oy, err := td.fromDatum(lon, lat)
+		ox, oy, err := td.FromDatum(lon, lat)
 		if err != nil {
 			return 0, 0, fmt.Errorf("crs: %s to %s: %w", from, to, err)
 		}
@@ -269,64 +211,18 @@ func PixelAreaM2(t Affine, c CRS) (float64, error) {
 // package.
 func sameSystem(a, b CRS) bool {
 	switch x := a.(type) {
-	case *projectedCRS:
-		y, ok := b.(*projectedCRS)
-		return ok && (x == y || (x.code != 0 && x.code == y.code))
-	case *geographicCRS:
-		y, ok := b.(*geographicCRS)
-		return ok && (x == y || (x.code != 0 && x.code == y.code))
-	case azimuthalEquidistant:
-		y, ok := b.(azimuthalEquidistant)
+	case *core.ProjectedCRS:
+		y, ok := b.(*core.ProjectedCRS)
+		return ok && (x == y || (x.Code != 0 && x.Code == y.Code))
+	case *core.GeographicCRS:
+		y, ok := b.(*core.GeographicCRS)
+		return ok && (x == y || (x.Code != 0 && x.Code == y.Code))
+	case core.AzimuthalEquidistant:
+		y, ok := b.(core.AzimuthalEquidistant)
 		return ok && x == y
 	}
 	return a.String() == b.String()
 }
-
-// isWKTKeyword reports whether kw opens a WKT CRS definition.
-func isWKTKeyword(kw string) bool {
-	switch strings.ToUpper(kw) {
-	case "GEOGCS", "PROJCS", "COMPD_CS", "GEOGCRS", "GEOGRAPHICCRS", "GEODCRS", "GEODETICCRS",
-		"PROJCRS", "PROJECTEDCRS", "BOUNDCRS", "COMPOUNDCRS":
-		return true
-	}
-	return false
-}
-
-// finite2 checks that x and y are finite numbers.
-func finite2(x, y float64) error {
-	if math.IsNaN(x) || math.IsInf(x, 0) || math.IsNaN(y) || math.IsInf(y, 0) {
-		return fmt.Errorf("%w: (%v, %v) is not finite", ErrInvalidCoordinate, x, y)
-	}
-	return nil
-}
-
-// checkLonLat checks a WGS84 longitude/latitude pair.
-func checkLonLat(lon, lat float64) error {
-	if err := finite2(lon, lat); err != nil {
-		return err
-	}
-	if lat < -90 || lat > 90 {
-		return fmt.Errorf("%w: latitude %v outside [-90, 90]", ErrInvalidCoordinate, lat)
-	}
-	return nil
-}
-
-// wrap180 reduces a longitude difference to [-180, 180].
-func wrap180(x float64) float64 {
-	if x >= -180 && x <= 180 {
-		return x
-	}
-	y := math.Remainder(x, 360)
-	if y == -180 && x > 0 {
-		y = 180
-	}
-	return y
-}
-
-const (
-	deg2rad = math.Pi / 180
-	rad2deg = 180 / math.Pi
-)
 
 // BaseGeographic returns the geographic CRS c is based on: c itself when
 // it is geographic, the base geographic CRS of a projected CRS (its datum,
@@ -335,11 +231,11 @@ const (
 // nil for nil.
 func BaseGeographic(c CRS) CRS {
 	switch v := c.(type) {
-	case *geographicCRS:
+	case *core.GeographicCRS:
 		return v
-	case *projectedCRS:
-		return v.base
-	case azimuthalEquidistant:
+	case *core.ProjectedCRS:
+		return v.Base
+	case core.AzimuthalEquidistant:
 		return WGS84LonLat()
 	}
 	return nil
@@ -351,10 +247,10 @@ func BaseGeographic(c CRS) CRS {
 // for EPSG:31467 or 3035.
 func AuthorityOrderSwapped(c CRS) bool {
 	switch v := c.(type) {
-	case *geographicCRS:
-		return v.latLon
-	case *projectedCRS:
-		return v.swapXY
+	case *core.GeographicCRS:
+		return v.LatLon
+	case *core.ProjectedCRS:
+		return v.SwapXY
 	}
 	return false
 }

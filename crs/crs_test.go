@@ -4,6 +4,9 @@ import (
 	"errors"
 	"math"
 	"testing"
+
+	"github.com/geodisaster/engine/crs/internal/core"
+	"github.com/geodisaster/engine/crs/internal/proj"
 )
 
 func TestParse(t *testing.T) {
@@ -121,7 +124,7 @@ func TestRoundTrip(t *testing.T) {
 				}
 				d := math.Abs(blat - lat)
 				if math.Abs(lat) < 90 {
-					d = math.Max(d, math.Abs(wrap180(blon-lon)))
+					d = math.Max(d, math.Abs(proj.Wrap180(blon-lon)))
 				}
 				tol := 1e-8
 				if helmertShifted(to) {
@@ -148,7 +151,7 @@ func TestBadCoordinates(t *testing.T) {
 	wgs := WGS84LonLat()
 	utm33, _ := FromEPSG(32633)
 	merc := WebMercator()
-	aeqd, _ := NewAzimuthalEquidistant(45, 7)
+	aeqd, _ := core.NewAzimuthalEquidistant(45, 7)
 	nan := math.NaN()
 	cases := []struct {
 		name     string
@@ -195,7 +198,7 @@ func TestSpecialPoints(t *testing.T) {
 	if err != nil || math.Abs(lat-90) > 1e-9 {
 		t.Errorf("pole back: %v %v %v", lon, lat, err)
 	}
-	a, _ := NewAzimuthalEquidistant(10, 20)
+	a, _ := core.NewAzimuthalEquidistant(10, 20)
 	x, y, err = Transform(wgs, a, 20, 10)
 	if err != nil || x != 0 || y != 0 {
 		t.Errorf("aeqd centre: %v %v %v", x, y, err)
@@ -273,7 +276,7 @@ func TestBaseGeographicDirect(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		wx, wy, err := gk.(onDatum).fromDatum(p[0], p[1])
+		wx, wy, err := gk.(core.OnDatum).FromDatum(p[0], p[1])
 		if err != nil {
 			t.Fatal(err)
 		}

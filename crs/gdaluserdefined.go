@@ -3,6 +3,11 @@ package crs
 import (
 	"math"
 	"strings"
+
+	"github.com/geodisaster/engine/crs/internal/core"
+	"github.com/geodisaster/engine/crs/internal/proj"
+	"github.com/geodisaster/engine/crs/internal/projstring"
+	"github.com/geodisaster/engine/crs/internal/wkt"
 )
 
 // This file builds what gdalinfo prints for a GeoTIFF whose keys describe
@@ -45,7 +50,7 @@ type gdalGeog struct {
 // gdalGeogOf reads the geographic part of the keys as GTIFGetOGISDefnAsOSR
 // does; ok is false for what this file does not reproduce (an angular unit
 // other than the degree).
-func (g *GeoKeyDirectory) gdalGeogOf(r *registry, base *geographicCRS) (gdalGeog, bool) {
+func (g *GeoKeyDirectory) gdalGeogOf(r *core.Registry, base *core.GeographicCRS) (gdalGeog, bool) {
 	code := func(k uint16) int {
 		if v := int(g.Shorts[k]); v != userDefined {
 			return v
@@ -58,19 +63,19 @@ func (g *GeoKeyDirectory) gdalGeogOf(r *registry, base *geographicCRS) (gdalGeog
 	var gg gdalGeog
 	gg.gcs = code(GeographicTypeGeoKey)
 	pmCode := 0
-	if gd := r.geog[gg.gcs]; gd != nil {
-		gg.datumCode = gd.datum
+	if gd := r.Geog[gg.gcs]; gd != nil {
+		gg.datumCode = gd.Datum
 	} else {
 		gg.gcs = 0
 	}
 	if v := code(GeogGeodeticDatumGeoKey); v != 0 {
 		gg.datumCode = v
 	}
-	dd := r.datums[gg.datumCode]
+	dd := r.Datums[gg.datumCode]
 	if dd == nil {
 		gg.datumCode = 0
 	} else {
-		gg.ellCode, pmCode = dd.ell, dd.pm
+		gg.ellCode, pmCode = dd.Ell, dd.PM
 	}
 	if v := code(GeogEllipsoidGeoKey); v != 0 {
 		gg.ellCode = v
@@ -78,13 +83,13 @@ func (g *GeoKeyDirectory) gdalGeogOf(r *registry, base *geographicCRS) (gdalGeog
 	if v := code(GeogPrimeMeridianGeoKey); v != 0 {
 		pmCode = v
 	}
-	ed, hasEll := r.ellipsoids[gg.ellCode]
+	ed, hasEll := r.Ellipsoids[gg.ellCode]
 	if !hasEll {
 		gg.ellCode = 0
 	}
 	cit := g.ASCII[GeogCitationGeoKey]
 	if gg.gcs != 0 {
-		gg.name = r.geog[gg.gcs].name
+		gg.name = r.Geog[gg.gcs].Name
 		cit = "" // GDAL reads the citation only for a user-defined GCS
 	} else if v := citationPart(cit, "GCS Name"); v != "" {
 		gg.name = v
@@ -93,7 +98,7 @@ func (g *GeoKeyDirectory) gdalGeogOf(r *registry, base *geographicCRS) (gdalGeog
 	}
 	gg.datum = citationPart(cit, "Datum")
 	if gg.datum == "" && dd != nil {
-		gg.datum = gdalDatumName(strings.TrimSuffix(dd.name, " ensemble"))
+		gg.datum = gdalDatumName(strings.TrimSuffix(dd.Name, " ensemble"))
 	}
 	if gg.datum == "" {
 		gg.datum = "unnamed"
@@ -102,19 +107,19 @@ func (g *GeoKeyDirectory) gdalGeogOf(r *registry, base *geographicCRS) (gdalGeog
 		gg.name = gg.datum
 	}
 	// libgeotiff's axes: the keys, else the EPSG ellipsoid.
-	el := base.datum.el
-	gg.a = el.a
-	b := el.b
+	el := base.Datum.Ellipsoid
+	gg.a = el.A
+	b := el.B
 	if rf := g.double(GeogInvFlatteningGeoKey, 0); rf != 0 {
 		b = float64(gg.a * (1 - 1/rf))
 	} else if hasEll && g.double(GeogSemiMinorAxisGeoKey, 0) == 0 && g.double(GeogSemiMajorAxisGeoKey, 0) == 0 {
-		f := r.units[ed.unit].factor
-		gg.a = float64(ed.a * f)
+		f := r.Units[ed.Unit].Factor
+		gg.a = float64(ed.A * f)
 		switch {
-		case ed.invf != 0:
-			b = float64(gg.a * (1 - 1/ed.invf))
-		case ed.b != 0:
-			b = float64(ed.b * f)
+		case ed.Invf != 0:
+			b = float64(gg.a * (1 - 1/ed.Invf))
+		case ed.B != 0:
+			b = float64(ed.B * f)
 		default:
 			b = gg.a
 		}
@@ -125,7 +130,7 @@ func (g *GeoKeyDirectory) gdalGeogOf(r *registry, base *geographicCRS) (gdalGeog
 			gg.invf = 0
 		}
 	} else if hasEll {
-		gg.ellipsoid = ed.name
+		gg.ellipsoid = ed.Name
 	} else {
 		gg.ellipsoid = "unnamed"
 	}
@@ -135,11 +140,11 @@ func (g *GeoKeyDirectory) gdalGeogOf(r *registry, base *geographicCRS) (gdalGeog
 			gg.invf = 298.257223563
 		}
 	}
-	gg.pmValue = base.datum.pm.deg
+	gg.pmValue = base.Datum.PM.Deg
 	if gg.pm = citationPart(cit, "Primem"); gg.pm != "" {
 		gg.pmValue = g.double(GeogPrimeMeridianLongGeoKey, 0)
-	} else if pm, err := r.primeMeridian(pmCode); err == nil && pmCode != 0 {
-		gg.pm = pm.name
+	} else if pm, err := r.PrimeMeridian(pmCode); err == nil && pmCode != 0 {
+		gg.pm = pm.Name
 	} else if gg.pmValue == 0 {
 		gg.pm = "Greenwich"
 	} else {
@@ -149,42 +154,42 @@ func (g *GeoKeyDirectory) gdalGeogOf(r *registry, base *geographicCRS) (gdalGeog
 }
 
 // gdalDegreeUnit is the degree as PROJ creates it for GDAL (EPSG:9122).
-func gdalDegreeUnit() *wktNode {
-	return node("ANGLEUNIT", quote("degree"), wktNum(gdalDegree)).add(idNode(9122))
+func gdalDegreeUnit() *wkt.Node {
+	return wkt.NewNode("ANGLEUNIT", wkt.Quote("degree"), wkt.Num(gdalDegree)).Add(wkt.IDNode(9122))
 }
 
 // node builds the GEOGCRS/BASEGEOGCRS of the geographic part, with the
 // latitude, longitude axes when withCS.
-func (gg gdalGeog) node(kw string, withCS bool) *wktNode {
-	ell := node("ELLIPSOID", quote(gg.ellipsoid), wktNum(gg.a), wktNum(gg.invf)).
-		add(node("LENGTHUNIT", quote("metre"), "1").add(idNode(9001)), idNode(gg.ellCode))
-	n := node(kw, quote(gg.name))
-	n.add(node("DATUM", quote(gg.datum)).add(ell, idNode(gg.datumCode)))
-	n.add(node("PRIMEM", quote(gg.pm), wktNum(gg.pmValue)).add(gdalDegreeUnit()))
+func (gg gdalGeog) node(kw string, withCS bool) *wkt.Node {
+	ell := wkt.NewNode("ELLIPSOID", wkt.Quote(gg.ellipsoid), wkt.Num(gg.a), wkt.Num(gg.invf)).
+		Add(wkt.NewNode("LENGTHUNIT", wkt.Quote("metre"), "1").Add(wkt.IDNode(9001)), wkt.IDNode(gg.ellCode))
+	n := wkt.NewNode(kw, wkt.Quote(gg.name))
+	n.Add(wkt.NewNode("DATUM", wkt.Quote(gg.datum)).Add(ell, wkt.IDNode(gg.datumCode)))
+	n.Add(wkt.NewNode("PRIMEM", wkt.Quote(gg.pm), wkt.Num(gg.pmValue)).Add(gdalDegreeUnit()))
 	if withCS {
-		n.add(node("CS", "ellipsoidal", "2"))
+		n.Add(wkt.NewNode("CS", "ellipsoidal", "2"))
 		for i, ax := range [][2]string{{"latitude", "north"}, {"longitude", "east"}} {
-			a := node("AXIS", quote(ax[0]), ax[1]).add(node("ORDER", string(rune('1'+i))), gdalDegreeUnit())
-			a.extra = true
-			n.add(a)
+			a := wkt.NewNode("AXIS", wkt.Quote(ax[0]), ax[1]).Add(wkt.NewNode("ORDER", string(rune('1'+i))), gdalDegreeUnit())
+			a.Extra = true
+			n.Add(a)
 		}
 	}
-	return n.add(idNode(gg.gcs))
+	return n.Add(wkt.IDNode(gg.gcs))
 }
 
 // gdalUserDefinedNode returns the WKT tree gdalinfo prints for the
 // user-defined CRS c of the keys, or ok false where this package does not
 // reproduce GDAL's reading (ESRI PE-string citations, which GDAL hands to
 // PROJ's ESRI WKT import; angular units other than the degree).
-func (g *GeoKeyDirectory) gdalUserDefinedNode(r *registry, c CRS) (n *wktNode, ok bool) {
+func (g *GeoKeyDirectory) gdalUserDefinedNode(r *core.Registry, c CRS) (n *wkt.Node, ok bool) {
 	if _, pe := esriPEString(g.ASCII[PCSCitationGeoKey]); pe {
 		return nil, false
 	}
-	var base *geographicCRS
-	p, projected := c.(*projectedCRS)
+	var base *core.GeographicCRS
+	p, projected := c.(*core.ProjectedCRS)
 	if projected {
-		base = p.base
-	} else if gc, isGeog := c.(*geographicCRS); isGeog {
+		base = p.Base
+	} else if gc, isGeog := c.(*core.GeographicCRS); isGeog {
 		base = gc
 	} else {
 		return nil, false
@@ -196,24 +201,24 @@ func (g *GeoKeyDirectory) gdalUserDefinedNode(r *registry, c CRS) (n *wktNode, o
 	if !projected {
 		n = gg.node("GEOGCRS", true)
 	} else {
-		n = node("PROJCRS", quote(p.name)).add(gg.node("BASEGEOGCRS", false))
-		conv := *p.conv
-		conv.name = methodName(r, conv.method)
-		n.add(conversionNode(r, &conv))
+		n = wkt.NewNode("PROJCRS", wkt.Quote(p.Name)).Add(gg.node("BASEGEOGCRS", false))
+		conv := *p.Conv
+		conv.Name = wkt.MethodName(r, conv.Method)
+		n.Add(wkt.ConversionNode(r, &conv))
 		for _, a := range gdalProjectedAxes(p) {
-			n.add(a)
+			n.Add(a)
 		}
 	}
-	if d := base.datum; d.towgs84 && len(d.shifts) > 0 && len(g.Doubles[GeogTOWGS84GeoKey]) > 0 {
-		wgs, err := r.geographicCRSCached(4326)
+	if d := base.Datum; d.TOWGS84 && len(d.Shifts) > 0 && len(g.Doubles[GeogTOWGS84GeoKey]) > 0 {
+		wgs, err := r.GeographicCRSCached(4326)
 		if err != nil {
 			return nil, false
 		}
-		target := geographicNode(r, wgs, "GEOGCRS", true)
+		target := wkt.GeographicNode(r, wgs, "GEOGCRS", true)
 		if projected {
 			demoteEnsemble(target)
 		}
-		n = boundNode(n, target, "Transformation to WGS84", d.shifts[0].h)
+		n = wkt.BoundNode(n, target, "Transformation to WGS84", d.Shifts[0].H)
 	}
 	pruneNestedIDs(n, false)
 	return n, true
@@ -221,83 +226,83 @@ func (g *GeoKeyDirectory) gdalUserDefinedNode(r *registry, c CRS) (n *wktNode, o
 
 // gdalProjectedAxes are the CS and AXIS nodes GDAL's builders give a
 // user-defined projected CRS.
-func gdalProjectedAxes(p *projectedCRS) []*wktNode {
-	unit := node("LENGTHUNIT", quote(p.unit.Name), wktNum(p.unit.Metres))
-	if p.unit.Name == "metre" && p.unit.Metres == 1 {
-		unit = node("LENGTHUNIT", quote("metre"), "1")
+func gdalProjectedAxes(p *core.ProjectedCRS) []*wkt.Node {
+	unit := wkt.NewNode("LENGTHUNIT", wkt.Quote(p.Linear.Name), wkt.Num(p.Linear.Metres))
+	if p.Linear.Name == "metre" && p.Linear.Metres == 1 {
+		unit = wkt.NewNode("LENGTHUNIT", wkt.Quote("metre"), "1")
 	}
 	type axis struct {
 		name, dir string
 		meridian  float64
 	}
 	var axes [2]axis
-	lat, polar := polarAspect(p.conv.method, p.conv.params)
+	lat, polar := projstring.PolarAspect(p.Conv.Method, p.Conv.Params)
 	switch {
-	case p.conv.method == methodPolarStereoA || p.conv.method == methodPolarStereoB || polar && p.conv.method == methodLAEA:
+	case p.Conv.Method == proj.MethodPolarStereoA || p.Conv.Method == proj.MethodPolarStereoB || polar && p.Conv.Method == proj.MethodLAEA:
 		if lat > 0 {
 			axes = [2]axis{{"(E)", "south", 90}, {"(N)", "south", 180}}
 		} else {
 			axes = [2]axis{{"(E)", "north", 90}, {"(N)", "north", 0}}
 		}
-	case p.conv.method == methodLAEA:
+	case p.Conv.Method == proj.MethodLAEA:
 		// SetLAEA builds its own easting, northing axes (no unit code).
 		axes = [2]axis{{"(E)", "east", math.NaN()}, {"(N)", "north", math.NaN()}}
-	case p.conv.method == methodTMSouth:
+	case p.Conv.Method == proj.MethodTMSouth:
 		axes = [2]axis{{"easting (Y)", "west", math.NaN()}, {"northing (X)", "south", math.NaN()}}
 	default:
 		// Built through GDAL's WKT1 tree: the unit keeps its EPSG code.
-		unit.add(idNode(p.ucode))
+		unit.Add(wkt.IDNode(p.UnitCode))
 		axes = [2]axis{{"easting", "east", math.NaN()}, {"northing", "north", math.NaN()}}
 	}
-	out := []*wktNode{node("CS", "Cartesian", "2")}
+	out := []*wkt.Node{wkt.NewNode("CS", "Cartesian", "2")}
 	for i, a := range axes {
-		ax := node("AXIS", quote(a.name), a.dir)
-		ax.extra = true
+		ax := wkt.NewNode("AXIS", wkt.Quote(a.name), a.dir)
+		ax.Extra = true
 		if !math.IsNaN(a.meridian) {
-			ax.add(node("MERIDIAN", wktNum(a.meridian)).add(gdalDegreeUnit()))
+			ax.Add(wkt.NewNode("MERIDIAN", wkt.Num(a.meridian)).Add(gdalDegreeUnit()))
 		}
-		out = append(out, ax.add(node("ORDER", string(rune('1'+i))), unit))
+		out = append(out, ax.Add(wkt.NewNode("ORDER", string(rune('1'+i))), unit))
 	}
 	return out
 }
 
 // demoteEnsemble replaces the WGS 84 ENSEMBLE of a GEOGCRS or of a
 // PROJCRS's base by DATUM["World Geodetic System 1984", ELLIPSOID[...]].
-func demoteEnsemble(n *wktNode) {
-	for i, d := range n.children {
-		switch d.kw {
+func demoteEnsemble(n *wkt.Node) {
+	for i, d := range n.Children {
+		switch d.Keyword {
 		case "BASEGEOGCRS":
 			demoteEnsemble(d)
 		case "ENSEMBLE":
-			nd := node("DATUM", quote("World Geodetic System 1984"))
-			for _, e := range d.children {
-				if e.kw == "ELLIPSOID" {
-					nd.add(e)
+			nd := wkt.NewNode("DATUM", wkt.Quote("World Geodetic System 1984"))
+			for _, e := range d.Children {
+				if e.Keyword == "ELLIPSOID" {
+					nd.Add(e)
 				}
 			}
-			n.children[i] = nd
+			n.Children[i] = nd
 		}
 	}
 }
 
 // pruneNestedIDs drops the ID nodes below an object that has one, as PROJ
 // prints identifiers only on the outermost identified object.
-func pruneNestedIDs(n *wktNode, inside bool) {
+func pruneNestedIDs(n *wkt.Node, inside bool) {
 	has := false
-	for _, c := range n.children {
-		if c.kw == "ID" {
+	for _, c := range n.Children {
+		if c.Keyword == "ID" {
 			has = true
 		}
 	}
-	kept := n.children[:0]
-	for _, c := range n.children {
-		if c.kw == "ID" && inside {
+	kept := n.Children[:0]
+	for _, c := range n.Children {
+		if c.Keyword == "ID" && inside {
 			continue
 		}
 		pruneNestedIDs(c, inside || has)
 		kept = append(kept, c)
 	}
-	n.children = kept
+	n.Children = kept
 }
 
 // userDefinedKeys reports keys GDAL assembles a CRS from: a projected

@@ -5,6 +5,9 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/geodisaster/engine/crs/internal/core"
+	"github.com/geodisaster/engine/crs/internal/wkt"
 )
 
 // GDALCoordinateSystem returns what GDAL 3.6's gdalinfo -json prints as
@@ -40,30 +43,24 @@ func (g *GeoKeyDirectory) GDALCoordinateSystem() (wkt string, dataAxisToSRSAxisM
 		return "", nil, err
 	}
 	mapping := []int{1, 2}
-	if p, ok := c.(*projectedCRS); ok && gdalSwapsAxes(p) || !ok && AuthorityOrderSwapped(c) {
+	if p, ok := c.(*core.ProjectedCRS); ok && gdalSwapsAxes(p) || !ok && AuthorityOrderSwapped(c) {
 		mapping = []int{2, 1}
 	}
 	switch v := c.(type) {
-	case *projectedCRS:
-		if v.code != 0 && g.onlyProjectedCode() {
-			n := projectedNode(r, v)
-			if (v.code > 32600 && v.code <= 32660) || (v.code > 32700 && v.code <= 32760) {
-				// libgeotiff builds the WGS 84 UTM zones itself, on
-				// GDAL's well-known WGS 84 datum rather than the ensemble.
-				demoteEnsemble(n)
-			}
-			return writeWKT(n), mapping, nil
+	case *core.ProjectedCRS:
+		if v.Code != 0 && g.onlyProjectedCode() {
+			return writeWKT(gdalProjectedCodeNode(r, v)), mapping, nil
 		}
-	case *geographicCRS:
-		if v.code != 0 {
-			if dd := r.datums[v.datum.code]; dd != nil && !datumIsDynamic(r, dd) {
+	case *core.GeographicCRS:
+		if v.Code != 0 {
+			if dd := r.Datums[v.Datum.Code]; dd != nil && !datumIsDynamic(r, dd) {
 				return writeWKT(gdalGeographicNode(r, v)), []int{2, 1}, nil
 			}
 		}
 	}
 	if userDefinedKeys(g) {
 		if n, ok := g.gdalUserDefinedNode(r, c); ok {
-			if _, geog := c.(*geographicCRS); geog {
+			if _, geog := c.(*core.GeographicCRS); geog {
 				return writeWKT(n), []int{2, 1}, nil
 			}
 			return writeWKT(n), []int{1, 2}, nil
@@ -71,6 +68,18 @@ func (g *GeoKeyDirectory) GDALCoordinateSystem() (wkt string, dataAxisToSRSAxisM
 	}
 	w, err := WKT2(c)
 	return w, mapping, err
+}
+
+// gdalProjectedCodeNode is the WKT GDAL imports for projected CRS p given
+// by its code alone.
+func gdalProjectedCodeNode(r *core.Registry, p *core.ProjectedCRS) *wkt.Node {
+	n := wkt.ProjectedNode(r, p)
+	if (p.Code > 32600 && p.Code <= 32660) || (p.Code > 32700 && p.Code <= 32760) {
+		// libgeotiff builds the WGS 84 UTM zones itself, on
+		// GDAL's well-known WGS 84 datum rather than the ensemble.
+		demoteEnsemble(n)
+	}
+	return n
 }
 
 // onlyProjectedCode reports GDAL's condition for importing a projected
@@ -84,22 +93,22 @@ func (g *GeoKeyDirectory) onlyProjectedCode() bool {
 	return true
 }
 
-func writeWKT(n *wktNode) string {
+func writeWKT(n *wkt.Node) string {
 	var sb strings.Builder
-	n.write(&sb, 0)
+	n.Write(&sb, 0)
 	return sb.String()
 }
 
 // datumIsDynamic reports a dynamic datum, or an ensemble of dynamic ones.
-func datumIsDynamic(r *registry, d *datumDef) bool {
-	if d.epoch != 0 {
+func datumIsDynamic(r *core.Registry, d *core.DatumDef) bool {
+	if d.Epoch != 0 {
 		return true
 	}
-	if len(d.members) == 0 {
+	if len(d.Members) == 0 {
 		return false
 	}
-	for _, m := range d.members {
-		if md := r.datums[m]; md == nil || md.epoch == 0 {
+	for _, m := range d.Members {
+		if md := r.Datums[m]; md == nil || md.Epoch == 0 {
 			return false
 		}
 	}
@@ -111,19 +120,19 @@ const gdalDegree = 0.0174532925199433
 
 // gdalAngularUnitNode is an ANGLEUNIT as libgeotiff and GDAL build it:
 // the factor from the unit's size in degrees.
-func gdalAngularUnitNode(r *registry, code int) *wktNode {
+func gdalAngularUnitNode(r *core.Registry, code int) *wkt.Node {
 	name := "degree"
 	deg := 1.0
 	if code != 9102 && code != 9122 && code != 9110 && code != 9108 {
-		if u, ok := r.units[code]; ok && u.typ == "angle" {
-			name = u.name
-			deg = u.factor / (math.Pi / 180)
+		if u, ok := r.Units[code]; ok && u.Kind == "angle" {
+			name = u.Name
+			deg = u.Factor / (math.Pi / 180)
 			if code == 9105 {
 				deg = 0.9 // grad: libgeotiff's 180/200
 			}
 		}
 	}
-	return node("ANGLEUNIT", quote(name), wktNum(float64(deg*gdalDegree)))
+	return wkt.NewNode("ANGLEUNIT", wkt.Quote(name), wkt.Num(float64(deg*gdalDegree)))
 }
 
 // gdalGeographicNode rebuilds a geographic CRS as GDAL does from a
@@ -163,36 +172,36 @@ func gdalDatumName(name string) string {
 // isNorthEastAxisOrder): swapped when the first axis points north and the
 // second east, or both point north (or both south) and are named
 // "Northing" then "Easting".
-func gdalSwapsAxes(p *projectedCRS) bool {
-	if len(p.cs.axes) < 2 {
+func gdalSwapsAxes(p *core.ProjectedCRS) bool {
+	if len(p.CS.Axes) < 2 {
 		return false
 	}
-	a0, a1 := p.cs.axes[0], p.cs.axes[1]
+	a0, a1 := p.CS.Axes[0], p.CS.Axes[1]
 	word := func(dir string) string {
 		w, _, _ := strings.Cut(strings.ToLower(dir), " ")
 		return w
 	}
-	d0, d1 := word(a0.dir), word(a1.dir)
+	d0, d1 := word(a0.Dir), word(a1.Dir)
 	if d0 == "north" && d1 == "east" {
 		return true
 	}
 	prefix := func(s, p string) bool { return len(s) >= len(p) && strings.EqualFold(s[:len(p)], p) }
-	return (d0 == d1 && (d0 == "north" || d0 == "south")) && prefix(a0.name, "northing") && prefix(a1.name, "easting")
+	return (d0 == d1 && (d0 == "north" || d0 == "south")) && prefix(a0.Name, "northing") && prefix(a1.Name, "easting")
 }
 
-func gdalGeographicNode(r *registry, g *geographicCRS) *wktNode {
-	d := g.datum
-	dd := r.datums[d.code]
-	datumName := gdalDatumName(strings.TrimSuffix(dd.name, " ensemble"))
-	a, b := d.el.a, d.el.b
-	if ed, ok := r.ellipsoids[d.ellRef.code]; ok {
+func gdalGeographicNode(r *core.Registry, g *core.GeographicCRS) *wkt.Node {
+	d := g.Datum
+	dd := r.Datums[d.Code]
+	datumName := gdalDatumName(strings.TrimSuffix(dd.Name, " ensemble"))
+	a, b := d.Ellipsoid.A, d.Ellipsoid.B
+	if ed, ok := r.Ellipsoids[d.EllipsoidRef.Code]; ok {
 		// libgeotiff's axes, in metres: b from the inverse flattening.
-		f := r.units[ed.unit].factor
-		a = float64(ed.a * f)
-		if ed.invf != 0 {
-			b = float64(a * (1 - 1/ed.invf))
-		} else if ed.b != 0 {
-			b = float64(ed.b * f)
+		f := r.Units[ed.Unit].Factor
+		a = float64(ed.A * f)
+		if ed.Invf != 0 {
+			b = float64(a * (1 - 1/ed.Invf))
+		} else if ed.B != 0 {
+			b = float64(ed.B * f)
 		} else {
 			b = a
 		}
@@ -204,28 +213,28 @@ func gdalGeographicNode(r *registry, g *geographicCRS) *wktNode {
 	if math.Abs(a-6378137) < 1e-10 && math.Abs(invf-298.257223563) < 1e-10 {
 		invf = 298.257223563
 	}
-	ell := node("ELLIPSOID", quote(d.ellRef.name), wktNum(a), wktNum(invf)).add(node("LENGTHUNIT", quote("metre"), "1"))
-	n := node("GEOGCRS", quote(g.name))
-	n.add(node("DATUM", quote(datumName)).add(ell))
-	pm := d.pm
-	pmNode := node("PRIMEM", quote(pm.name), wktNum(pm.value)).add(gdalAngularUnitNode(r, pm.unit))
-	n.add(pmNode)
-	cs := geogCSDef(r, g)
-	lonFirst := len(cs.axes) > 0 && cs.axes[0].dir == "east"
+	ell := wkt.NewNode("ELLIPSOID", wkt.Quote(d.EllipsoidRef.Name), wkt.Num(a), wkt.Num(invf)).Add(wkt.NewNode("LENGTHUNIT", wkt.Quote("metre"), "1"))
+	n := wkt.NewNode("GEOGCRS", wkt.Quote(g.Name))
+	n.Add(wkt.NewNode("DATUM", wkt.Quote(datumName)).Add(ell))
+	pm := d.PM
+	pmNode := wkt.NewNode("PRIMEM", wkt.Quote(pm.Name), wkt.Num(pm.Value)).Add(gdalAngularUnitNode(r, pm.Unit))
+	n.Add(pmNode)
+	cs := wkt.GeogCSDef(r, g)
+	lonFirst := len(cs.Axes) > 0 && cs.Axes[0].Dir == "east"
 	latName, lonName := "geodetic latitude (Lat)", "geodetic longitude (Lon)"
 	if lonFirst {
 		latName, lonName = "latitude", "longitude"
 	}
 	unit := 9122
-	if len(cs.axes) > 0 {
-		unit = cs.axes[0].unit
+	if len(cs.Axes) > 0 {
+		unit = cs.Axes[0].Unit
 	}
-	n.add(node("CS", "ellipsoidal", "2"))
+	n.Add(wkt.NewNode("CS", "ellipsoidal", "2"))
 	for i, ax := range [][2]string{{latName, "north"}, {lonName, "east"}} {
-		a := node("AXIS", quote(ax[0]), ax[1]).add(node("ORDER", strconv.Itoa(i+1)), gdalAngularUnitNode(r, unit))
-		a.extra = true
-		n.add(a)
+		a := wkt.NewNode("AXIS", wkt.Quote(ax[0]), ax[1]).Add(wkt.NewNode("ORDER", strconv.Itoa(i+1)), gdalAngularUnitNode(r, unit))
+		a.Extra = true
+		n.Add(a)
 	}
-	n.add(idNode(g.code))
+	n.Add(wkt.IDNode(g.Code))
 	return n
 }

@@ -210,10 +210,10 @@ func (g *GeoKeyDirectory) double(key uint16, def float64) float64 {
 // projected.
 func IsGeographicEPSG(code int) bool {
 	if r, err := epsg(); err == nil {
-		if g := r.geog[code]; g != nil {
-			return g.typ == "geographic 2D"
+		if g := r.Geog[code]; g != nil {
+			return g.Kind == "geographic 2D"
 		}
-		if r.proj[code] != nil {
+		if r.Proj[code] != nil {
 			return false
 		}
 	}

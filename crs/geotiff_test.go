@@ -1,9 +1,7 @@
 package crs_test
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,6 +22,15 @@ type gdalCase struct {
 	Mapping []int  `json:"mapping"`
 	Aux     bool   `json:"aux"`
 	Error   string `json:"error"`
+}
+
+// wantEPSG is the code rasterio's CRS.to_epsg() reports for the case's
+// file, 0 for none.
+func (c gdalCase) wantEPSG() int {
+	if c.EPSG == nil {
+		return 0
+	}
+	return *c.EPSG
 }
 
 // gdalCases writes GeoTIFFs with GDAL/rasterio (geotiff_cases.py args)
@@ -55,17 +62,7 @@ func gdalCases(t *testing.T, args ...string) []gdalCase {
 	if err != nil {
 		t.Fatalf("geotiff_cases.py: %v\n%s", err, stderr.String())
 	}
-	var res []gdalCase
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		var c gdalCase
-		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			t.Fatal(err)
-		}
-		res = append(res, c)
-	}
-	return res
+	return crs.DecodeJSONLines[gdalCase](t, out, 0)
 }
 
 func geoKeysOf(t *testing.T, path string) *crs.GeoKeyDirectory {
@@ -128,10 +125,7 @@ func TestGDALCoordinateSystemMatchesGdalinfo(t *testing.T) {
 			bad++
 			t.Errorf("%s: coordinateSystem differs from gdalinfo's (mapping %v vs %v):\n%s\n---- gdalinfo:\n%s", c.Def, m, c.Mapping, w, c.WKT)
 		}
-		want := 0 // rasterio's to_epsg(): the code, or its replacement for a deprecated one
-		if c.EPSG != nil {
-			want = *c.EPSG
-		}
+		want := c.wantEPSG() // the code, or its replacement for a deprecated one
 		if got := g.EPSG(); got != want && !(want == 0 && got == code && rasterioLosesCode[code]) {
 			t.Errorf("%s: EPSG() %d, rasterio's to_epsg() %d", c.Def, got, want)
 		}
@@ -216,10 +210,7 @@ func TestGeoKeysIdentifyLikeRasterio(t *testing.T) {
 			continue
 		}
 		g := geoKeysOf(t, c.File)
-		want := 0
-		if c.EPSG != nil {
-			want = *c.EPSG
-		}
+		want := c.wantEPSG()
 		got := g.EPSG()
 		if got != want {
 			t.Errorf("%s: EPSG %d, rasterio's to_epsg() %d", c.Def, got, want)
@@ -279,10 +270,7 @@ func TestRealGeoTIFFsLikeGDAL(t *testing.T) {
 			continue
 		}
 		g := geoKeysOf(t, c.File)
-		want := 0
-		if c.EPSG != nil {
-			want = *c.EPSG
-		}
+		want := c.wantEPSG()
 		if got := g.EPSG(); got != want {
 			t.Errorf("%s: EPSG %d, rasterio's to_epsg() %d", c.File, got, want)
 		}

@@ -5,6 +5,10 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/geodisaster/engine/crs/internal/core"
+	"github.com/geodisaster/engine/crs/internal/proj"
+	"github.com/geodisaster/engine/crs/internal/projstring"
 )
 
 // GeoTIFF coordinate transformation codes (ProjCoordTransGeoKey).
@@ -72,22 +76,22 @@ func latLonTwin(code int) int {
 	if err != nil {
 		return code
 	}
-	g := r.geog[code]
+	g := r.Geog[code]
 	if g == nil {
 		return code
 	}
-	cs := r.css[g.cs]
-	if len(cs.axes) < 2 || cs.axes[0].dir != "east" {
+	cs := r.CSs[g.Cs]
+	if len(cs.Axes) < 2 || cs.Axes[0].Dir != "east" {
 		return code
 	}
-	for _, c := range r.geogCodes {
-		t := r.geog[c]
-		tcs := r.css[t.cs]
-		if t.deprecated || t.typ != "geographic 2D" || t.datum != g.datum || len(tcs.axes) < 2 ||
-			tcs.axes[0].dir != "north" || tcs.axes[0].unit != cs.axes[0].unit {
+	for _, c := range r.GeogCodes {
+		t := r.Geog[c]
+		tcs := r.CSs[t.Cs]
+		if t.Deprecated || t.Kind != "geographic 2D" || t.Datum != g.Datum || len(tcs.Axes) < 2 ||
+			tcs.Axes[0].Dir != "north" || tcs.Axes[0].Unit != cs.Axes[0].Unit {
 			continue
 		}
-		if dg, dt := r.datums[g.datum], r.datums[t.datum]; dg != nil && dt != nil && dg.pm == dt.pm {
+		if dg, dt := r.Datums[g.Datum], r.Datums[t.Datum]; dg != nil && dt != nil && dg.PM == dt.PM {
 			return c
 		}
 	}
@@ -121,7 +125,7 @@ func (g *GeoKeyDirectory) CRS() (CRS, error) {
 	switch model {
 	case ModelTypeProjected:
 		if pcs != 0 && pcs != userDefined {
-			return describeEPSG(int(pcs))
+			return mustEPSG().DescribeEPSG(int(pcs))
 		}
 		return g.userProjected()
 	case ModelTypeGeographic:
@@ -160,7 +164,7 @@ func citationPart(s, key string) string {
 }
 
 // geographic builds the geographic CRS of the keys.
-func (g *GeoKeyDirectory) geographic() (*geographicCRS, error) {
+func (g *GeoKeyDirectory) geographic() (*core.GeographicCRS, error) {
 	r, err := epsg()
 	if err != nil {
 		return nil, err
@@ -174,7 +178,7 @@ func (g *GeoKeyDirectory) geographic() (*geographicCRS, error) {
 	_, hasPMLong := g.Doubles[GeogPrimeMeridianLongGeoKey]
 	towgs := g.Doubles[GeogTOWGS84GeoKey]
 	if gcs != 0 && gcs != userDefined {
-		base, err := r.geographicCRSCached(gcs)
+		base, err := r.GeographicCRSCached(gcs)
 		if err != nil {
 			return nil, err
 		}
@@ -183,32 +187,32 @@ func (g *GeoKeyDirectory) geographic() (*geographicCRS, error) {
 		}
 	}
 	// A user-defined geographic CRS: start from what the codes give.
-	var d geodeticDatum
-	d.pm = greenwich
+	var d core.GeodeticDatum
+	d.PM = core.Greenwich
 	name := "unknown"
 	if gcs != 0 && gcs != userDefined {
-		if base, err := r.geographicCRSCached(gcs); err == nil {
-			d = *base.datum
-			name = base.name
+		if base, err := r.GeographicCRSCached(gcs); err == nil {
+			d = *base.Datum
+			name = base.Name
 		}
 	}
 	if datumCode != 0 && datumCode != userDefined {
-		if dd := r.datums[datumCode]; dd != nil {
-			d.code, d.name, d.key = datumCode, dd.name, fmt.Sprintf("EPSG:%d", datumCode)
-			if ed, ok := r.ellipsoids[dd.ell]; ok {
-				if el, err := r.ellipsoid(ed); err == nil {
-					d.el, d.ellRef = el, ellipsoidRef{code: dd.ell, name: ed.name, unit: ed.unit}
+		if dd := r.Datums[datumCode]; dd != nil {
+			d.Code, d.Name, d.Key = datumCode, dd.Name, fmt.Sprintf("EPSG:%d", datumCode)
+			if ed, ok := r.Ellipsoids[dd.Ell]; ok {
+				if el, err := r.Ellipsoid(ed); err == nil {
+					d.Ellipsoid, d.EllipsoidRef = el, core.EllipsoidRef{Code: dd.Ell, Name: ed.Name, Unit: ed.Unit}
 				}
 			}
-			if pm, err := r.primeMeridian(dd.pm); err == nil {
-				d.pm = pm
+			if pm, err := r.PrimeMeridian(dd.PM); err == nil {
+				d.PM = pm
 			}
 			// The datum's shifts: those of its EPSG geographic CRS.
-			for _, code := range r.geogCodes {
-				if gd := r.geog[code]; gd.datum == datumCode && !gd.deprecated {
-					if e, err := r.geographicCRSCached(code); err == nil {
-						d.shifts = e.datum.shifts
-						d.key = e.datum.key
+			for _, code := range r.GeogCodes {
+				if gd := r.Geog[code]; gd.Datum == datumCode && !gd.Deprecated {
+					if e, err := r.GeographicCRSCached(code); err == nil {
+						d.Shifts = e.Datum.Shifts
+						d.Key = e.Datum.Key
 					}
 					break
 				}
@@ -218,15 +222,15 @@ func (g *GeoKeyDirectory) geographic() (*geographicCRS, error) {
 		}
 	}
 	if ellCode != 0 && ellCode != userDefined {
-		ed, ok := r.ellipsoids[ellCode]
+		ed, ok := r.Ellipsoids[ellCode]
 		if !ok {
 			if pe, ok := epsgEllipsoidFromPROJ(ellCode); ok {
-				d.el, d.ellRef = pe.figure(), ellipsoidRef{code: ellCode, name: pe.epsgNam, unit: 9001}
+				d.Ellipsoid, d.EllipsoidRef = pe.Figure(), core.EllipsoidRef{Code: ellCode, Name: pe.EPSGName, Unit: 9001}
 			} else {
 				return nil, fmt.Errorf("%w: GeogEllipsoidGeoKey %d", ErrUnknownCRS, ellCode)
 			}
-		} else if el, err := r.ellipsoid(ed); err == nil {
-			d.el, d.ellRef = el, ellipsoidRef{code: ellCode, name: ed.name, unit: ed.unit}
+		} else if el, err := r.Ellipsoid(ed); err == nil {
+			d.Ellipsoid, d.EllipsoidRef = el, core.EllipsoidRef{Code: ellCode, Name: ed.Name, Unit: ed.Unit}
 		}
 	}
 	if hasA {
@@ -236,38 +240,38 @@ func (g *GeoKeyDirectory) geographic() (*geographicCRS, error) {
 		}
 		switch {
 		case g.double(GeogInvFlatteningGeoKey, 0) != 0:
-			d.el = newEllipsoid(a, g.double(GeogInvFlatteningGeoKey, 0))
+			d.Ellipsoid = proj.NewEllipsoid(a, g.double(GeogInvFlatteningGeoKey, 0))
 		case g.double(GeogSemiMinorAxisGeoKey, 0) > 0:
-			d.el = newEllipsoidAB(a, g.double(GeogSemiMinorAxisGeoKey, 0))
-		case d.el.a == a:
+			d.Ellipsoid = proj.NewEllipsoidAB(a, g.double(GeogSemiMinorAxisGeoKey, 0))
+		case d.Ellipsoid.A == a:
 		default:
-			d.el = newEllipsoid(a, 0)
+			d.Ellipsoid = proj.NewEllipsoid(a, 0)
 		}
-		if !d.el.valid() || (d.el.f != 0 && !(d.el.invf() > 1)) {
-			return nil, fmt.Errorf("%w: ellipsoid a=%v b=%v 1/f=%v", ErrUnknownCRS, d.el.a, d.el.b, d.el.invf())
+		if !d.Ellipsoid.Valid() || (d.Ellipsoid.F != 0 && !(d.Ellipsoid.Invf() > 1)) {
+			return nil, fmt.Errorf("%w: ellipsoid a=%v b=%v 1/f=%v", ErrUnknownCRS, d.Ellipsoid.A, d.Ellipsoid.B, d.Ellipsoid.Invf())
 		}
-		if w, ok := projWellKnownEllipsoid(d.el.a, d.el.b, d.el.invf()); ok {
-			d.el = w
+		if w, ok := core.PROJWellKnownEllipsoid(d.Ellipsoid.A, d.Ellipsoid.B, d.Ellipsoid.Invf()); ok {
+			d.Ellipsoid = w
 		}
-		if d.ellRef.code != 0 && !sameEllipsoid(d.el, mustEllipsoid(r, d.ellRef.code)) {
-			d.ellRef = ellipsoidRef{name: "unknown", unit: 9001}
+		if d.EllipsoidRef.Code != 0 && !core.SameEllipsoid(d.Ellipsoid, mustEllipsoid(r, d.EllipsoidRef.Code)) {
+			d.EllipsoidRef = core.EllipsoidRef{Name: "unknown", Unit: 9001}
 		}
 	}
-	if d.el.a == 0 {
-		d.el, d.ellRef = wgs84Ellipsoid, ellipsoidRef{code: 7030, name: "WGS 84", unit: 9001}
+	if d.Ellipsoid.A == 0 {
+		d.Ellipsoid, d.EllipsoidRef = proj.WGS84, core.EllipsoidRef{Code: 7030, Name: "WGS 84", Unit: 9001}
 	}
 	if pmCode != 0 && pmCode != userDefined {
-		pm, err := r.primeMeridian(pmCode)
+		pm, err := r.PrimeMeridian(pmCode)
 		if err != nil {
 			return nil, fmt.Errorf("%w: GeogPrimeMeridianGeoKey %d", ErrUnknownCRS, pmCode)
 		}
-		d.pm = pm
+		d.PM = pm
 	}
 	if hasPMLong {
-		if v := g.double(GeogPrimeMeridianLongGeoKey, 0); v != d.pm.deg {
-			d.pm = primeMeridian{name: "unknown", deg: projPrimeMeridianValue(v), value: v, unit: 9122}
+		if v := g.double(GeogPrimeMeridianLongGeoKey, 0); v != d.PM.Deg {
+			d.PM = core.PrimeMeridian{Name: "unknown", Deg: projPrimeMeridianValue(v), Value: v, Unit: 9122}
 			if v == 0 {
-				d.pm = greenwich
+				d.PM = core.Greenwich
 			}
 		}
 	}
@@ -277,67 +281,67 @@ func (g *GeoKeyDirectory) geographic() (*geographicCRS, error) {
 	} else if cit != "" && !strings.Contains(cit, "=") && name == "unknown" {
 		name = cit
 	}
-	if d.name == "" {
-		d.name = "unknown"
+	if d.Name == "" {
+		d.Name = "unknown"
 		if v := citationPart(cit, "Datum"); v != "" {
-			d.name = v
-		} else if d.ellRef.name != "" {
-			d.name = "Unknown based on " + d.ellRef.name + " ellipsoid"
+			d.Name = v
+		} else if d.EllipsoidRef.Name != "" {
+			d.Name = "Unknown based on " + d.EllipsoidRef.Name + " ellipsoid"
 		}
 	}
 	if len(towgs) > 0 {
-		if !d.setTOWGS84(towgs) {
+		if !d.SetTOWGS84(towgs) {
 			return nil, fmt.Errorf("%w: GeogTOWGS84GeoKey with %d values", ErrUnknownCRS, len(towgs))
 		}
-		d.key = ""
+		d.Key = ""
 	}
-	if d.key == "" || (d.code == 0 && !d.towgs84) {
-		if d.el == wgs84Ellipsoid && len(d.shifts) == 0 && d.pm.deg == 0 {
-			d.key = wgs84Datum.key
+	if d.Key == "" || (d.Code == 0 && !d.TOWGS84) {
+		if d.Ellipsoid == proj.WGS84 && len(d.Shifts) == 0 && d.PM.Deg == 0 {
+			d.Key = core.WGS84Datum.Key
 		} else {
-			d.key = "user:" + datumKey(&d)
+			d.Key = "user:" + projstring.DatumKey(&d)
 		}
 	}
-	unit := degreeUnit
+	unit := core.DegreeUnit
 	if angCode != 0 && angCode != userDefined && angCode != 9102 && angCode != 9122 {
-		u, ok := r.units[angCode]
-		if !ok || u.typ != "angle" {
+		u, ok := r.Units[angCode]
+		if !ok || u.Kind != "angle" {
 			return nil, fmt.Errorf("%w: GeogAngularUnitsGeoKey %d", ErrUnknownCRS, angCode)
 		}
-		unit = angularUnit{code: angCode, name: u.name, radians: u.factor}
+		unit = core.AngularUnit{Code: angCode, Name: u.Name, Radians: u.Factor}
 	}
-	return &geographicCRS{name: name, datum: &d, unit: unit, latLon: true}, nil
+	return &core.GeographicCRS{Name: name, Datum: &d, Angular: unit, LatLon: true}, nil
 }
 
 // consistentWith reports whether the datum, ellipsoid, prime meridian and
 // unit keys agree with the EPSG geographic CRS base (GDAL then takes the
 // keys as that CRS) and carry no shift of their own.
-func (g *GeoKeyDirectory) consistentWith(r *registry, base *geographicCRS) bool {
+func (g *GeoKeyDirectory) consistentWith(r *core.Registry, base *core.GeographicCRS) bool {
 	if len(g.Doubles[GeogTOWGS84GeoKey]) > 0 {
 		return false
 	}
-	if d := int(g.Shorts[GeogGeodeticDatumGeoKey]); d != 0 && d != userDefined && d != base.datum.code {
+	if d := int(g.Shorts[GeogGeodeticDatumGeoKey]); d != 0 && d != userDefined && d != base.Datum.Code {
 		return false
 	}
-	if e := int(g.Shorts[GeogEllipsoidGeoKey]); e != 0 && e != userDefined && e != base.datum.ellRef.code {
+	if e := int(g.Shorts[GeogEllipsoidGeoKey]); e != 0 && e != userDefined && e != base.Datum.EllipsoidRef.Code {
 		return false
 	}
 	if a, ok := g.Doubles[GeogSemiMajorAxisGeoKey]; ok && len(a) > 0 {
-		el := base.datum.el
-		if math.Abs(a[0]-el.a) > 1e-6*el.a {
+		el := base.Datum.Ellipsoid
+		if math.Abs(a[0]-el.A) > 1e-6*el.A {
 			return false
 		}
-		if rf := g.double(GeogInvFlatteningGeoKey, 0); rf != 0 && math.Abs(rf-el.invf()) > 1e-6*rf {
+		if rf := g.double(GeogInvFlatteningGeoKey, 0); rf != 0 && math.Abs(rf-el.Invf()) > 1e-6*rf {
 			return false
 		}
-		if b := g.double(GeogSemiMinorAxisGeoKey, 0); b != 0 && math.Abs(b-el.b) > 1e-6*el.b {
+		if b := g.double(GeogSemiMinorAxisGeoKey, 0); b != 0 && math.Abs(b-el.B) > 1e-6*el.B {
 			return false
 		}
 	}
-	if pm := int(g.Shorts[GeogPrimeMeridianGeoKey]); pm != 0 && pm != userDefined && pm != base.datum.pm.code {
+	if pm := int(g.Shorts[GeogPrimeMeridianGeoKey]); pm != 0 && pm != userDefined && pm != base.Datum.PM.Code {
 		return false
 	}
-	if v, ok := g.Doubles[GeogPrimeMeridianLongGeoKey]; ok && len(v) > 0 && math.Abs(v[0]-base.datum.pm.deg) > 1e-9 {
+	if v, ok := g.Doubles[GeogPrimeMeridianLongGeoKey]; ok && len(v) > 0 && math.Abs(v[0]-base.Datum.PM.Deg) > 1e-9 {
 		return false
 	}
 	return true
@@ -348,8 +352,8 @@ func (g *GeoKeyDirectory) consistentWith(r *registry, base *geographicCRS) bool 
 // with it to 1e-10 radians (Paris: GDAL writes EPSG's 2.33722917°, PROJ
 // computes with 2°20'14.025"), else v.
 func projPrimeMeridianValue(v float64) float64 {
-	for _, w := range projPrimeMeridians {
-		if math.Abs(w-v) < 1e-10/deg2rad {
+	for _, w := range core.PROJPrimeMeridians {
+		if math.Abs(w-v) < 1e-10/proj.DegToRad {
 			return w
 		}
 	}
@@ -357,27 +361,27 @@ func projPrimeMeridianValue(v float64) float64 {
 }
 
 // mustEllipsoid returns the registry ellipsoid code (WGS 84 if unknown).
-func mustEllipsoid(r *registry, code int) ellipsoid {
-	if ed, ok := r.ellipsoids[code]; ok {
-		if el, err := r.ellipsoid(ed); err == nil {
+func mustEllipsoid(r *core.Registry, code int) proj.Ellipsoid {
+	if ed, ok := r.Ellipsoids[code]; ok {
+		if el, err := r.Ellipsoid(ed); err == nil {
 			return el
 		}
 	}
 	if pe, ok := epsgEllipsoidFromPROJ(code); ok {
-		return pe.figure()
+		return pe.Figure()
 	}
-	return wgs84Ellipsoid
+	return proj.WGS84
 }
 
 // epsgEllipsoidFromPROJ finds the PROJ ellipsoid of an EPSG ellipsoid code
 // the registry does not carry (no CRS of it uses it).
-func epsgEllipsoidFromPROJ(code int) (projEllipsoid, bool) {
-	for _, e := range projEllipsoids {
-		if e.epsg == code {
+func epsgEllipsoidFromPROJ(code int) (core.PROJEllipsoid, bool) {
+	for _, e := range core.PROJEllipsoids {
+		if e.EPSG == code {
 			return e, true
 		}
 	}
-	return projEllipsoid{}, false
+	return core.PROJEllipsoid{}, false
 }
 
 // userProjected builds a user-defined projected CRS from the keys.
@@ -400,30 +404,30 @@ func (g *GeoKeyDirectory) userProjected() (CRS, error) {
 	} else if c := g.ASCII[GTCitationGeoKey]; c != "" && !strings.Contains(c, "=") {
 		name = c
 	}
-	var conv *conversion
+	var conv *core.Conversion
 	if p := int(g.Shorts[ProjectionGeoKey]); p != 0 && p != userDefined {
-		cd := r.convs[p]
+		cd := r.Convs[p]
 		if cd == nil {
 			return nil, fmt.Errorf("%w: ProjectionGeoKey %d", ErrUnknownCRS, p)
 		}
-		conv = &conversion{code: cd.code, name: cd.name, method: cd.method, params: cd.params}
+		conv = &core.Conversion{Code: cd.Code, Name: cd.Name, Method: cd.Method, Params: cd.Params}
 	} else {
 		if conv, err = g.conversion(unit); err != nil {
 			return nil, err
 		}
 	}
-	cs, _ := axisCS("enu", ucode)
-	switch lat, polar := polarAspect(conv.method, conv.params); {
-	case conv.method == methodTMSouth:
-		cs, _ = axisCS("wsu", ucode)
-	case polar && conv.method == methodLAEA:
-		cs = polarCS(lat > 0, ucode)
+	cs, _ := projstring.AxisCS("enu", ucode)
+	switch lat, polar := projstring.PolarAspect(conv.Method, conv.Params); {
+	case conv.Method == proj.MethodTMSouth:
+		cs, _ = projstring.AxisCS("wsu", ucode)
+	case polar && conv.Method == proj.MethodLAEA:
+		cs = projstring.PolarCS(lat > 0, ucode)
 	case polar:
 		// GDAL gives polar stereographic CRSs EPSG's axes, along the
 		// meridians 90° and 180° (north) or 0° from the origin's.
 		cs = polarCSAlong(lat > 0, conversionLon0(conv), ucode)
 	}
-	p, err := newProjected(0, name, base, conv, cs, unit, ucode, r)
+	p, err := core.NewProjected(0, name, base, conv, cs, unit, ucode, r)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUnknownCRS, err)
 	}
@@ -431,7 +435,7 @@ func (g *GeoKeyDirectory) userProjected() (CRS, error) {
 }
 
 // linearUnit reads ProjLinearUnitsGeoKey or ProjLinearUnitSizeGeoKey.
-func (g *GeoKeyDirectory) linearUnit(r *registry) (Unit, int, error) {
+func (g *GeoKeyDirectory) linearUnit(r *core.Registry) (Unit, int, error) {
 	code := int(g.Shorts[ProjLinearUnitsGeoKey])
 	if code == 0 || code == 9001 {
 		if size := g.double(ProjLinearUnitSizeGeoKey, 0); size > 0 && size != 1 && code == 0 {
@@ -446,11 +450,11 @@ func (g *GeoKeyDirectory) linearUnit(r *registry) (Unit, int, error) {
 		}
 		return Unit{Name: "unknown", Metres: size}, 0, nil
 	}
-	u, ok := r.units[code]
-	if !ok || u.typ != "length" {
+	u, ok := r.Units[code]
+	if !ok || u.Kind != "length" {
 		return Unit{}, 0, fmt.Errorf("%w: ProjLinearUnitsGeoKey %d", ErrUnknownCRS, code)
 	}
-	return Unit{Name: u.name, Metres: u.factor}, code, nil
+	return Unit{Name: u.Name, Metres: u.Factor}, code, nil
 }
 
 // firstDouble returns the value of the first of keys present, or def.
@@ -466,7 +470,7 @@ func (g *GeoKeyDirectory) firstDouble(def float64, keys ...uint16) float64 {
 // conversion maps ProjCoordTransGeoKey and the parameter keys onto an
 // EPSG method and parameters, as libgeotiff normalises them
 // (GTIFFetchProjParms) and GDAL maps them (SetTM, SetLCC, SetPS, ...).
-func (g *GeoKeyDirectory) conversion(u Unit) (*conversion, error) {
+func (g *GeoKeyDirectory) conversion(u Unit) (*core.Conversion, error) {
 	ct := int(g.Shorts[ProjCoordTransGeoKey])
 	if ct == 0 {
 		return nil, fmt.Errorf("%w: user-defined projected CRS without ProjCoordTransGeoKey", ErrUnknownCRS)
@@ -477,84 +481,84 @@ func (g *GeoKeyDirectory) conversion(u Unit) (*conversion, error) {
 	natLon := g.firstDouble(0, ProjNatOriginLongGeoKey, ProjFalseOriginLongGeoKey, ProjCenterLongGeoKey)
 	natLat := g.firstDouble(0, ProjNatOriginLatGeoKey, ProjFalseOriginLatGeoKey, ProjCenterLatGeoKey)
 	scale := g.firstDouble(1, ProjScaleAtNatOriginGeoKey, ProjScaleAtCenterGeoKey)
-	deg := func(code int, v float64) paramDef { return paramDef{code: code, value: v, unit: 9122} }
-	met := func(code int, v float64) paramDef { return paramDef{code: code, value: v, unit: 9001} }
-	uni := func(code int, v float64) paramDef { return paramDef{code: code, value: v, unit: 9201} }
-	c := &conversion{name: "unnamed"}
+	deg := func(code int, v float64) core.ParamDef { return core.ParamDef{Code: code, Value: v, Unit: 9122} }
+	met := func(code int, v float64) core.ParamDef { return core.ParamDef{Code: code, Value: v, Unit: 9001} }
+	uni := func(code int, v float64) core.ParamDef { return core.ParamDef{Code: code, Value: v, Unit: 9201} }
+	c := &core.Conversion{Name: "unnamed"}
 	switch ct {
 	case ctTransverseMercator, ctTransvMercatorSouthOrient:
-		c.method = methodTM
+		c.Method = proj.MethodTM
 		if ct == ctTransvMercatorSouthOrient {
-			c.method = methodTMSouth
+			c.Method = proj.MethodTMSouth
 		}
-		c.params = []paramDef{deg(parLatOrigin, natLat), deg(parLonOrigin, natLon), uni(parScaleOrigin, scale),
-			met(parFalseEasting, fe), met(parFalseNorthing, fn)}
+		c.Params = []core.ParamDef{deg(proj.ParLatOrigin, natLat), deg(proj.ParLonOrigin, natLon), uni(proj.ParScaleOrigin, scale),
+			met(proj.ParFalseEasting, fe), met(proj.ParFalseNorthing, fn)}
 	case ctMercator:
 		if lat, ok := g.Doubles[ProjStdParallel1GeoKey]; ok && len(lat) > 0 {
-			c.method = methodMercatorB
-			c.params = []paramDef{deg(parLat1stSP, lat[0]), deg(parLonOrigin, natLon), met(parFalseEasting, fe), met(parFalseNorthing, fn)}
+			c.Method = proj.MethodMercatorB
+			c.Params = []core.ParamDef{deg(proj.ParLat1stSP, lat[0]), deg(proj.ParLonOrigin, natLon), met(proj.ParFalseEasting, fe), met(proj.ParFalseNorthing, fn)}
 		} else {
-			c.method = methodMercatorA
-			c.params = []paramDef{deg(parLatOrigin, natLat), deg(parLonOrigin, natLon), uni(parScaleOrigin, scale),
-				met(parFalseEasting, fe), met(parFalseNorthing, fn)}
+			c.Method = proj.MethodMercatorA
+			c.Params = []core.ParamDef{deg(proj.ParLatOrigin, natLat), deg(proj.ParLonOrigin, natLon), uni(proj.ParScaleOrigin, scale),
+				met(proj.ParFalseEasting, fe), met(proj.ParFalseNorthing, fn)}
 		}
 		if p := g.Shorts[ProjectionGeoKey]; p == 1024 || p == 9841 {
-			c.method = methodPseudoMercator
-			c.params = []paramDef{deg(parLatOrigin, 0), deg(parLonOrigin, natLon), met(parFalseEasting, fe), met(parFalseNorthing, fn)}
+			c.Method = proj.MethodPseudoMercator
+			c.Params = []core.ParamDef{deg(proj.ParLatOrigin, 0), deg(proj.ParLonOrigin, natLon), met(proj.ParFalseEasting, fe), met(proj.ParFalseNorthing, fn)}
 		}
 	case ctObliqueMercator, ctHotineAzimuthCenter:
 		az := g.firstDouble(0, ProjAzimuthAngleGeoKey)
 		rect := g.firstDouble(90, ProjRectifiedGridAngleGeoKey)
-		c.method = methodHotineA
-		e, n := met(parFalseEasting, fe), met(parFalseNorthing, fn)
+		c.Method = proj.MethodHotineA
+		e, n := met(proj.ParFalseEasting, fe), met(proj.ParFalseNorthing, fn)
 		if ct == ctHotineAzimuthCenter {
-			c.method = methodHotineB
-			e, n = met(parEastingCentre, fe), met(parNorthingCentre, fn)
+			c.Method = proj.MethodHotineB
+			e, n = met(proj.ParEastingCentre, fe), met(proj.ParNorthingCentre, fn)
 		}
-		c.params = []paramDef{deg(parLatCentre, natLat), deg(parLonCentre, natLon), deg(parAzimuth, az),
-			deg(parRectifiedAngle, rect), uni(parScaleCentre, scale), e, n}
+		c.Params = []core.ParamDef{deg(proj.ParLatCentre, natLat), deg(proj.ParLonCentre, natLon), deg(proj.ParAzimuth, az),
+			deg(proj.ParRectifiedAngle, rect), uni(proj.ParScaleCentre, scale), e, n}
 	case ctObliqueMercatorLaborde:
-		c.method = methodLaborde
-		c.params = []paramDef{deg(parLatCentre, natLat), deg(parLonCentre, natLon), deg(parAzimuth, g.firstDouble(0, ProjAzimuthAngleGeoKey)),
-			uni(parScaleCentre, scale), met(parFalseEasting, fe), met(parFalseNorthing, fn)}
+		c.Method = proj.MethodLaborde
+		c.Params = []core.ParamDef{deg(proj.ParLatCentre, natLat), deg(proj.ParLonCentre, natLon), deg(proj.ParAzimuth, g.firstDouble(0, ProjAzimuthAngleGeoKey)),
+			uni(proj.ParScaleCentre, scale), met(proj.ParFalseEasting, fe), met(proj.ParFalseNorthing, fn)}
 	case ctEquirectangular:
-		c.method = methodEquidistantCyl
-		c.params = []paramDef{deg(parLat1stSP, g.firstDouble(0, ProjStdParallel1GeoKey)), deg(parLonOrigin, natLon),
-			met(parFalseEasting, fe), met(parFalseNorthing, fn)}
+		c.Method = proj.MethodEquidistantCyl
+		c.Params = []core.ParamDef{deg(proj.ParLat1stSP, g.firstDouble(0, ProjStdParallel1GeoKey)), deg(proj.ParLonOrigin, natLon),
+			met(proj.ParFalseEasting, fe), met(proj.ParFalseNorthing, fn)}
 		if natLat != 0 {
-			c.params = append(c.params, deg(parLatOrigin, natLat))
+			c.Params = append(c.Params, deg(proj.ParLatOrigin, natLat))
 		}
 	case ctPolarStereographic:
 		lon := g.firstDouble(0, ProjStraightVertPoleLongGeoKey, ProjNatOriginLongGeoKey, ProjFalseOriginLongGeoKey, ProjCenterLongGeoKey)
 		// GDAL's SetPS: variant B (standard parallel) when the scale is 1
 		// and the latitude is not a pole, else variant A.
 		if scale == 1 && math.Abs(math.Abs(natLat)-90) > 1e-8 {
-			c.method = methodPolarStereoB
-			c.params = []paramDef{deg(parLatStdParallel, natLat), deg(parLonOfOrigin, lon), met(parFalseEasting, fe), met(parFalseNorthing, fn)}
+			c.Method = proj.MethodPolarStereoB
+			c.Params = []core.ParamDef{deg(proj.ParLatStdParallel, natLat), deg(proj.ParLonOfOrigin, lon), met(proj.ParFalseEasting, fe), met(proj.ParFalseNorthing, fn)}
 		} else {
-			c.method = methodPolarStereoA
-			c.params = []paramDef{deg(parLatOrigin, natLat), deg(parLonOrigin, lon), uni(parScaleOrigin, scale),
-				met(parFalseEasting, fe), met(parFalseNorthing, fn)}
+			c.Method = proj.MethodPolarStereoA
+			c.Params = []core.ParamDef{deg(proj.ParLatOrigin, natLat), deg(proj.ParLonOrigin, lon), uni(proj.ParScaleOrigin, scale),
+				met(proj.ParFalseEasting, fe), met(proj.ParFalseNorthing, fn)}
 		}
 	case ctLambertConfConic2SP, ctAlbersEqualArea:
-		c.method = methodLCC2SP
+		c.Method = proj.MethodLCC2SP
 		if ct == ctAlbersEqualArea {
-			c.method = methodAlbers
+			c.Method = proj.MethodAlbers
 		}
-		c.params = []paramDef{deg(parLatFalseOrigin, natLat), deg(parLonFalseOrigin, natLon),
-			deg(parLat1stSP, g.firstDouble(0, ProjStdParallel1GeoKey)), deg(parLat2ndSP, g.firstDouble(0, ProjStdParallel2GeoKey)),
-			met(parEastingFalseOr, fe), met(parNorthingFalseOr, fn)}
+		c.Params = []core.ParamDef{deg(proj.ParLatFalseOrigin, natLat), deg(proj.ParLonFalseOrigin, natLon),
+			deg(proj.ParLat1stSP, g.firstDouble(0, ProjStdParallel1GeoKey)), deg(proj.ParLat2ndSP, g.firstDouble(0, ProjStdParallel2GeoKey)),
+			met(proj.ParEastingFalseOr, fe), met(proj.ParNorthingFalseOr, fn)}
 	case ctCassiniSoldner, ctPolyconic, ctAzimuthalEquidistant, ctLambertAzimEqualArea, ctNewZealandMapGrid:
-		c.method = originMethods[ct]
-		c.params = []paramDef{deg(parLatOrigin, natLat), deg(parLonOrigin, natLon), met(parFalseEasting, fe), met(parFalseNorthing, fn)}
+		c.Method = originMethods[ct]
+		c.Params = []core.ParamDef{deg(proj.ParLatOrigin, natLat), deg(proj.ParLonOrigin, natLon), met(proj.ParFalseEasting, fe), met(proj.ParFalseNorthing, fn)}
 	case ctObliqueStereographic, ctLambertConfConic1SP:
-		c.method = originMethods[ct]
-		c.params = []paramDef{deg(parLatOrigin, natLat), deg(parLonOrigin, natLon), uni(parScaleOrigin, scale),
-			met(parFalseEasting, fe), met(parFalseNorthing, fn)}
+		c.Method = originMethods[ct]
+		c.Params = []core.ParamDef{deg(proj.ParLatOrigin, natLat), deg(proj.ParLonOrigin, natLon), uni(proj.ParScaleOrigin, scale),
+			met(proj.ParFalseEasting, fe), met(proj.ParFalseNorthing, fn)}
 	case ctCylindricalEqualArea:
-		c.method = methodLCEA
-		c.params = []paramDef{deg(parLat1stSP, g.firstDouble(0, ProjStdParallel1GeoKey)), deg(parLonOrigin, natLon),
-			met(parFalseEasting, fe), met(parFalseNorthing, fn)}
+		c.Method = proj.MethodLCEA
+		c.Params = []core.ParamDef{deg(proj.ParLat1stSP, g.firstDouble(0, ProjStdParallel1GeoKey)), deg(proj.ParLonOrigin, natLon),
+			met(proj.ParFalseEasting, fe), met(proj.ParFalseNorthing, fn)}
 	default:
 		return nil, fmt.Errorf("%w: ProjCoordTransGeoKey %d is not supported", ErrUnknownCRS, ct)
 	}
@@ -565,16 +569,16 @@ func (g *GeoKeyDirectory) conversion(u Unit) (*conversion, error) {
 // whose parameters are a natural origin, false easting and northing (and a
 // scale factor for oblique stereographic and LCC 1SP).
 var originMethods = map[int]int{
-	ctCassiniSoldner: methodCassini, ctPolyconic: methodPolyconic, ctAzimuthalEquidistant: methodModifiedAeqd,
-	ctLambertAzimEqualArea: methodLAEA, ctNewZealandMapGrid: methodNZMG,
-	ctObliqueStereographic: methodObliqueStereo, ctLambertConfConic1SP: methodLCC1SP,
+	ctCassiniSoldner: proj.MethodCassini, ctPolyconic: proj.MethodPolyconic, ctAzimuthalEquidistant: proj.MethodModifiedAeqd,
+	ctLambertAzimEqualArea: proj.MethodLAEA, ctNewZealandMapGrid: proj.MethodNZMG,
+	ctObliqueStereographic: proj.MethodObliqueStereo, ctLambertConfConic1SP: proj.MethodLCC1SP,
 }
 
 // conversionLon0 returns a polar conversion's longitude of origin.
-func conversionLon0(c *conversion) float64 {
-	for _, p := range c.params {
-		if p.code == parLonOrigin || p.code == parLonOfOrigin {
-			return p.value
+func conversionLon0(c *core.Conversion) float64 {
+	for _, p := range c.Params {
+		if p.Code == proj.ParLonOrigin || p.Code == proj.ParLonOfOrigin {
+			return p.Value
 		}
 	}
 	return 0
@@ -583,9 +587,9 @@ func conversionLon0(c *conversion) float64 {
 // polarCSAlong is EPSG's polar coordinate system for a projection centred
 // on longitude lon0: easting along lon0+90°, northing along lon0+180°
 // (north pole, axes pointing south) or lon0 (south pole, north).
-func polarCSAlong(north bool, lon0 float64, ucode int) csDef {
+func polarCSAlong(north bool, lon0 float64, ucode int) core.CSDef {
 	along := func(dir string, lon float64) string {
-		lon = wrap180(lon)
+		lon = proj.Wrap180(lon)
 		hemi := "E"
 		if lon < 0 {
 			hemi, lon = "W", -lon
@@ -593,11 +597,11 @@ func polarCSAlong(north bool, lon0 float64, ucode int) csDef {
 		return dir + " along " + strconv.FormatFloat(lon, 'f', -1, 64) + "°" + hemi
 	}
 	if north {
-		return csDef{typ: "Cartesian", axes: []axisDef{
-			{name: "Easting", abbrev: "E", dir: along("South", lon0+90), unit: ucode},
-			{name: "Northing", abbrev: "N", dir: along("South", lon0+180), unit: ucode}}}
+		return core.CSDef{Kind: "Cartesian", Axes: []core.AxisDef{
+			{Name: "Easting", Abbrev: "E", Dir: along("South", lon0+90), Unit: ucode},
+			{Name: "Northing", Abbrev: "N", Dir: along("South", lon0+180), Unit: ucode}}}
 	}
-	return csDef{typ: "Cartesian", axes: []axisDef{
-		{name: "Easting", abbrev: "E", dir: along("North", lon0+90), unit: ucode},
-		{name: "Northing", abbrev: "N", dir: along("North", lon0), unit: ucode}}}
+	return core.CSDef{Kind: "Cartesian", Axes: []core.AxisDef{
+		{Name: "Easting", Abbrev: "E", Dir: along("North", lon0+90), Unit: ucode},
+		{Name: "Northing", Abbrev: "N", Dir: along("North", lon0), Unit: ucode}}}
 }

@@ -6,6 +6,9 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/geodisaster/engine/crs/internal/core"
+	"github.com/geodisaster/engine/crs/internal/proj"
 )
 
 // crsGoldens mirrors conformance/geodesy/crs_goldens.json, written by
@@ -43,26 +46,26 @@ func isNative(s string) bool {
 // takes from a grid of Debian's proj-data (gridShiftedDatums; here DHDN,
 // BETA2007.gsb), which the engine does not use.
 func gridShifted(c CRS) bool {
-	d, ok := c.(onDatum)
-	return ok && gridShiftedDatums[d.geodetic().code]
+	d, ok := c.(core.OnDatum)
+	return ok && gridShiftedDatums[d.Geodetic().Code]
 }
 
 // helmertShifted reports whether c is on a datum with a non-null Helmert
 // shift to WGS 84 (OSGB36, MGI, DHDN...).
 func helmertShifted(c CRS) bool {
-	d, ok := c.(onDatum)
+	d, ok := c.(core.OnDatum)
 	if !ok {
 		return false
 	}
-	g := d.geodetic()
-	return !g.isWGS84() && len(g.shifts) > 0 && !g.shifts[0].h.isNull()
+	g := d.Geodetic()
+	return !g.IsWGS84() && len(g.Shifts) > 0 && !g.Shifts[0].H.IsNull()
 }
 
 // errorMetres converts the difference between two outputs of CRS c into
 // metres (degrees are scaled at the point's latitude).
 func errorMetres(c CRS, x, y, wx, wy float64) float64 {
 	if c.Geographic() {
-		dx := wrap180(x-wx) * 111320 * math.Cos(wy*deg2rad)
+		dx := proj.Wrap180(x-wx) * 111320 * math.Cos(wy*proj.DegToRad)
 		dy := (y - wy) * 110574
 		return math.Hypot(dx, dy)
 	}
@@ -111,7 +114,7 @@ func TestTransformGoldens(t *testing.T) {
 			if to.Geographic() {
 				key += " inverse"
 				if native {
-					dd := math.Max(math.Abs(wrap180(x-p[2])), math.Abs(y-p[3]))
+					dd := math.Max(math.Abs(proj.Wrap180(x-p[2])), math.Abs(y-p[3]))
 					if dd > 1e-8 {
 						t.Errorf("%s->%s (%v, %v): %g degrees off", c.From, c.To, p[0], p[1], dd)
 					}

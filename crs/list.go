@@ -1,6 +1,12 @@
 package crs
 
-import "math"
+import (
+	"math"
+
+	"github.com/geodisaster/engine/crs/internal/core"
+	"github.com/geodisaster/engine/crs/internal/proj"
+	"github.com/geodisaster/engine/crs/internal/wkt"
+)
 
 // Info describes an EPSG CRS of the embedded registry.
 type Info struct {
@@ -27,36 +33,36 @@ func List() []Info {
 		return nil
 	}
 	var out []Info
-	add := func(i Info, us []usageDef) {
+	add := func(i Info, us []core.UsageDef) {
 		if len(us) > 0 {
-			if e, ok := r.extents[us[0].extent]; ok {
-				i.Area, i.South, i.West, i.North, i.East = e.name, e.s, e.w, e.n, e.e
+			if e, ok := r.Extents[us[0].Extent]; ok {
+				i.Area, i.South, i.West, i.North, i.East = e.Name, e.S, e.W, e.N, e.E
 			}
 		}
 		out = append(out, i)
 	}
 	gi, pi := 0, 0
-	for gi < len(r.geogCodes) || pi < len(r.projCodes) {
-		if pi >= len(r.projCodes) || (gi < len(r.geogCodes) && r.geogCodes[gi] < r.projCodes[pi]) {
-			g := r.geog[r.geogCodes[gi]]
+	for gi < len(r.GeogCodes) || pi < len(r.ProjCodes) {
+		if pi >= len(r.ProjCodes) || (gi < len(r.GeogCodes) && r.GeogCodes[gi] < r.ProjCodes[pi]) {
+			g := r.Geog[r.GeogCodes[gi]]
 			gi++
-			if g.typ != "geographic 2D" {
+			if g.Kind != "geographic 2D" {
 				continue
 			}
-			add(Info{Code: g.code, Name: g.name, Kind: g.typ, Deprecated: g.deprecated, Convertible: true}, g.usages)
+			add(Info{Code: g.Code, Name: g.Name, Kind: g.Kind, Deprecated: g.Deprecated, Convertible: true}, g.Usages)
 			continue
 		}
-		p := r.proj[r.projCodes[pi]]
+		p := r.Proj[r.ProjCodes[pi]]
 		pi++
-		i := Info{Code: p.code, Name: p.name, Kind: "projected", Deprecated: p.deprecated}
-		if cd := r.convs[p.conv]; cd != nil {
-			i.Method = methodName(r, cd.method)
-			if methodSupported(cd.method) {
-				_, err := FromEPSG(p.code)
+		i := Info{Code: p.Code, Name: p.Name, Kind: "projected", Deprecated: p.Deprecated}
+		if cd := r.Convs[p.Conv]; cd != nil {
+			i.Method = wkt.MethodName(r, cd.Method)
+			if proj.Supported(cd.Method) {
+				_, err := FromEPSG(p.Code)
 				i.Convertible = err == nil
 			}
 		}
-		add(i, p.usages)
+		add(i, p.Usages)
 	}
 	return out
 }
@@ -65,12 +71,12 @@ func List() []Info {
 // angular unit (1 for degrees, 0.9 for grads) and true; false for other
 // CRSs.
 func DegreesPerUnit(c CRS) (float64, bool) {
-	g, ok := c.(*geographicCRS)
+	g, ok := c.(*core.GeographicCRS)
 	if !ok {
 		return 0, false
 	}
-	if g.unit.code == 9122 || g.unit.code == 9102 || g.unit.radians == degreeUnit.radians {
+	if g.Angular.Code == 9122 || g.Angular.Code == 9102 || g.Angular.Radians == core.DegreeUnit.Radians {
 		return 1, true
 	}
-	return g.unit.radians / (math.Pi / 180), true
+	return g.Angular.Radians / (math.Pi / 180), true
 }

@@ -3,6 +3,8 @@ package crs
 import (
 	"fmt"
 	"math"
+
+	"github.com/geodisaster/engine/crs/internal/proj"
 )
 
 // PixelOffset selects which point of a pixel PixelXY returns, like
@@ -59,7 +61,7 @@ func (t Affine) inverseLikeRasterio() (Affine, error) {
 // AffineTransformer reverse step (~transform * (x, y)). Errors for a
 // singular or non-finite transform and non-finite input.
 func (t Affine) FractionalRowCol(x, y float64) (row, col float64, err error) {
-	if err := finite2(x, y); err != nil {
+	if err := proj.CheckFinite(x, y); err != nil {
 		return 0, 0, err
 	}
 	inv, err := t.inverseLikeRasterio()

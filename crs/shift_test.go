@@ -10,6 +10,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/geodisaster/engine/crs/internal/core"
+	"github.com/geodisaster/engine/crs/internal/proj"
 )
 
 // gridShiftedDatums are the datums for which Debian's proj-data installs
@@ -27,9 +30,9 @@ func TestDatumShiftsAgainstCs2cs(t *testing.T) {
 	tool := nativeTool(t, "cs2cs")
 	r := mustEPSG()
 	var codes []int
-	for _, c := range r.geogCodes {
-		g := r.geog[c]
-		if g.deprecated || g.typ != "geographic 2D" || len(r.helmerts[c]) == 0 || gridShiftedDatums[g.datum] {
+	for _, c := range r.GeogCodes {
+		g := r.Geog[c]
+		if g.Deprecated || g.Kind != "geographic 2D" || len(r.Helmerts[c]) == 0 || gridShiftedDatums[g.Datum] {
 			continue
 		}
 		codes = append(codes, c)
@@ -48,20 +51,20 @@ func TestDatumShiftsAgainstCs2cs(t *testing.T) {
 			t.Errorf("EPSG:%d: %v", code, err)
 			continue
 		}
-		g := c.(*geographicCRS)
-		e := r.extents[g.def.usages[0].extent]
+		g := c.(*core.GeographicCRS)
+		e := r.Extents[g.Def.Usages[0].Extent]
 		var in strings.Builder
 		var pts [][2]float64
 		for k := 0; k < 4; k++ {
-			w, east := e.w, e.e
+			w, east := e.W, e.E
 			if east < w {
 				east += 360
 			}
 			lon := w + rnd.Float64()*(east-w)
-			lat := e.s + rnd.Float64()*(e.n-e.s)
-			lon = wrap180(lon) - g.datum.pm.deg
+			lat := e.S + rnd.Float64()*(e.N-e.S)
+			lon = proj.Wrap180(lon) - g.Datum.PM.Deg
 			pts = append(pts, [2]float64{lon, lat})
-			if g.latLon {
+			if g.LatLon {
 				fmt.Fprintf(&in, "%.10f %.10f\n", lat, lon)
 			} else {
 				fmt.Fprintf(&in, "%.10f %.10f\n", lon, lat)
@@ -94,12 +97,12 @@ func TestDatumShiftsAgainstCs2cs(t *testing.T) {
 				t.Errorf("EPSG:%d (%v, %v): %v", code, x, y, err)
 				continue
 			}
-			d := math.Max(math.Abs(lat-wlat), math.Abs(wrap180(lon-wlon)))
+			d := math.Max(math.Abs(lat-wlat), math.Abs(proj.Wrap180(lon-wlon)))
 			worst = math.Max(worst, d)
 			if d <= 1e-9 {
 				agree++
 			} else {
-				t.Errorf("EPSG:%d (%s): WGS 84 (%.10f, %.10f), cs2cs (%.10f, %.10f): %.2g deg", code, g.name, lat, lon, wlat, wlon, d)
+				t.Errorf("EPSG:%d (%s): WGS 84 (%.10f, %.10f), cs2cs (%.10f, %.10f): %.2g deg", code, g.Name, lat, lon, wlat, wlon, d)
 			}
 		}
 	}

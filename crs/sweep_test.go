@@ -1,9 +1,7 @@
 package crs
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -12,6 +10,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/geodisaster/engine/crs/internal/core"
+	"github.com/geodisaster/engine/crs/internal/proj"
 )
 
 // nativeTool returns the path of a reference tool, skipping the test when
@@ -66,22 +67,7 @@ func runSweep(t testing.TB, args ...string) []sweepCRS {
 	if err != nil {
 		t.Fatalf("sweep.py: %v\n%s", err, stderr.String())
 	}
-	var res []sweepCRS
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(make([]byte, 1<<20), 1<<26)
-	first := true
-	for sc.Scan() {
-		if first {
-			first = false
-			continue
-		}
-		var s sweepCRS
-		if err := json.Unmarshal(sc.Bytes(), &s); err != nil {
-			t.Fatal(err)
-		}
-		res = append(res, s)
-	}
-	return res
+	return DecodeJSONLines[sweepCRS](t, out, 1)
 }
 
 // authority converts between authority axis order and Transform's x, y.
@@ -94,11 +80,11 @@ func checkSweepCRS(s sweepCRS) (fwdErr, invErr float64, failure string) {
 	if err != nil {
 		return 0, 0, err.Error()
 	}
-	p := c.(*projectedCRS)
-	base := p.base
+	p := c.(*core.ProjectedCRS)
+	base := p.Base
 	baseSwap := authoritySwapped(base)
 	projSwap := authoritySwapped(p)
-	deg := base.unit.radians / deg2rad
+	deg := base.Angular.Radians / proj.DegToRad
 	for _, pt := range s.Points {
 		bx, by := pt[0], pt[1]
 		if baseSwap {
@@ -111,7 +97,7 @@ func checkSweepCRS(s sweepCRS) (fwdErr, invErr float64, failure string) {
 		if projSwap {
 			x, y = y, x
 		}
-		d := math.Hypot(x-pt[2], y-pt[3]) * p.unit.Metres
+		d := math.Hypot(x-pt[2], y-pt[3]) * p.Linear.Metres
 		fwdErr = math.Max(fwdErr, d)
 		px, py := pt[2], pt[3]
 		if projSwap {
@@ -128,9 +114,9 @@ func checkSweepCRS(s sweepCRS) (fwdErr, invErr float64, failure string) {
 		e1 := math.Abs(lon - pt[4])
 		e2 := math.Abs(lat - pt[5])
 		if baseSwap {
-			e2 = math.Abs(wrap180((lat-pt[5])*deg)) / deg
+			e2 = math.Abs(proj.Wrap180((lat-pt[5])*deg)) / deg
 		} else {
-			e1 = math.Abs(wrap180((lon-pt[4])*deg)) / deg
+			e1 = math.Abs(proj.Wrap180((lon-pt[4])*deg)) / deg
 		}
 		invErr = math.Max(invErr, math.Max(e1, e2)*deg)
 	}
@@ -157,7 +143,7 @@ func sweepReport(t *testing.T, res []sweepCRS) {
 	for _, s := range res {
 		st := stats[s.Method]
 		if st == nil {
-			st = &stat{name: r.methods[s.Method]}
+			st = &stat{name: r.Methods[s.Method]}
 			stats[s.Method] = st
 		}
 		if s.Error != "" || len(s.Points) == 0 {

@@ -6,6 +6,9 @@ import (
 	"math"
 	"runtime"
 	"sync"
+
+	"github.com/geodisaster/engine/crs/internal/core"
+	"github.com/geodisaster/engine/crs/internal/proj"
 )
 
 // Transformer converts coordinates from one CRS to another as Transform
@@ -14,7 +17,7 @@ import (
 type Transformer struct {
 	from, to CRS
 	same     bool
-	fd, td   onDatum // set when the CRSs share a datum
+	fd, td   core.OnDatum // set when the CRSs share a datum
 }
 
 // NewTransformer prepares conversions from one CRS to another.
@@ -29,7 +32,7 @@ func NewTransformer(from, to CRS) (*Transformer, error) {
 
 // Transform converts one point (see the package function Transform).
 func (t *Transformer) Transform(x, y float64) (float64, float64, error) {
-	if err := finite2(x, y); err != nil {
+	if err := proj.CheckFinite(x, y); err != nil {
 		return 0, 0, err
 	}
 	if t.same {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"math"
 	"testing"
+
+	"github.com/geodisaster/engine/crs/internal/core"
 )
 
 func TestTransformSlices(t *testing.T) {
@@ -12,8 +14,8 @@ func TestTransformSlices(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := c.(*projectedCRS)
-	tr, err := NewTransformer(p.base, p)
+	p := c.(*core.ProjectedCRS)
+	tr, err := NewTransformer(p.Base, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +30,7 @@ func TestTransformSlices(t *testing.T) {
 			t.Fatalf("workers %d: %v", workers, err)
 		}
 		for i := range x {
-			wx, wy, werr := Transform(p.base, p, lon[i], lat[i])
+			wx, wy, werr := Transform(p.Base, p, lon[i], lat[i])
 			if werr != nil {
 				if !math.IsNaN(x[i]) || !math.IsNaN(y[i]) {
 					t.Fatalf("point %d failed but is (%v, %v)", i, x[i], y[i])

@@ -38,15 +38,26 @@ func loadDescribed(t *testing.T, args ...string) []described {
 		}
 		out = b
 	}
-	var res []described
+	return DecodeJSONLines[described](t, out, 0)
+}
+
+// DecodeJSONLines decodes the lines of out, the output of a conformance
+// script, as one T each, after skip header lines.
+func DecodeJSONLines[T any](t testing.TB, out []byte, skip int) []T {
+	t.Helper()
+	var res []T
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(make([]byte, 1<<20), 1<<26)
 	for sc.Scan() {
-		var d described
-		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
+		if skip > 0 {
+			skip--
+			continue
+		}
+		var v T
+		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
 			t.Fatal(err)
 		}
-		res = append(res, d)
+		res = append(res, v)
 	}
 	return res
 }
