@@ -72,7 +72,13 @@ func (s *Server) account(next sdk.MethodHandler) sdk.MethodHandler {
 				s.sh.clients = append(s.sh.clients, ClientInfo{Actor: s.actor(), Name: p.ClientInfo.Name, Version: p.ClientInfo.Version})
 				s.sh.mu.Unlock()
 			}
-			return next(ctx, method, req)
+			res, err := next(ctx, method, req)
+			if ss, ok := req.GetSession().(*sdk.ServerSession); ok && err == nil {
+				s.initMu.Lock()
+				s.initialized = ss
+				s.initMu.Unlock()
+			}
+			return res, err
 		case "tools/call":
 		default:
 			return next(ctx, method, req)

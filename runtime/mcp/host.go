@@ -538,10 +538,9 @@ func (h *Host) create(w http.ResponseWriter, r *http.Request, body []byte, rec w
 
 	v.handler.ServeHTTP(w, r)
 
-	var ss *sdk.ServerSession
-	for s := range srv.srv.Sessions() {
-		ss = s
-	}
+	// The session initialize opened, even if the client has already
+	// closed it again (its episode is then written by viewClosed).
+	ss := srv.initializedSession()
 	h.mu.Lock()
 	t.inflight--
 	t.last = time.Now()

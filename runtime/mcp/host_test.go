@@ -668,3 +668,43 @@ func replaceLast(s, old, new string) string {
 	}
 	return s[:i] + new + s[i+len(old):]
 }
+
+// TestEpisodeDirQuickClose closes client sessions right after initialize,
+// many at once: every initialized session still leaves its episode
+// summary, even when the client is gone before the host has registered
+// the session it opened.
+func TestEpisodeDirQuickClose(t *testing.T) {
+	c := newCorpus(t, []string{"xbd_q1"})
+	dir := t.TempDir()
+	ed, err := mcp.NewEpisodeDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, ts := startHost(t, c, mcp.HostOptions{Episodes: ed, MaxSessions: 64})
+	const n = 16
+	errs := make(chan error, n)
+	for i := 0; i < n; i++ {
+		go func() {
+			cs, err := dialHTTP(context.Background(), ts.URL+mcp.SingleEndpoint(c.gold[0].ID), "", "quick-close")
+			if err == nil {
+				err = cs.Close()
+			}
+			errs <- err
+		}()
+	}
+	for i := 0; i < n; i++ {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitFor(t, func() bool { return len(h.Sessions()) == 0 })
+	sums, err := mcp.ReadEpisodeDir(dir)
+	if err != nil || len(sums) != n {
+		t.Fatalf("%d summaries of %d sessions: %v", len(sums), n, err)
+	}
+	for _, s := range sums {
+		if s.End != mcp.EndClientClosed {
+			t.Fatalf("%+v", s)
+		}
+	}
+}

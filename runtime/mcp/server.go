@@ -138,6 +138,20 @@ type Server struct {
 	exposed map[string]bool // exposed tool names
 	sh      *shared
 	owner   bool // Close ends the session
+
+	// initialized is the client session this server's initialize
+	// answered; it is kept because the SDK forgets a session as soon as it
+	// closes, which a client may do right after initialize returns.
+	initMu      sync.Mutex
+	initialized *sdk.ServerSession
+}
+
+// initializedSession returns the client session that completed
+// initialize with this server, or nil.
+func (s *Server) initializedSession() *sdk.ServerSession {
+	s.initMu.Lock()
+	defer s.initMu.Unlock()
+	return s.initialized
 }
 
 // shared is the session state every view of one session uses.
