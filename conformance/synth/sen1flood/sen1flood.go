@@ -7,7 +7,6 @@ package sen1flood
 import (
 	"fmt"
 	"math"
-	"sort"
 
 	"github.com/geodisaster/engine/conformance/synth/internal/core"
 	"github.com/geodisaster/engine/crs"
@@ -469,62 +468,25 @@ func sen1Gold(c *S1Chip) (*sen1Truth, error) {
 			workers.RoundHalfEven(c.T[2]+float64(float64(maxC+1)*c.T[0]), 6), workers.RoundHalfEven(c.T[5]+float64(float64(minR)*c.T[4]), 6),
 		}
 	}
-	// 4x4 grid: cell row k spans rows [k*H/4, (k+1)*H/4).
-	type cell struct{ id, valid, flood int }
-	cells := make([]cell, 16)
+	// The 4x4 grid, its cells and ranking as the worker partitions and
+	// ranks them (spec types 39-41), over the prediction computed here.
+	mask := make([]uint8, n)
+	for i := range mask {
+		switch {
+		case !valid[i]:
+			mask[i] = worker.MaskNoData
+		case flood[i]:
+			mask[i] = worker.MaskFlood
+		}
+	}
+	cells := worker.FloodGrid(mask, c.W, c.H, tr.flood)
 	maxFlood := 0
-	for gr := 0; gr < 4; gr++ {
-		for gc := 0; gc < 4; gc++ {
-			ce := &cells[gr*4+gc]
-			ce.id = gr*4 + gc
-			for r := gr * c.H / 4; r < (gr+1)*c.H/4; r++ {
-				for col := gc * c.W / 4; col < (gc+1)*c.W/4; col++ {
-					if valid[r*c.W+col] {
-						ce.valid++
-					}
-					if flood[r*c.W+col] {
-						ce.flood++
-					}
-				}
-			}
-			maxFlood = max(maxFlood, ce.flood)
-		}
-	}
-	pct := func(a, b int) float64 { return float64(100*float64(a)) / float64(b) }
-	cellJSON := func(ce cell) map[string]any {
-		var p any
-		if ce.valid > 0 {
-			p = workers.RoundHalfEven(pct(ce.flood, ce.valid), 6)
-		}
-		share := 0.0
-		if tr.flood > 0 {
-			share = float64(ce.flood) / float64(tr.flood)
-		}
-		return map[string]any{"cell_id": ce.id, "row": ce.id / 4, "col": ce.id % 4, "valid_pixels": ce.valid,
-			"flood_pixels": ce.flood, "flood_percentage": p, "flood_share": workers.RoundHalfEven(share, 6)}
-	}
 	for _, ce := range cells {
-		tr.cells = append(tr.cells, cellJSON(ce))
+		tr.cells = append(tr.cells, worker.CellJSON(ce))
+		maxFlood = max(maxFlood, ce.Flood)
 	}
-	ranked := append([]cell(nil), cells...)
-	key := func(ce cell) float64 {
-		if ce.valid == 0 {
-			return -1
-		}
-		return pct(ce.flood, ce.valid)
-	}
-	sort.SliceStable(ranked, func(i, j int) bool {
-		a, b := ranked[i], ranked[j]
-		if key(a) != key(b) {
-			return key(a) > key(b)
-		}
-		if a.flood != b.flood {
-			return a.flood > b.flood
-		}
-		return a.id > b.id
-	})
-	for k, ce := range ranked[:3] {
-		m := cellJSON(ce)
+	for k, ce := range worker.RankFloodCells(cells)[:3] {
+		m := worker.CellJSON(ce)
 		m["rank"] = k + 1
 		tr.top3 = append(tr.top3, m)
 	}
