@@ -3,6 +3,8 @@ package synth
 import (
 	"bytes"
 	"context"
+	"github.com/geodisaster/engine/conformance/synth/internal/core"
+	"github.com/geodisaster/engine/conformance/synth/internal/synthtest"
 	"os"
 	"path/filepath"
 	"testing"
@@ -21,14 +23,14 @@ func TestFullSplitPlan(t *testing.T) {
 	train, test, groups, grouped := 0, 0, 0, 0
 	for _, qt := range SupportedTypes() {
 		tg := gens[qt]
-		tests, ok := publishedTests[qt]
-		if !ok {
+		tests := tg.Tests
+		if tests <= 0 {
 			t.Fatalf("%s: no published test count", qt)
 		}
-		splits := make([]string, tg.full)
+		splits := make([]string, tg.Full)
 		n := 0
 		for i := range splits {
-			splits[i] = fullSplit(i, tg.full, tests)
+			splits[i] = core.FullSplit(i, tg.Full, tests)
 			if splits[i] == "test" {
 				n++
 			}
@@ -36,10 +38,10 @@ func TestFullSplitPlan(t *testing.T) {
 		if n != tests {
 			t.Errorf("%s: %d test records, the spec says %d", qt, n, tests)
 		}
-		train += tg.full - n
+		train += tg.Full - n
 		test += n
 		seen := map[int]bool{}
-		for _, g := range duplicateGroups(qt, splits) {
+		for _, g := range tg.Copies.Groups(splits) {
 			if len(g) < 2 || len(g) > 3 {
 				t.Errorf("%s: group %v", qt, g)
 			}
@@ -52,7 +54,7 @@ func TestFullSplitPlan(t *testing.T) {
 			groups++
 			grouped += len(g)
 		}
-		if tg.sample == nil && duplicateGroups(qt, splits) != nil {
+		if tg.Sample == nil && tg.Copies.Groups(splits) != nil {
 			t.Errorf("%s has copies but cannot name their samples", qt)
 		}
 	}
@@ -67,10 +69,10 @@ func TestFullSplitPlan(t *testing.T) {
 // TestCopyRecord checks that a path-renamed copy declares byte copies of
 // its source's files under its own sample and replays to the same answer.
 func TestCopyRecord(t *testing.T) {
-	dir, recs, _ := generate(t, Options{Types: []string{"fastest_safest"}, PerType: 1, Seed: 2})
+	dir, recs, _ := synthtest.Generate(t, generators(), Options{Types: []string{"fastest_safest"}, PerType: 1, Seed: 2})
 	src := recs[0]
 	files := map[string]bool{}
-	cp, err := copyRecord(dir, src, routingSample("fastest_safest", 150), files)
+	cp, err := core.CopyRecord(dir, src, generators()["fastest_safest"].Sample(150), files)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,8 +106,8 @@ func TestCopyRecord(t *testing.T) {
 		t.Fatalf("source %v %s, copy %v %s", a.Correct, a.Answer, b.Correct, b.Answer)
 	}
 	bad := src
-	bad.Handles = map[string]workers.HandleDecl{"x_1": {Kind: "input", Files: []workersCard{{Path: "elsewhere/a.tif"}}}}
-	if _, err := copyRecord(dir, bad, "s", map[string]bool{}); err == nil {
+	bad.Handles = map[string]workers.HandleDecl{"x_1": {Kind: "input", Files: []workers.FileCard{{Path: "elsewhere/a.tif"}}}}
+	if _, err := core.CopyRecord(dir, bad, "s", map[string]bool{}); err == nil {
 		t.Fatal("a file outside the sample was copied")
 	}
 }
@@ -116,7 +118,7 @@ func TestCopyRecord(t *testing.T) {
 // spec's table (section 6). geodisaster export on a fresh synth --full
 // gives these counts row for row (docs/inventory.md).
 func TestFullCorpusTurnCounts(t *testing.T) {
-	_, recs, _ := generate(t, Options{PerType: 1})
+	_, recs, _ := synthtest.Generate(t, generators(), Options{PerType: 1})
 	gens := generators()
 	var train, test export.TurnCounts
 	episodes := [2]int{}
@@ -125,8 +127,8 @@ func TestFullCorpusTurnCounts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		nTest := publishedTests[r.QuestionType]
-		nTrain := gens[r.QuestionType].full - nTest
+		nTest := gens[r.QuestionType].Tests
+		nTrain := gens[r.QuestionType].Full - nTest
 		for _, s := range []struct {
 			to *export.TurnCounts
 			n  int

@@ -4,393 +4,75 @@
 // byte-identical files.
 //
 // Gold answers are computed by the generator directly from the arrays it
-// creates (never by running the workers); the native-stack oracle in
-// conformance/oracle recomputes them independently from the written files.
+// creates (never by running the workers; where the spec's arithmetic is
+// the worker's, through the family package's exported rule); the
+// native-stack oracle in conformance/oracle recomputes them independently
+// from the written files.
 //
-// Determinism across architectures: every product that meets an addition
-// or subtraction is rounded explicitly (float64(x*y), also around
-// rng.Float64(), which is an inlined multiplication by 2^-53) so arm64
-// cannot fuse it into a multiply-add; amd64 arithmetic is unchanged.
-// conformance/crossarch's TestNoFusedMultiplyAdd keeps it so.
+// Each family's generators live in their own package
+// (conformance/synth/<family>) on the shared core
+// (conformance/synth/internal/core, the corpus writer); families lists
+// them, the one registration point.
 package synth
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
-	"fmt"
-	"math/rand/v2"
-	"os"
-	"path/filepath"
-	"strings"
-	"sync"
-	"sync/atomic"
 
-	"github.com/geodisaster/engine/raster"
-	"github.com/geodisaster/engine/runtime"
-	"github.com/geodisaster/engine/workers"
+	"github.com/geodisaster/engine/conformance/synth/deforestation"
+	"github.com/geodisaster/engine/conformance/synth/internal/core"
+	"github.com/geodisaster/engine/conformance/synth/multihazard"
+	"github.com/geodisaster/engine/conformance/synth/routing"
+	"github.com/geodisaster/engine/conformance/synth/sen1flood"
+	"github.com/geodisaster/engine/conformance/synth/xbd"
 )
 
 // Options configures a corpus.
-type Options struct {
-	// Types restricts generation to these question types (all supported
-	// types when empty).
-	Types []string
-	// PerType is the number of records per type (default 6).
-	PerType int
-	// Full uses the specification's per-type record counts and input sizes.
-	Full bool
-	// Seed varies the pseudo-random content.
-	Seed uint64
-	// Workers is the number of records generated in parallel (default 1).
-	// Every record draws from its own random stream and writes its own
-	// files, so the corpus is byte-identical for any number of workers.
-	Workers int
-	// UserShaped writes inputs the way users have them rather than as the
-	// release packages them: cached OSM features of the multi-hazard D
-	// types as LineString and Polygon geometries (besides Points), xBD
-	// building labels as a GeoJSON FeatureCollection, and routing chips
-	// in EPSG:4326 instead of a UTM zone.
-	UserShaped bool
-	// Progress, when not nil, is called after each record is generated
-	// with the records done and the total (from one goroutine at a time).
-	Progress func(done, total int)
-}
+type Options = core.Options
 
 // Manifest describes a generated corpus; it is written as corpus.json.
-type Manifest struct {
-	Generator string         `json:"generator"`
-	Status    string         `json:"status"`
-	Seed      uint64         `json:"seed"`
-	Full      bool           `json:"full"`
-	Records   int            `json:"records"`
-	ByType    map[string]int `json:"by_type"`
-	Files     int            `json:"files"`
-	// RecordsSHA256 is the SHA-256 of records.jsonl.
-	RecordsSHA256 string `json:"records_sha256"`
-	// UserShaped reports Options.UserShaped.
-	UserShaped bool `json:"user_shaped,omitempty"`
-	// BySplit counts each split's records, and DuplicateGroups and
-	// DuplicateRecords the groups of path-renamed copies and their
-	// records (full corpora only).
-	BySplit          map[string]int `json:"by_split,omitempty"`
-	DuplicateGroups  int            `json:"duplicate_groups,omitempty"`
-	DuplicateRecords int            `json:"duplicate_records,omitempty"`
-}
+type Manifest = core.Manifest
 
-// typeGen generates record number i of one question type.
-type typeGen struct {
-	// full is the specification's record count for the type.
-	full int
-	gen  func(g *gen, i int) (workers.Record, error)
-	// sample names record i's sample, for types whose full corpus has
-	// path-renamed copies (duplicatePlan); nil otherwise.
-	sample func(i int) string
-}
+// families lists every family's generators.
+var families = []func() core.Types{deforestation.Types, multihazard.Types, xbd.Types, routing.Types, sen1flood.Types}
 
-func generators() map[string]typeGen {
-	out := map[string]typeGen{}
-	for _, fam := range []map[string]typeGen{deforestationGens(), multiHazardGens(), xbdGens(), routingGens(), sen1FloodGens()} {
-		for k, v := range fam {
-			out[k] = v
-		}
+// generators returns the generators of every supported question type.
+func generators() core.Types {
+	out := core.Types{}
+	for _, f := range families {
+		out.Add(f())
 	}
 	return out
 }
 
 // SupportedTypes returns the question types the generator can produce.
-func SupportedTypes() []string {
-	var out []string
-	for _, q := range workers.QuestionTypes() {
-		if _, ok := generators()[q.ID]; ok {
-			out = append(out, q.ID)
-		}
-	}
-	return out
-}
+func SupportedTypes() []string { return generators().Supported() }
 
 // Generate writes a corpus into dir: records.jsonl (full records),
 // test_inputs.jsonl (the gold-free projection), corpus.json and the input
 // files.
 func Generate(ctx context.Context, dir string, opts Options) (*Manifest, error) {
-	gens := generators()
-	types := opts.Types
-	if len(types) == 0 {
-		types = SupportedTypes()
-	}
-	per := opts.PerType
-	if per <= 0 {
-		per = 6
-	}
-	m := &Manifest{Generator: "geodisaster synth", Status: runtime.StatusFixture, Seed: opts.Seed, Full: opts.Full, ByType: map[string]int{}, UserShaped: opts.UserShaped}
-	type job struct {
-		t   string
-		i   int
-		gen typeGen
-		qt  workers.QuestionType
-	}
-	var jobs []job
-	// A full corpus splits each type as its section states and holds the
-	// release's duplicate-trajectory groups as path-renamed copies: job k
-	// with copyOf[k] = s is a copy of job s, made once s is generated.
-	var splits []string
-	copyOf := map[int]int{}
-	weights := map[int]float64{}
-	for _, t := range types {
-		tg, ok := gens[t]
-		if !ok {
-			return nil, fmt.Errorf("synth: question type %q is not supported (supported: %s)", t, strings.Join(SupportedTypes(), ", "))
-		}
-		qt, _ := workers.LookupQuestionType(t)
-		n := per
-		if opts.Full {
-			n = tg.full
-		}
-		first := len(jobs)
-		for i := 0; i < n; i++ {
-			jobs = append(jobs, job{t: t, i: i, gen: tg, qt: qt})
-			if opts.Full {
-				splits = append(splits, fullSplit(i, n, publishedTests[t]))
-			}
-		}
-		if opts.Full && tg.sample != nil {
-			for _, g := range duplicateGroups(t, splits[first:]) {
-				for _, i := range g {
-					weights[first+i] = 1 / float64(len(g))
-				}
-				for _, i := range g[1:] {
-					copyOf[first+i] = first + g[0]
-				}
-			}
-		}
-	}
-	// Each job owns its random stream, its record and its file set; the
-	// results are assembled in job order, so output does not depend on
-	// scheduling.
-	recs := make([]workers.Record, len(jobs))
-	fileSets := make([]map[string]bool, len(jobs))
-	errs := make([]error, len(jobs))
-	var progressMu sync.Mutex
-	progressDone := 0
-	// finish sets a generated record's type, split, weight and group.
-	finish := func(k int, rec workers.Record) (workers.Record, error) {
-		j := jobs[k]
-		rec.QuestionType = j.t
-		rec.Family = string(j.qt.Family)
-		switch {
-		case opts.Full:
-			rec.Split = splits[k]
-		case rec.Split == "":
-			rec.Split = "train"
-			if j.i%10 == 9 {
-				rec.Split = "test"
-			}
-		}
-		if w, ok := weights[k]; ok {
-			rec.TrainingWeight = w
-		}
-		if rec.TrainingWeight == 0 {
-			rec.TrainingWeight = 1
-		}
-		if rec.SplitGroupID == "" {
-			rec.SplitGroupID = rec.SampleID
-		}
-		if err := rec.Validate(true); err != nil {
-			return workers.Record{}, fmt.Errorf("synth: generated an invalid record: %w", err)
-		}
-		return rec, nil
-	}
-	run := func(k int) {
-		j := jobs[k]
-		if err := ctx.Err(); err != nil {
-			errs[k] = err
-			return
-		}
-		if opts.Progress != nil {
-			defer func() {
-				progressMu.Lock()
-				progressDone++
-				opts.Progress(progressDone, len(jobs))
-				progressMu.Unlock()
-			}()
-		}
-		fileSets[k] = map[string]bool{}
-		if _, isCopy := copyOf[k]; isCopy {
-			return // made from its source below
-		}
-		g := &gen{dir: dir, full: opts.Full, userShaped: opts.UserShaped, rng: rand.New(rand.NewPCG(opts.Seed, uint64(j.qt.Number)<<32|uint64(j.i))), files: fileSets[k]}
-		rec, err := j.gen.gen(g, j.i)
-		if err != nil {
-			errs[k] = fmt.Errorf("synth: %s record %d: %w", j.t, j.i, err)
-			return
-		}
-		recs[k], errs[k] = finish(k, rec)
-	}
-	nw := max(1, min(opts.Workers, len(jobs)))
-	if nw == 1 {
-		for k := range jobs {
-			if run(k); errs[k] != nil {
-				return nil, errs[k]
-			}
-		}
-	} else {
-		var next atomic.Int64
-		var failed atomic.Bool
-		var wg sync.WaitGroup
-		for w := 0; w < nw; w++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for !failed.Load() {
-					k := int(next.Add(1)) - 1
-					if k >= len(jobs) {
-						return
-					}
-					if run(k); errs[k] != nil {
-						failed.Store(true)
-					}
-				}
-			}()
-		}
-		wg.Wait()
-		for k := range jobs {
-			if errs[k] != nil {
-				return nil, errs[k]
-			}
-		}
-	}
-	for k := range jobs {
-		src, ok := copyOf[k]
-		if !ok {
-			continue
-		}
-		rec, err := copyRecord(dir, recs[src], jobs[k].gen.sample(jobs[k].i), fileSets[k])
-		if err == nil {
-			recs[k], err = finish(k, rec)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("synth: %s record %d (a copy of record %d): %w", jobs[k].t, jobs[k].i, jobs[src].i, err)
-		}
-	}
-	if opts.Full {
-		m.BySplit = map[string]int{}
-		for _, r := range recs {
-			m.BySplit[r.Split]++
-		}
-		sources := map[int]bool{}
-		for _, src := range copyOf {
-			sources[src] = true
-		}
-		m.DuplicateGroups, m.DuplicateRecords = len(sources), len(sources)+len(copyOf)
-	}
-	files := map[string]bool{}
-	for k, j := range jobs {
-		m.ByType[j.t]++
-		for f := range fileSets[k] {
-			files[f] = true
-		}
-	}
-	m.Records = len(recs)
-	m.Files = len(files)
-	recPath := filepath.Join(dir, "records.jsonl")
-	sum, err := writeJSONL(recPath, recs)
-	if err != nil {
-		return nil, err
-	}
-	m.RecordsSHA256 = sum
-	test := make([]workers.Record, len(recs))
-	for i, r := range recs {
-		test[i] = r.TestInput()
-	}
-	if _, err := writeJSONL(filepath.Join(dir, "test_inputs.jsonl"), test); err != nil {
-		return nil, err
-	}
-	b, _ := json.MarshalIndent(m, "", "  ")
-	if err := os.WriteFile(filepath.Join(dir, "corpus.json"), append(b, '\n'), 0o644); err != nil {
-		return nil, err
-	}
-	return m, nil
+	return core.Generate(ctx, dir, generators(), opts)
 }
 
-func writeJSONL(path string, recs []workers.Record) (string, error) {
-	var sb strings.Builder
-	if err := workers.WriteRecords(&sb, recs); err != nil {
-		return "", err
-	}
-	if err := os.WriteFile(path, []byte(sb.String()), 0o644); err != nil {
-		return "", err
-	}
-	s := sha256.Sum256([]byte(sb.String()))
-	return hex.EncodeToString(s[:]), nil
+// Sen1FloodRealChips lists the chips Sen1FloodRealCorpus derives from a
+// real S1Portable.tif (sen1flood.RealChips).
+var Sen1FloodRealChips = sen1flood.RealChips
+
+// Sen1FloodLabelGridChips lists the chips Sen1FloodLabelGridCorpus
+// derives from the real chip (sen1flood.LabelGridChips).
+var Sen1FloodLabelGridChips = sen1flood.LabelGridChips
+
+// Sen1FloodRealCorpus writes records of the five Sen1Floods11 types over a
+// real hydrated S1Portable.tif and its deterministic variants into dir
+// (sen1flood.RealCorpus). It returns the SHA-256 of records.jsonl.
+func Sen1FloodRealCorpus(ctx context.Context, dir, sample string, portable []byte) (string, error) {
+	return sen1flood.RealCorpus(ctx, dir, sample, portable)
 }
 
-// gen writes one record's files.
-type gen struct {
-	dir        string
-	full       bool
-	userShaped bool
-	rng        *rand.Rand
-	files      map[string]bool
-}
-
-// write stores a file at a repository-relative path and returns its card.
-func (g *gen) write(rel string, data []byte) (workers.FileCard, error) {
-	if err := workers.CheckRelativePath(rel); err != nil {
-		return workers.FileCard{}, err
-	}
-	full := filepath.Join(g.dir, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-		return workers.FileCard{}, err
-	}
-	if err := os.WriteFile(full, data, 0o644); err != nil {
-		return workers.FileCard{}, err
-	}
-	g.files[rel] = true
-	s := sha256.Sum256(data)
-	return workers.FileCard{Path: rel, SHA256: hex.EncodeToString(s[:])}, nil
-}
-
-// writeJSON stores a JSON document (indented, sorted keys via maps).
-func (g *gen) writeJSON(rel string, v any) (workers.FileCard, error) {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return workers.FileCard{}, err
-	}
-	return g.write(rel, append(b, '\n'))
-}
-
-// writeTIFF stores a single-band GeoTIFF.
-func (g *gen) writeTIFF(rel string, b *raster.Band, opts raster.WriteOptions) (workers.FileCard, error) {
-	var sb bytesBuffer
-	if err := raster.Write(&sb, []*raster.Band{b}, opts); err != nil {
-		return workers.FileCard{}, err
-	}
-	return g.write(rel, sb.b)
-}
-
-type bytesBuffer struct{ b []byte }
-
-func (w *bytesBuffer) Write(p []byte) (int, error) { w.b = append(w.b, p...); return len(p), nil }
-
-// question writes the question sidecar and returns the question handle.
-func (g *gen) question(qtype, sample, text string, params map[string]any) (workers.HandleDecl, error) {
-	doc := map[string]any{"question_type": qtype, "sample_id": sample, "question": text}
-	if params != nil {
-		doc["parameters"] = params
-	}
-	card, err := g.writeJSON("questions/"+qtype+"/"+sample+".json", doc)
-	if err != nil {
-		return workers.HandleDecl{}, err
-	}
-	return workers.HandleDecl{Kind: workers.KindQuestion, Files: []workers.FileCard{card}}, nil
-}
-
-// answerJSON marshals a gold answer; it fails for non-finite numbers.
-func answerJSON(v any) (json.RawMessage, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, fmt.Errorf("gold answer: %w", err)
-	}
-	return b, nil
+// Sen1FloodLabelGridCorpus writes records of types 42 and 43 over a real
+// hydrated S1Portable.tif and its variants, their known-water rasters from
+// the chip's hand labels (sen1flood.LabelGridCorpus). It returns the
+// SHA-256 of records.jsonl.
+func Sen1FloodLabelGridCorpus(ctx context.Context, dir, sample string, portable, labelHand []byte) (string, error) {
+	return sen1flood.LabelGridCorpus(ctx, dir, sample, portable, labelHand)
 }

@@ -7,9 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/geodisaster/engine/runtime"
-	"github.com/geodisaster/engine/workers"
 )
 
 // TestGenerateParallelIdentical generates the same corpus with one and with
@@ -61,30 +58,4 @@ func TestGenerateParallelIdentical(t *testing.T) {
 	if n != files {
 		t.Errorf("%d files with 4 workers, %d with 1", n, files)
 	}
-}
-
-// generate writes a corpus into a new test directory and reads it back:
-// the directory, its records and an engine on it.
-func generate(t testing.TB, opts Options) (string, []workers.Record, *runtime.Engine) {
-	t.Helper()
-	dir := t.TempDir()
-	if _, err := Generate(context.Background(), dir, opts); err != nil {
-		t.Fatal(err)
-	}
-	recs, eng := readCorpus(t, dir)
-	return dir, recs, eng
-}
-
-// readCorpus reads a generated corpus's records and opens an engine on it.
-func readCorpus(t testing.TB, dir string) ([]workers.Record, *runtime.Engine) {
-	t.Helper()
-	recs, err := workers.ReadRecordsFile(filepath.Join(dir, "records.jsonl"), true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return recs, eng
 }

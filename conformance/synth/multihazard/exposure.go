@@ -1,4 +1,4 @@
-package synth
+package multihazard
 
 import (
 	"fmt"
@@ -6,11 +6,13 @@ import (
 
 	"github.com/paulmach/orb"
 
+	"github.com/geodisaster/engine/conformance/synth/internal/core"
 	"github.com/geodisaster/engine/crs"
 	"github.com/geodisaster/engine/internal/numpy"
 	"github.com/geodisaster/engine/raster"
 	"github.com/geodisaster/engine/vector"
 	"github.com/geodisaster/engine/workers"
+	worker "github.com/geodisaster/engine/workers/multihazard"
 )
 
 // Multi-hazard task shape D generators (types 12, 16, 20, 24, 28).
@@ -53,21 +55,21 @@ type osmFeature struct {
 // and osm/pois.geojson with representative points inside positive cells,
 // elsewhere in the AOI, outside the AOI within and beyond 5 km, duplicate
 // ids (counted once), null and absent names and misleading row/col hints.
-func genExposureD(t exposureTypeD) func(g *gen, i int) (workers.Record, error) {
-	return func(g *gen, i int) (workers.Record, error) {
+func genExposureD(t exposureTypeD) func(g *core.Gen, i int) (workers.Record, error) {
+	return func(g *core.Gen, i int) (workers.Record, error) {
 		r, err := newMH(g, t.qt, i)
 		if err != nil {
 			return workers.Record{}, err
 		}
 		w, h, T := r.grid.W, r.grid.H, r.grid.T
-		set := r.blobs(1+g.rng.IntN(3), 0.12)
+		set := r.blobs(1+g.Rng.IntN(3), 0.12)
 		if t.allowEmpty && i%3 == 2 {
 			set = make([]bool, r.n())
 		}
 		var nd []bool
 		var ndv *float64
 		if i%2 == 1 {
-			nd, ndv = r.stripe(2), f64(255)
+			nd, ndv = r.stripe(2), core.F64(255)
 		}
 		fb, ones, err := r.binaryBand(set, nd)
 		if err != nil {
@@ -85,15 +87,15 @@ func genExposureD(t exposureTypeD) func(g *gen, i int) (workers.Record, error) {
 		popND := i%3 == 0
 		popOK := make([]bool, r.n())
 		for k := 0; k < r.n(); k++ {
-			if popND && g.rng.IntN(40) == 0 {
-				setAt(pop, k, -99999)
+			if popND && g.Rng.IntN(40) == 0 {
+				core.SetAt(pop, k, -99999)
 				continue
 			}
 			v := 0.0
-			if g.rng.IntN(4) != 0 {
-				v = 300 * g.rng.Float64() * g.rng.Float64()
+			if g.Rng.IntN(4) != 0 {
+				v = 300 * g.Rng.Float64() * g.Rng.Float64()
 			}
-			setAt(pop, k, v)
+			core.SetAt(pop, k, v)
 			popOK[k] = true
 		}
 		var pv []float32
@@ -102,7 +104,7 @@ func genExposureD(t exposureTypeD) func(g *gen, i int) (workers.Record, error) {
 				pv = append(pv, pop.Data.([]float32)[k])
 			}
 		}
-		population := round(float64(numpy.SumFloat32(pv)), 3)
+		population := workers.RoundHalfEven(float64(numpy.SumFloat32(pv)), 3)
 		// OSM representative points.
 		var feats []osmFeature
 		next := 1000 + 37*i
@@ -124,25 +126,25 @@ func genExposureD(t exposureTypeD) func(g *gen, i int) (workers.Record, error) {
 			if cat == "highway" && noHighway {
 				continue
 			}
-			for k := 0; k < 2+g.rng.IntN(3) && len(ones) > 0; k++ { // in positive cells
-				c := ones[g.rng.IntN(len(ones))]
-				lon, lat := T.Apply(float64(c%w)+0.15+float64(0.7*g.rng.Float64()), float64(c/w)+0.15+float64(0.7*g.rng.Float64()))
+			for k := 0; k < 2+g.Rng.IntN(3) && len(ones) > 0; k++ { // in positive cells
+				c := ones[g.Rng.IntN(len(ones))]
+				lon, lat := T.Apply(float64(c%w)+0.15+float64(0.7*g.Rng.Float64()), float64(c/w)+0.15+float64(0.7*g.Rng.Float64()))
 				add(cat, lon, lat)
 			}
-			for k := 0; k < 3+g.rng.IntN(5); k++ { // anywhere in the AOI
-				add(cat, west+float64((east-west)*g.rng.Float64()), south+float64((north-south)*g.rng.Float64()))
+			for k := 0; k < 3+g.Rng.IntN(5); k++ { // anywhere in the AOI
+				add(cat, west+float64((east-west)*g.Rng.Float64()), south+float64((north-south)*g.Rng.Float64()))
 			}
-			for k := 0; k < 2+g.rng.IntN(3); k++ { // just outside the AOI (east), some within 5 km
-				add(cat, east+0.002+float64(0.05*g.rng.Float64()), south+float64((north-south)*g.rng.Float64()))
+			for k := 0; k < 2+g.Rng.IntN(3); k++ { // just outside the AOI (east), some within 5 km
+				add(cat, east+0.002+float64(0.05*g.Rng.Float64()), south+float64((north-south)*g.Rng.Float64()))
 			}
-			add(cat, west-0.2-float64(0.1*g.rng.Float64()), north+0.1) // far outside
+			add(cat, west-0.2-float64(0.1*g.Rng.Float64()), north+0.1) // far outside
 		}
 		if len(feats) > 2 {
 			dup := feats[1]
 			dup.lon, dup.lat = east+0.5, north+0.5 // same id again: not a distinct feature
 			feats = append(feats, dup)
 		}
-		if g.userShaped {
+		if g.UserShaped {
 			if err := osmShapes(g, feats); err != nil {
 				return workers.Record{}, err
 			}
@@ -195,7 +197,7 @@ func genExposureD(t exposureTypeD) func(g *gen, i int) (workers.Record, error) {
 			for k := range cx {
 				d = math.Min(d, math.Sqrt(float64((px-cx[k])*(px-cx[k]))+float64((py-cy[k])*(py-cy[k]))))
 			}
-			if d <= 5000 {
+			if d <= worker.ContextKM*1000 {
 				st.within++
 			}
 			if d < st.best {
@@ -210,16 +212,16 @@ func genExposureD(t exposureTypeD) func(g *gen, i int) (workers.Record, error) {
 			st := stats[c]
 			var dist any
 			if !math.IsInf(st.best, 1) {
-				dist = round(st.best, 3)
+				dist = workers.RoundHalfEven(st.best, 3)
 			} else {
 				st.name = nil
 			}
 			assets[c] = map[string]any{"feature_count": st.count, "in_footprint_count": st.in, "within_5km_count": st.within,
 				"nearest_name": st.name, "nearest_distance_m": dist}
 		}
-		fpArea := round(r.areaHa(ones), 3)
+		fpArea := workers.RoundHalfEven(r.areaHa(ones), 3)
 		ev := map[string]any{"footprint_handle": t.footprint, "footprint_pixel_count": len(ones), "footprint_area_ha": fpArea,
-			"population_in_footprint": population, "within_km": 5.0, "distance_method": "local_aeqd_positive_cell_centres",
+			"population_in_footprint": population, "within_km": worker.ContextKM, "distance_method": worker.DistanceMethod,
 			"assets": assets}
 		side := map[string]any{"units": "binary_mask"}
 		if t.provenance != "" {
@@ -242,7 +244,7 @@ func genExposureD(t exposureTypeD) func(g *gen, i int) (workers.Record, error) {
 			case math.IsInf(st.best, 1):
 				status = "no_footprint_cell"
 			default:
-				dist = round(st.best, 3)
+				dist = workers.RoundHalfEven(st.best, 3)
 			}
 			ans = map[string]any{"distance_m": dist, "units": "m", "availability_status": status}
 		case "schools":
@@ -257,13 +259,13 @@ func genExposureD(t exposureTypeD) func(g *gen, i int) (workers.Record, error) {
 		}
 		var popNDV *float64
 		if popND {
-			popNDV = f64(-99999)
+			popNDV = core.F64(-99999)
 		}
 		pc, err := r.raster("worldpop__2020", pop, popNDV, map[string]any{"product": "WorldPop/GP/100m/pop", "year": 2020, "units": "people per pixel"})
 		if err != nil {
 			return workers.Record{}, err
 		}
-		gj, err := r.g.writeJSON(r.base+"osm/pois.geojson", osmCollection(feats, w, h, g))
+		gj, err := r.g.WriteJSON(r.base+"osm/pois.geojson", osmCollection(feats, w, h, g))
 		if err != nil {
 			return workers.Record{}, err
 		}
@@ -271,7 +273,7 @@ func genExposureD(t exposureTypeD) func(g *gen, i int) (workers.Record, error) {
 		if err != nil {
 			return workers.Record{}, err
 		}
-		r.input("hazard_stack_1", append([]workersCard{inv}, fc...)...)
+		r.input("hazard_stack_1", append([]workers.FileCard{inv}, fc...)...)
 		r.input("exposure_context_1", append(pc, gj)...)
 		score := map[string]any{"input": "work_1", "scale": "impact_footprint"}
 		if t.hazard != "" {
@@ -279,27 +281,27 @@ func genExposureD(t exposureTypeD) func(g *gen, i int) (workers.Record, error) {
 		}
 		expo := map[string]any{"input": "score_1"}
 		if t.exposure == "" {
-			expo["within_km"] = 5.0
+			expo["within_km"] = worker.ContextKM
 		} else {
 			expo["exposure"] = t.exposure
 		}
 		return r.record(t.question, []workers.Step{
 			readHazard(t.role),
-			step("ReadData", map[string]any{"question": "question_1", "handle": "exposure_context_1", "role": "exposure"}, "scene_2"),
-			step("PrepareScene", map[string]any{"inputs": map[string]any{"hazard": "scene_1", "exposure": "scene_2"}, "mode": t.mode}, "work_1"),
-			step("ScoreHazard", score, "score_1"),
-			step("EstimateExposure", expo, "exposure_1"),
-			taskComplete(),
+			core.Step("ReadData", map[string]any{"question": "question_1", "handle": "exposure_context_1", "role": "exposure"}, "scene_2"),
+			core.Step("PrepareScene", map[string]any{"inputs": map[string]any{"hazard": "scene_1", "exposure": "scene_2"}, "mode": t.mode}, "work_1"),
+			core.Step("ScoreHazard", score, "score_1"),
+			core.Step("EstimateExposure", expo, "exposure_1"),
+			core.TaskComplete(),
 		}, map[string]any{"status": "TASK_COMPLETE", "answer": ans, "evidence": ev})
 	}
 }
 
 // osmCollection renders the features as a GeoJSON FeatureCollection with
 // non-authoritative (deliberately wrong) row/col hints.
-func osmCollection(feats []osmFeature, w, h int, g *gen) map[string]any {
+func osmCollection(feats []osmFeature, w, h int, g *core.Gen) map[string]any {
 	out := make([]any, 0, len(feats))
 	for _, f := range feats {
-		props := map[string]any{"category": f.cat, "osm_type": "way", "row": g.rng.IntN(h), "col": g.rng.IntN(w)}
+		props := map[string]any{"category": f.cat, "osm_type": "way", "row": g.Rng.IntN(h), "col": g.Rng.IntN(w)}
 		if !f.noName {
 			props["name"] = f.name
 		}
@@ -341,25 +343,25 @@ var genAirD = genExposureD(exposureTypeD{qt: "air_pollution_d", role: "air_pollu
 // decimals. Each feature's position becomes its geometry's representative
 // point (Shapely's representative_point(), which the workers and the
 // native oracle take).
-func osmShapes(g *gen, feats []osmFeature) error {
+func osmShapes(g *core.Gen, feats []osmFeature) error {
 	r7 := func(v float64) float64 { return math.Round(v*1e7) / 1e7 }
 	for k := range feats {
 		f := &feats[k]
 		if k%3 == 0 {
 			continue
 		}
-		size := 0.0005 + float64(0.003*g.rng.Float64()) // degrees
-		a := 2 * math.Pi * g.rng.Float64()
+		size := 0.0005 + float64(0.003*g.Rng.Float64()) // degrees
+		a := 2 * math.Pi * g.Rng.Float64()
 		ca, sa := math.Cos(a), math.Sin(a)
 		at := func(u, v float64) []float64 {
 			return []float64{r7(f.lon + float64(size*(float64(u*ca)-float64(v*sa)))), r7(f.lat + float64(size*(float64(u*sa)+float64(v*ca))))}
 		}
 		var geom orb.Geometry
 		if k%3 == 1 {
-			n := 3 + g.rng.IntN(4)
+			n := 3 + g.Rng.IntN(4)
 			var line [][]float64
 			for j := 0; j < n; j++ {
-				u := float64(g.rng.Float64()) // rounded on its own (an inlined product)
+				u := float64(g.Rng.Float64()) // rounded on its own (an inlined product)
 				line = append(line, at(float64(j)/float64(n-1)-0.5, float64(0.3*(u-0.5))))
 			}
 			f.geom = map[string]any{"type": "LineString", "coordinates": line}
@@ -370,9 +372,9 @@ func osmShapes(g *gen, feats []osmFeature) error {
 			geom = ls
 		} else {
 			var rings [][][]float64
-			switch g.rng.IntN(3) {
+			switch g.Rng.IntN(3) {
 			case 0:
-				w := 0.3 + float64(0.7*g.rng.Float64())
+				w := 0.3 + float64(0.7*g.Rng.Float64())
 				rings = [][][]float64{{at(-0.5, -w/2), at(0.5, -w/2), at(0.5, w/2), at(-0.5, w/2), at(-0.5, -w/2)}}
 			case 1:
 				rings = [][][]float64{{at(-0.5, -0.5), at(0.5, -0.5), at(0.5, 0), at(0, 0), at(0, 0.5), at(-0.5, 0.5), at(-0.5, -0.5)}}

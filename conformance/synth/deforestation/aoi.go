@@ -1,4 +1,4 @@
-package synth
+package deforestation
 
 import (
 	"bytes"
@@ -8,12 +8,13 @@ import (
 	"image/png"
 	"math"
 
+	"github.com/geodisaster/engine/conformance/synth/internal/core"
 	"github.com/geodisaster/engine/crs"
 	"github.com/geodisaster/engine/geodesy"
 	"github.com/geodisaster/engine/internal/numpy"
 	"github.com/geodisaster/engine/raster"
 	"github.com/geodisaster/engine/workers"
-	"github.com/geodisaster/engine/workers/deforestation"
+	worker "github.com/geodisaster/engine/workers/deforestation"
 )
 
 // Synthetic deforestation AOIs (spec types 1-4, 6-8): six-band Sentinel-2
@@ -89,7 +90,7 @@ type forestS1Acq struct {
 const forestHansenND = 255
 
 // forestEpochs is the canonical epoch order, the worker's.
-var forestEpochs = deforestation.CanonicalEpochs()
+var forestEpochs = worker.CanonicalEpochs()
 
 // forestPrePost returns per-epoch targets: pre epochs get pre, post epochs post.
 func forestPrePost(pre, post dfIdx) map[string]dfIdx {
@@ -107,18 +108,18 @@ func forestPrePost(pre, post dfIdx) map[string]dfIdx {
 // buildForestAOI generates and writes an AOI's files; groups selects which
 // handles to write: "optical", "sar", "forest" (annual, lossyear,
 // treecover) and "history" (lossyear only).
-func (g *gen) buildForestAOI(sample string, sp forestSpec, groups ...string) (*forestAOI, error) {
+func buildForestAOI(g *core.Gen, sample string, sp forestSpec, groups ...string) (*forestAOI, error) {
 	a := &forestAOI{spec: sp, sample: sample, cards: map[string][]workers.FileCard{}}
-	a.w, a.h = 40+g.rng.IntN(16), 32+g.rng.IntN(12)
-	if g.full {
-		a.w, a.h = 220+g.rng.IntN(60), 200+g.rng.IntN(50)
+	a.w, a.h = 40+g.Rng.IntN(16), 32+g.Rng.IntN(12)
+	if g.Full {
+		a.w, a.h = 220+g.Rng.IntN(60), 200+g.Rng.IntN(50)
 	}
 	if sp.projected {
-		x0 := 300000 + float64(10*float64(g.rng.IntN(20000)))
-		y0 := 8600000 + float64(10*float64(g.rng.IntN(20000)))
+		x0 := 300000 + float64(10*float64(g.Rng.IntN(20000)))
+		y0 := 8600000 + float64(10*float64(g.Rng.IntN(20000)))
 		a.t, a.epsg = crs.Affine{10, 0, x0, 0, -10, y0}, 32721
 	} else {
-		gr := g.aoiGrid(a.w, a.h, 0.00025, -66, -50, -14, -2)
+		gr := g.AOIGrid(a.w, a.h, 0.00025, -66, -50, -14, -2)
 		a.t, a.epsg = gr.T, 4326
 	}
 	n := a.w * a.h
@@ -126,21 +127,21 @@ func (g *gen) buildForestAOI(sample string, sp forestSpec, groups ...string) (*f
 	loss := make([]bool, n)
 	switch {
 	case sp.lossBlock > 0:
-		c0, r0 := 3+g.rng.IntN(a.w/3), 3+g.rng.IntN(a.h/3)
+		c0, r0 := 3+g.Rng.IntN(a.w/3), 3+g.Rng.IntN(a.h/3)
 		bw := 10
 		for k := 0; k < sp.lossBlock; k++ {
 			loss[(r0+k/bw)*a.w+c0+k%bw] = true
 		}
 	case sp.lossBlob:
-		cx, cy := float64(float64(a.w)*(0.3+float64(0.4*g.rng.Float64()))), float64(float64(a.h)*(0.3+float64(0.4*g.rng.Float64())))
-		rx, ry := 3+float64(float64(a.w)*0.15*g.rng.Float64()), 3+float64(float64(a.h)*0.15*g.rng.Float64())
+		cx, cy := float64(float64(a.w)*(0.3+float64(0.4*g.Rng.Float64()))), float64(float64(a.h)*(0.3+float64(0.4*g.Rng.Float64())))
+		rx, ry := 3+float64(float64(a.w)*0.15*g.Rng.Float64()), 3+float64(float64(a.h)*0.15*g.Rng.Float64())
 		for r := 0; r < a.h; r++ {
 			for c := 0; c < a.w; c++ {
-				loss[r*a.w+c] = blob(c, r, cx, cy, rx, ry)
+				loss[r*a.w+c] = core.Blob(c, r, cx, cy, rx, ry)
 			}
 		}
 	}
-	ndRows := 1 + g.rng.IntN(3) // bottom rows of Hansen nodata
+	ndRows := 1 + g.Rng.IntN(3) // bottom rows of Hansen nodata
 	isND := func(i int) bool { return i/a.w >= a.h-ndRows }
 	code := float32(sp.year - 2000)
 	a.annual = make([]float32, n)
@@ -148,18 +149,18 @@ func (g *gen) buildForestAOI(sample string, sp forestSpec, groups ...string) (*f
 	a.treecover = make([]float32, n)
 	other := make([]float32, n)
 	for _, y := range sp.otherYears {
-		cx, cy := float64(float64(a.w)*g.rng.Float64()), float64(float64(a.h)*g.rng.Float64())
-		rx, ry := 2+float64(float64(a.w)*0.12*g.rng.Float64()), 2+float64(float64(a.h)*0.12*g.rng.Float64())
+		cx, cy := float64(float64(a.w)*g.Rng.Float64()), float64(float64(a.h)*g.Rng.Float64())
+		rx, ry := 2+float64(float64(a.w)*0.12*g.Rng.Float64()), 2+float64(float64(a.h)*0.12*g.Rng.Float64())
 		for r := 0; r < a.h; r++ {
 			for c := 0; c < a.w; c++ {
-				if blob(c, r, cx, cy, rx, ry) {
+				if core.Blob(c, r, cx, cy, rx, ry) {
 					other[r*a.w+c] = float32(y - 2000)
 				}
 			}
 		}
 	}
 	if sp.tieYears[0] != 0 {
-		r0, c0 := 2+g.rng.IntN(a.h/3), 2+g.rng.IntN(a.w-24)
+		r0, c0 := 2+g.Rng.IntN(a.h/3), 2+g.Rng.IntN(a.w-24)
 		for r := r0; r < r0+6; r++ {
 			for c := 0; c < 8; c++ {
 				other[r*a.w+c0+c] = float32(sp.tieYears[0] - 2000)
@@ -190,7 +191,7 @@ func (g *gen) buildForestAOI(sample string, sp forestSpec, groups ...string) (*f
 		case sp.canopy50:
 			a.treecover[i] = float32(40 + 20*(i%2))
 		default:
-			v := math.Round(sp.canopy + float64(25*(float64(g.rng.Float64())-0.5)))
+			v := math.Round(sp.canopy + float64(25*(float64(g.Rng.Float64())-0.5)))
 			a.treecover[i] = float32(math.Max(0, math.Min(100, v)))
 		}
 	}
@@ -206,13 +207,13 @@ func (g *gen) buildForestAOI(sample string, sp forestSpec, groups ...string) (*f
 		var err error
 		switch grp {
 		case "optical":
-			err = g.writeOptical(a, lossMask)
+			err = writeOptical(g, a, lossMask)
 		case "sar":
-			err = g.writeSAR(a)
+			err = writeSAR(g, a)
 		case "forest":
-			err = g.writeHansen(a, true)
+			err = writeHansen(g, a, true)
 		case "history":
-			err = g.writeHansen(a, false)
+			err = writeHansen(g, a, false)
 		default:
 			err = fmt.Errorf("unknown file group %q", grp)
 		}
@@ -233,35 +234,26 @@ func (a *forestAOI) opts(nodata *float64, float bool, desc []string) raster.Writ
 	return o
 }
 
-// writeForestBands writes a multi-band GeoTIFF.
-func (g *gen) writeForestBands(rel string, bands []*raster.Band, o raster.WriteOptions) (workers.FileCard, error) {
-	var buf bytes.Buffer
-	if err := raster.Write(&buf, bands, o); err != nil {
-		return workers.FileCard{}, err
-	}
-	return g.write(rel, buf.Bytes())
-}
-
 // forestBand32 wraps float32 values as a band of type t.
 func forestBand32(w, h int, vals []float32, t raster.DataType) (*raster.Band, error) {
-	b, err := newBand(w, h, t)
+	b, err := raster.NewBand(w, h, t)
 	if err != nil {
 		return nil, err
 	}
 	for i, v := range vals {
-		setAt(b, i, float64(v))
+		core.SetAt(b, i, float64(v))
 	}
 	return b, nil
 }
 
-func (g *gen) writeHansen(a *forestAOI, full bool) error {
-	nd := f64(forestHansenND)
+func writeHansen(g *core.Gen, a *forestAOI, full bool) error {
+	nd := core.F64(forestHansenND)
 	add := func(name string, vals []float32) error {
 		b, err := forestBand32(a.w, a.h, vals, raster.Uint8)
 		if err != nil {
 			return err
 		}
-		card, err := g.writeTIFF(a.dir()+"masks/"+name, b, a.opts(nd, false, nil))
+		card, err := g.WriteTIFF(a.dir()+"masks/"+name, a.opts(nd, false, nil), b)
 		if err != nil {
 			return err
 		}
@@ -288,7 +280,7 @@ func (g *gen) writeHansen(a *forestAOI, full bool) error {
 
 // reflect returns B8, B4, B12 for an NDVI/NBR target: exact dyadic values
 // (B8+B4 = 0.5) or a random NIR level.
-func (g *gen) reflect(ndvi, nbr float64, exact bool) (b8, b4, b12 float64) {
+func reflect(g *core.Gen, ndvi, nbr float64, exact bool) (b8, b4, b12 float64) {
 	if exact {
 		// Dyadic targets give exact float32 indices: B8+B4 = 0.5, and
 		// B12 = B4 when the NBR target equals the NDVI target.
@@ -299,15 +291,15 @@ func (g *gen) reflect(ndvi, nbr float64, exact bool) (b8, b4, b12 float64) {
 		}
 		return b8, b4, b12
 	}
-	nir := 0.2 + float64(0.2*g.rng.Float64())
-	ndvi += float64(0.02 * (float64(g.rng.Float64()) - 0.5))
-	nbr += float64(0.02 * (float64(g.rng.Float64()) - 0.5))
+	nir := 0.2 + float64(0.2*g.Rng.Float64())
+	ndvi += float64(0.02 * (float64(g.Rng.Float64()) - 0.5))
+	nbr += float64(0.02 * (float64(g.Rng.Float64()) - 0.5))
 	b4 = nir * (1 - ndvi) / (1 + ndvi)
 	b12 = nir * (1 - nbr) / (1 + nbr)
 	return nir, b4, b12
 }
 
-func (g *gen) writeOptical(a *forestAOI, loss []bool) error {
+func writeOptical(g *core.Gen, a *forestAOI, loss []bool) error {
 	sp := a.spec
 	n := a.w * a.h
 	a.s2 = map[string][][]float32{}
@@ -328,9 +320,9 @@ func (g *gen) writeOptical(a *forestAOI, loss []bool) error {
 			if loss[i] {
 				nd, nb = t.loss, u.loss
 			}
-			b8, b4, b12 := g.reflect(nd, nb, sp.exactS2)
+			b8, b4, b12 := reflect(g, nd, nb, sp.exactS2)
 			vals := []float64{b4 * 0.7, b4 * 0.9, b4, b8, (b8 + b12) / 2, b12}
-			masked := e == sp.emptyEpoch || (sp.cloudy > 0 && g.rng.Float64() < sp.cloudy)
+			masked := e == sp.emptyEpoch || (sp.cloudy > 0 && g.Rng.Float64() < sp.cloudy)
 			for k, v := range vals {
 				switch {
 				case masked && sp.floatS2 && (i+k)%3 == 0:
@@ -353,13 +345,13 @@ func (g *gen) writeOptical(a *forestAOI, loss []bool) error {
 			}
 			bs = append(bs, b)
 		}
-		card, err := g.writeForestBands(a.dir()+"cache/s2/"+e+".tif", bs, a.opts(f64(a.s2ND), sp.floatS2, []string{"B2", "B3", "B4", "B8", "B11", "B12"}))
+		card, err := g.WriteTIFF(a.dir()+"cache/s2/"+e+".tif", a.opts(core.F64(a.s2ND), sp.floatS2, []string{"B2", "B3", "B4", "B8", "B11", "B12"}), bs...)
 		if err != nil {
 			return err
 		}
 		card.Epoch, card.BandNames = e, []string{"B2", "B3", "B4", "B8", "B11", "B12"}
 		a.cards["optical"] = append(a.cards["optical"], card)
-		pcard, err := g.write(a.dir()+"visible/s2_rgb/"+e+".png", forestRGBPNG(a.w, a.h, bands, a.s2ND))
+		pcard, err := g.Write(a.dir()+"visible/s2_rgb/"+e+".png", forestRGBPNG(a.w, a.h, bands, a.s2ND))
 		if err != nil {
 			return err
 		}
@@ -392,7 +384,7 @@ func forestRGBPNG(w, h int, bands [][]float32, nd float64) []byte {
 
 // s1Values returns one acquisition's values: exact dyadic offsets around
 // the target (mean exactly target) or noisy ones, with NaN holes.
-func (g *gen) s1Values(n int, target, offset float64, exact bool) []float32 {
+func s1Values(g *core.Gen, n int, target, offset float64, exact bool) []float32 {
 	out := make([]float32, n)
 	for i := range out {
 		switch {
@@ -401,7 +393,7 @@ func (g *gen) s1Values(n int, target, offset float64, exact bool) []float32 {
 		case i%53 == 7:
 			out[i] = float32(math.NaN())
 		default:
-			out[i] = float32(target + offset + float64(1.2*(float64(g.rng.Float64())-0.5)))
+			out[i] = float32(target + offset + float64(1.2*(float64(g.Rng.Float64())-0.5)))
 		}
 	}
 	if exact {
@@ -413,7 +405,7 @@ func (g *gen) s1Values(n int, target, offset float64, exact bool) []float32 {
 	return out
 }
 
-func (g *gen) writeSAR(a *forestAOI) error {
+func writeSAR(g *core.Gen, a *forestAOI) error {
 	sp := a.spec
 	n := a.w * a.h
 	y := sp.year
@@ -432,7 +424,7 @@ func (g *gen) writeSAR(a *forestAOI) error {
 		if q.role == "post" {
 			vh, vv = sp.vhPost, sp.vvPost
 		}
-		s := forestS1Acq{date: q.date, role: q.role, vh: g.s1Values(n, vh, q.off, sp.exactS1), vv: g.s1Values(n, vv, q.off, sp.exactS1)}
+		s := forestS1Acq{date: q.date, role: q.role, vh: s1Values(g, n, vh, q.off, sp.exactS1), vv: s1Values(g, n, vv, q.off, sp.exactS1)}
 		a.s1 = append(a.s1, s)
 		bv, err := forestBand32(a.w, a.h, s.vv, raster.Float32)
 		if err != nil {
@@ -442,7 +434,7 @@ func (g *gen) writeSAR(a *forestAOI) error {
 		if err != nil {
 			return err
 		}
-		card, err := g.writeForestBands(a.dir()+"cache/s1_grd/s1_"+q.date+".tif", []*raster.Band{bv, bh}, a.opts(nil, true, []string{"VV", "VH"}))
+		card, err := g.WriteTIFF(a.dir()+"cache/s1_grd/s1_"+q.date+".tif", a.opts(nil, true, []string{"VV", "VH"}), bv, bh)
 		if err != nil {
 			return err
 		}

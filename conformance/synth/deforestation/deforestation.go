@@ -1,53 +1,60 @@
-package synth
+// Package deforestation generates the records of the deforestation
+// family (spec types 1-8): Hansen, Sentinel-2 and Sentinel-1 AOIs and
+// their gold answers, computed from the generated arrays.
+//
+// Each record's scenario is picked by its index so that the first six
+// records of a type (the default corpus) cover its main branches and
+// later records its boundaries; every generator checks that the gold it
+// computed from the arrays lands in the branch the scenario was built
+// for, so coverage cannot silently drift.
+package deforestation
 
 import (
 	"fmt"
 	"math"
 
+	"github.com/geodisaster/engine/conformance/synth/internal/core"
 	"github.com/geodisaster/engine/workers"
-	"github.com/geodisaster/engine/workers/deforestation"
+	worker "github.com/geodisaster/engine/workers/deforestation"
 )
 
-// Generators of deforestation types 1-4 and 6-8. Each record's scenario is
-// picked by its index so that the first six records of a type (the default
-// corpus) cover its main branches and later records its boundaries; every
-// generator checks that the gold it computed from the arrays lands in the
-// branch the scenario was built for, so coverage cannot silently drift.
-
-func fstep(tool string, args map[string]any, out string) workers.Step {
-	return workers.Step{Tool: tool, Args: args, Output: out}
-}
-
-func forestTaskComplete() workers.Step {
-	return workers.Step{Tool: "TaskComplete", Args: map[string]any{"status": "TASK_COMPLETE"}}
-}
-
-func forestReadStep(handle, role, time, out string) workers.Step {
-	a := map[string]any{"question": "question_1", "handle": handle, "role": role}
-	if time != "" {
-		a["time"] = time
+// Types returns the family's generators: 48 AOIs per type, 5 of them
+// public-reference test records.
+func Types() core.Types {
+	t := func(gen func(g *core.Gen, i int) (workers.Record, error)) core.Type {
+		return core.Type{Full: 48, Tests: 5, Gen: gen}
 	}
-	return fstep("ReadData", a, out)
+	return core.Types{
+		"forest_loss_detection":       t(genForestLossDetection),
+		"area_estimation":             t(genAreaEstimation),
+		"change_window_estimation":    t(genChangeWindow),
+		"false_positive_rejection":    t(genFalsePositive),
+		"baseline_canopy_assessment":  t(genBaselineCanopy),
+		"multi_year_loss_attribution": t(genLossAttribution),
+		"cross_modal_concordance":     t(genConcordance),
+		"severity_proxy_numeric":      t(genSeverity),
+	}
+}
+
+// forestReadStep is ReadData with an optional time argument.
+func forestReadStep(handle, role, time, out string) workers.Step {
+	s := core.Read(handle, role, out)
+	if time != "" {
+		s.Args["time"] = time
+	}
+	return s
 }
 
 // forestRecord assembles a record from an AOI's written cards.
-func forestRecord(g *gen, qtype string, a *forestAOI, text string, handles map[string]string, chain []workers.Step, answer any) (workers.Record, error) {
-	q, err := g.question(qtype, a.sample, text, map[string]any{"event_year": a.spec.year})
-	if err != nil {
-		return workers.Record{}, err
-	}
-	hs := map[string]workers.HandleDecl{"question_1": q}
+func forestRecord(g *core.Gen, qtype string, a *forestAOI, text string, handles map[string]string, chain []workers.Step, answer any) (workers.Record, error) {
+	hs := map[string]workers.HandleDecl{}
 	for name, group := range handles {
 		if len(a.cards[group]) == 0 {
 			return workers.Record{}, fmt.Errorf("%s: no %s files written", a.sample, group)
 		}
-		hs[name] = workers.HandleDecl{Kind: workers.KindInput, Files: a.cards[group]}
+		hs[name] = core.Input(a.cards[group]...)
 	}
-	ans, err := answerJSON(answer)
-	if err != nil {
-		return workers.Record{}, err
-	}
-	return workers.Record{ID: qtype + "__" + a.sample, SampleID: a.sample, Question: text, Handles: hs, GTChain: chain, Answer: ans}, nil
+	return g.Record(qtype, a.sample, text, map[string]any{"event_year": a.spec.year}, hs, chain, answer)
 }
 
 // forestEpochSet returns six epochs, or five without one of them.
@@ -123,39 +130,36 @@ func forestCauseScenario(k, year int) (forestSpec, string) {
 	}
 }
 
-// forestGoldCause applies the seven ordered rules (spec type 4) to the
-// generator's own measurements.
-func forestGoldCause(ha, canopy, ndvi, nbr, vh, vv float64) (string, []string) {
-	switch {
-	case ha >= 0.5 && canopy >= 50:
-		return "deforestation", []string{deforestation.RuleHansenDeforestation}
-	case ha >= 0.5:
-		return "plantation_harvest", []string{deforestation.RulePlantationHarvest}
-	case ndvi > 0.25 && vh < -1.5:
-		return "deforestation", []string{deforestation.RuleUnconfirmedLoss, deforestation.FlagMissingHansen}
-	case vv < -16:
-		return "water_flood_edge", []string{deforestation.RuleWaterFloodEdge}
-	case nbr > 0.20 && nbr > ndvi:
-		return "burn_bare_soil", []string{deforestation.RuleBurnBareSoil}
-	case ndvi > 0.10:
-		return "agriculture", []string{deforestation.RuleAgriculture}
-	}
-	return "no_change", []string{deforestation.RuleNoChange}
-}
-
 func forestEventYear(i int) int { return 2019 + i%5 }
 
-// forestCauseGold measures an AOI and returns the rule inputs and outcome.
-func forestCauseGold(a *forestAOI) (ha float64, canopy float32, nd, nb, vh, vv float64, cause string, fired []string, err error) {
+// causeAOI builds record i's AOI for the cause scenario order[i%len(order)]
+// and measures it as the ordered proxy rules see it (spec type 4, applied
+// by the worker's ClassifyCause); the arrays must give the scenario's
+// cause.
+func causeAOI(g *core.Gen, sample string, order []int, i int) (*forestAOI, worker.CauseInputs, string, []string, error) {
+	fail := func(err error) (*forestAOI, worker.CauseInputs, string, []string, error) {
+		return nil, worker.CauseInputs{}, "", nil, err
+	}
+	sp, want := forestCauseScenario(order[i%len(order)], forestEventYear(i))
+	a, err := buildForestAOI(g, sample, sp, "optical", "sar", "forest")
+	if err != nil {
+		return fail(err)
+	}
 	ha, loss, err := a.goldLossHa()
 	if err != nil {
-		return
+		return fail(err)
 	}
-	nd, nb = a.goldDrops(loss)
-	vh, vv = a.goldSAR()
-	canopy = a.goldCanopy()
-	cause, fired = forestGoldCause(ha, float64(canopy), nd, nb, vh, vv)
-	return
+	in := worker.CauseInputs{HansenLossHa: ha, CanopyPct: float64(a.goldCanopy())}
+	in.NDVIDrop, in.NBRDrop = a.goldDrops(loss)
+	in.VHDeltadB, in.VVPostdB = a.goldSAR()
+	cause, fired, err := worker.ClassifyCause(in)
+	if err != nil {
+		return fail(fmt.Errorf("%s: %w", sample, err))
+	}
+	if cause != want {
+		return fail(fmt.Errorf("%s: scenario meant %s, arrays give %s", sample, want, cause))
+	}
+	return a, in, cause, fired, nil
 }
 
 var forestLossOrder = []int{0, 1, 2, 3, 4, 5, 6, 7, 8}
@@ -166,66 +170,50 @@ func forestThreeSourceChain(mode, criterion, rule string, labels any) []workers.
 		forestReadStep("optical_stack_1", "pre_post", "event_window", "scene_1"),
 		forestReadStep("sar_stack_1", "pre_post", "event_window", "scene_2"),
 		forestReadStep("forest_mask_1", "hansen", "", "scene_3"),
-		fstep("PrepareScene", map[string]any{"inputs": map[string]any{"optical": "scene_1", "sar": "scene_2", "forest": "scene_3"}, "mode": mode}, "work_1"),
-		fstep("CompareSources", map[string]any{"input": "work_1", "signals": "optical_sar_hansen", "criterion": criterion}, "compare_1"),
-		fstep("ClassifyChange", map[string]any{"input": "compare_1", "rule": rule, "labels": labels}, "class_1"),
-		forestTaskComplete(),
+		core.Step("PrepareScene", map[string]any{"inputs": map[string]any{"optical": "scene_1", "sar": "scene_2", "forest": "scene_3"}, "mode": mode}, "work_1"),
+		core.Step("CompareSources", map[string]any{"input": "work_1", "signals": "optical_sar_hansen", "criterion": criterion}, "compare_1"),
+		core.Step("ClassifyChange", map[string]any{"input": "compare_1", "rule": rule, "labels": labels}, "class_1"),
+		core.TaskComplete(),
 	}
 }
 
 var forestThreeHandles = map[string]string{"optical_stack_1": "optical", "sar_stack_1": "sar", "forest_mask_1": "forest"}
 
 // genForestLossDetection builds a type-1 record.
-func genForestLossDetection(g *gen, i int) (workers.Record, error) {
-	sp, want := forestCauseScenario(forestLossOrder[i%len(forestLossOrder)], forestEventYear(i))
-	a, err := g.buildForestAOI(fmt.Sprintf("synth_fld_%03d", i), sp, "optical", "sar", "forest")
+func genForestLossDetection(g *core.Gen, i int) (workers.Record, error) {
+	a, in, cause, fired, err := causeAOI(g, fmt.Sprintf("synth_fld_%03d", i), forestLossOrder, i)
 	if err != nil {
 		return workers.Record{}, err
 	}
-	ha, _, nd, _, vh, _, cause, fired, err := forestCauseGold(a)
-	if err != nil {
-		return workers.Record{}, err
-	}
-	if cause != want {
-		return workers.Record{}, fmt.Errorf("%s: scenario meant %s, arrays give %s", a.sample, want, cause)
-	}
-	label, mapping := "no_deforestation", deforestation.RuleLabelNegative
+	label, mapping := "no_deforestation", worker.RuleLabelNegative
 	if cause == "deforestation" {
-		label, mapping = "deforestation", deforestation.RuleLabelPositive
+		label, mapping = "deforestation", worker.RuleLabelPositive
 	}
 	ans := map[string]any{"label": label, "evidence": map[string]any{
-		"hansen_loss_area_ha": ha, "ndvi_drop": nd, "rules_fired": append(fired, mapping), "sar_vh_delta_db": vh}}
+		"hansen_loss_area_ha": in.HansenLossHa, "ndvi_drop": in.NDVIDrop, "rules_fired": append(fired, mapping), "sar_vh_delta_db": in.VHDeltadB}}
 	chain := forestThreeSourceChain("forest_change", "forest_loss_support", "forest_loss", map[string]any{"positive": "deforestation", "negative": "no_deforestation"})
 	return forestRecord(g, "forest_loss_detection", a,
-		fmt.Sprintf("Did real forest loss occur in this AOI in %d? Combine Sentinel-2, Sentinel-1 and Hansen evidence and report the rules that decided.", sp.year),
+		fmt.Sprintf("Did real forest loss occur in this AOI in %d? Combine Sentinel-2, Sentinel-1 and Hansen evidence and report the rules that decided.", a.spec.year),
 		forestThreeHandles, chain, ans)
 }
 
 // genFalsePositive builds a type-4 record.
-func genFalsePositive(g *gen, i int) (workers.Record, error) {
-	sp, want := forestCauseScenario(falsePositiveOrder[i%len(falsePositiveOrder)], forestEventYear(i))
-	a, err := g.buildForestAOI(fmt.Sprintf("synth_fpr_%03d", i), sp, "optical", "sar", "forest")
+func genFalsePositive(g *core.Gen, i int) (workers.Record, error) {
+	a, in, cause, fired, err := causeAOI(g, fmt.Sprintf("synth_fpr_%03d", i), falsePositiveOrder, i)
 	if err != nil {
 		return workers.Record{}, err
-	}
-	ha, canopy, nd, nb, vh, vv, cause, fired, err := forestCauseGold(a)
-	if err != nil {
-		return workers.Record{}, err
-	}
-	if cause != want {
-		return workers.Record{}, fmt.Errorf("%s: scenario meant %s, arrays give %s", a.sample, want, cause)
 	}
 	ans := map[string]any{"cause": cause, "evidence": map[string]any{
-		"hansen_loss_area_ha": ha, "nbr_drop": nb, "ndvi_drop": nd, "rules_fired": fired,
-		"sar_vh_delta_db": vh, "sar_vv_post_mean_db": vv, "treecover2000_mean_pct": float64(canopy)}}
+		"hansen_loss_area_ha": in.HansenLossHa, "nbr_drop": in.NBRDrop, "ndvi_drop": in.NDVIDrop, "rules_fired": fired,
+		"sar_vh_delta_db": in.VHDeltadB, "sar_vv_post_mean_db": in.VVPostdB, "treecover2000_mean_pct": in.CanopyPct}}
 	chain := forestThreeSourceChain("forest_false_positive", "cause_attribution", "false_positive_type", []any{"deforestation", "plantation_harvest", "water_flood_edge", "burn_bare_soil", "agriculture", "no_change"})
 	return forestRecord(g, "false_positive_rejection", a,
-		fmt.Sprintf("Which operational pattern explains the apparent change in this AOI around %d under the ordered proxy rules?", sp.year),
+		fmt.Sprintf("Which operational pattern explains the apparent change in this AOI around %d under the ordered proxy rules?", a.spec.year),
 		forestThreeHandles, chain, ans)
 }
 
 // genAreaEstimation builds a type-2 record.
-func genAreaEstimation(g *gen, i int) (workers.Record, error) {
+func genAreaEstimation(g *core.Gen, i int) (workers.Record, error) {
 	year := forestEventYear(i)
 	sp := forestSpec{
 		year: year, epochs: forestEpochSet(""), canopy: 70,
@@ -247,7 +235,7 @@ func genAreaEstimation(g *gen, i int) (workers.Record, error) {
 		sp.lossBlob, sp.floatS2, sp.cloudy = true, true, 0.06
 		sp.ndvi, sp.nbr = forestPrePost(dfIdx{0.7, 0.5}, dfIdx{0.7, 0.7}), forestPrePost(dfIdx{0.4, 0.3}, dfIdx{0.4, 0.45})
 	}
-	a, err := g.buildForestAOI(fmt.Sprintf("synth_area_%03d", i), sp, "forest", "optical")
+	a, err := buildForestAOI(g, fmt.Sprintf("synth_area_%03d", i), sp, "forest", "optical")
 	if err != nil {
 		return workers.Record{}, err
 	}
@@ -263,11 +251,11 @@ func genAreaEstimation(g *gen, i int) (workers.Record, error) {
 	chain := []workers.Step{
 		forestReadStep("forest_mask_1", "hansen", "", "scene_1"),
 		forestReadStep("optical_stack_1", "pre_post", "event_window", "scene_2"),
-		fstep("PrepareScene", map[string]any{"inputs": map[string]any{"forest": "scene_1", "optical": "scene_2"}, "mode": "forest_change"}, "work_1"),
-		fstep("ExtractObjects", map[string]any{"input": "work_1", "target": "forest_loss_patches", "filters": map[string]any{"event_year": year}}, "objects_1"),
-		fstep("MeasureArea", map[string]any{"input": "objects_1", "target": "forest_loss", "unit": "hectares"}, "area_1"),
-		fstep("CompareSources", map[string]any{"input": "work_1", "signals": "ndvi_nbr_vs_hansen", "criterion": "validation"}, "compare_1"),
-		forestTaskComplete(),
+		core.Step("PrepareScene", map[string]any{"inputs": map[string]any{"forest": "scene_1", "optical": "scene_2"}, "mode": "forest_change"}, "work_1"),
+		core.Step("ExtractObjects", map[string]any{"input": "work_1", "target": "forest_loss_patches", "filters": map[string]any{"event_year": year}}, "objects_1"),
+		core.Step("MeasureArea", map[string]any{"input": "objects_1", "target": "forest_loss", "unit": "hectares"}, "area_1"),
+		core.Step("CompareSources", map[string]any{"input": "work_1", "signals": "ndvi_nbr_vs_hansen", "criterion": "validation"}, "compare_1"),
+		core.TaskComplete(),
 	}
 	return forestRecord(g, "area_estimation", a,
 		fmt.Sprintf("How many hectares of Hansen forest loss occurred in this AOI in %d, and what NDVI/NBR change does Sentinel-2 show over that region?", year),
@@ -291,7 +279,7 @@ func forestSeq(bg [6]float64, nbrOff, lossPost float64, sameLoss bool) (map[stri
 }
 
 // genChangeWindow builds a type-3 record.
-func genChangeWindow(g *gen, i int) (workers.Record, error) {
+func genChangeWindow(g *core.Gen, i int) (workers.Record, error) {
 	year := forestEventYear(i)
 	sp := forestSpec{year: year, epochs: forestEpochSet(""), canopy: 80, vhPre: -12, vhPost: -13.6, vvPre: -7, vvPost: -7.9, lossBlob: true}
 	sp.ndvi, sp.nbr = forestSeq([6]float64{0.80, 0.79, 0.78, 0.60, 0.58, 0.59}, 0.25, 0.25, false)
@@ -316,7 +304,7 @@ func genChangeWindow(g *gen, i int) (workers.Record, error) {
 		sp.ndvi, sp.nbr = forestSeq([6]float64{0.80, 0.81, 0.79, 0.74, 0.72, 0.40}, 0.25, 0.2, false)
 		wantStart, wantEnd = "post_2", "post_3"
 	}
-	a, err := g.buildForestAOI(fmt.Sprintf("synth_cwe_%03d", i), sp, "optical", "sar", "forest")
+	a, err := buildForestAOI(g, fmt.Sprintf("synth_cwe_%03d", i), sp, "optical", "sar", "forest")
 	if err != nil {
 		return workers.Record{}, err
 	}
@@ -371,10 +359,10 @@ func genChangeWindow(g *gen, i int) (workers.Record, error) {
 		forestReadStep("optical_timeseries_1", "ndvi_nbr", "pre_post_epochs", "scene_1"),
 		forestReadStep("sar_timeseries_1", "vh", "pre_post_epochs", "scene_2"),
 		forestReadStep("forest_mask_1", "hansen", "", "scene_3"),
-		fstep("PrepareScene", map[string]any{"inputs": map[string]any{"optical": "scene_1", "sar": "scene_2", "forest": "scene_3"}, "mode": "forest_timeseries"}, "work_1"),
-		fstep("DetectChange", map[string]any{"input": "work_1", "change": "dominant_clearing_interval", "window": "pre_post_epochs"}, "change_1"),
-		fstep("ClassifyChange", map[string]any{"input": "change_1", "rule": "change_window", "labels": map[string]any{"none": nil, "changed": "start_epoch_to_end_epoch"}}, "class_1"),
-		forestTaskComplete(),
+		core.Step("PrepareScene", map[string]any{"inputs": map[string]any{"optical": "scene_1", "sar": "scene_2", "forest": "scene_3"}, "mode": "forest_timeseries"}, "work_1"),
+		core.Step("DetectChange", map[string]any{"input": "work_1", "change": "dominant_clearing_interval", "window": "pre_post_epochs"}, "change_1"),
+		core.Step("ClassifyChange", map[string]any{"input": "change_1", "rule": "change_window", "labels": map[string]any{"none": nil, "changed": "start_epoch_to_end_epoch"}}, "class_1"),
+		core.TaskComplete(),
 	}
 	return forestRecord(g, "change_window_estimation", a,
 		fmt.Sprintf("Between which adjacent available Sentinel-2 epochs did the dominant clearing occur around %d, if Hansen confirms event-year loss? Report the whole-period NDVI and SAR context too.", year),
@@ -382,7 +370,7 @@ func genChangeWindow(g *gen, i int) (workers.Record, error) {
 }
 
 // genLossAttribution builds a type-6 record.
-func genLossAttribution(g *gen, i int) (workers.Record, error) {
+func genLossAttribution(g *core.Gen, i int) (workers.Record, error) {
 	sp := forestSpec{year: forestEventYear(i), canopy: 70}
 	wantNoLoss := false
 	switch i % 6 {
@@ -399,7 +387,7 @@ func genLossAttribution(g *gen, i int) (workers.Record, error) {
 	default:
 		sp.otherYears = []int{2001, 2008, 2013, 2017, 2023}
 	}
-	a, err := g.buildForestAOI(fmt.Sprintf("synth_myl_%03d", i), sp, "history")
+	a, err := buildForestAOI(g, fmt.Sprintf("synth_myl_%03d", i), sp, "history")
 	if err != nil {
 		return workers.Record{}, err
 	}
@@ -424,10 +412,10 @@ func genLossAttribution(g *gen, i int) (workers.Record, error) {
 	}
 	chain := []workers.Step{
 		forestReadStep("forest_loss_history_1", "hansen", "2001_2023", "scene_1"),
-		fstep("PrepareScene", map[string]any{"inputs": map[string]any{"loss_history": "scene_1"}, "mode": "forest_loss_history"}, "work_1"),
-		fstep("ComputeStats", map[string]any{"input": "work_1", "metrics": map[string]any{"loss_area_ha_by_year": true}, "region": "aoi"}, "stats_1"),
-		fstep("DetectChange", map[string]any{"input": "stats_1", "change": "largest_loss_year", "window": "2001_2023"}, "change_1"),
-		forestTaskComplete(),
+		core.Step("PrepareScene", map[string]any{"inputs": map[string]any{"loss_history": "scene_1"}, "mode": "forest_loss_history"}, "work_1"),
+		core.Step("ComputeStats", map[string]any{"input": "work_1", "metrics": map[string]any{"loss_area_ha_by_year": true}, "region": "aoi"}, "stats_1"),
+		core.Step("DetectChange", map[string]any{"input": "stats_1", "change": "largest_loss_year", "window": "2001_2023"}, "change_1"),
+		core.TaskComplete(),
 	}
 	return forestRecord(g, "multi_year_loss_attribution", a,
 		"In which calendar year 2001-2023 did this AOI lose the most Hansen-mapped tree cover, and how many hectares?",
@@ -435,7 +423,7 @@ func genLossAttribution(g *gen, i int) (workers.Record, error) {
 }
 
 // genConcordance builds a type-7 record.
-func genConcordance(g *gen, i int) (workers.Record, error) {
+func genConcordance(g *core.Gen, i int) (workers.Record, error) {
 	sp := forestSpec{year: forestEventYear(i), epochs: forestEpochSet(""), canopy: 70, vhPre: -12, vvPre: -7, vvPost: -7.5}
 	set := func(pre, post, vhPost float64) {
 		sp.ndvi, sp.nbr = forestPrePost(dfIdx{pre, pre}, dfIdx{post, post}), forestPrePost(dfIdx{pre - 0.3, pre - 0.3}, dfIdx{post - 0.35, post - 0.35})
@@ -472,20 +460,13 @@ func genConcordance(g *gen, i int) (workers.Record, error) {
 		sp.vhPost = -13.25
 		want = "concordant"
 	}
-	a, err := g.buildForestAOI(fmt.Sprintf("synth_cmc_%03d", i), sp, "optical", "sar")
+	a, err := buildForestAOI(g, fmt.Sprintf("synth_cmc_%03d", i), sp, "optical", "sar")
 	if err != nil {
 		return workers.Record{}, err
 	}
 	nd, nb := a.goldDrops(nil)
 	vh, _ := a.goldSAR()
-	opt, sar := nd > 0.10, vh < -1.0
-	class := "no_change"
-	switch {
-	case opt && sar:
-		class = "concordant"
-	case opt || sar:
-		class = "discordant"
-	}
+	class, _, _ := worker.ClassifyConcordance(nd, vh)
 	if class != want {
 		return workers.Record{}, fmt.Errorf("%s: scenario meant %s, arrays give %s (ndvi %v, vh %v)", a.sample, want, class, nd, vh)
 	}
@@ -493,10 +474,10 @@ func genConcordance(g *gen, i int) (workers.Record, error) {
 	chain := []workers.Step{
 		forestReadStep("optical_stack_1", "pre_post", "event_window", "scene_1"),
 		forestReadStep("sar_stack_1", "pre_post", "event_window", "scene_2"),
-		fstep("PrepareScene", map[string]any{"inputs": map[string]any{"optical": "scene_1", "sar": "scene_2"}, "mode": "forest_cross_modal"}, "work_1"),
-		fstep("CompareSources", map[string]any{"input": "work_1", "signals": "ndvi_nbr_vs_vh", "criterion": "concordance"}, "compare_1"),
-		fstep("ClassifyChange", map[string]any{"input": "compare_1", "rule": "concordance", "labels": []any{"concordant", "discordant", "no_change"}}, "class_1"),
-		forestTaskComplete(),
+		core.Step("PrepareScene", map[string]any{"inputs": map[string]any{"optical": "scene_1", "sar": "scene_2"}, "mode": "forest_cross_modal"}, "work_1"),
+		core.Step("CompareSources", map[string]any{"input": "work_1", "signals": "ndvi_nbr_vs_vh", "criterion": "concordance"}, "compare_1"),
+		core.Step("ClassifyChange", map[string]any{"input": "compare_1", "rule": "concordance", "labels": []any{"concordant", "discordant", "no_change"}}, "class_1"),
+		core.TaskComplete(),
 	}
 	return forestRecord(g, "cross_modal_concordance", a,
 		"Do whole-AOI Sentinel-2 vegetation change and Sentinel-1 VH backscatter change agree for this AOI?",
@@ -504,7 +485,7 @@ func genConcordance(g *gen, i int) (workers.Record, error) {
 }
 
 // genSeverity builds a type-8 record.
-func genSeverity(g *gen, i int) (workers.Record, error) {
+func genSeverity(g *core.Gen, i int) (workers.Record, error) {
 	sp := forestSpec{year: forestEventYear(i), canopy: 70, vhPre: -12.5, vvPre: -7, vvPost: -7.2}
 	var want string
 	switch i % 7 {
@@ -523,30 +504,22 @@ func genSeverity(g *gen, i int) (workers.Record, error) {
 	default: // exactly 0: none
 		sp.vhPost, sp.exactS1, want = -12.5, true, "none"
 	}
-	a, err := g.buildForestAOI(fmt.Sprintf("synth_spn_%03d", i), sp, "sar")
+	a, err := buildForestAOI(g, fmt.Sprintf("synth_spn_%03d", i), sp, "sar")
 	if err != nil {
 		return workers.Record{}, err
 	}
 	vh, _ := a.goldSAR()
 	d := vh
-	sev := "none"
-	switch {
-	case d < -3:
-		sev = "severe"
-	case d < -1:
-		sev = "moderate"
-	case d < 0:
-		sev = "mild"
-	}
+	sev := worker.VHSeverity(d)
 	if sev != want {
 		return workers.Record{}, fmt.Errorf("%s: scenario meant %s, arrays give %s (%v dB)", a.sample, want, sev, d)
 	}
 	chain := []workers.Step{
 		forestReadStep("sar_stack_1", "pre_post", "event_window", "scene_1"),
-		fstep("PrepareScene", map[string]any{"inputs": map[string]any{"sar": "scene_1"}, "mode": "sar_change"}, "work_1"),
-		fstep("ComputeStats", map[string]any{"input": "work_1", "metrics": map[string]any{"vh_delta_db": true}, "region": "aoi"}, "stats_1"),
-		fstep("ScoreHazard", map[string]any{"input": "stats_1", "hazard": "forest_disturbance", "scale": "vh_delta_severity"}, "score_1"),
-		forestTaskComplete(),
+		core.Step("PrepareScene", map[string]any{"inputs": map[string]any{"sar": "scene_1"}, "mode": "sar_change"}, "work_1"),
+		core.Step("ComputeStats", map[string]any{"input": "work_1", "metrics": map[string]any{"vh_delta_db": true}, "region": "aoi"}, "stats_1"),
+		core.Step("ScoreHazard", map[string]any{"input": "stats_1", "hazard": "forest_disturbance", "scale": "vh_delta_severity"}, "score_1"),
+		core.TaskComplete(),
 	}
 	return forestRecord(g, "severity_proxy_numeric", a,
 		"What is the whole-AOI Sentinel-1 VH change (post minus pre, dB) and its severity bucket?",

@@ -1,20 +1,28 @@
-package synth
+// Package routing generates the records of the routing family (spec
+// types 36-38): flood-safe routing scenes with packaged candidate routes.
+package routing
 
 import (
 	"fmt"
 	"sort"
 
+	"github.com/geodisaster/engine/conformance/synth/internal/core"
 	"github.com/geodisaster/engine/workers"
-	"github.com/geodisaster/engine/workers/routing"
+	worker "github.com/geodisaster/engine/workers/routing"
 )
 
-// Generators of the routing family's records (spec types 36-38, 200
-// records each).
-func routingGens() map[string]typeGen {
-	return map[string]typeGen{
-		"nearest_shelter": routingGen("nearest_shelter"),
-		"fastest_safest":  routingGen("fastest_safest"),
-		"visual_overlay":  routingGen("visual_overlay"),
+// Types returns the family's generators: 200 records per type, 20 of
+// them public-reference test records. The full corpus holds the
+// release's duplicate-trajectory groups here, since the routing split
+// groups path-renamed copies by analytical content (core.Copies):
+// visual_overlay has none, as its render manifest names the record's own
+// input paths, so a copy's artifact digests, and with them its episode,
+// differ from the source's.
+func Types() core.Types {
+	return core.Types{
+		"nearest_shelter": routingType("nearest_shelter", core.Copies{Train3: 16, Train2: 4, Test2: 1}), // 21 groups, 58 records
+		"fastest_safest":  routingType("fastest_safest", core.Copies{Train3: 16, Train2: 3, Test2: 1}),  // 20 groups, 56 records
+		"visual_overlay":  routingType("visual_overlay", core.Copies{}),
 	}
 }
 
@@ -26,10 +34,10 @@ var routingQuestions = map[string]string{
 
 var routingShort = map[string]string{"nearest_shelter": "ns", "fastest_safest": "fs", "visual_overlay": "vo"}
 
-func routingGen(qtype string) typeGen {
-	return typeGen{full: 200,
-		gen:    func(g *gen, i int) (workers.Record, error) { return genRouting(g, i, qtype) },
-		sample: func(i int) string { return routingSample(qtype, i) }}
+func routingType(qtype string, copies core.Copies) core.Type {
+	return core.Type{Full: 200, Tests: 20, Copies: copies,
+		Gen:    func(g *core.Gen, i int) (workers.Record, error) { return genRouting(g, i, qtype) },
+		Sample: func(i int) string { return routingSample(qtype, i) }}
 }
 
 // routingSample names record i's sample.
@@ -39,13 +47,13 @@ func routingSample(qtype string, i int) string {
 
 // genRouting builds one record of a routing type; the scene variant
 // cycles through every edge case for each type.
-func genRouting(g *gen, i int, qtype string) (workers.Record, error) {
+func genRouting(g *core.Gen, i int, qtype string) (workers.Record, error) {
 	sample := routingSample(qtype, i)
 	s, err := genRouteScene(g, sample, i%rtVariants)
 	if err != nil {
 		return workers.Record{}, err
 	}
-	if g.userShaped {
+	if g.UserShaped {
 		if err := s.useGeographicChip(); err != nil {
 			return workers.Record{}, err
 		}
@@ -54,14 +62,10 @@ func genRouting(g *gen, i int, qtype string) (workers.Record, error) {
 	if err != nil {
 		return workers.Record{}, err
 	}
-	q, err := g.question(qtype, sample, routingQuestions[qtype], nil)
-	if err != nil {
-		return workers.Record{}, err
-	}
-	read := workers.Step{Tool: "ReadData", Args: map[string]any{"question": "question_1", "handle": "route_inputs_1", "role": "routing"}, Output: "scene_1"}
-	prep := workers.Step{Tool: "PrepareScene", Args: map[string]any{"inputs": map[string]any{"routing": "scene_1"}, "mode": "flood_safe_routing"}, Output: "work_1"}
-	done := workers.Step{Tool: "TaskComplete", Args: map[string]any{"status": "TASK_COMPLETE"}}
-	all := map[string]any{"fastest": true, "safest": true, "balanced": true}
+	read := core.Read("route_inputs_1", "routing", "scene_1")
+	prep := core.Step("PrepareScene", map[string]any{"inputs": map[string]any{"routing": "scene_1"}, "mode": "flood_safe_routing"}, "work_1")
+	done := core.TaskComplete()
+	all := core.Flags(worker.RouteStrategies()...)
 	var chain []workers.Step
 	var answer any
 	switch qtype {
@@ -78,10 +82,7 @@ func genRouting(g *gen, i int, qtype string) (workers.Record, error) {
 			done}
 		answer, err = s.fastestSafestAnswer()
 	case "visual_overlay":
-		layers := map[string]any{}
-		for _, l := range routing.OverlayLayers() {
-			layers[l] = true
-		}
+		layers := core.Flags(worker.OverlayLayers()...)
 		chain = []workers.Step{read, prep,
 			{Tool: "PlanRoutes", Args: map[string]any{"input": "work_1", "objective": "overlay_routes"}, Output: "routes_1"},
 			{Tool: "CompareRoutes", Args: map[string]any{"input": "routes_1", "objectives": all}, Output: "route_compare_1"},
@@ -92,21 +93,7 @@ func genRouting(g *gen, i int, qtype string) (workers.Record, error) {
 	if err != nil {
 		return workers.Record{}, err
 	}
-	ans, err := answerJSON(answer)
-	if err != nil {
-		return workers.Record{}, err
-	}
-	return workers.Record{
-		ID:       qtype + "__" + sample,
-		SampleID: sample,
-		Question: routingQuestions[qtype],
-		Handles: map[string]workers.HandleDecl{
-			"question_1":     q,
-			"route_inputs_1": {Kind: workers.KindInput, Files: cards},
-		},
-		GTChain: chain,
-		Answer:  ans,
-	}, nil
+	return g.Record(qtype, sample, routingQuestions[qtype], nil, map[string]workers.HandleDecl{"route_inputs_1": core.Input(cards...)}, chain, answer)
 }
 
 func (s *rtScene) shelterJSON() map[string]any {
@@ -129,8 +116,8 @@ func (s *rtScene) nearestShelterAnswer() (any, error) {
 	return map[string]any{
 		"answer": map[string]any{
 			"shelter": s.shelterJSON(), "confidence": s.confidence(), "route_id": c.id,
-			"distance_m": rtRound(m.dist, 6), "eta_min": rtRound(m.eta, 6),
-			"length_weighted_flood_risk": rtRound(m.risk, 6), "objective_cost": rtRound(m.cost["fastest"], 6),
+			"distance_m": workers.RoundHalfEven(m.dist, 6), "eta_min": workers.RoundHalfEven(m.eta, 6),
+			"length_weighted_flood_risk": workers.RoundHalfEven(m.risk, 6), "objective_cost": workers.RoundHalfEven(m.cost["fastest"], 6),
 			"blocked_edge_count": m.blocked,
 		},
 		"terminated": true,
@@ -141,20 +128,20 @@ func (s *rtScene) fastestSafestAnswer() (any, error) {
 	ans := map[string]any{"shelter": s.shelterJSON(), "confidence": s.confidence()}
 	win := map[string]*rtCand{}
 	met := map[string]rtMetrics{}
-	for _, st := range []string{"fastest", "safest", "balanced"} {
+	for _, st := range worker.RouteStrategies() {
 		c, m, err := s.winner(st)
 		if err != nil {
 			return nil, err
 		}
 		win[st], met[st] = c, m
-		ans[st] = map[string]any{"route_id": c.id, "distance_m": rtRound(m.dist, 6), "eta_min": rtRound(m.eta, 6),
+		ans[st] = map[string]any{"route_id": c.id, "distance_m": workers.RoundHalfEven(m.dist, 6), "eta_min": workers.RoundHalfEven(m.eta, 6),
 			"node_count": m.nodes, "blocked_edge_count": m.blocked,
-			"length_weighted_flood_risk": rtRound(m.risk, 6), "objective_cost": rtRound(m.cost[st], 6)}
+			"length_weighted_flood_risk": workers.RoundHalfEven(m.risk, 6), "objective_cost": workers.RoundHalfEven(m.cost[st], 6)}
 	}
 	f, sf := met["fastest"], met["safest"]
 	ans["tradeoff"] = map[string]any{
-		"distance_delta_m": rtRound(sf.dist-f.dist, 6), "eta_delta_min": rtRound(sf.eta-f.eta, 6),
-		"mean_risk_reduction": rtRound(f.risk-sf.risk, 6),
+		"distance_delta_m": workers.RoundHalfEven(sf.dist-f.dist, 6), "eta_delta_min": workers.RoundHalfEven(sf.eta-f.eta, 6),
+		"mean_risk_reduction": workers.RoundHalfEven(f.risk-sf.risk, 6),
 		"same_geometry":       rtKey(win["safest"].path) == rtKey(win["fastest"].path),
 	}
 	return map[string]any{"answer": ans, "terminated": true}, nil
@@ -162,7 +149,7 @@ func (s *rtScene) fastestSafestAnswer() (any, error) {
 
 func (s *rtScene) visualOverlayAnswer() (any, error) {
 	sel := map[string]any{}
-	for _, st := range []string{"fastest", "safest", "balanced"} {
+	for _, st := range worker.RouteStrategies() {
 		c, _, err := s.winner(st)
 		if err != nil {
 			return nil, err
@@ -193,11 +180,11 @@ func (s *rtScene) visualOverlayAnswer() (any, error) {
 		return nil, err
 	}
 	return map[string]any{
-		"image": "<image>", "exists": true, "render_contract": "route_overlay_v1", "prepared_overlay_used": false,
+		"image": worker.ImageMarker, "exists": true, "render_contract": worker.RouteOverlayContract, "prepared_overlay_used": false,
 		"current_handle": "route_compare_1", "selected_route_ids": sel,
-		"requested_layers":   routing.OverlayLayers(),
+		"requested_layers":   worker.OverlayLayers(),
 		"rendered_route_ids": rendered, "rendered_label_ids": rendered,
 		"origin_rendered": oIn, "shelter_rendered": sIn,
-		"width": 912, "height": 512, "terminated": true,
+		"width": worker.OverlayWidth, "height": worker.OverlayHeight, "terminated": true,
 	}, nil
 }

@@ -1,10 +1,12 @@
-package synth
+package deforestation
 
 import (
 	"context"
 	"encoding/json"
 	"testing"
 
+	"github.com/geodisaster/engine/conformance/synth/internal/core"
+	"github.com/geodisaster/engine/conformance/synth/internal/synthtest"
 	"github.com/geodisaster/engine/runtime"
 )
 
@@ -19,7 +21,7 @@ func TestDeforestationScenariosReplay(t *testing.T) {
 	}
 	types := []string{"forest_loss_detection", "area_estimation", "change_window_estimation", "false_positive_rejection",
 		"multi_year_loss_attribution", "cross_modal_concordance", "severity_proxy_numeric"}
-	_, recs, eng := generate(t, Options{Types: types, PerType: 10, Seed: 9})
+	_, recs, eng := synthtest.Generate(t, Types(), core.Options{Types: types, PerType: 10, Seed: 9})
 	seen := map[string]bool{}
 	for _, res := range eng.Replay(context.Background(), recs, runtime.ReplayOptions{Workers: 2}) {
 		if res.Status != "ok" || !res.Correct {

@@ -1,4 +1,4 @@
-package synth
+package routing
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/geodisaster/engine/conformance/synth/internal/core"
 	"github.com/geodisaster/engine/crs"
 	"github.com/geodisaster/engine/raster"
 	"github.com/geodisaster/engine/workers"
@@ -100,15 +101,13 @@ var rtSites = [][2]float64{{16.02, 45.31}, {7.48, 50.71}, {90.41, 23.79}, {-90.0
 
 var rtShelterNames = []string{"Public School No. 12", "Community Hall", "Sports Centre", "Municipal Library", "Health Post", "Parish Hall", "Primary School", "Civic Centre"}
 
-func rtRound(v float64, n int) float64 { return workers.RoundHalfEven(v, n) }
-
 // rtUnit draws a uniform [0, 1) value, rounded on its own so that no
 // platform fuses it into a following multiply-add.
-func rtUnit(g *gen) float64 { return float64(g.rng.Float64()) }
+func rtUnit(g *core.Gen) float64 { return float64(g.Rng.Float64()) }
 
 // genRouteScene builds one scene.
-func genRouteScene(g *gen, sample string, variant int) (*rtScene, error) {
-	site := rtSites[g.rng.IntN(len(rtSites))]
+func genRouteScene(g *core.Gen, sample string, variant int) (*rtScene, error) {
+	site := rtSites[g.Rng.IntN(len(rtSites))]
 	lon := site[0] + float64((rtUnit(g)-0.5)*0.2)
 	lat := site[1] + float64((rtUnit(g)-0.5)*0.2)
 	zone := int(math.Floor((lon+180)/6)) + 1
@@ -140,8 +139,8 @@ func genRouteScene(g *gen, sample string, variant int) (*rtScene, error) {
 		}
 	}
 	// Origin and shelter grid positions (rows grow southwards).
-	s.origin = [2]int{4 + g.rng.IntN(6), 4 + g.rng.IntN(6)}
-	s.shelter = [2]int{22 + g.rng.IntN(8), 22 + g.rng.IntN(8)}
+	s.origin = [2]int{4 + g.Rng.IntN(6), 4 + g.Rng.IntN(6)}
+	s.shelter = [2]int{22 + g.Rng.IntN(8), 22 + g.Rng.IntN(8)}
 	switch variant {
 	case rtStaleRanks:
 		s.shelter[1] = rtGridN - 1 // east of the chip
@@ -156,17 +155,17 @@ func genRouteScene(g *gen, sample string, variant int) (*rtScene, error) {
 		e, n := s.gridPos(30, 2)
 		s.floods = []rtEllipse{{e: e, n: n, rx: 300, ry: 300, core: 0}}
 	default:
-		fr := or + float64((sr-or)*(0.35+float64(0.3*g.rng.Float64())))
-		fc := oc + float64((sc-oc)*(0.35+float64(0.3*g.rng.Float64())))
+		fr := or + float64((sr-or)*(0.35+float64(0.3*g.Rng.Float64())))
+		fc := oc + float64((sc-oc)*(0.35+float64(0.3*g.Rng.Float64())))
 		e, n := s.gridPos(fr, fc)
 		core := 0.5
 		if variant == rtOriginOut {
 			core = 0.75
 		}
-		s.floods = append(s.floods, rtEllipse{e: e, n: n, rx: 450 + float64(400*g.rng.Float64()), ry: 450 + float64(400*g.rng.Float64()), core: core})
-		if g.rng.IntN(2) == 0 {
-			e2, n2 := s.gridPos(3+float64(g.rng.Float64()*30), 3+float64(g.rng.Float64()*30))
-			s.floods = append(s.floods, rtEllipse{e: e2, n: n2, rx: 250 + float64(250*g.rng.Float64()), ry: 250 + float64(250*g.rng.Float64()), core: 0.4})
+		s.floods = append(s.floods, rtEllipse{e: e, n: n, rx: 450 + float64(400*g.Rng.Float64()), ry: 450 + float64(400*g.Rng.Float64()), core: core})
+		if g.Rng.IntN(2) == 0 {
+			e2, n2 := s.gridPos(3+float64(g.Rng.Float64()*30), 3+float64(g.Rng.Float64()*30))
+			s.floods = append(s.floods, rtEllipse{e: e2, n: n2, rx: 250 + float64(250*g.Rng.Float64()), ry: 250 + float64(250*g.Rng.Float64()), core: 0.4})
 		}
 	}
 	if err := s.buildEdges(g); err != nil {
@@ -183,7 +182,7 @@ func genRouteScene(g *gen, sample string, variant int) (*rtScene, error) {
 		}
 	}
 	for _, e := range s.edges {
-		if !used[e] && g.rng.IntN(100) < 8 {
+		if !used[e] && g.Rng.IntN(100) < 8 {
 			e.removed = true
 		}
 	}
@@ -222,7 +221,7 @@ func (s *rtScene) lonlat(e, n float64) (float64, float64, error) {
 	if err != nil {
 		return 0, 0, err
 	}
-	return rtRound(lon, 7), rtRound(lat, 7), nil
+	return workers.RoundHalfEven(lon, 7), workers.RoundHalfEven(lat, 7), nil
 }
 
 // floodQ returns the smallest normalized ellipse distance of a UTM point
@@ -253,7 +252,7 @@ func highwayOf(idx int) (string, float64) {
 
 // buildEdges creates the horizontal and vertical grid edges with a
 // jittered middle vertex and their declared attributes.
-func (s *rtScene) buildEdges(g *gen) error {
+func (s *rtScene) buildEdges(g *core.Gen) error {
 	id := 0
 	add := func(a, b [2]int, hw string, speed float64) error {
 		na, nb := &s.nodes[a[0]][a[1]], &s.nodes[b[0]][b[1]]
@@ -272,7 +271,7 @@ func (s *rtScene) buildEdges(g *gen) error {
 			dx, dy := e.utm[k][0]-e.utm[k-1][0], e.utm[k][1]-e.utm[k-1][1]
 			l += math.Sqrt(float64(dx*dx) + float64(dy*dy))
 		}
-		l *= 1 + float64(0.02*g.rng.Float64())
+		l *= 1 + float64(0.02*g.Rng.Float64())
 		tt := l / (speed * 1000 / 60)
 		q, f := s.floodQ(me, mn)
 		risk := math.Max(0, math.Min(1, (1.8-q)/1.2))
@@ -281,9 +280,9 @@ func (s *rtScene) buildEdges(g *gen) error {
 			e.tt = math.Max(1, math.Round(tt*64)) / 64
 			e.risk = math.Round(risk*128) / 128
 		} else {
-			e.length = rtRound(l, 2)
-			e.tt = rtRound(tt, 4)
-			e.risk = rtRound(risk, 3)
+			e.length = workers.RoundHalfEven(l, 2)
+			e.tt = workers.RoundHalfEven(tt, 4)
+			e.risk = workers.RoundHalfEven(risk, 3)
 		}
 		e.flooded = q <= 1
 		e.blkd = f != nil && q <= f.core
@@ -382,7 +381,7 @@ func rtBlocked(p []*rtEdge) bool {
 }
 
 // pool generates distinct monotone paths from origin to shelter.
-func (s *rtScene) pool(g *gen, n int) [][]*rtEdge {
+func (s *rtScene) pool(g *core.Gen, n int) [][]*rtEdge {
 	dr, dc := s.shelter[0]-s.origin[0], s.shelter[1]-s.origin[1]
 	seen := map[string]bool{}
 	var out [][]*rtEdge
@@ -416,10 +415,10 @@ func (s *rtScene) pool(g *gen, n int) [][]*rtEdge {
 		rd, rc := dr, dc
 		for rd > 0 || rc > 0 {
 			var mv byte = 'R'
-			if rc == 0 || (rd > 0 && g.rng.IntN(2) == 0) {
+			if rc == 0 || (rd > 0 && g.Rng.IntN(2) == 0) {
 				mv = 'D'
 			}
-			run := 1 + g.rng.IntN(6)
+			run := 1 + g.Rng.IntN(6)
 			for k := 0; k < run; k++ {
 				if mv == 'D' && rd > 0 {
 					m = append(m, 'D')
@@ -468,7 +467,7 @@ func (s *rtScene) setGroup(strategy string, paths ...[]*rtEdge) {
 }
 
 // chooseCandidates packages three candidates per strategy.
-func (s *rtScene) chooseCandidates(g *gen) error {
+func (s *rtScene) chooseCandidates(g *core.Gen) error {
 	pool := s.pool(g, 80)
 	if len(rtBest(pool, "fastest")) < 4 {
 		return fmt.Errorf("scene %s: only %d eligible candidate paths", s.sample, len(rtBest(pool, "fastest")))
@@ -677,7 +676,7 @@ func (s *rtScene) inChip(lon, lat float64) (bool, error) {
 }
 
 // files writes the seven declared inputs and returns their cards.
-func (s *rtScene) files(g *gen) ([]workers.FileCard, error) {
+func (s *rtScene) files(g *core.Gen) ([]workers.FileCard, error) {
 	dir := "source_assets/routing/" + s.sample + "/"
 	var cards []workers.FileCard
 	rgb, preview, err := s.rgb()
@@ -688,12 +687,8 @@ func (s *rtScene) files(g *gen) ([]workers.FileCard, error) {
 	if s.geo {
 		epsg, t = 4326, s.geoT
 	}
-	var buf bytesBuffer
-	if err := raster.Write(&buf, rgb, raster.WriteOptions{Compression: "deflate", Predictor: 2, TileSize: 256, EPSG: epsg, Transform: t,
-		BandDescriptions: []string{"B04 red", "B03 green", "B02 blue"}}); err != nil {
-		return nil, err
-	}
-	card, err := g.write(dir+"s2_rgb.tif", buf.b)
+	card, err := g.WriteTIFF(dir+"s2_rgb.tif", raster.WriteOptions{Compression: "deflate", Predictor: 2, TileSize: 256, EPSG: epsg, Transform: t,
+		BandDescriptions: []string{"B04 red", "B03 green", "B02 blue"}}, rgb...)
 	if err != nil {
 		return nil, err
 	}
@@ -702,7 +697,7 @@ func (s *rtScene) files(g *gen) ([]workers.FileCard, error) {
 	if err := png.Encode(&pb, preview); err != nil {
 		return nil, err
 	}
-	if card, err = g.write(dir+"s2_rgb_preview.png", pb.Bytes()); err != nil {
+	if card, err = g.Write(dir+"s2_rgb_preview.png", pb.Bytes()); err != nil {
 		return nil, err
 	}
 	cards = append(cards, card)
@@ -718,7 +713,7 @@ func (s *rtScene) files(g *gen) ([]workers.FileCard, error) {
 		"confidence":   conf,
 		"flood_source": "Copernicus EMS rapid mapping (synthetic)", "roads_source": "OpenStreetMap via OSMnx (synthetic)",
 	}
-	if card, err = g.writeJSON(dir+"metadata.json", meta); err != nil {
+	if card, err = g.WriteJSON(dir+"metadata.json", meta); err != nil {
 		return nil, err
 	}
 	cards = append(cards, card)
@@ -736,7 +731,7 @@ func (s *rtScene) files(g *gen) ([]workers.FileCard, error) {
 		floodFeats = append(floodFeats, map[string]any{"type": "Feature", "properties": map[string]any{"id": i + 1, "event_type": "flood", "obs_type": "observed_flood_extent"},
 			"geometry": map[string]any{"type": "Polygon", "coordinates": [][][]float64{ring}}})
 	}
-	if card, err = g.writeJSON(dir+"flood_extent.geojson", map[string]any{"type": "FeatureCollection", "features": floodFeats}); err != nil {
+	if card, err = g.WriteJSON(dir+"flood_extent.geojson", map[string]any{"type": "FeatureCollection", "features": floodFeats}); err != nil {
 		return nil, err
 	}
 	cards = append(cards, card)
@@ -754,7 +749,7 @@ func (s *rtScene) files(g *gen) ([]workers.FileCard, error) {
 	if err != nil {
 		return nil, err
 	}
-	if card, err = g.write(dir+"roads.geojson", rb); err != nil {
+	if card, err = g.Write(dir+"roads.geojson", rb); err != nil {
 		return nil, err
 	}
 	cards = append(cards, card)
@@ -769,21 +764,21 @@ func (s *rtScene) files(g *gen) ([]workers.FileCard, error) {
 			"geometry":   map[string]any{"type": "LineString", "coordinates": s.walk(c)}})
 		m := rtMeasure(c.path)
 		sc := map[string]any{"route_id": c.id, "strategy": c.strategy, "rank": c.rank,
-			"distance_m": rtRound(m.dist, 6), "eta_min": rtRound(m.eta, 6), "blocked_edge_count": m.blocked,
-			"length_weighted_flood_risk": rtRound(m.risk, 6), "objective_cost": rtRound(m.cost[c.strategy], 6)}
+			"distance_m": workers.RoundHalfEven(m.dist, 6), "eta_min": workers.RoundHalfEven(m.eta, 6), "blocked_edge_count": m.blocked,
+			"length_weighted_flood_risk": workers.RoundHalfEven(m.risk, 6), "objective_cost": workers.RoundHalfEven(m.cost[c.strategy], 6)}
 		if s.staleF1 && c.id == "F1" {
 			// A stale packaged score: it claims an unblocked, quicker route.
 			sc["blocked_edge_count"] = 0
-			sc["eta_min"] = rtRound(m.eta*0.9, 6)
-			sc["objective_cost"] = rtRound(m.cost[c.strategy]*0.9, 6)
+			sc["eta_min"] = workers.RoundHalfEven(m.eta*0.9, 6)
+			sc["objective_cost"] = workers.RoundHalfEven(m.cost[c.strategy]*0.9, 6)
 		}
 		scores = append(scores, sc)
 	}
-	if card, err = g.writeJSON(dir+"candidate_routes.geojson", map[string]any{"type": "FeatureCollection", "features": candFeats}); err != nil {
+	if card, err = g.WriteJSON(dir+"candidate_routes.geojson", map[string]any{"type": "FeatureCollection", "features": candFeats}); err != nil {
 		return nil, err
 	}
 	cards = append(cards, card)
-	if card, err = g.writeJSON(dir+"route_scores.json", map[string]any{"sample_id": s.sample, "routes": scores}); err != nil {
+	if card, err = g.WriteJSON(dir+"route_scores.json", map[string]any{"sample_id": s.sample, "routes": scores}); err != nil {
 		return nil, err
 	}
 	cards = append(cards, card)
@@ -812,9 +807,9 @@ func (s *rtScene) rgb() ([]*raster.Band, *image.RGBA, error) {
 				red, grn, blu = 52+float64(6*t), 74+float64(6*t), 104+float64(8*t)
 			}
 			k := r*rtChipSize + c
-			setAt(bands[0], k, math.Round(red))
-			setAt(bands[1], k, math.Round(grn))
-			setAt(bands[2], k, math.Round(blu))
+			core.SetAt(bands[0], k, math.Round(red))
+			core.SetAt(bands[1], k, math.Round(grn))
+			core.SetAt(bands[2], k, math.Round(blu))
 		}
 	}
 	prev := image.NewRGBA(image.Rect(0, 0, 128, 128))

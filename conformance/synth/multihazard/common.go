@@ -1,11 +1,11 @@
-package synth
+package multihazard
 
 import (
 	"fmt"
 	"math"
-	"sort"
 	"strconv"
 
+	"github.com/geodisaster/engine/conformance/synth/internal/core"
 	"github.com/geodisaster/engine/geodesy"
 	"github.com/geodisaster/engine/internal/numpy"
 	"github.com/geodisaster/engine/raster"
@@ -22,11 +22,11 @@ var mhLatBands = [][2]float64{{-38, -30}, {-5, 5}, {30, 40}, {44, 52}, {58, 63}}
 
 // mhRec accumulates one multi-hazard record.
 type mhRec struct {
-	g       *gen
+	g       *core.Gen
 	qt      string
 	sample  string
 	base    string
-	grid    geoGrid
+	grid    core.GeoGrid
 	rows    []float64 // WGS84 cell area (m²) of each grid row
 	handles map[string]workers.HandleDecl
 }
@@ -37,10 +37,10 @@ const mhSize = 128
 
 // newMH starts record i of a multi-hazard type on a fresh 128 x 128
 // EPSG:4326 AOI grid (~500 m pixels) in one of several latitude bands.
-func newMH(g *gen, qt string, i int) (*mhRec, error) {
+func newMH(g *core.Gen, qt string, i int) (*mhRec, error) {
 	w, h := mhSize, mhSize
 	band := mhLatBands[i%len(mhLatBands)]
-	grid := g.aoiGrid(w, h, 0.0045, -120+float64(float64(i%7)*35), -110+float64(float64(i%7)*35), band[0], band[1])
+	grid := g.AOIGrid(w, h, 0.0045, -120+float64(float64(i%7)*35), -110+float64(float64(i%7)*35), band[0], band[1])
 	rows, err := geodesy.CellAreas(grid.T, h)
 	if err != nil {
 		return nil, err
@@ -54,7 +54,9 @@ func newMH(g *gen, qt string, i int) (*mhRec, error) {
 func (r *mhRec) n() int { return r.grid.W * r.grid.H }
 
 // band allocates a band on the record's grid.
-func (r *mhRec) band(t raster.DataType) (*raster.Band, error) { return newBand(r.grid.W, r.grid.H, t) }
+func (r *mhRec) band(t raster.DataType) (*raster.Band, error) {
+	return raster.NewBand(r.grid.W, r.grid.H, t)
+}
 
 // areaHa sums the cell areas of the given row-major indices as NumPy sums
 // areas[mask] (float64, in order) and converts to hectares (unrounded).
@@ -71,7 +73,7 @@ func (r *mhRec) areaHa(idx []int) float64 {
 // cards.
 func (r *mhRec) raster(handle string, b *raster.Band, nodata *float64, extra map[string]any) ([]workers.FileCard, error) {
 	opts := raster.WriteOptions{Compression: "deflate", TileSize: 256, EPSG: 4326, Transform: r.grid.T, NoData: nodata}
-	tif, err := r.g.writeTIFF(r.base+"rasters/"+handle+".tif", b, opts)
+	tif, err := r.g.WriteTIFF(r.base+"rasters/"+handle+".tif", opts, b)
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +85,7 @@ func (r *mhRec) raster(handle string, b *raster.Band, nodata *float64, extra map
 	for k, v := range extra {
 		side[k] = v
 	}
-	sc, err := r.g.writeJSON(r.base+"rasters/"+handle+".json", side)
+	sc, err := r.g.WriteJSON(r.base+"rasters/"+handle+".json", side)
 	if err != nil {
 		return nil, err
 	}
@@ -92,43 +94,24 @@ func (r *mhRec) raster(handle string, b *raster.Band, nodata *float64, extra map
 
 // inventory writes available_handles.json.
 func (r *mhRec) inventory(handles ...string) (workers.FileCard, error) {
-	return r.g.writeJSON(r.base+"available_handles.json", map[string]any{"handles": handles})
+	return r.g.WriteJSON(r.base+"available_handles.json", map[string]any{"handles": handles})
 }
 
 // input declares an input handle.
 func (r *mhRec) input(name string, cards ...workers.FileCard) {
-	r.handles[name] = workers.HandleDecl{Kind: workers.KindInput, Files: cards}
+	r.handles[name] = core.Input(cards...)
 }
 
 // record assembles the record with its question sidecar, chain and gold.
 func (r *mhRec) record(text string, chain []workers.Step, answer any) (workers.Record, error) {
-	q, err := r.g.question(r.qt, r.sample, text, nil)
-	if err != nil {
-		return workers.Record{}, err
-	}
-	r.handles["question_1"] = q
-	ans, err := answerJSON(answer)
-	if err != nil {
-		return workers.Record{}, err
-	}
-	return workers.Record{ID: r.qt + "__" + r.sample, SampleID: r.sample, Question: text,
-		Handles: r.handles, GTChain: chain, Answer: ans}, nil
-}
-
-// step builds one chain step.
-func step(tool string, args map[string]any, out string) workers.Step {
-	return workers.Step{Tool: tool, Args: args, Output: out}
-}
-
-// taskComplete returns the closing step of every chain (a fresh value per
-// record: chains never share argument maps).
-func taskComplete() workers.Step {
-	return workers.Step{Tool: "TaskComplete", Args: map[string]any{"status": "TASK_COMPLETE"}}
+	return r.g.Record(r.qt, r.sample, text, nil, r.handles, chain, answer)
 }
 
 // readHazard is ReadData(question_1, hazard_stack_1, role=R, time=event).
 func readHazard(role string) workers.Step {
-	return step("ReadData", map[string]any{"question": "question_1", "handle": "hazard_stack_1", "role": role, "time": "event"}, "scene_1")
+	s := core.Read("hazard_stack_1", role, "scene_1")
+	s.Args["time"] = "event"
+	return s
 }
 
 // blobs returns a random union of ellipses as a per-pixel mask.
@@ -138,15 +121,15 @@ func (r *mhRec) blobs(k int, scale float64) []bool {
 	var es []ell
 	for j := 0; j < k; j++ {
 		es = append(es, ell{
-			cx: float64(float64(w) * (0.15 + float64(0.7*r.g.rng.Float64()))), cy: float64(float64(h) * (0.15 + float64(0.7*r.g.rng.Float64()))),
-			rx: 1.5 + float64(float64(w)*scale*r.g.rng.Float64()), ry: 1.5 + float64(float64(h)*scale*r.g.rng.Float64()),
+			cx: float64(float64(w) * (0.15 + float64(0.7*r.g.Rng.Float64()))), cy: float64(float64(h) * (0.15 + float64(0.7*r.g.Rng.Float64()))),
+			rx: 1.5 + float64(float64(w)*scale*r.g.Rng.Float64()), ry: 1.5 + float64(float64(h)*scale*r.g.Rng.Float64()),
 		})
 	}
 	out := make([]bool, w*h)
 	for row := 0; row < h; row++ {
 		for col := 0; col < w; col++ {
 			for _, e := range es {
-				if blob(col, row, e.cx, e.cy, e.rx, e.ry) {
+				if core.Blob(col, row, e.cx, e.cy, e.rx, e.ry) {
 					out[row*w+col] = true
 				}
 			}
@@ -166,9 +149,9 @@ func (r *mhRec) binaryBand(set, nodata []bool) (*raster.Band, []int, error) {
 	for i := range set {
 		switch {
 		case nodata != nil && nodata[i]:
-			setAt(b, i, 255)
+			core.SetAt(b, i, 255)
 		case set[i]:
-			setAt(b, i, 1)
+			core.SetAt(b, i, 1)
 			ones = append(ones, i)
 		}
 	}
@@ -186,9 +169,6 @@ func (r *mhRec) stripe(k int) []bool {
 	return out
 }
 
-// round is Python's round(x, n).
-func round(x float64, n int) float64 { return workers.RoundHalfEven(x, n) }
-
 // f32down returns the float32 just below float32(x): a boundary probe.
 func f32down(x float64) float64 { return float64(math.Nextafter32(float32(x), float32(math.Inf(-1)))) }
 
@@ -202,27 +182,6 @@ func meanF32(b *raster.Band, idx []int) float64 {
 	return float64(numpy.MeanFloat32(v))
 }
 
-// numpyPercentile is np.percentile(x, q) (linear) of unsorted values.
-func numpyPercentile(x []float64, q float64) float64 {
-	s := append([]float64(nil), x...)
-	sort.Float64s(s)
-	pos := float64(float64(len(s)-1) * (q / 100))
-	lo := math.Floor(pos)
-	t := pos - lo
-	i := int(lo)
-	if i+1 >= len(s) {
-		return s[len(s)-1]
-	}
-	a, b := s[i], s[i+1]
-	if t >= 0.5 {
-		return b - float64((b-a)*(1-t))
-	}
-	return a + float64((b-a)*t)
-}
-
-// workersCard is a declared file card.
-type workersCard = workers.FileCard
-
 // fmtF formats a float as Python's repr would (shortest round-trip).
 func fmtF(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
@@ -230,7 +189,7 @@ func fmtF(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 func nanTo(b *raster.Band, v float64) {
 	for i := 0; i < b.Len(); i++ {
 		if math.IsNaN(b.At(i)) {
-			setAt(b, i, v)
+			core.SetAt(b, i, v)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package synth
+package sen1flood
 
 import (
 	"bytes"
@@ -8,17 +8,18 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/geodisaster/engine/conformance/synth/internal/core"
 	"github.com/geodisaster/engine/crs"
 	"github.com/geodisaster/engine/raster"
 	"github.com/geodisaster/engine/workers"
 )
 
-// Sen1FloodRealChips lists the chips Sen1FloodRealCorpus derives from a
+// RealChips lists the chips RealCorpus derives from a
 // real S1Portable.tif: the chip itself and deterministic variants (flips,
 // a circular shift, a crop with its shifted transform, injected nodata).
-var Sen1FloodRealChips = []string{"original", "flipud", "fliplr", "shift", "crop", "nodata"}
+var RealChips = []string{"original", "flipud", "fliplr", "shift", "crop", "nodata"}
 
-// Sen1FloodRealCorpus writes records of the five Sen1Floods11 types over a
+// RealCorpus writes records of the five Sen1Floods11 types over a
 // real hydrated S1Portable.tif (chip name sample) and its deterministic
 // variants into dir (records.jsonl plus the files), with gold answers
 // computed from the arrays. The Sentinel-1 bytes of the "original" chip are
@@ -27,14 +28,14 @@ var Sen1FloodRealChips = []string{"original", "flipud", "fliplr", "shift", "crop
 // -20 dB in the western half; all zero for the "nodata" variant), since
 // the sample ships no JRCWaterHand.tif. It returns the SHA-256 of
 // records.jsonl.
-func Sen1FloodRealCorpus(ctx context.Context, dir, sample string, portable []byte) (string, error) {
+func RealCorpus(ctx context.Context, dir, sample string, portable []byte) (string, error) {
 	base, err := decodeS1Chip(portable)
 	if err != nil {
 		return "", err
 	}
 	var recs []workers.Record
 	files := map[string]bool{}
-	for k, variant := range Sen1FloodRealChips {
+	for k, variant := range RealChips {
 		chip := deriveS1Chip(base, variant)
 		name := sample
 		if variant != "original" {
@@ -59,7 +60,7 @@ func realChipRecords(ctx context.Context, dir, sample, name string, chip *S1Chip
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		g := &gen{dir: dir, full: true, rng: rand.New(rand.NewPCG(stream, uint64(n))), files: files}
+		g := core.NewGen(dir, true, false, rand.New(rand.NewPCG(stream, uint64(n))), files)
 		rec, err := sen1Record(g, qtype, name, chip)
 		if err != nil {
 			return nil, fmt.Errorf("real chip %s %s: %w", name, qtype, err)
@@ -78,7 +79,7 @@ func writeRealChipRecords(dir string, recs []workers.Record) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
-	return writeJSONL(filepath.Join(dir, "records.jsonl"), recs)
+	return core.WriteJSONL(filepath.Join(dir, "records.jsonl"), recs)
 }
 
 // decodeS1Chip reads a two-band S1Portable.tif into a chip (no JRC yet).

@@ -1,4 +1,4 @@
-package synth
+package sen1flood
 
 import (
 	"bytes"
@@ -9,12 +9,12 @@ import (
 	"github.com/geodisaster/engine/workers"
 )
 
-// Sen1FloodLabelGridChips lists the chips Sen1FloodLabelGridCorpus derives
+// LabelGridChips lists the chips LabelGridCorpus derives
 // from the real chip: the chip itself and the deterministic variants of
-// Sen1FloodRealChips, each with the hand labels transformed alike.
-var Sen1FloodLabelGridChips = Sen1FloodRealChips
+// RealChips, each with the hand labels transformed alike.
+var LabelGridChips = RealChips
 
-// Sen1FloodLabelGridCorpus writes records of types 42 and 43 (sen1_flood_d
+// LabelGridCorpus writes records of types 42 and 43 (sen1_flood_d
 // and sen1_flood_e) over a real hydrated S1Portable.tif and its variants
 // into dir, whose known-water rasters come from the chip's real hand
 // labels (LabelHand.tif: 1 water is known water, 0 is not, -1 is declared
@@ -25,7 +25,7 @@ var Sen1FloodLabelGridChips = Sen1FloodRealChips
 // is. A variant moves the labels as it moves the chip; a crop moves
 // LabelHand's origin by its own pixel size. Gold answers are computed from
 // the arrays. It returns the SHA-256 of records.jsonl.
-func Sen1FloodLabelGridCorpus(ctx context.Context, dir, sample string, portable, labelHand []byte) (string, error) {
+func LabelGridCorpus(ctx context.Context, dir, sample string, portable, labelHand []byte) (string, error) {
 	base, err := decodeS1Chip(portable)
 	if err != nil {
 		return "", err
@@ -47,7 +47,7 @@ func Sen1FloodLabelGridCorpus(ctx context.Context, dir, sample string, portable,
 	nd := 255.0
 	var recs []workers.Record
 	files := map[string]bool{}
-	for k, variant := range Sen1FloodLabelGridChips {
+	for k, variant := range LabelGridChips {
 		chip := deriveS1Chip(base, variant)
 		_, _, c0, r0, from := variantLayout(variant, base.W, base.H)
 		jt := cropTransform(lt, c0, r0)

@@ -1,4 +1,4 @@
-package synth
+package xbd
 
 import (
 	"bytes"
@@ -10,9 +10,10 @@ import (
 
 	"github.com/paulmach/orb"
 
+	"github.com/geodisaster/engine/conformance/synth/internal/core"
 	"github.com/geodisaster/engine/vector"
 	"github.com/geodisaster/engine/workers"
-	"github.com/geodisaster/engine/workers/xbd"
+	worker "github.com/geodisaster/engine/workers/xbd"
 )
 
 // Synthetic xBD scenes (spec types 29-35): 1024 x 1024 frames of labelled
@@ -22,15 +23,8 @@ import (
 
 const xbdFrame = 1024
 
-// xbd class indices, as in workers.XBDClassNames.
-const (
-	xNo = iota
-	xMinor
-	xMajor
-	xDestroyed
-	xUnclassified
-)
-
+// xbdSubtypes are the label files' subtype strings of the worker's
+// class indices (worker.XBDNoDamage ... worker.XBDUnclassified).
 var xbdSubtypes = [5]string{"no-damage", "minor-damage", "major-damage", "destroyed", "un-classified"}
 
 type xbdBuilding struct {
@@ -65,8 +59,8 @@ const (
 func xbdRound4(x float64) float64 { return math.Round(x*1e4) / 1e4 }
 
 // xbdUID returns a deterministic UUID-shaped id.
-func (g *gen) xbdUID() string {
-	return fmt.Sprintf("%08x-%04x-%04x-%04x-%012x", g.rng.Uint32(), g.rng.Uint32()&0xffff, g.rng.Uint32()&0xffff, g.rng.Uint32()&0xffff, g.rng.Uint64()&0xffffffffffff)
+func xbdUID(g *core.Gen) string {
+	return fmt.Sprintf("%08x-%04x-%04x-%04x-%012x", g.Rng.Uint32(), g.Rng.Uint32()&0xffff, g.Rng.Uint32()&0xffff, g.Rng.Uint32()&0xffff, g.Rng.Uint64()&0xffffffffffff)
 }
 
 func xbdRect(x0, y0, x1, y1 float64) orb.Polygon {
@@ -107,7 +101,7 @@ func (a xbdBBox) overlaps(b xbdBBox, margin float64) bool {
 }
 
 // place adds a building unless its box overlaps one already placed.
-func (s *xbdScene) place(g *gen, class int, p orb.Polygon, boxes *[]xbdBBox) bool {
+func (s *xbdScene) place(g *core.Gen, class int, p orb.Polygon, boxes *[]xbdBBox) bool {
 	b := xbdBox(p)
 	for _, o := range *boxes {
 		if b.overlaps(o, 2) {
@@ -115,99 +109,99 @@ func (s *xbdScene) place(g *gen, class int, p orb.Polygon, boxes *[]xbdBBox) boo
 		}
 	}
 	*boxes = append(*boxes, b)
-	s.bs = append(s.bs, xbdBuilding{uid: g.xbdUID(), class: class, poly: p})
+	s.bs = append(s.bs, xbdBuilding{uid: xbdUID(g), class: class, poly: p})
 	return true
 }
 
 // xbdPickClass draws a class from weights.
-func (g *gen) xbdPickClass(w [5]int) int {
+func xbdPickClass(g *core.Gen, w [5]int) int {
 	t := 0
 	for _, x := range w {
 		t += x
 	}
-	k := g.rng.IntN(t)
+	k := g.Rng.IntN(t)
 	for i, x := range w {
 		if k < x {
 			return i
 		}
 		k -= x
 	}
-	return xUnclassified
+	return worker.XBDUnclassified
 }
 
 // xbdScene builds one scene of the given variant.
-func (g *gen) xbdScene(id string, ev int, variant int) *xbdScene {
+func newScene(g *core.Gen, id string, ev int, variant int) *xbdScene {
 	e := xbdEvents[ev%len(xbdEvents)]
-	s := &xbdScene{id: id, disaster: e.disaster, dtype: e.dtype, gsd: float64(1200000+g.rng.IntN(1600000)) / 1e6}
+	s := &xbdScene{id: id, disaster: e.disaster, dtype: e.dtype, gsd: float64(1200000+g.Rng.IntN(1600000)) / 1e6}
 	var boxes []xbdBBox
 	weights := [5]int{50, 15, 12, 10, 8}
-	n := 20 + g.rng.IntN(280)
+	n := 20 + g.Rng.IntN(280)
 	edge := false
 	reserved := func(orb.Point) bool { return false }
 	switch variant {
 	case xbdZeroSevere:
 		weights = [5]int{60, 25, 0, 0, 10}
-		n = 10 + g.rng.IntN(150)
+		n = 10 + g.Rng.IntN(150)
 	case xbdTies:
 		// The same integer rectangles in every quadrant (translated by 512),
 		// and identical compositions in several 4x4 cells.
-		nq := 1 + g.rng.IntN(3)
+		nq := 1 + g.Rng.IntN(3)
 		quads := [][2]float64{{0, 0}, {512, 0}, {0, 512}, {512, 512}}
-		k := 2 + g.rng.IntN(3) // how many quadrants share the maximum
+		k := 2 + g.Rng.IntN(3) // how many quadrants share the maximum
 		for j := 0; j < nq; j++ {
-			x, y := float64(30+g.rng.IntN(180)), float64(30+g.rng.IntN(180))
-			w, h := float64(10+g.rng.IntN(30)), float64(10+g.rng.IntN(30))
-			class := xMajor + g.rng.IntN(2)
+			x, y := float64(30+g.Rng.IntN(180)), float64(30+g.Rng.IntN(180))
+			w, h := float64(10+g.Rng.IntN(30)), float64(10+g.Rng.IntN(30))
+			class := worker.XBDMajorDamage + g.Rng.IntN(2)
 			for q := 0; q < k; q++ {
 				s.place(g, class, xbdRect(quads[q][0]+x, quads[q][1]+y, quads[q][0]+x+w, quads[q][1]+y+h), &boxes)
 			}
 		}
 		// A straddling rectangle mirrored across both axes adds equal
 		// clipped area to all four quadrants.
-		if g.rng.IntN(2) == 0 {
-			s.place(g, xDestroyed, xbdRect(496, 300, 528, 330), &boxes)
-			s.place(g, xDestroyed, xbdRect(496, 812, 528, 842), &boxes)
+		if g.Rng.IntN(2) == 0 {
+			s.place(g, worker.XBDDestroyed, xbdRect(496, 300, 528, 330), &boxes)
+			s.place(g, worker.XBDDestroyed, xbdRect(496, 812, 528, 842), &boxes)
 		}
 		// Two reserved 4x4 cells hold one destroyed building each: an
 		// exact top tie at severity 1.
 		for _, x := range []float64{300, 850} {
-			s.place(g, xDestroyed, xbdRect(x, 900, x+20+float64(g.rng.IntN(10)), 925), &boxes)
+			s.place(g, worker.XBDDestroyed, xbdRect(x, 900, x+20+float64(g.Rng.IntN(10)), 925), &boxes)
 		}
 		reserved = func(c orb.Point) bool { return c[1] >= 768 && (c[0] >= 256 && c[0] < 512 || c[0] >= 768) }
 		weights = [5]int{60, 20, 0, 0, 10}
-		n = 10 + g.rng.IntN(60)
+		n = 10 + g.Rng.IntN(60)
 	case xbdBoundary:
 		// Q0 gets one wide destroyed polygon whose centroid is in Q0 but
 		// whose area spills into Q1; Q2 gets several small major
 		// buildings (the count winner); Q3 one large destroyed building
 		// (the area winner).
-		s.place(g, xDestroyed, xbdRotRect(480+float64(g.rng.Float64()*20), 150, 120, 40, 0.05), &boxes)
-		for j := 0; j < 3+g.rng.IntN(3); j++ {
-			s.place(g, xMajor, xbdRotRect(float64(60+70*j), 700, 12, 10, g.rng.Float64()), &boxes)
+		s.place(g, worker.XBDDestroyed, xbdRotRect(480+float64(g.Rng.Float64()*20), 150, 120, 40, 0.05), &boxes)
+		for j := 0; j < 3+g.Rng.IntN(3); j++ {
+			s.place(g, worker.XBDMajorDamage, xbdRotRect(float64(60+70*j), 700, 12, 10, g.Rng.Float64()), &boxes)
 		}
-		s.place(g, xDestroyed, xbdRotRect(800, 800, 90+float64(g.rng.Float64()*30), 70, 0.3), &boxes)
+		s.place(g, worker.XBDDestroyed, xbdRotRect(800, 800, 90+float64(g.Rng.Float64()*30), 70, 0.3), &boxes)
 		// A rectangle whose centroid is exactly x = 512: the right quadrant.
-		s.place(g, xMajor, xbdRect(500, 600, 524, 620), &boxes)
+		s.place(g, worker.XBDMajorDamage, xbdRect(500, 600, 524, 620), &boxes)
 		// y = 512 exactly: the lower quadrant.
-		s.place(g, xMajor, xbdRect(300, 500, 330, 524), &boxes)
+		s.place(g, worker.XBDMajorDamage, xbdRect(300, 500, 330, 524), &boxes)
 		weights = [5]int{60, 20, 3, 3, 8}
-		n = 30 + g.rng.IntN(150)
+		n = 30 + g.Rng.IntN(150)
 	case xbdUnclassAndEdges:
 		// The upper-left 256-pixel cell holds only unclassified buildings.
 		for j := 0; j < 3; j++ {
-			s.place(g, xUnclassified, xbdRotRect(float64(40+70*j), 60+float64(g.rng.Float64()*100), 20, 16, g.rng.Float64()), &boxes)
+			s.place(g, worker.XBDUnclassified, xbdRotRect(float64(40+70*j), 60+float64(g.Rng.Float64()*100), 20, 16, g.Rng.Float64()), &boxes)
 		}
-		s.place(g, xDestroyed, xbdLShape(600, 300, 40, 30), &boxes)
-		s.place(g, xMajor, xbdHoled(700, 420, 48, 40), &boxes)
+		s.place(g, worker.XBDDestroyed, xbdLShape(600, 300, 40, 30), &boxes)
+		s.place(g, worker.XBDMajorDamage, xbdHoled(700, 420, 48, 40), &boxes)
 		// Frame-crossing polygons: full area at scene level, clipped in
 		// quadrants.
-		s.place(g, xMajor, xbdRotRect(1020, 400+float64(g.rng.Float64()*100), 30, 20, 0.2), &boxes)
-		s.place(g, xDestroyed, xbdRotRect(700, 1018, 26, 24, 0.4), &boxes)
+		s.place(g, worker.XBDMajorDamage, xbdRotRect(1020, 400+float64(g.Rng.Float64()*100), 30, 20, 0.2), &boxes)
+		s.place(g, worker.XBDDestroyed, xbdRotRect(700, 1018, 26, 24, 0.4), &boxes)
 		edge = true
 	case xbdNoClassified:
 		weights = [5]int{0, 0, 0, 0, 1}
-		n = g.rng.IntN(12)
-		if g.rng.IntN(3) == 0 {
+		n = g.Rng.IntN(12)
+		if g.Rng.IntN(3) == 0 {
 			n = 0
 		}
 	}
@@ -216,39 +210,39 @@ func (g *gen) xbdScene(id string, ev int, variant int) *xbdScene {
 	// dispersed to highly concentrated.
 	hot, radius := orb.Point{}, 0.0
 	if variant == xbdMixed {
-		hot = orb.Point{100 + float64(824*g.rng.Float64()), 100 + float64(824*g.rng.Float64())}
-		radius = 60 + float64(340*g.rng.Float64())
+		hot = orb.Point{100 + float64(824*g.Rng.Float64()), 100 + float64(824*g.Rng.Float64())}
+		radius = 60 + float64(340*g.Rng.Float64())
 	}
 	outside := [5]int{150, 24, 1, 1, 18}
-	if g.rng.IntN(2) == 0 {
+	if g.Rng.IntN(2) == 0 {
 		outside = [5]int{150, 24, 0, 0, 18} // every severe building in the hotspot
 	}
 	for tries := 0; len(s.bs) < n && tries < 20*n+100; tries++ {
-		w, h := 8+float64(g.rng.Float64()*34), 8+float64(g.rng.Float64()*30)
+		w, h := 8+float64(g.Rng.Float64()*34), 8+float64(g.Rng.Float64()*30)
 		lo, hi := 10.0, 1014.0
 		if edge {
 			lo, hi = 0, 1024
 		}
-		cx, cy := lo+float64(g.rng.Float64()*(hi-lo)), lo+float64(g.rng.Float64()*(hi-lo))
-		class := g.xbdPickClass(weights)
+		cx, cy := lo+float64(g.Rng.Float64()*(hi-lo)), lo+float64(g.Rng.Float64()*(hi-lo))
+		class := xbdPickClass(g, weights)
 		if radius > 0 {
 			if float64((cx-hot[0])*(cx-hot[0]))+float64((cy-hot[1])*(cy-hot[1])) < radius*radius {
-				class = g.xbdPickClass([5]int{25, 20, 25, 25, 5})
+				class = xbdPickClass(g, [5]int{25, 20, 25, 25, 5})
 			} else {
-				class = g.xbdPickClass(outside)
+				class = xbdPickClass(g, outside)
 			}
 		}
 		if variant == xbdUnclassAndEdges && cx < 256 && cy < 256 {
 			continue // keep the unclassified-only cell
 		}
 		var p orb.Polygon
-		switch g.rng.IntN(10) {
+		switch g.Rng.IntN(10) {
 		case 0:
 			p = xbdLShape(math.Round(cx), math.Round(cy), math.Round(w)+4, math.Round(h)+4)
 		case 1:
 			p = xbdRect(math.Round(cx), math.Round(cy), math.Round(cx+w), math.Round(cy+h))
 		default:
-			p = xbdRotRect(cx, cy, w, h, g.rng.Float64()*math.Pi)
+			p = xbdRotRect(cx, cy, w, h, g.Rng.Float64()*math.Pi)
 		}
 		if ct, _ := vector.Centroid(orb.MultiPolygon{p}); reserved(ct) {
 			continue
@@ -320,23 +314,16 @@ type xbdCell struct {
 	severeArea float64 // unrounded m2, clipped
 }
 
-// assign returns the cell index of a point: floor(v / cell) clamped.
-func xbdAssign(v float64, n int) int {
-	k := int(math.Floor(v / float64(xbdFrame/n)))
-	if k < 0 {
-		k = 0
-	}
-	if k >= n {
-		k = n - 1
-	}
-	return k
+// severityPoints is a cell's damage-weighted count: minor 1, major 2,
+// destroyed 3 (spec type 31).
+func (c xbdCell) severityPoints() int {
+	return c.counts[worker.XBDMinorDamage] + 2*c.counts[worker.XBDMajorDamage] + 3*c.counts[worker.XBDDestroyed]
 }
 
-func xbdCellID(n, r, c int) string {
-	if n == 2 {
-		return fmt.Sprintf("Q%d", r*2+c)
-	}
-	return fmt.Sprintf("R%dC%d", r, c)
+// severityScore is a cell's normalized damage severity, points over three
+// times its classified buildings, six decimals.
+func severityScore(c xbdCell) float64 {
+	return workers.RoundHalfEven(float64(c.severityPoints())/float64(3*c.classified), 6)
 }
 
 // cells computes the n x n gold cell statistics: centroid counts, clipped
@@ -345,24 +332,25 @@ func (s *xbdScene) cells(n int) []xbdCell {
 	out := make([]xbdCell, n*n)
 	for r := 0; r < n; r++ {
 		for c := 0; c < n; c++ {
-			out[r*n+c].id = xbdCellID(n, r, c)
+			out[r*n+c].id = worker.XBDCellID(n, n, r, c)
 		}
 	}
 	g2 := s.gsd * s.gsd
 	for _, b := range s.bs {
 		ct, _ := vector.Centroid(orb.MultiPolygon{b.poly})
-		k := xbdAssign(ct[1], n)*n + xbdAssign(ct[0], n)
+		row, col := worker.AssignCell(ct, xbdFrame, xbdFrame, n, n)
+		k := row*n + col
 		out[k].counts[b.class]++
-		if b.class != xUnclassified {
+		if b.class != worker.XBDUnclassified {
 			out[k].classified++
 		}
-		if b.class == xMajor || b.class == xDestroyed {
+		if b.class == worker.XBDMajorDamage || b.class == worker.XBDDestroyed {
 			out[k].severe++
 		}
 	}
 	step := float64(xbdFrame / n)
 	for _, b := range s.bs {
-		if b.class != xMajor && b.class != xDestroyed {
+		if b.class != worker.XBDMajorDamage && b.class != worker.XBDDestroyed {
 			continue
 		}
 		for r := 0; r < n; r++ {
@@ -384,7 +372,7 @@ func (s *xbdScene) cacheDoc(n int) map[string]any {
 		x0, y0, x1, y1 := float64(c*step), float64(r*step), float64((c+1)*step), float64((r+1)*step)
 		cc := map[string]any{}
 		total := 0
-		for k, name := range xbd.XBDClassNames {
+		for k, name := range worker.XBDClassNames {
 			cc[name] = cs.counts[k]
 			total += cs.counts[k]
 		}
@@ -398,7 +386,7 @@ func (s *xbdScene) cacheDoc(n int) map[string]any {
 			// buildings: a trap the worker must not rank.
 			score := 0.0
 			if cs.classified > 0 {
-				score = workers.RoundHalfEven(float64(cs.counts[xMinor]+2*cs.counts[xMajor]+3*cs.counts[xDestroyed])/float64(3*cs.classified), 6)
+				score = severityScore(cs)
 			}
 			props["severity_score"] = score
 		}
@@ -430,7 +418,7 @@ func (s *xbdScene) cacheDoc(n int) map[string]any {
 func (s *xbdScene) mask(extra bool) []uint8 {
 	m := make([]uint8, xbdFrame*xbdFrame)
 	for _, b := range s.bs {
-		if b.class == xUnclassified {
+		if b.class == worker.XBDUnclassified {
 			continue
 		}
 		bx := xbdBox(b.poly)
@@ -454,9 +442,15 @@ func (s *xbdScene) mask(extra bool) []uint8 {
 	return m
 }
 
+// xbdGrayPNG encodes the damage mask as post_target.png.
 func xbdGrayPNG(px []uint8) ([]byte, error) {
 	img := image.NewGray(image.Rect(0, 0, xbdFrame, xbdFrame))
 	copy(img.Pix, px)
+	return fastPNG(img)
+}
+
+// fastPNG encodes a frame at PNG's fastest compression level.
+func fastPNG(img image.Image) ([]byte, error) {
 	var b bytes.Buffer
 	enc := png.Encoder{CompressionLevel: png.BestSpeed}
 	if err := enc.Encode(&b, img); err != nil {
@@ -473,10 +467,5 @@ func (s *xbdScene) imagePNG(mask []uint8) ([]byte, error) {
 	}
 	img := image.NewPaletted(image.Rect(0, 0, xbdFrame, xbdFrame), pal)
 	copy(img.Pix, mask)
-	var b bytes.Buffer
-	enc := png.Encoder{CompressionLevel: png.BestSpeed}
-	if err := enc.Encode(&b, img); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
+	return fastPNG(img)
 }

@@ -1,4 +1,4 @@
-package synth
+package multihazard
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"github.com/geodisaster/engine/conformance/synth/internal/core"
+	"github.com/geodisaster/engine/conformance/synth/internal/synthtest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,7 +36,7 @@ func mhCorpus(t *testing.T, n int, types ...string) (string, map[string]workers.
 	if len(types) == 0 {
 		types = mhTypeIDs
 	}
-	dir, recs, eng := generate(t, Options{Types: types, PerType: n, Seed: 3})
+	dir, recs, eng := synthtest.Generate(t, Types(), core.Options{Types: types, PerType: n, Seed: 3})
 	by := map[string]workers.Record{}
 	for _, r := range recs {
 		if _, ok := by[r.QuestionType]; !ok {
@@ -318,10 +320,10 @@ func TestMultiHazardFileMutationsRejected(t *testing.T) {
 			editJSON(t, dir, rec, declared(t, *rec, "ndbi_change.json"), func(m map[string]any) { m["shape"] = []int{3, 3} })
 		}, "declares shape"},
 		{"non-binary mask", "hazard_deforestation_a", func(t *testing.T, dir string, rec *workers.Record) {
-			rewriteRaster(t, dir, rec, declared(t, *rec, "hansen_loss__event.tif"), func(b *raster.Band) { setAt(b, 0, 3) }, 0)
+			rewriteRaster(t, dir, rec, declared(t, *rec, "hansen_loss__event.tif"), func(b *raster.Band) { core.SetAt(b, 0, 3) }, 0)
 		}, "binary mask holds only 0 and 1"},
 		{"RADD code out of range", "hazard_deforestation_c", func(t *testing.T, dir string, rec *workers.Record) {
-			rewriteRaster(t, dir, rec, declared(t, *rec, "radd_alerts__event.tif"), func(b *raster.Band) { setAt(b, 0, 3) }, 0)
+			rewriteRaster(t, dir, rec, declared(t, *rec, "radd_alerts__event.tif"), func(b *raster.Band) { core.SetAt(b, 0, 3) }, 0)
 		}, "allowed codes are 0..2"},
 		{"grid mismatch", "urban_expansion_c", func(t *testing.T, dir string, rec *workers.Record) {
 			rewriteRaster(t, dir, rec, declared(t, *rec, "ghsl_built_gain.tif"), func(*raster.Band) {}, 0.0045)
@@ -333,17 +335,17 @@ func TestMultiHazardFileMutationsRejected(t *testing.T) {
 			rewriteRaster(t, dir, rec, declared(t, *rec, "worldpop__2020.tif"), func(*raster.Band) {}, 0.0045)
 		}, "grid mismatch"},
 		{"negative population", "air_pollution_d", func(t *testing.T, dir string, rec *workers.Record) {
-			rewriteRaster(t, dir, rec, declared(t, *rec, "worldpop__2020.tif"), func(b *raster.Band) { setAt(b, 5, -1) }, 0)
+			rewriteRaster(t, dir, rec, declared(t, *rec, "worldpop__2020.tif"), func(b *raster.Band) { core.SetAt(b, 5, -1) }, 0)
 		}, "negative population"},
 		{"all-invalid raster", "air_pollution_a", func(t *testing.T, dir string, rec *workers.Record) {
 			rewriteRaster(t, dir, rec, declared(t, *rec, "s5p_no2__peak.tif"), func(b *raster.Band) {
 				for i := 0; i < b.Len(); i++ {
-					setAt(b, i, nan())
+					core.SetAt(b, i, nan())
 				}
 			}, 0)
 		}, "no finite valid pixels"},
 		{"NDVI out of range", "drought_a", func(t *testing.T, dir string, rec *workers.Record) {
-			rewriteRaster(t, dir, rec, declared(t, *rec, "modis_ndvi__target.tif"), func(b *raster.Band) { setAt(b, 1, 1.5) }, 0)
+			rewriteRaster(t, dir, rec, declared(t, *rec, "modis_ndvi__target.tif"), func(b *raster.Band) { core.SetAt(b, 1, 1.5) }, 0)
 		}, "outside [-1, 1]"},
 		{"baseline without target row", "drought_a", func(t *testing.T, dir string, rec *workers.Record) {
 			rewrite(t, dir, rec, declared(t, *rec, "modis_ndvi_anomaly.csv"), []byte("date,role,mean_ndvi\n2015-07-15,baseline,0.5\n2016-07-15,baseline,0.6\n"))
@@ -366,7 +368,7 @@ func TestMultiHazardFileMutationsRejected(t *testing.T) {
 			rewriteRaster(t, dir, rec, declared(t, *rec, "mcd64a1__event.tif"), func(b *raster.Band) {
 				for i := 0; i < b.Len(); i++ {
 					if b.At(i) == 1 {
-						setAt(b, i, 0)
+						core.SetAt(b, i, 0)
 					}
 				}
 			}, 0)
@@ -384,7 +386,7 @@ func TestMultiHazardFileMutationsRejected(t *testing.T) {
 		}, "a polygon ring has 3 positions"},
 		{"hazard handle without inventory", "urban_expansion_a", func(t *testing.T, dir string, rec *workers.Record) {
 			h := rec.Handles["hazard_stack_1"]
-			var keep []workersCard
+			var keep []workers.FileCard
 			for _, f := range h.Files {
 				if !strings.HasSuffix(f.Path, "available_handles.json") {
 					keep = append(keep, f)

@@ -1,15 +1,37 @@
-package synth
+package multihazard
 
 import (
 	"math"
 
+	"github.com/geodisaster/engine/conformance/synth/internal/core"
 	"github.com/geodisaster/engine/internal/numpy"
 	"github.com/geodisaster/engine/raster"
 	"github.com/geodisaster/engine/workers"
-	"github.com/geodisaster/engine/workers/multihazard"
+	worker "github.com/geodisaster/engine/workers/multihazard"
 )
 
 // Multi-hazard task shape C generators (types 11, 15, 19, 23, 27).
+
+// decision is the agreement tasks' decision label.
+func decision(agree bool) string {
+	if agree {
+		return worker.SourcesAgree
+	}
+	return worker.SourcesDisagree
+}
+
+// agreementRecord declares the C-shape handles (hazard_stack_1: the
+// inventory of sources and the extra files; agreement_sources_1: the
+// sources' cards) and assembles the record.
+func (r *mhRec) agreementRecord(text string, sources []string, extra, cards []workers.FileCard, chain []workers.Step, answer any) (workers.Record, error) {
+	inv, err := r.inventory(sources...)
+	if err != nil {
+		return workers.Record{}, err
+	}
+	r.input("hazard_stack_1", append([]workers.FileCard{inv}, extra...)...)
+	r.input("agreement_sources_1", cards...)
+	return r.record(text, chain, answer)
+}
 
 // agreeChain is the C-shape chain: hazard inventory, agreement sources,
 // PrepareScene and the given CompareSources arguments.
@@ -17,10 +39,10 @@ func agreeChain(role, mode string, compare map[string]any) []workers.Step {
 	compare["input"] = "work_1"
 	return []workers.Step{
 		readHazard(role),
-		step("ReadData", map[string]any{"question": "question_1", "handle": "agreement_sources_1", "role": role, "sources": "all"}, "scene_2"),
-		step("PrepareScene", map[string]any{"inputs": map[string]any{"hazard": "scene_1", "sources": "scene_2"}, "mode": mode}, "work_1"),
-		step("CompareSources", compare, "compare_1"),
-		taskComplete(),
+		core.Step("ReadData", map[string]any{"question": "question_1", "handle": "agreement_sources_1", "role": role, "sources": "all"}, "scene_2"),
+		core.Step("PrepareScene", map[string]any{"inputs": map[string]any{"hazard": "scene_1", "sources": "scene_2"}, "mode": mode}, "work_1"),
+		core.Step("CompareSources", compare, "compare_1"),
+		core.TaskComplete(),
 	}
 }
 
@@ -28,7 +50,7 @@ func agreeChain(role, mode string, compare map[string]any) []workers.Step {
 // chance agreement is 1) on common valid cells, six decimals, as the
 // CompareSources worker does.
 func support(aSet, aOK, bSet, bOK []bool) (float64, float64, any, error) {
-	s, err := multihazard.BinarySupport(aSet, aOK, bSet, bOK)
+	s, err := worker.BinarySupport(aSet, aOK, bSet, bOK)
 	if err != nil {
 		return 0, 0, nil, err
 	}
@@ -53,8 +75,8 @@ type areaTypeC struct {
 // agree, spread scales disagree), declared nodata strips that differ per
 // source, and measured-zero sources (two zero areas give a 0% difference,
 // IoU 1 and an undefined kappa).
-func genAreaC(t areaTypeC) func(g *gen, i int) (workers.Record, error) {
-	return func(g *gen, i int) (workers.Record, error) {
+func genAreaC(t areaTypeC) func(g *core.Gen, i int) (workers.Record, error) {
+	return func(g *core.Gen, i int) (workers.Record, error) {
 		r, err := newMH(g, t.qt, i)
 		if err != nil {
 			return workers.Record{}, err
@@ -62,21 +84,21 @@ func genAreaC(t areaTypeC) func(g *gen, i int) (workers.Record, error) {
 		w, h := r.grid.W, r.grid.H
 		type ell struct{ cx, cy, rx, ry float64 }
 		var es []ell
-		for k := 0; k < 2+g.rng.IntN(2); k++ {
-			es = append(es, ell{float64(float64(w) * (0.2 + float64(0.6*g.rng.Float64()))), float64(float64(h) * (0.2 + float64(0.6*g.rng.Float64()))),
-				2 + float64(float64(w)*0.15*g.rng.Float64()), 2 + float64(float64(h)*0.15*g.rng.Float64())})
+		for k := 0; k < 2+g.Rng.IntN(2); k++ {
+			es = append(es, ell{float64(float64(w) * (0.2 + float64(0.6*g.Rng.Float64()))), float64(float64(h) * (0.2 + float64(0.6*g.Rng.Float64()))),
+				2 + float64(float64(w)*0.15*g.Rng.Float64()), 2 + float64(float64(h)*0.15*g.Rng.Float64())})
 		}
-		spread := 0.02 + float64(0.05*g.rng.Float64())
+		spread := 0.02 + float64(0.05*g.Rng.Float64())
 		if i%2 == 1 {
-			spread = 0.3 + float64(0.4*g.rng.Float64())
+			spread = 0.3 + float64(0.4*g.Rng.Float64())
 		}
-		var cards []workersCard
+		var cards []workers.FileCard
 		sets := make([][]bool, 3)
 		oks := make([][]bool, 3)
 		areas := make([]float64, 3)
 		areaJ := map[string]any{}
 		for k, src := range t.sources {
-			scale := 1 + float64(spread*(float64(2*float64(g.rng.Float64()))-1))
+			scale := 1 + float64(spread*(float64(2*float64(g.Rng.Float64()))-1))
 			zero := (t.maxCode[k] == 2 && i%3 == 2) || (i%6 == 5 && k >= 1)
 			set := make([]bool, w*h)
 			ok := make([]bool, w*h)
@@ -93,22 +115,22 @@ func genAreaC(t areaTypeC) func(g *gen, i int) (workers.Record, error) {
 				for col := 0; col < w; col++ {
 					p := row*w + col
 					if nd != nil && nd[p] {
-						setAt(b, p, 255)
+						core.SetAt(b, p, 255)
 						continue
 					}
 					ok[p] = true
 					in := false
 					for _, e := range es {
-						if !zero && blob(col, row, e.cx+float64(k), e.cy, e.rx*scale, e.ry*scale) {
+						if !zero && core.Blob(col, row, e.cx+float64(k), e.cy, e.rx*scale, e.ry*scale) {
 							in = true
 						}
 					}
 					if in {
 						code := 1.0
-						if t.maxCode[k] == 2 && g.rng.IntN(3) == 0 {
+						if t.maxCode[k] == 2 && g.Rng.IntN(3) == 0 {
 							code = 2
 						}
-						setAt(b, p, code)
+						core.SetAt(b, p, code)
 						set[p] = true
 						ones = append(ones, p)
 					}
@@ -116,10 +138,10 @@ func genAreaC(t areaTypeC) func(g *gen, i int) (workers.Record, error) {
 			}
 			sets[k], oks[k] = set, ok
 			areas[k] = r.areaHa(ones)
-			areaJ[src] = round(areas[k], 3)
+			areaJ[src] = workers.RoundHalfEven(areas[k], 3)
 			var ndv *float64
 			if nd != nil {
-				ndv = f64(255)
+				ndv = core.F64(255)
 			}
 			c, err := r.raster(src, b, ndv, map[string]any{"units": "binary_mask", "max_code": t.maxCode[k]})
 			if err != nil {
@@ -130,41 +152,32 @@ func genAreaC(t areaTypeC) func(g *gen, i int) (workers.Record, error) {
 		pct := map[string]any{}
 		sup := map[string]any{}
 		var ds []float64
-		for _, p := range multihazard.SourcePairs {
-			d := multihazard.SymmetricPctDelta(areas[p[0]], areas[p[1]])
+		for _, p := range worker.SourcePairs {
+			d := worker.SymmetricPctDelta(areas[p[0]], areas[p[1]])
 			ds = append(ds, d)
-			key := multihazard.PairKey(t.sources[p[0]], t.sources[p[1]])
-			pct[key] = round(d, 3)
+			key := worker.PairKey(t.sources[p[0]], t.sources[p[1]])
+			pct[key] = workers.RoundHalfEven(d, 3)
 			iou, agr, kap, err := support(sets[p[0]], oks[p[0]], sets[p[1]], oks[p[1]])
 			if err != nil {
 				return workers.Record{}, err
 			}
 			sup[key] = map[string]any{"iou": iou, "binary_state_agreement": agr, "cohen_kappa": kap}
 		}
-		med := multihazard.Median3(ds)
-		dec := "sources_disagree"
-		if med <= t.limit {
-			dec = "sources_agree"
-		}
-		inv, err := r.inventory(t.sources...)
-		if err != nil {
-			return workers.Record{}, err
-		}
-		r.input("hazard_stack_1", inv)
-		r.input("agreement_sources_1", cards...)
-		return r.record(t.question, agreeChain(t.role, t.mode, map[string]any{t.key: "area_agreement", "maximum_median_pct_delta": t.limit}),
+		med := worker.Median3(ds)
+		dec := decision(med <= t.limit)
+		return r.agreementRecord(t.question, t.sources, nil, cards, agreeChain(t.role, t.mode, map[string]any{t.key: "area_agreement", "maximum_median_pct_delta": t.limit}),
 			map[string]any{
 				"status": "TASK_COMPLETE",
-				"answer": map[string]any{"decision": dec, "metric": "area_agreement", "median_pct_delta": round(med, 3),
-					"agreement_score_0_100": round(math.Max(0, 100-med), 3)},
-				"evidence": map[string]any{"maximum_median_pct_delta": t.limit, "score_contract": "max(0,100-median_pct_delta)",
-					"median_area_ha": round(multihazard.Median3(areas), 3), "source_areas_ha": areaJ,
+				"answer": map[string]any{"decision": dec, "metric": "area_agreement", "median_pct_delta": workers.RoundHalfEven(med, 3),
+					"agreement_score_0_100": workers.RoundHalfEven(math.Max(0, 100-med), 3)},
+				"evidence": map[string]any{"maximum_median_pct_delta": t.limit, "score_contract": worker.AreaScoreContract,
+					"median_area_ha": workers.RoundHalfEven(worker.Median3(areas), 3), "source_areas_ha": areaJ,
 					"pairwise_pct_delta": pct, "spatial_support": sup},
 			})
 	}
 }
 
-var genWildfireC = func(g *gen, i int) (workers.Record, error) {
+var genWildfireC = func(g *core.Gen, i int) (workers.Record, error) {
 	rec, err := genAreaC(areaTypeC{qt: "wildfire_c", role: "wildfire", mode: "multisource_hazard", key: "criterion", limit: 20,
 		sources: []string{"mcd64a1__event", "s2_burn_support", "nifc_perimeter__event"}, maxCode: []int{1, 1, 1},
 		question: "Do the MODIS, Sentinel-2 dNBR and NIFC burn footprints agree in area (median pairwise difference at most 20%)?"})(g, i)
@@ -185,8 +198,8 @@ var genUrbanC = genAreaC(areaTypeC{qt: "urban_expansion_c", role: "urban_expansi
 // smoothField returns a smooth random pattern in [0, 1] over the grid.
 func (r *mhRec) smoothField() []float64 {
 	w, h := r.grid.W, r.grid.H
-	fx, fy := 1+float64(3*r.g.rng.Float64()), 1+float64(3*r.g.rng.Float64())
-	px, py := float64(2*math.Pi*r.g.rng.Float64()), float64(2*math.Pi*r.g.rng.Float64())
+	fx, fy := 1+float64(3*r.g.Rng.Float64()), 1+float64(3*r.g.Rng.Float64())
+	px, py := float64(2*math.Pi*r.g.Rng.Float64()), float64(2*math.Pi*r.g.Rng.Float64())
 	out := make([]float64, w*h)
 	for row := 0; row < h; row++ {
 		for col := 0; col < w; col++ {
@@ -202,7 +215,7 @@ func (r *mhRec) smoothField() []float64 {
 // plus noise, the train-only q25 contract; some sources lie wholly at or
 // above their q25 (valid measured-zero masks, including the exact q25
 // value, which is not below it).
-func genDroughtC(g *gen, i int) (workers.Record, error) {
+func genDroughtC(g *core.Gen, i int) (workers.Record, error) {
 	r, err := newMH(g, "drought_c", i)
 	if err != nil {
 		return workers.Record{}, err
@@ -214,8 +227,8 @@ func genDroughtC(g *gen, i int) (workers.Record, error) {
 		return workers.Record{}, err
 	}
 	shared := r.smoothField()
-	weight := 0.3 + float64(0.7*g.rng.Float64())
-	var cards []workersCard
+	weight := 0.3 + float64(0.7*g.Rng.Float64())
+	var cards []workers.FileCard
 	sets := make([][]bool, 3)
 	oks := make([][]bool, 3)
 	thr := map[string]any{}
@@ -236,8 +249,8 @@ func genDroughtC(g *gen, i int) (workers.Record, error) {
 		ok := make([]bool, r.n())
 		var ones []int
 		for p := 0; p < r.n(); p++ {
-			if g.rng.IntN(31) == 0 {
-				setAt(b, p, math.NaN())
+			if g.Rng.IntN(31) == 0 {
+				core.SetAt(b, p, math.NaN())
 				continue
 			}
 			u := float64(weight*shared[p]) + float64((1-weight)*own[p])
@@ -245,7 +258,7 @@ func genDroughtC(g *gen, i int) (workers.Record, error) {
 			if empty && p%53 == 0 {
 				v = q // exactly q25: not below it
 			}
-			setAt(b, p, v)
+			core.SetAt(b, p, v)
 			ok[p] = true
 			if b.At(p) < float64(float32(q)) {
 				set[p] = true
@@ -254,8 +267,8 @@ func genDroughtC(g *gen, i int) (workers.Record, error) {
 		}
 		sets[k], oks[k] = set, ok
 		thr[s] = q
-		areas[s] = round(r.areaHa(ones), 3)
-		c, err := r.raster(s, b, f64(math.NaN()), map[string]any{"role": "continuous drought source"})
+		areas[s] = workers.RoundHalfEven(r.areaHa(ones), 3)
+		c, err := r.raster(s, b, core.F64(math.NaN()), map[string]any{"role": "continuous drought source"})
 		if err != nil {
 			return workers.Record{}, err
 		}
@@ -263,26 +276,18 @@ func genDroughtC(g *gen, i int) (workers.Record, error) {
 	}
 	ious := map[string]any{}
 	var vals []float64
-	for _, p := range multihazard.SourcePairs {
+	for _, p := range worker.SourcePairs {
 		iou, _, _, err := support(sets[p[0]], oks[p[0]], sets[p[1]], oks[p[1]])
 		if err != nil {
 			return workers.Record{}, err
 		}
-		ious[multihazard.PairKey(srcs[p[0]], srcs[p[1]])] = iou
+		ious[worker.PairKey(srcs[p[0]], srcs[p[1]])] = iou
 		vals = append(vals, iou)
 	}
-	med := multihazard.Median3(vals)
-	dec := "sources_disagree"
-	if med >= 0.3 {
-		dec = "sources_agree"
-	}
-	inv, err := r.inventory(srcs...)
-	if err != nil {
-		return workers.Record{}, err
-	}
-	r.input("hazard_stack_1", inv, nz)
-	r.input("agreement_sources_1", cards...)
-	return r.record("Do the low-state masks (below each source's training q25) of CHIRPS SPI, MODIS NDVI and ERA5 soil moisture overlap with a median IoU of at least 0.30?",
+	med := worker.Median3(vals)
+	dec := decision(med >= 0.3)
+	return r.agreementRecord("Do the low-state masks (below each source's training q25) of CHIRPS SPI, MODIS NDVI and ERA5 soil moisture overlap with a median IoU of at least 0.30?",
+		srcs, []workers.FileCard{nz}, cards,
 		agreeChain("drought", "multisource_hazard", map[string]any{"criterion": "iou", "minimum_iou": 0.3,
 			"threshold_contract": "per_source_train_pixel_q25_v1", "normalization_fit_split": "train"}),
 		map[string]any{
@@ -296,7 +301,7 @@ func genDroughtC(g *gen, i int) (workers.Record, error) {
 // genAirC builds a type-27 record: three float32 pollution rasters whose
 // AOI means are steered to chosen z-score states against the 18 declared
 // training means (all equal in some records: agreement; mixed otherwise).
-func genAirC(g *gen, i int) (workers.Record, error) {
+func genAirC(g *core.Gen, i int) (workers.Record, error) {
 	r, err := newMH(g, "air_pollution_c", i)
 	if err != nil {
 		return workers.Record{}, err
@@ -308,7 +313,7 @@ func genAirC(g *gen, i int) (workers.Record, error) {
 		return workers.Record{}, err
 	}
 	targets := [][3]float64{{1.3, 1.1, 0.9}, {-1.2, 0, 1.4}, {0.1, -0.2, 0.3}, {-1.5, -0.9, 0.2}, {1.2, 0.2, 0.1}, {-0.8, -1.1, -1.6}}[i%6]
-	var cards []workersCard
+	var cards []workers.FileCard
 	counts := map[string]int{}
 	srcJ := map[string]any{}
 	for k, s := range srcs {
@@ -326,25 +331,25 @@ func genAirC(g *gen, i int) (workers.Record, error) {
 		}
 		var valid []int
 		for p := 0; p < r.n(); p++ {
-			if k == 1 && g.rng.IntN(17) == 0 {
-				setAt(b, p, math.NaN())
+			if k == 1 && g.Rng.IntN(17) == 0 {
+				core.SetAt(b, p, math.NaN())
 				continue
 			}
-			setAt(b, p, level*(1+float64(0.2*(float64(2*float64(g.rng.Float64()))-1))))
+			core.SetAt(b, p, level*(1+float64(0.2*(float64(2*float64(g.Rng.Float64()))-1))))
 			valid = append(valid, p)
 		}
 		am := meanF32(b, valid)
 		z := (am - mu) / sd
-		st := "training_typical"
+		st := worker.StateTypical
 		if z < -0.5 {
-			st = "below_training_typical"
+			st = worker.StateBelow
 		} else if z > 0.5 {
-			st = "above_training_typical"
+			st = worker.StateAbove
 		}
 		counts[st]++
-		srcJ[s] = map[string]any{"aoi_mean": round(am, 6), "training_mean": round(mu, 6), "training_std": round(sd, 6),
-			"z_score": round(z, 6), "state": st}
-		c, err := r.raster(s, b, f64(math.NaN()), map[string]any{"role": "episode-peak pollution source"})
+		srcJ[s] = map[string]any{"aoi_mean": workers.RoundHalfEven(am, 6), "training_mean": workers.RoundHalfEven(mu, 6), "training_std": workers.RoundHalfEven(sd, 6),
+			"z_score": workers.RoundHalfEven(z, 6), "state": st}
+		c, err := r.raster(s, b, core.F64(math.NaN()), map[string]any{"role": "episode-peak pollution source"})
 		if err != nil {
 			return workers.Record{}, err
 		}
@@ -356,22 +361,14 @@ func genAirC(g *gen, i int) (workers.Record, error) {
 			best = n
 		}
 	}
-	dec := "sources_disagree"
-	if best == 3 {
-		dec = "sources_agree"
-	}
-	inv, err := r.inventory(srcs...)
-	if err != nil {
-		return workers.Record{}, err
-	}
-	r.input("hazard_stack_1", inv, nz)
-	r.input("agreement_sources_1", cards...)
-	return r.record("Do Sentinel-5P NO2, CAMS NO2 and MODIS AOD all place this episode in the same training-relative intensity state?",
+	dec := decision(best == 3)
+	return r.agreementRecord("Do Sentinel-5P NO2, CAMS NO2 and MODIS AOD all place this episode in the same training-relative intensity state?",
+		srcs, []workers.FileCard{nz}, cards,
 		agreeChain("air_pollution", "multisource_hazard", map[string]any{"criterion": "benchmark_relative_intensity_agreement",
 			"required_agreement_fraction": 1.0, "normalization_fit_split": "train"}),
 		map[string]any{
 			"status": "TASK_COMPLETE",
-			"answer": map[string]any{"decision": dec, "agreement_fraction": round(float64(best)/3, 6)},
+			"answer": map[string]any{"decision": dec, "agreement_fraction": workers.RoundHalfEven(float64(best)/3, 6)},
 			"evidence": map[string]any{"criterion": "benchmark_relative_intensity_agreement", "required_agreement_fraction": 1.0,
 				"normalization_fit_split": "train", "sources": srcJ},
 		})

@@ -1,10 +1,14 @@
-package synth
+// Package sen1flood generates the records of the Sen1Floods11 family
+// (spec types 39-43): synthetic Sentinel-1 chips with JRC known-water
+// rasters, and corpora over a real hydrated chip (RealCorpus,
+// LabelGridCorpus). Gold answers are computed from the arrays.
+package sen1flood
 
 import (
 	"fmt"
 	"math"
-	"sort"
 
+	"github.com/geodisaster/engine/conformance/synth/internal/core"
 	"github.com/geodisaster/engine/crs"
 	"github.com/geodisaster/engine/geodesy"
 	"github.com/geodisaster/engine/internal/numpy"
@@ -12,14 +16,15 @@ import (
 	"github.com/geodisaster/engine/raster"
 	"github.com/geodisaster/engine/raster/regions"
 	"github.com/geodisaster/engine/workers"
+	worker "github.com/geodisaster/engine/workers/sen1flood"
 )
 
-// Generators of the Sen1Floods11 family's records (spec types 39-43).
-func sen1FloodGens() map[string]typeGen {
-	out := map[string]typeGen{}
+// Types returns the family's generators: 100 chips per type, 10 of them
+// public-reference test records.
+func Types() core.Types {
+	out := core.Types{}
 	for _, t := range []string{"sen1_flood_a", "sen1_flood_b", "sen1_flood_c", "sen1_flood_d", "sen1_flood_e"} {
-		t := t
-		out[t] = typeGen{full: 100, gen: func(g *gen, i int) (workers.Record, error) { return genSen1Flood(g, t, i) }}
+		out[t] = core.Type{Full: 100, Tests: 10, Gen: func(g *core.Gen, i int) (workers.Record, error) { return genSen1Flood(g, t, i) }}
 	}
 	return out
 }
@@ -49,14 +54,14 @@ type S1Chip struct {
 var sen1Variants = []string{"blobs", "localized", "tie", "topology", "constant", "odd_size"}
 
 // genSen1Flood builds one record of a Sen1Floods11 type.
-func genSen1Flood(g *gen, qtype string, i int) (workers.Record, error) {
+func genSen1Flood(g *core.Gen, qtype string, i int) (workers.Record, error) {
 	variant := sen1Variants[i%len(sen1Variants)]
 	gridChecked := qtype == "sen1_flood_c" || qtype == "sen1_flood_e"
 	if variant == "odd_size" && gridChecked {
 		variant = "speckle"
 	}
 	sample := fmt.Sprintf("synth_s1_%s_%03d", qtype[len(qtype)-1:], i)
-	chip, err := g.sen1Chip(variant)
+	chip, err := sen1Chip(g, variant)
 	if err != nil {
 		return workers.Record{}, err
 	}
@@ -66,9 +71,9 @@ func genSen1Flood(g *gen, qtype string, i int) (workers.Record, error) {
 // sen1Record writes a chip's files and builds the record of qtype with its
 // gold answer. It is shared by the synthetic corpus and the real-chip
 // corpus.
-func sen1Record(g *gen, qtype, sample string, chip *S1Chip) (workers.Record, error) {
+func sen1Record(g *core.Gen, qtype, sample string, chip *S1Chip) (workers.Record, error) {
 	dir := "source_assets/sen1_flood/" + sample + "/"
-	s1, err := g.write(dir+"S1Portable.tif", chip.S1Bytes())
+	s1, err := g.Write(dir+"S1Portable.tif", chip.S1Bytes())
 	if err != nil {
 		return workers.Record{}, err
 	}
@@ -81,30 +86,17 @@ func sen1Record(g *gen, qtype, sample string, chip *S1Chip) (workers.Record, err
 		if err != nil {
 			return workers.Record{}, err
 		}
-		jrc, err := g.write(dir+"JRCWaterHand.tif", jb)
+		jrc, err := g.Write(dir+"JRCWaterHand.tif", jb)
 		if err != nil {
 			return workers.Record{}, err
 		}
 		handles["jrc_water_1"] = workers.HandleDecl{Kind: workers.KindInput, Files: []workers.FileCard{jrc}}
 	}
-	text := sen1Questions[qtype]
-	q, err := g.question(qtype, sample, text, nil)
-	if err != nil {
-		return workers.Record{}, err
-	}
-	handles["question_1"] = q
 	gold, err := sen1Gold(chip)
 	if err != nil {
 		return workers.Record{}, err
 	}
-	ans, err := answerJSON(gold.answer(qtype))
-	if err != nil {
-		return workers.Record{}, err
-	}
-	return workers.Record{
-		ID: qtype + "__" + sample, SampleID: sample, Question: text,
-		Handles: handles, GTChain: sen1Chain(qtype), Answer: ans,
-	}, nil
+	return g.Record(qtype, sample, sen1Questions[qtype], nil, handles, sen1Chain(qtype), gold.answer(qtype))
 }
 
 var sen1Questions = map[string]string{
@@ -115,64 +107,53 @@ var sen1Questions = map[string]string{
 	"sen1_flood_e": "Run the complete SAR flood analysis (mask, polygons, components, area, 4x4 grid and ranking, JRC known-water comparison and a fresh diagnostic map) and return the structured summary.",
 }
 
-func sen1Step(tool string, args map[string]any, out string) workers.Step {
-	return workers.Step{Tool: tool, Args: args, Output: out}
-}
-
 // sen1Chain is the GT chain of a Sen1Floods11 type (spec types 39-43).
 func sen1Chain(qtype string) []workers.Step {
-	method := "s1_min_backscatter_otsu_v1"
-	read := sen1Step("ReadData", map[string]any{"question": "question_1", "handle": "s1_image_1", "role": "sar"}, "scene_1")
-	readJRC := sen1Step("ReadData", map[string]any{"question": "question_1", "handle": "jrc_water_1", "role": "known_water"}, "scene_2")
-	mapFlood := sen1Step("MapFlood", map[string]any{"input": "work_1", "method": method}, "flood_1")
-	flags := func(names ...string) map[string]any {
-		m := map[string]any{}
-		for _, n := range names {
-			m[n] = true
-		}
-		return m
-	}
+	method := worker.Sen1FloodMethod
+	read := core.Read("s1_image_1", "sar", "scene_1")
+	readJRC := core.Read("jrc_water_1", "known_water", "scene_2")
+	mapFlood := core.Step("MapFlood", map[string]any{"input": "work_1", "method": method}, "flood_1")
 	rank := func(in string) workers.Step {
-		return sen1Step("RankRegions", map[string]any{"input": in, "by": "flood_percentage", "candidates": "grid_4x4", "top_k": 3}, "rank_1")
+		return core.Step("RankRegions", map[string]any{"input": in, "by": "flood_percentage", "candidates": "grid_4x4", "top_k": 3}, "rank_1")
 	}
-	done := workers.Step{Tool: "TaskComplete", Args: map[string]any{"status": "TASK_COMPLETE"}}
+	done := core.TaskComplete()
 	switch qtype {
 	case "sen1_flood_a":
 		return []workers.Step{read,
-			sen1Step("PrepareScene", map[string]any{"inputs": map[string]any{"sar": "scene_1"}, "mode": "sar_flood"}, "work_1"),
+			core.Step("PrepareScene", map[string]any{"inputs": map[string]any{"sar": "scene_1"}, "mode": "sar_flood"}, "work_1"),
 			mapFlood,
-			sen1Step("ExtractObjects", map[string]any{"input": "flood_1", "target": "flood_components"}, "objects_1"),
-			sen1Step("DescribeFlood", map[string]any{"input": "objects_1", "metrics": flags("flood_percentage", "flood_area", "components", "grid_4x4")}, "flood_report_1"),
+			core.Step("ExtractObjects", map[string]any{"input": "flood_1", "target": "flood_components"}, "objects_1"),
+			core.Step("DescribeFlood", map[string]any{"input": "objects_1", "metrics": core.Flags("flood_percentage", "flood_area", "components", "grid_4x4")}, "flood_report_1"),
 			done}
 	case "sen1_flood_b":
 		return []workers.Step{read,
-			sen1Step("PrepareScene", map[string]any{"inputs": map[string]any{"sar": "scene_1"}, "mode": "sar_flood"}, "work_1"),
+			core.Step("PrepareScene", map[string]any{"inputs": map[string]any{"sar": "scene_1"}, "mode": "sar_flood"}, "work_1"),
 			mapFlood,
-			sen1Step("ExtractObjects", map[string]any{"input": "flood_1", "target": "flood_polygons"}, "objects_1"),
-			sen1Step("DescribeFlood", map[string]any{"input": "objects_1", "metrics": flags("flood_percentage", "flood_area", "components", "grid_4x4")}, "flood_report_1"),
+			core.Step("ExtractObjects", map[string]any{"input": "flood_1", "target": "flood_polygons"}, "objects_1"),
+			core.Step("DescribeFlood", map[string]any{"input": "objects_1", "metrics": core.Flags("flood_percentage", "flood_area", "components", "grid_4x4")}, "flood_report_1"),
 			rank("flood_report_1"), done}
 	case "sen1_flood_c":
 		return []workers.Step{read,
-			sen1Step("PrepareScene", map[string]any{"inputs": map[string]any{"sar": "scene_1"}, "mode": "sar_flood", "grid": "4x4"}, "work_1"),
+			core.Step("PrepareScene", map[string]any{"inputs": map[string]any{"sar": "scene_1"}, "mode": "sar_flood", "grid": "4x4"}, "work_1"),
 			mapFlood,
-			sen1Step("DescribeFlood", map[string]any{"input": "flood_1", "metrics": flags("grid_4x4", "concentration", "pattern")}, "flood_report_1"),
+			core.Step("DescribeFlood", map[string]any{"input": "flood_1", "metrics": core.Flags("grid_4x4", "concentration", "pattern")}, "flood_report_1"),
 			rank("flood_report_1"), done}
 	case "sen1_flood_d":
 		return []workers.Step{read, readJRC,
-			sen1Step("PrepareScene", map[string]any{"inputs": map[string]any{"sar": "scene_1", "reference": "scene_2"}, "mode": "sar_flood_reference"}, "work_1"),
+			core.Step("PrepareScene", map[string]any{"inputs": map[string]any{"sar": "scene_1", "reference": "scene_2"}, "mode": "sar_flood_reference"}, "work_1"),
 			mapFlood,
-			sen1Step("CompareSources", map[string]any{"input": "flood_1", "reference": "known_water", "criterion": "overlap_vs_outside_reference"}, "compare_1"),
-			sen1Step("DescribeFlood", map[string]any{"input": "compare_1", "metrics": flags("prediction", "components", "overlap", "outside_reference")}, "flood_report_1"),
+			core.Step("CompareSources", map[string]any{"input": "flood_1", "reference": "known_water", "criterion": "overlap_vs_outside_reference"}, "compare_1"),
+			core.Step("DescribeFlood", map[string]any{"input": "compare_1", "metrics": core.Flags("prediction", "components", "overlap", "outside_reference")}, "flood_report_1"),
 			done}
 	default:
 		return []workers.Step{read, readJRC,
-			sen1Step("PrepareScene", map[string]any{"inputs": map[string]any{"sar": "scene_1", "reference": "scene_2"}, "mode": "sar_flood_diagnostic"}, "work_1"),
+			core.Step("PrepareScene", map[string]any{"inputs": map[string]any{"sar": "scene_1", "reference": "scene_2"}, "mode": "sar_flood_diagnostic"}, "work_1"),
 			mapFlood,
-			sen1Step("ExtractObjects", map[string]any{"input": "flood_1", "target": "flood_polygons"}, "objects_1"),
-			sen1Step("DescribeFlood", map[string]any{"input": "objects_1", "metrics": flags("flood_percentage", "flood_area", "components", "grid_4x4", "concentration", "pattern")}, "flood_report_1"),
+			core.Step("ExtractObjects", map[string]any{"input": "flood_1", "target": "flood_polygons"}, "objects_1"),
+			core.Step("DescribeFlood", map[string]any{"input": "objects_1", "metrics": core.Flags("flood_percentage", "flood_area", "components", "grid_4x4", "concentration", "pattern")}, "flood_report_1"),
 			rank("flood_report_1"),
-			sen1Step("CompareSources", map[string]any{"input": "rank_1", "reference": "known_water", "criterion": "overlap_vs_outside_reference"}, "compare_1"),
-			sen1Step("RenderMap", map[string]any{"input": "compare_1", "style": "flood_diagnostic", "layers": flags("sar", "prediction", "component_boundaries", "grid")}, "render_1"),
+			core.Step("CompareSources", map[string]any{"input": "rank_1", "reference": "known_water", "criterion": "overlap_vs_outside_reference"}, "compare_1"),
+			core.Step("RenderMap", map[string]any{"input": "compare_1", "style": "flood_diagnostic", "layers": core.Flags("sar", "prediction", "component_boundaries", "grid")}, "render_1"),
 			done}
 	}
 }
@@ -185,13 +166,12 @@ func (c *S1Chip) S1Bytes() []byte {
 	copy(vv.Data.([]float32), c.VV)
 	copy(vh.Data.([]float32), c.VH)
 	nd := c.S1NoData
-	var buf bytesBuffer
 	// Write cannot fail on bands it validated itself.
-	_ = raster.Write(&buf, []*raster.Band{vv, vh}, raster.WriteOptions{
+	b, _ := core.EncodeTIFF(raster.WriteOptions{
 		Compression: "deflate", Predictor: 3, TileSize: 256, NoData: &nd, EPSG: 4326, Transform: c.T,
 		BandDescriptions: []string{"VV", "VH"},
-	})
-	return buf.b
+	}, vv, vh)
+	return b
 }
 
 // JRCBytes encodes the known-water raster (uint8, optional nodata).
@@ -205,64 +185,62 @@ func (c *S1Chip) JRCBytes() ([]byte, error) {
 	if c.JRCTransform != nil {
 		t = *c.JRCTransform
 	}
-	var buf bytesBuffer
-	err = raster.Write(&buf, []*raster.Band{b}, raster.WriteOptions{
+	return core.EncodeTIFF(raster.WriteOptions{
 		Compression: "deflate", Predictor: 2, TileSize: 256, NoData: c.JRCNoData, EPSG: 4326, Transform: t,
-	})
-	return buf.b, err
+	}, b)
 }
 
 // sen1Chip draws a chip for a variant. Land scores (min(VV,VH)) lie well
 // above water scores except in the blobs variant, whose noise overlaps.
-func (g *gen) sen1Chip(variant string) (*S1Chip, error) {
+func sen1Chip(g *core.Gen, variant string) (*S1Chip, error) {
 	w, h := 64, 64
-	if g.full {
+	if g.Full {
 		w, h = 512, 512
 	}
 	switch variant {
 	case "odd_size":
-		w, h = 61+g.rng.IntN(6), 45+g.rng.IntN(6)
+		w, h = 61+g.Rng.IntN(6), 45+g.Rng.IntN(6)
 		if w%4 == 0 {
 			w++
 		}
 	case "blobs", "topology":
-		if !g.full {
-			w, h = 48+4*g.rng.IntN(5), 40+4*g.rng.IntN(5)
+		if !g.Full {
+			w, h = 48+4*g.Rng.IntN(5), 40+4*g.Rng.IntN(5)
 		}
 	}
-	grid := g.aoiGrid(w, h, 8.983152841195215e-05, -9, 3, 36, 44)
+	grid := g.AOIGrid(w, h, 8.983152841195215e-05, -9, 3, 36, 44)
 	c := &S1Chip{W: w, H: h, T: grid.T, VV: make([]float32, w*h), VH: make([]float32, w*h), S1NoData: -9999, JRC: make([]uint8, w*h)}
 	water := make([]bool, w*h)
 	// Bounded land and water scores: min(VV,VH) is -15.5..-14.5 on land
 	// and -28..-25 on water, so Otsu separates exactly the water pixels
 	// even when they are a few percent of the chip.
 	land := func(i int) {
-		c.VV[i] = float32(-9 + float64(2*float64(g.rng.Float64())))
-		c.VH[i] = float32(-15.5 + float64(g.rng.Float64()))
+		c.VV[i] = float32(-9 + float64(2*float64(g.Rng.Float64())))
+		c.VH[i] = float32(-15.5 + float64(g.Rng.Float64()))
 	}
 	wet := func(i int) {
-		c.VV[i] = float32(-24 + float64(4*g.rng.Float64()))
-		c.VH[i] = float32(-28 + float64(3*g.rng.Float64()))
+		c.VV[i] = float32(-24 + float64(4*g.Rng.Float64()))
+		c.VH[i] = float32(-28 + float64(3*g.Rng.Float64()))
 	}
 	gauss := func(i int, isWater bool) {
 		if isWater {
-			c.VV[i] = float32(-20 + float64(2.5*g.rng.NormFloat64()))
-			c.VH[i] = float32(-25 + float64(2.5*g.rng.NormFloat64()))
+			c.VV[i] = float32(-20 + float64(2.5*g.Rng.NormFloat64()))
+			c.VH[i] = float32(-25 + float64(2.5*g.Rng.NormFloat64()))
 		} else {
-			c.VV[i] = float32(-9 + float64(2.5*g.rng.NormFloat64()))
-			c.VH[i] = float32(-16 + float64(2.5*g.rng.NormFloat64()))
+			c.VV[i] = float32(-9 + float64(2.5*g.Rng.NormFloat64()))
+			c.VH[i] = float32(-16 + float64(2.5*g.Rng.NormFloat64()))
 		}
 	}
 	fw, fh := float64(w), float64(h)
 	switch variant {
 	case "blobs", "odd_size":
-		nb := 3 + g.rng.IntN(4)
+		nb := 3 + g.Rng.IntN(4)
 		for b := 0; b < nb; b++ {
-			cx, cy := float64(g.rng.Float64()*fw), float64(g.rng.Float64()*fh)
-			rx, ry := 2+float64(g.rng.Float64()*fw/6), 2+float64(g.rng.Float64()*fh/6)
+			cx, cy := float64(g.Rng.Float64()*fw), float64(g.Rng.Float64()*fh)
+			rx, ry := 2+float64(g.Rng.Float64()*fw/6), 2+float64(g.Rng.Float64()*fh/6)
 			for r := 0; r < h; r++ {
 				for col := 0; col < w; col++ {
-					if blob(col, r, cx, cy, rx, ry) {
+					if core.Blob(col, r, cx, cy, rx, ry) {
 						water[r*w+col] = true
 					}
 				}
@@ -271,25 +249,25 @@ func (g *gen) sen1Chip(variant string) (*S1Chip, error) {
 	case "localized":
 		// One blob inside a single cell holds most of the flood.
 		cellW, cellH := fw/4, fh/4
-		cr, cc := g.rng.IntN(4), g.rng.IntN(4)
+		cr, cc := g.Rng.IntN(4), g.Rng.IntN(4)
 		cx, cy := float64((float64(cc)+0.5)*cellW), float64((float64(cr)+0.5)*cellH)
 		for r := 0; r < h; r++ {
 			for col := 0; col < w; col++ {
-				if blob(col, r, cx, cy, cellW*0.45, cellH*0.4) {
+				if core.Blob(col, r, cx, cy, cellW*0.45, cellH*0.4) {
 					water[r*w+col] = true
 				}
 			}
 		}
 		// A few isolated dark pixels elsewhere.
 		for k := 0; k < 4; k++ {
-			water[g.rng.IntN(w*h)] = true
+			water[g.Rng.IntN(w*h)] = true
 		}
 	case "tie":
 		// Identical square patches in two cells (same valid count), and a
 		// smaller one in a third cell.
 		cellW, cellH := w/4, h/4
 		side := min(cellW, cellH) / 2
-		cells := g.rng.Perm(16)
+		cells := g.Rng.Perm(16)
 		for k, cell := range cells[:3] {
 			s := side
 			if k == 2 {
@@ -321,7 +299,7 @@ func (g *gen) sen1Chip(variant string) (*S1Chip, error) {
 		}
 	case "speckle":
 		for i := range water {
-			water[i] = g.rng.IntN(9) == 0
+			water[i] = g.Rng.IntN(9) == 0
 		}
 	}
 	for i := range water {
@@ -349,8 +327,8 @@ func (g *gen) sen1Chip(variant string) (*S1Chip, error) {
 	}
 	// Nodata: a rectangle in both bands, plus single-band and NaN pixels.
 	if variant != "localized" && variant != "tie" {
-		rw, rh := 1+g.rng.IntN(w/5), 1+g.rng.IntN(h/4)
-		r0, c0 := g.rng.IntN(h-rh), g.rng.IntN(w-rw)
+		rw, rh := 1+g.Rng.IntN(w/5), 1+g.Rng.IntN(h/4)
+		r0, c0 := g.Rng.IntN(h-rh), g.Rng.IntN(w-rw)
 		for r := r0; r < r0+rh; r++ {
 			for col := c0; col < c0+rw; col++ {
 				c.VV[r*w+col], c.VH[r*w+col] = -9999, -9999
@@ -359,10 +337,10 @@ func (g *gen) sen1Chip(variant string) (*S1Chip, error) {
 	}
 	if variant == "topology" || variant == "blobs" {
 		for k := 0; k < 6; k++ {
-			c.VV[g.rng.IntN(w*h)] = -9999
-			c.VH[g.rng.IntN(w*h)] = -9999
+			c.VV[g.Rng.IntN(w*h)] = -9999
+			c.VH[g.Rng.IntN(w*h)] = -9999
 		}
-		c.VV[g.rng.IntN(w*h)] = float32(math.NaN())
+		c.VV[g.Rng.IntN(w*h)] = float32(math.NaN())
 	}
 	// JRC known water.
 	switch variant {
@@ -372,7 +350,7 @@ func (g *gen) sen1Chip(variant string) (*S1Chip, error) {
 		nd := 255.0
 		c.JRCNoData = &nd
 		for i := range c.JRC {
-			if water[i] && g.rng.IntN(2) == 0 {
+			if water[i] && g.Rng.IntN(2) == 0 {
 				c.JRC[i] = 1
 			}
 		}
@@ -381,7 +359,7 @@ func (g *gen) sen1Chip(variant string) (*S1Chip, error) {
 		}
 	case "topology":
 		for i := range c.JRC {
-			if g.rng.IntN(10) < 3 {
+			if g.Rng.IntN(10) < 3 {
 				c.JRC[i] = 1
 			}
 		}
@@ -415,8 +393,6 @@ type sen1Truth struct {
 	overlap         int
 	outside         int
 }
-
-func sen1Round(x float64, n int) float64 { return workers.RoundHalfEven(x, n) }
 
 // sen1Gold computes the answer quantities directly from the chip: the
 // prediction rule of spec type 39, 8-connected components, WGS84 cell
@@ -485,69 +461,32 @@ func sen1Gold(c *S1Chip) (*sen1Truth, error) {
 			ys = append(ys, c.T[5]+float64((float64(row)+0.5)*c.T[4]))
 			minC, maxC, minR, maxR = min(minC, col), max(maxC, col), min(minR, row), max(maxR, row)
 		}
-		tr.largestArea = sen1Round(numpy.SumFloat64(la), 3)
-		tr.largestCentroid = map[string]any{"lon": sen1Round(numpy.MeanFloat64(xs), 6), "lat": sen1Round(numpy.MeanFloat64(ys), 6)}
+		tr.largestArea = workers.RoundHalfEven(numpy.SumFloat64(la), 3)
+		tr.largestCentroid = map[string]any{"lon": workers.RoundHalfEven(numpy.MeanFloat64(xs), 6), "lat": workers.RoundHalfEven(numpy.MeanFloat64(ys), 6)}
 		tr.largestBBox = []any{
-			sen1Round(c.T[2]+float64(float64(minC)*c.T[0]), 6), sen1Round(c.T[5]+float64(float64(maxR+1)*c.T[4]), 6),
-			sen1Round(c.T[2]+float64(float64(maxC+1)*c.T[0]), 6), sen1Round(c.T[5]+float64(float64(minR)*c.T[4]), 6),
+			workers.RoundHalfEven(c.T[2]+float64(float64(minC)*c.T[0]), 6), workers.RoundHalfEven(c.T[5]+float64(float64(maxR+1)*c.T[4]), 6),
+			workers.RoundHalfEven(c.T[2]+float64(float64(maxC+1)*c.T[0]), 6), workers.RoundHalfEven(c.T[5]+float64(float64(minR)*c.T[4]), 6),
 		}
 	}
-	// 4x4 grid: cell row k spans rows [k*H/4, (k+1)*H/4).
-	type cell struct{ id, valid, flood int }
-	cells := make([]cell, 16)
+	// The 4x4 grid, its cells and ranking as the worker partitions and
+	// ranks them (spec types 39-41), over the prediction computed here.
+	mask := make([]uint8, n)
+	for i := range mask {
+		switch {
+		case !valid[i]:
+			mask[i] = worker.MaskNoData
+		case flood[i]:
+			mask[i] = worker.MaskFlood
+		}
+	}
+	cells := worker.FloodGrid(mask, c.W, c.H, tr.flood)
 	maxFlood := 0
-	for gr := 0; gr < 4; gr++ {
-		for gc := 0; gc < 4; gc++ {
-			ce := &cells[gr*4+gc]
-			ce.id = gr*4 + gc
-			for r := gr * c.H / 4; r < (gr+1)*c.H/4; r++ {
-				for col := gc * c.W / 4; col < (gc+1)*c.W/4; col++ {
-					if valid[r*c.W+col] {
-						ce.valid++
-					}
-					if flood[r*c.W+col] {
-						ce.flood++
-					}
-				}
-			}
-			maxFlood = max(maxFlood, ce.flood)
-		}
-	}
-	pct := func(a, b int) float64 { return float64(100*float64(a)) / float64(b) }
-	cellJSON := func(ce cell) map[string]any {
-		var p any
-		if ce.valid > 0 {
-			p = sen1Round(pct(ce.flood, ce.valid), 6)
-		}
-		share := 0.0
-		if tr.flood > 0 {
-			share = float64(ce.flood) / float64(tr.flood)
-		}
-		return map[string]any{"cell_id": ce.id, "row": ce.id / 4, "col": ce.id % 4, "valid_pixels": ce.valid,
-			"flood_pixels": ce.flood, "flood_percentage": p, "flood_share": sen1Round(share, 6)}
-	}
 	for _, ce := range cells {
-		tr.cells = append(tr.cells, cellJSON(ce))
+		tr.cells = append(tr.cells, worker.CellJSON(ce))
+		maxFlood = max(maxFlood, ce.Flood)
 	}
-	ranked := append([]cell(nil), cells...)
-	key := func(ce cell) float64 {
-		if ce.valid == 0 {
-			return -1
-		}
-		return pct(ce.flood, ce.valid)
-	}
-	sort.SliceStable(ranked, func(i, j int) bool {
-		a, b := ranked[i], ranked[j]
-		if key(a) != key(b) {
-			return key(a) > key(b)
-		}
-		if a.flood != b.flood {
-			return a.flood > b.flood
-		}
-		return a.id > b.id
-	})
-	for k, ce := range ranked[:3] {
-		m := cellJSON(ce)
+	for k, ce := range worker.RankFloodCells(cells)[:3] {
+		m := worker.CellJSON(ce)
 		m["rank"] = k + 1
 		tr.top3 = append(tr.top3, m)
 	}
@@ -578,7 +517,7 @@ func (tr *sen1Truth) answer(qtype string) map[string]any {
 		if b == 0 {
 			return 0
 		}
-		return sen1Round(float64(100*float64(a))/float64(b), 6)
+		return workers.RoundHalfEven(float64(100*float64(a))/float64(b), 6)
 	}
 	grid := make([]any, len(tr.cells))
 	for i, c := range tr.cells {
@@ -587,19 +526,19 @@ func (tr *sen1Truth) answer(qtype string) map[string]any {
 	switch qtype {
 	case "sen1_flood_a":
 		return map[string]any{
-			"flood_percentage": pct(tr.flood, tr.valid), "flood_area_m2": sen1Round(tr.floodArea, 3),
+			"flood_percentage": pct(tr.flood, tr.valid), "flood_area_m2": workers.RoundHalfEven(tr.floodArea, 3),
 			"component_count": tr.comps, "largest_component_area_m2": tr.largestArea,
 			"largest_component_centroid": tr.largestCentroid, "grid_4x4": grid,
 		}
 	case "sen1_flood_b":
 		return map[string]any{
 			"polygon_generation_status": "generated", "polygon_count": tr.comps,
-			"total_flood_area_m2": sen1Round(tr.floodArea, 3), "largest_component_area_m2": tr.largestArea,
+			"total_flood_area_m2": workers.RoundHalfEven(tr.floodArea, 3), "largest_component_area_m2": tr.largestArea,
 			"largest_component_bbox": tr.largestBBox, "largest_component_centroid": tr.largestCentroid,
 			"top3_cells": tr.top3,
 		}
 	case "sen1_flood_c":
-		return map[string]any{"top3_cells": tr.top3, "max_cell_concentration": sen1Round(tr.concentration, 6), "pattern": tr.pattern}
+		return map[string]any{"top3_cells": tr.top3, "max_cell_concentration": workers.RoundHalfEven(tr.concentration, 6), "pattern": tr.pattern}
 	case "sen1_flood_d":
 		return map[string]any{
 			"total_flood_pixels": tr.flood, "overlap_pixels": tr.overlap, "overlap_percentage": pct(tr.overlap, tr.flood),
@@ -608,13 +547,13 @@ func (tr *sen1Truth) answer(qtype string) map[string]any {
 		}
 	}
 	return map[string]any{
-		"flood_percentage": pct(tr.flood, tr.valid), "flood_area_m2": sen1Round(tr.floodArea, 3),
+		"flood_percentage": pct(tr.flood, tr.valid), "flood_area_m2": workers.RoundHalfEven(tr.floodArea, 3),
 		"component_count": tr.comps, "polygon_count": tr.comps,
 		"largest_component_area_m2": tr.largestArea, "largest_component_bbox": tr.largestBBox,
 		"largest_component_centroid": tr.largestCentroid, "grid_4x4": grid, "top3_cells": tr.top3,
-		"max_cell_concentration": sen1Round(tr.concentration, 6), "pattern": tr.pattern,
+		"max_cell_concentration": workers.RoundHalfEven(tr.concentration, 6), "pattern": tr.pattern,
 		"overlap_pixels": tr.overlap, "overlap_percentage": pct(tr.overlap, tr.flood),
 		"outside_reference_pixels": tr.outside, "outside_reference_percentage": pct(tr.outside, tr.flood),
-		"method": "s1_min_backscatter_otsu_v1", "mask_generated": true, "polygons_generated": true, "map_rendered": true,
+		"method": worker.Sen1FloodMethod, "mask_generated": true, "polygons_generated": true, "map_rendered": true,
 	}
 }

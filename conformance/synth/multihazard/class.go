@@ -1,9 +1,10 @@
-package synth
+package multihazard
 
 import (
 	"fmt"
 	"math"
 
+	"github.com/geodisaster/engine/conformance/synth/internal/core"
 	"github.com/geodisaster/engine/raster"
 	"github.com/geodisaster/engine/workers"
 )
@@ -35,7 +36,7 @@ type classTypeB struct {
 
 // normFile writes a train-only normalization contract whose sources all
 // span [lo, hi], with the four class labels.
-func (r *mhRec) normFile(name string, sources []string, lo, hi float64, labels []string) (workersCard, map[string][3]float64, map[string][]float64, error) {
+func (r *mhRec) normFile(name string, sources []string, lo, hi float64, labels []string) (workers.FileCard, map[string][3]float64, map[string][]float64, error) {
 	ranges := make([][2]float64, len(sources))
 	for k := range ranges {
 		ranges[k] = [2]float64{lo, hi}
@@ -47,7 +48,7 @@ func (r *mhRec) normFile(name string, sources []string, lo, hi float64, labels [
 // sources (q25 < q50 < q75 float32 values inside each source's range, 18
 // training-AOI means) and returns its card, per-source quartiles and
 // training means.
-func (r *mhRec) normFileEach(name string, sources []string, ranges [][2]float64, labels []string) (workersCard, map[string][3]float64, map[string][]float64, error) {
+func (r *mhRec) normFileEach(name string, sources []string, ranges [][2]float64, labels []string) (workers.FileCard, map[string][3]float64, map[string][]float64, error) {
 	fit := make([]string, 18)
 	for k := range fit {
 		fit[k] = fmt.Sprintf("train_aoi_%02d", k)
@@ -57,13 +58,13 @@ func (r *mhRec) normFileEach(name string, sources []string, ranges [][2]float64,
 	means := map[string][]float64{}
 	for k, s := range sources {
 		lo, span := ranges[k][0], ranges[k][1]-ranges[k][0]
-		a := lo + float64(span*(0.2+float64(0.15*r.g.rng.Float64())))
-		b := a + float64(span*(0.1+float64(0.15*r.g.rng.Float64())))
-		c := b + float64(span*(0.1+float64(0.15*r.g.rng.Float64())))
+		a := lo + float64(span*(0.2+float64(0.15*r.g.Rng.Float64())))
+		b := a + float64(span*(0.1+float64(0.15*r.g.Rng.Float64())))
+		c := b + float64(span*(0.1+float64(0.15*r.g.Rng.Float64())))
 		q := [3]float64{float64(float32(a)), float64(float32(b)), float64(float32(c))}
 		m := make([]float64, 18)
 		for j := range m {
-			m[j] = round(q[0]+float64((q[2]-q[0])*r.g.rng.Float64()), 6)
+			m[j] = workers.RoundHalfEven(q[0]+float64((q[2]-q[0])*r.g.Rng.Float64()), 6)
 		}
 		entry := map[string]any{"finite_pixel_count": 294912, "q25": q[0], "q50": q[1], "q75": q[2], "train_aoi_means": m}
 		if labels != nil {
@@ -72,7 +73,7 @@ func (r *mhRec) normFileEach(name string, sources []string, ranges [][2]float64,
 		src[s] = entry
 		qs[s], means[s] = q, m
 	}
-	card, err := r.g.writeJSON(r.base+name, map[string]any{
+	card, err := r.g.WriteJSON(r.base+name, map[string]any{
 		"contract": "train_only_pixel_quartiles_v1", "fit_split": "train", "fit_aois": fit,
 		"method":  "numpy.quantile(all finite training pixels, [0.25, 0.5, 0.75]) per source; per-AOI finite means",
 		"sources": src,
@@ -92,13 +93,13 @@ func inBin(v float64, b mhBin) bool {
 // boundary values and the float32 just below them in scope; every sixth
 // record is a four-way equal-count tie (resolved in declared order) and
 // some leave a class empty (null mean).
-func genClassB(t classTypeB) func(g *gen, i int) (workers.Record, error) {
-	return func(g *gen, i int) (workers.Record, error) {
+func genClassB(t classTypeB) func(g *core.Gen, i int) (workers.Record, error) {
+	return func(g *core.Gen, i int) (workers.Record, error) {
 		r, err := newMH(g, t.qt, i)
 		if err != nil {
 			return workers.Record{}, err
 		}
-		var extra []workersCard
+		var extra []workers.FileCard
 		bins := t.bins
 		var bounds []float64
 		if bins == nil {
@@ -117,10 +118,10 @@ func genClassB(t classTypeB) func(g *gen, i int) (workers.Record, error) {
 		var maskBand *raster.Band
 		var maskND *float64
 		if t.mask != "" {
-			set := r.blobs(2+g.rng.IntN(2), 0.2)
+			set := r.blobs(2+g.Rng.IntN(2), 0.2)
 			var nd []bool
 			if i%2 == 1 {
-				nd, maskND = r.stripe(2), f64(255)
+				nd, maskND = r.stripe(2), core.F64(255)
 			}
 			var ones []int
 			maskBand, ones, err = r.binaryBand(set, nd)
@@ -141,7 +142,7 @@ func genClassB(t classTypeB) func(g *gen, i int) (workers.Record, error) {
 		if err != nil {
 			return workers.Record{}, err
 		}
-		skew := 0.3 + float64(2.5*g.rng.Float64())
+		skew := 0.3 + float64(2.5*g.Rng.Float64())
 		hiCap := t.hi
 		if i%5 == 3 { // leave the top class empty
 			hiCap = bins[3].lo - float64((bins[3].lo-bins[2].lo)*0.3)
@@ -150,12 +151,12 @@ func genClassB(t classTypeB) func(g *gen, i int) (workers.Record, error) {
 			}
 		}
 		for k := 0; k < n; k++ {
-			if g.rng.IntN(23) == 0 {
-				setAt(b, k, math.NaN())
+			if g.Rng.IntN(23) == 0 {
+				core.SetAt(b, k, math.NaN())
 				continue
 			}
-			u := math.Pow(g.rng.Float64(), skew)
-			setAt(b, k, t.lo+float64((hiCap-t.lo)*u))
+			u := math.Pow(g.Rng.Float64(), skew)
+			core.SetAt(b, k, t.lo+float64((hiCap-t.lo)*u))
 		}
 		var scope []int
 		for k := 0; k < n; k++ {
@@ -167,13 +168,13 @@ func genClassB(t classTypeB) func(g *gen, i int) (workers.Record, error) {
 			// Four-way tie: class k%4 by position, surplus pixels nodata.
 			extraN := len(scope) % 4
 			for _, k := range scope[len(scope)-extraN:] {
-				setAt(b, k, math.NaN())
+				core.SetAt(b, k, math.NaN())
 			}
 			scope = scope[:len(scope)-extraN]
 			for j, k := range scope {
 				bn := bins[j%4]
 				lo, hi := math.Max(bn.lo, t.lo), math.Min(bn.hi, t.hi)
-				setAt(b, k, lo+float64((hi-lo)*(0.1+float64(0.8*g.rng.Float64()))))
+				core.SetAt(b, k, lo+float64((hi-lo)*(0.1+float64(0.8*g.Rng.Float64()))))
 			}
 		} else {
 			// Boundary probes at and just below every interior boundary.
@@ -183,8 +184,8 @@ func genClassB(t classTypeB) func(g *gen, i int) (workers.Record, error) {
 			}
 			for j := 1; j < limit && 2*j < len(scope); j++ {
 				edge := bins[j].lo
-				setAt(b, scope[2*j-2], float64(float32(edge)))
-				setAt(b, scope[2*j-1], f32down(edge))
+				core.SetAt(b, scope[2*j-2], float64(float32(edge)))
+				core.SetAt(b, scope[2*j-1], f32down(edge))
 			}
 		}
 		members := make([][]int, 4)
@@ -207,15 +208,15 @@ func genClassB(t classTypeB) func(g *gen, i int) (workers.Record, error) {
 		for c, bn := range bins {
 			var mean any
 			if len(members[c]) > 0 {
-				mean = round(meanF32(b, members[c]), 6)
+				mean = workers.RoundHalfEven(meanF32(b, members[c]), 6)
 			}
-			byClass[bn.label] = map[string]any{"area_ha": round(r.areaHa(members[c]), 3), "pixel_count": len(members[c]), "mean_value": mean}
+			byClass[bn.label] = map[string]any{"area_ha": workers.RoundHalfEven(r.areaHa(members[c]), 3), "pixel_count": len(members[c]), "mean_value": mean}
 			if len(members[c]) > len(members[best]) {
 				best = c
 			}
 		}
 		dom := bins[best].label
-		frac := round(float64(len(members[best]))/float64(len(scope)), 6)
+		frac := workers.RoundHalfEven(float64(len(members[best]))/float64(len(scope)), 6)
 		ev := map[string]any{"dominant_class": dom, "by_class": byClass, "analysis_scope": t.scope}
 		if t.mask != "" {
 			ev["mask_pixel_count"] = maskCount
@@ -226,9 +227,9 @@ func genClassB(t classTypeB) func(g *gen, i int) (workers.Record, error) {
 			ev["boundaries"] = bounds
 			ev["normalization_fit_split"] = "train"
 		}
-		nodata := f64(math.NaN())
+		nodata := core.F64(math.NaN())
 		if i%3 == 0 {
-			nodata = f64(-9999) // a declared finite nodata instead of NaN
+			nodata = core.F64(-9999) // a declared finite nodata instead of NaN
 			nanTo(b, -9999)
 		}
 		cards, err := r.raster(t.value, b, nodata, t.side)
@@ -248,12 +249,12 @@ func genClassB(t classTypeB) func(g *gen, i int) (workers.Record, error) {
 		if err != nil {
 			return workers.Record{}, err
 		}
-		r.input("hazard_stack_1", append(append([]workersCard{inv}, cards...), extra...)...)
+		r.input("hazard_stack_1", append(append([]workers.FileCard{inv}, cards...), extra...)...)
 		return r.record(t.question, []workers.Step{
 			readHazard(t.role),
-			step("PrepareScene", map[string]any{"inputs": map[string]any{"hazard": "scene_1"}, "mode": t.mode}, "work_1"),
-			step("ScoreHazard", map[string]any{"input": "work_1", "hazard": t.hazard, "scale": t.scale}, "score_1"),
-			taskComplete(),
+			core.Step("PrepareScene", map[string]any{"inputs": map[string]any{"hazard": "scene_1"}, "mode": t.mode}, "work_1"),
+			core.Step("ScoreHazard", map[string]any{"input": "work_1", "hazard": t.hazard, "scale": t.scale}, "score_1"),
+			core.TaskComplete(),
 		}, map[string]any{
 			"status":   "TASK_COMPLETE",
 			"answer":   map[string]any{"class": dom, "dominant_fraction": frac},

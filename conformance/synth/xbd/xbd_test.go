@@ -1,8 +1,10 @@
-package synth
+package xbd
 
 import (
 	"context"
 	"encoding/json"
+	"github.com/geodisaster/engine/conformance/synth/internal/core"
+	"github.com/geodisaster/engine/conformance/synth/internal/synthtest"
 	"math"
 	"os"
 	"path/filepath"
@@ -12,7 +14,7 @@ import (
 	"github.com/geodisaster/engine/internal/testdir"
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/workers"
-	"github.com/geodisaster/engine/workers/xbd"
+	worker "github.com/geodisaster/engine/workers/xbd"
 )
 
 var xbdTypes = []string{"xbd_q1", "xbd_q2", "xbd_q3", "xbd_q4", "xbd_q5", "xbd_q7", "xbd_q8"}
@@ -36,10 +38,10 @@ func xbdTestCorpus(t *testing.T) xbdCorpus {
 	t.Helper()
 	var c xbdCorpus
 	c.dir = xbdOnce.Dir(t, "xbd-synth-", func(dir string) error {
-		_, err := Generate(context.Background(), dir, Options{Types: xbdTypes, Seed: 1})
+		_, err := core.Generate(context.Background(), dir, Types(), core.Options{Types: xbdTypes, Seed: 1})
 		return err
 	})
-	recs, eng := readCorpus(t, c.dir)
+	recs, eng := synthtest.ReadCorpus(t, c.dir)
 	c.eng = eng
 	c.recs = map[string][]workers.Record{}
 	for _, r := range recs {
@@ -225,7 +227,7 @@ func TestXBDMutationsRejected(t *testing.T) {
 // cache's cell summary (with a matching card checksum).
 func TestXBDMissingAndTamperedFiles(t *testing.T) {
 	src := xbdTestCorpus(t)
-	dir, recs, eng := generate(t, Options{Types: []string{"xbd_q2", "xbd_q3", "xbd_q5"}, Seed: 3, PerType: 2})
+	dir, recs, eng := synthtest.Generate(t, Types(), core.Options{Types: []string{"xbd_q2", "xbd_q3", "xbd_q5"}, Seed: 3, PerType: 2})
 	c := xbdCorpus{dir: dir, eng: eng, recs: src.recs}
 	var q2, q3, q5 workers.Record
 	for _, r := range recs {
@@ -364,11 +366,11 @@ func TestXBDCacheBuilderMatchesGenerator(t *testing.T) {
 	}
 	for _, r := range c.recs["xbd_q8"] {
 		lp := r.Handles["damage_labels_1"].Files[0].Path
-		l, err := xbd.ParseXBDLabels(lp, read(lp))
+		l, err := worker.ParseXBDLabels(lp, read(lp))
 		if err != nil {
 			t.Fatal(err)
 		}
-		built, err := xbd.BuildXBDCache(l, "2x2")
+		built, err := worker.BuildXBDCache(l, "2x2")
 		if err != nil {
 			t.Fatal(err)
 		}

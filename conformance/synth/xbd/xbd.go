@@ -1,30 +1,34 @@
-package synth
+// Package xbd generates the records of the xbd family (spec types
+// 29-35): 1024 x 1024 scenes of labelled building polygons. Gold answers
+// are computed here from the generated polygons and mask, through the
+// worker's exported tallies where the spec's arithmetic is the worker's;
+// the native-stack oracle (oracle_xbd.py) recomputes them from the
+// written files with Shapely and Pillow.
+package xbd
 
 import (
-	"encoding/json"
 	"fmt"
 	"sort"
 
 	"github.com/paulmach/orb"
 
+	"github.com/geodisaster/engine/conformance/synth/internal/core"
 	"github.com/geodisaster/engine/vector"
 	"github.com/geodisaster/engine/workers"
-	"github.com/geodisaster/engine/workers/xbd"
+	worker "github.com/geodisaster/engine/workers/xbd"
 )
 
-// Generators of the xbd family's records (spec types 29-35). Gold answers
-// are computed here from the generated polygons and mask; the native-stack
-// oracle (oracle_xbd.py) recomputes them from the written files with
-// Shapely and Pillow.
-func xbdGens() map[string]typeGen {
-	return map[string]typeGen{
-		"xbd_q1": {full: 177, gen: genXBDSingle("xbd_q1", 29)},
-		"xbd_q2": {full: 177, gen: genXBDSingle("xbd_q2", 30)},
-		"xbd_q3": {full: 177, gen: genXBDSingle("xbd_q3", 31)},
-		"xbd_q4": {full: 55, gen: genXBDQ4},
-		"xbd_q5": {full: 121, gen: genXBDSingle("xbd_q5", 33)},
-		"xbd_q7": {full: 121, gen: genXBDSingle("xbd_q7", 34)},
-		"xbd_q8": {full: 177, gen: genXBDSingle("xbd_q8", 35)},
+// Types returns the family's generators with the spec's record counts
+// and public-reference test records.
+func Types() core.Types {
+	return core.Types{
+		"xbd_q1": {Full: 177, Tests: 17, Gen: genXBDSingle("xbd_q1", 29)},
+		"xbd_q2": {Full: 177, Tests: 17, Gen: genXBDSingle("xbd_q2", 30)},
+		"xbd_q3": {Full: 177, Tests: 17, Gen: genXBDSingle("xbd_q3", 31)},
+		"xbd_q4": {Full: 55, Tests: 6, Gen: genXBDQ4},
+		"xbd_q5": {Full: 121, Tests: 12, Gen: genXBDSingle("xbd_q5", 33)},
+		"xbd_q7": {Full: 121, Tests: 12, Gen: genXBDSingle("xbd_q7", 34)},
+		"xbd_q8": {Full: 177, Tests: 17, Gen: genXBDSingle("xbd_q8", 35)},
 	}
 }
 
@@ -39,7 +43,7 @@ type xbdGold struct {
 	severeArea, totalArea           float64
 	majorArea, destroyedArea        float64
 	// dmg is the class tally as the AssessDamage worker counts it.
-	dmg xbd.XBDSceneDamage
+	dmg worker.XBDSceneDamage
 }
 
 func (s *xbdScene) gold() xbdGold {
@@ -50,16 +54,16 @@ func (s *xbdScene) gold() xbdGold {
 		a := float64(vector.PolygonArea(b.poly) * g2)
 		o.areaBy[b.class] += a
 		o.totalArea += a
-		if b.class == xMajor {
+		if b.class == worker.XBDMajorDamage {
 			o.majorArea += a
 			o.severeArea += a
 		}
-		if b.class == xDestroyed {
+		if b.class == worker.XBDDestroyed {
 			o.destroyedArea += a
 			o.severeArea += a
 		}
 	}
-	o.dmg = xbd.XBDSceneDamage{Counts: o.counts}
+	o.dmg = worker.XBDSceneDamage{Counts: o.counts}
 	o.dmg.TallyClasses()
 	o.total, o.classified, o.damaged, o.sev = o.dmg.Total, o.dmg.Classified, o.dmg.Damaged, o.dmg.Severe
 	o.damagedPct, o.severePct = o.dmg.DamagedPct, o.dmg.SeverePct
@@ -68,7 +72,7 @@ func (s *xbdScene) gold() xbdGold {
 
 func (o xbdGold) classCounts() map[string]any { return o.dmg.ClassCounts() }
 
-func (o xbdGold) summary() map[string]any { return xbd.Summary(&o.dmg) }
+func (o xbdGold) summary() map[string]any { return worker.Summary(&o.dmg) }
 
 // xbdConcentrationGold is the type 34/35 concentration over quadrant counts.
 func xbdConcentrationGold(q []xbdCell) (fields map[string]any, pattern string, tieBreak bool) {
@@ -79,8 +83,8 @@ func xbdConcentrationGold(q []xbdCell) (fields map[string]any, pattern string, t
 			counts[i] = c.severe
 		}
 	}
-	c := xbd.Concentrate(counts)
-	return xbd.ConcentrationFields(c), c.Pattern, len(c.Tied) > 1
+	c := worker.Concentrate(counts)
+	return worker.ConcentrationFields(c), c.Pattern, len(c.Tied) > 1
 }
 
 func xbdQuestion(qtype string, s *xbdScene) string {
@@ -100,19 +104,13 @@ func xbdQuestion(qtype string, s *xbdScene) string {
 	}
 }
 
-func xbdReadStep(handle, role, out string) workers.Step {
-	return workers.Step{Tool: "ReadData", Args: map[string]any{"question": "question_1", "handle": handle, "role": role}, Output: out}
-}
-
-var xbdTaskComplete = workers.Step{Tool: "TaskComplete", Args: map[string]any{"status": "TASK_COMPLETE"}}
-
 // genXBDSingle builds one single-scene record of types 29-31, 33-35.
-func genXBDSingle(qtype string, number int) func(g *gen, i int) (workers.Record, error) {
-	return func(g *gen, i int) (workers.Record, error) {
+func genXBDSingle(qtype string, number int) func(g *core.Gen, i int) (workers.Record, error) {
+	return func(g *core.Gen, i int) (workers.Record, error) {
 		variant := i % xbdVariants
-		ev := g.rng.IntN(len(xbdEvents))
+		ev := g.Rng.IntN(len(xbdEvents))
 		id := fmt.Sprintf("%s_%08d", xbdEvents[ev].disaster, number*10000+i)
-		s := g.xbdScene(id, ev, variant)
+		s := newScene(g, id, ev, variant)
 		gd := s.gold()
 		dir := s.dir()
 		mask := s.mask(qtype == "xbd_q8" && variant == xbdNoClassified)
@@ -120,26 +118,22 @@ func genXBDSingle(qtype string, number int) func(g *gen, i int) (workers.Record,
 		if err != nil {
 			return workers.Record{}, err
 		}
-		img, err := g.write(dir+"post_disaster.png", imgBytes)
+		img, err := g.Write(dir+"post_disaster.png", imgBytes)
 		if err != nil {
 			return workers.Record{}, err
 		}
-		file := func(name string, doc any) (workers.FileCard, error) { return g.xbdWriteCompact(dir+name, doc) }
-		q, err := g.question(qtype, id, xbdQuestion(qtype, s), nil)
-		if err != nil {
-			return workers.Record{}, err
-		}
-		handles := map[string]workers.HandleDecl{"question_1": q, "image_1": {Kind: workers.KindInput, Files: []workers.FileCard{img}}}
-		chain := []workers.Step{xbdReadStep("image_1", "post_image", "scene_1")}
+		file := func(name string, doc any) (workers.FileCard, error) { return g.WriteCompactJSON(dir+name, doc) }
+		handles := map[string]workers.HandleDecl{"image_1": core.Input(img)}
+		chain := []workers.Step{core.Read("image_1", "post_image", "scene_1")}
 		var ans map[string]any
 		switch qtype {
 		case "xbd_q1", "xbd_q5":
-			lab, err := file("building_damage_xy.geojson", s.labelsDoc(g.userShaped))
+			lab, err := file("building_damage_xy.geojson", s.labelsDoc(g.UserShaped))
 			if err != nil {
 				return workers.Record{}, err
 			}
-			handles["damage_labels_1"] = workers.HandleDecl{Kind: workers.KindInput, Files: []workers.FileCard{lab}}
-			chain = append(chain, xbdReadStep("damage_labels_1", "damage_labels", "scene_2"),
+			handles["damage_labels_1"] = core.Input(lab)
+			chain = append(chain, core.Read("damage_labels_1", "damage_labels", "scene_2"),
 				workers.Step{Tool: "PrepareScene", Args: map[string]any{"inputs": map[string]any{"image": "scene_1", "labels": "scene_2"}, "mode": "xbd_damage"}, Output: "work_1"})
 			if qtype == "xbd_q1" {
 				chain = append(chain,
@@ -147,7 +141,7 @@ func genXBDSingle(qtype string, number int) func(g *gen, i int) (workers.Record,
 					workers.Step{Tool: "ComputeStats", Args: map[string]any{"input": "damage_1", "metrics": map[string]any{"damage_summary": true, "severe_footprint_area": true}}, Output: "stats_1"})
 				ans = gd.summary()
 				ans["severe_footprint_area_m2"] = xbdR4(gd.severeArea)
-				ans["area_method"] = xbd.XBDAreaMethod
+				ans["area_method"] = worker.XBDAreaMethod
 			} else {
 				chain = append(chain,
 					workers.Step{Tool: "ExtractObjects", Args: map[string]any{"input": "work_1", "target": "severe_buildings", "severity": "major_or_destroyed"}, Output: "objects_1"},
@@ -155,7 +149,7 @@ func genXBDSingle(qtype string, number int) func(g *gen, i int) (workers.Record,
 				ans = map[string]any{
 					"severe_building_count": gd.sev, "severe_footprint_area_m2": xbdR4(gd.majorArea + gd.destroyedArea),
 					"major_damage_area_m2": xbdR4(gd.majorArea), "destroyed_area_m2": xbdR4(gd.destroyedArea),
-					"source": "building_damage_xy.geojson", "filter": "major_or_destroyed", "area_method": xbd.XBDAreaMethod,
+					"source": "building_damage_xy.geojson", "filter": "major_or_destroyed", "area_method": worker.XBDAreaMethod,
 				}
 			}
 		case "xbd_q2", "xbd_q7":
@@ -163,12 +157,12 @@ func genXBDSingle(qtype string, number int) func(g *gen, i int) (workers.Record,
 			if err != nil {
 				return workers.Record{}, err
 			}
-			handles["quadrants_1"] = workers.HandleDecl{Kind: workers.KindInput, Files: []workers.FileCard{qc}}
+			handles["quadrants_1"] = core.Input(qc)
 			severity := "severe"
 			if qtype == "xbd_q7" {
 				severity = "major_or_destroyed"
 			}
-			chain = append(chain, xbdReadStep("quadrants_1", "quadrant_table", "scene_2"),
+			chain = append(chain, core.Read("quadrants_1", "quadrant_table", "scene_2"),
 				workers.Step{Tool: "PrepareScene", Args: map[string]any{"inputs": map[string]any{"image": "scene_1", "quadrants": "scene_2"}, "mode": "xbd_quadrants", "grid": "2x2"}, Output: "work_1"},
 				workers.Step{Tool: "AssessDamage", Args: map[string]any{"input": "work_1", "aggregation": "quadrant_2x2", "severity": severity}, Output: "damage_1"})
 			quads := s.cells(2)
@@ -202,14 +196,14 @@ func genXBDSingle(qtype string, number int) func(g *gen, i int) (workers.Record,
 			if err != nil {
 				return workers.Record{}, err
 			}
-			handles["grid_1"] = workers.HandleDecl{Kind: workers.KindInput, Files: []workers.FileCard{gc}}
-			chain = append(chain, xbdReadStep("grid_1", "grid_table", "scene_2"),
+			handles["grid_1"] = core.Input(gc)
+			chain = append(chain, core.Read("grid_1", "grid_table", "scene_2"),
 				workers.Step{Tool: "PrepareScene", Args: map[string]any{"inputs": map[string]any{"image": "scene_1", "grid": "scene_2"}, "mode": "xbd_grid", "grid": "4x4"}, Output: "work_1"},
 				workers.Step{Tool: "AssessDamage", Args: map[string]any{"input": "work_1", "aggregation": "grid_4x4"}, Output: "damage_1"},
 				workers.Step{Tool: "RankRegions", Args: map[string]any{"input": "damage_1", "by": "normalized_damage_severity", "top_k": 3}, Output: "rank_1"})
 			ans = xbdGridGold(s.cells(4))
 		case "xbd_q8":
-			lab, err := file("building_damage_xy.geojson", s.labelsDoc(g.userShaped))
+			lab, err := file("building_damage_xy.geojson", s.labelsDoc(g.UserShaped))
 			if err != nil {
 				return workers.Record{}, err
 			}
@@ -221,27 +215,20 @@ func genXBDSingle(qtype string, number int) func(g *gen, i int) (workers.Record,
 			if err != nil {
 				return workers.Record{}, err
 			}
-			tgt, err := g.write(dir+"post_target.png", tb)
+			tgt, err := g.Write(dir+"post_target.png", tb)
 			if err != nil {
 				return workers.Record{}, err
 			}
-			handles["damage_labels_1"] = workers.HandleDecl{Kind: workers.KindInput, Files: []workers.FileCard{lab}}
-			handles["mask_layers_1"] = workers.HandleDecl{Kind: workers.KindInput, Files: []workers.FileCard{qc, tgt}}
-			chain = append(chain, xbdReadStep("damage_labels_1", "damage_labels", "scene_2"), xbdReadStep("mask_layers_1", "mask_layers", "scene_3"),
+			handles["damage_labels_1"] = core.Input(lab)
+			handles["mask_layers_1"] = core.Input(qc, tgt)
+			chain = append(chain, core.Read("damage_labels_1", "damage_labels", "scene_2"), core.Read("mask_layers_1", "mask_layers", "scene_3"),
 				workers.Step{Tool: "PrepareScene", Args: map[string]any{"inputs": map[string]any{"image": "scene_1", "labels": "scene_2", "mask_layers": "scene_3"}, "mode": "xbd_scene_summary"}, Output: "work_1"},
 				workers.Step{Tool: "AssessDamage", Args: map[string]any{"input": "work_1", "aggregation": "scene"}, Output: "damage_1"},
 				workers.Step{Tool: "ComputeStats", Args: map[string]any{"input": "damage_1", "metrics": map[string]any{"damage_summary": true, "target_mask_distribution": true, "severe_footprint_area": true}}, Output: "stats_1"})
 			ans = xbdMaskGold(s, gd, mask)
 		}
-		chain = append(chain, xbdTaskComplete)
-		a, err := answerJSON(ans)
-		if err != nil {
-			return workers.Record{}, err
-		}
-		return workers.Record{
-			ID: qtype + "__" + id, SampleID: id, Question: xbdQuestion(qtype, s),
-			Handles: handles, GTChain: chain, Answer: a,
-		}, nil
+		chain = append(chain, core.TaskComplete())
+		return g.Record(qtype, id, xbdQuestion(qtype, s), nil, handles, chain, ans)
 	}
 }
 
@@ -254,7 +241,7 @@ func xbdGridGold(cells []xbdCell) map[string]any {
 	var el []cand
 	for _, c := range cells {
 		if c.classified > 0 {
-			el = append(el, cand{c, c.counts[xMinor] + 2*c.counts[xMajor] + 3*c.counts[xDestroyed], 3 * c.classified})
+			el = append(el, cand{c, c.severityPoints(), 3 * c.classified})
 		}
 	}
 	sort.SliceStable(el, func(a, b int) bool { return el[a].num*el[b].den > el[b].num*el[a].den })
@@ -263,7 +250,7 @@ func xbdGridGold(cells []xbdCell) map[string]any {
 		ans["status"], ans["top_cell_id"], ans["severity_score"] = "no_classified_buildings", nil, nil
 		return ans
 	}
-	score := func(x cand) float64 { return workers.RoundHalfEven(float64(x.num)/float64(x.den), 6) }
+	score := func(x cand) float64 { return severityScore(x.c) }
 	var tied []string
 	for _, x := range el {
 		if x.num*el[0].den == el[0].num*x.den {
@@ -274,7 +261,7 @@ func xbdGridGold(cells []xbdCell) map[string]any {
 	for k := 0; k < 3 && k < len(el); k++ {
 		x := el[k]
 		rows = append(rows, map[string]any{"cell_id": x.c.id, "severity_score": score(x), "classified_buildings": x.c.classified,
-			"minor_damage": x.c.counts[xMinor], "major_damage": x.c.counts[xMajor], "destroyed": x.c.counts[xDestroyed]})
+			"minor_damage": x.c.counts[worker.XBDMinorDamage], "major_damage": x.c.counts[worker.XBDMajorDamage], "destroyed": x.c.counts[worker.XBDDestroyed]})
 	}
 	ans["status"], ans["top_cell_id"], ans["severity_score"] = "ranked", el[0].c.id, score(el[0])
 	ans["top_tied_cell_ids"], ans["top_k_cells"] = tied, rows
@@ -306,10 +293,10 @@ func xbdMaskGold(s *xbdScene, gd xbdGold, mask []uint8) map[string]any {
 		"damage_summary": gd.summary(),
 		"footprint_areas": map[string]any{
 			"severe_footprint_area_m2": xbdR4(gd.severeArea), "major_damage_area_m2": xbdR4(gd.majorArea),
-			"destroyed_area_m2": xbdR4(gd.destroyedArea), "total_footprint_area_m2": xbdR4(gd.totalArea), "area_method": xbd.XBDAreaMethod,
+			"destroyed_area_m2": xbdR4(gd.destroyedArea), "total_footprint_area_m2": xbdR4(gd.totalArea), "area_method": worker.XBDAreaMethod,
 		},
 		"severe_concentration": conc,
-		"target_mask":          map[string]any{"encoding": xbd.XBDTargetEncoding, "histogram": h, "total_pixels": len(mask), "severe_pixels": hist[3] + hist[4]},
+		"target_mask":          map[string]any{"encoding": worker.XBDTargetEncoding, "histogram": h, "total_pixels": len(mask), "severe_pixels": hist[3] + hist[4]},
 		"class_presence":       map[string]any{"polygon": poly, "mask": msk, "class_presence_consistent": consistent},
 	}
 }
@@ -326,9 +313,9 @@ var xbdPairVariants = [][2]int{
 }
 
 // genXBDQ4 builds a same-event scene pair (type 32).
-func genXBDQ4(g *gen, i int) (workers.Record, error) {
+func genXBDQ4(g *core.Gen, i int) (workers.Record, error) {
 	pv := xbdPairVariants[i%len(xbdPairVariants)]
-	ev := g.rng.IntN(len(xbdEvents))
+	ev := g.Rng.IntN(len(xbdEvents))
 	var scenes [2]*xbdScene
 	for k := 0; k < 2; k++ {
 		id := fmt.Sprintf("%s_%08d", xbdEvents[ev].disaster, 320000+2*i+k)
@@ -346,20 +333,16 @@ func genXBDQ4(g *gen, i int) (workers.Record, error) {
 					}
 					p = append(p, rr)
 				}
-				c.bs = append(c.bs, xbdBuilding{uid: g.xbdUID(), class: b.class, poly: p})
+				c.bs = append(c.bs, xbdBuilding{uid: xbdUID(g), class: b.class, poly: p})
 			}
 			scenes[k] = &c
 			continue
 		}
-		scenes[k] = g.xbdScene(id, ev, pv[k])
+		scenes[k] = newScene(g, id, ev, pv[k])
 	}
 	sample := fmt.Sprintf("%s_pair_%04d", xbdEvents[ev].disaster, i)
 	text := fmt.Sprintf("Compare the two %s scenes %s and %s: which has the higher classified-only severe-damage percentage and which the larger severe footprint area?", scenes[0].disaster, scenes[0].id, scenes[1].id)
-	q, err := g.question("xbd_q4", sample, text, nil)
-	if err != nil {
-		return workers.Record{}, err
-	}
-	handles := map[string]workers.HandleDecl{"question_1": q}
+	handles := map[string]workers.HandleDecl{}
 	var rows []any
 	ids := []string{scenes[0].id, scenes[1].id}
 	var pcts, areas []float64
@@ -369,15 +352,15 @@ func genXBDQ4(g *gen, i int) (workers.Record, error) {
 		if err != nil {
 			return workers.Record{}, err
 		}
-		img, err := g.write(s.dir()+"post_disaster.png", imgBytes)
+		img, err := g.Write(s.dir()+"post_disaster.png", imgBytes)
 		if err != nil {
 			return workers.Record{}, err
 		}
-		lab, err := g.xbdWriteCompact(s.dir()+"building_damage_xy.geojson", s.labelsDoc(g.userShaped))
+		lab, err := g.WriteCompactJSON(s.dir()+"building_damage_xy.geojson", s.labelsDoc(g.UserShaped))
 		if err != nil {
 			return workers.Record{}, err
 		}
-		handles[[]string{"scene_a_1", "scene_b_1"}[k]] = workers.HandleDecl{Kind: workers.KindInput, Files: []workers.FileCard{img, lab}}
+		handles[[]string{"scene_a_1", "scene_b_1"}[k]] = core.Input(img, lab)
 		gd := s.gold()
 		status := "ok"
 		if gd.classified == 0 {
@@ -412,30 +395,11 @@ func genXBDQ4(g *gen, i int) (workers.Record, error) {
 		sort.Strings(top)
 		return map[string]any{"winner": nil, "tied_scene_ids": top, "status": "tie"}
 	}
-	ans, err := answerJSON(map[string]any{"scenes": rows, "severe_pct_comparison": cmp(pcts, elig), "severe_footprint_area_comparison": cmp(areas, []bool{true, true})})
-	if err != nil {
-		return workers.Record{}, err
-	}
-	return workers.Record{
-		ID: "xbd_q4__" + sample, SampleID: sample, Question: text,
-		Handles: handles,
-		GTChain: []workers.Step{
-			xbdReadStep("scene_a_1", "damage_scene", "scene_1"), xbdReadStep("scene_b_1", "damage_scene", "scene_2"),
-			{Tool: "PrepareScene", Args: map[string]any{"inputs": map[string]any{"scene_a": "scene_1", "scene_b": "scene_2"}, "mode": "scene_compare"}, Output: "work_1"},
-			{Tool: "AssessDamage", Args: map[string]any{"input": "work_1", "aggregation": "pair_compare", "severity": "severe"}, Output: "damage_1"},
-			{Tool: "CompareScenes", Args: map[string]any{"input": "damage_1", "by": "severe_damage_ratio_and_footprint"}, Output: "scene_compare_1"},
-			xbdTaskComplete,
-		},
-		Answer: ans,
-	}, nil
-}
-
-// xbdWriteCompact stores a label or cache document as compact JSON (as
-// xView2 distributes its labels), keeping the corpus small.
-func (g *gen) xbdWriteCompact(rel string, doc any) (workers.FileCard, error) {
-	b, err := json.Marshal(doc)
-	if err != nil {
-		return workers.FileCard{}, fmt.Errorf("%s: %w", rel, err)
-	}
-	return g.write(rel, append(b, '\n'))
+	return g.Record("xbd_q4", sample, text, nil, handles, []workers.Step{
+		core.Read("scene_a_1", "damage_scene", "scene_1"), core.Read("scene_b_1", "damage_scene", "scene_2"),
+		core.Step("PrepareScene", map[string]any{"inputs": map[string]any{"scene_a": "scene_1", "scene_b": "scene_2"}, "mode": "scene_compare"}, "work_1"),
+		core.Step("AssessDamage", map[string]any{"input": "work_1", "aggregation": "pair_compare", "severity": "severe"}, "damage_1"),
+		core.Step("CompareScenes", map[string]any{"input": "damage_1", "by": "severe_damage_ratio_and_footprint"}, "scene_compare_1"),
+		core.TaskComplete(),
+	}, map[string]any{"scenes": rows, "severe_pct_comparison": cmp(pcts, elig), "severe_footprint_area_comparison": cmp(areas, []bool{true, true})})
 }
