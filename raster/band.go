@@ -2,9 +2,10 @@ package raster
 
 import (
 	"fmt"
-	"github.com/geodisaster/engine/raster/internal/tiff"
 	"math"
 	"unsafe"
+
+	"github.com/geodisaster/engine/raster/internal/tiff"
 )
 
 // Window is a rectangular region of a raster in pixel coordinates: columns

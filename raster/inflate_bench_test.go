@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/geodisaster/engine/raster/geotiff"
+
 	"github.com/geodisaster/engine/raster/internal/codec/deflate"
 	"github.com/geodisaster/engine/raster/internal/tiff"
 )
@@ -64,10 +66,12 @@ func tilesOf(bands []*Band, pred int) []benchTile {
 	if err != nil {
 		return nil
 	}
-	n := d.rowBytes(d.blockW) * d.blockH
+	bw, bh := d.img.BlockSize()
+	n := bw * bh * d.img.BlockSamples() * d.DataType().Size()
+	offsets, counts := storedBlocks(d)
 	var out []benchTile
-	for i := range d.offsets {
-		out = append(out, benchTile{raw: buf.Bytes()[d.offsets[i] : d.offsets[i]+d.counts[i]], n: n})
+	for i := range offsets {
+		out = append(out, benchTile{raw: buf.Bytes()[offsets[i] : offsets[i]+counts[i]], n: n})
 	}
 	return out
 }
@@ -111,7 +115,7 @@ func benchInflate(b *testing.B, tiles []benchTile, std bool) {
 	dst := make([]byte, maxN)
 	b.SetBytes(int64(total))
 	b.ReportAllocs()
-	f := deflate.Codec(CompressionDeflate).NewDecoder()
+	f := deflate.Codec(geotiff.CompressionDeflate).NewDecoder()
 	var zr io.ReadCloser
 	var br bytes.Reader
 	b.ResetTimer()
@@ -165,7 +169,7 @@ func BenchmarkInflateS1Tile(b *testing.B) {
 	dst := make([]byte, tiles[0].n)
 	out := make([]byte, tiles[0].n)
 	b.SetBytes(int64(total))
-	f := deflate.Codec(CompressionDeflate).NewDecoder()
+	f := deflate.Codec(geotiff.CompressionDeflate).NewDecoder()
 	rowLen := 256 * 4
 	b.ResetTimer()
 	start := cpuTime()
@@ -189,7 +193,7 @@ func BenchmarkUndoFloatRow(b *testing.B) {
 	if len(tiles) == 0 {
 		tiles = synthFloatTiles()
 	}
-	f := deflate.Codec(CompressionDeflate).NewDecoder()
+	f := deflate.Codec(geotiff.CompressionDeflate).NewDecoder()
 	raw := make([]byte, tiles[0].n)
 	if err := f.Decode(tiles[0].raw, raw); err != nil {
 		b.Fatal(err)
@@ -221,4 +225,17 @@ func BenchmarkUndoHorizontal(b *testing.B) {
 			}
 		})
 	}
+}
+
+// storedBlocks returns the offsets and byte counts of the image's strips
+// or tiles as the file's directory lists them.
+func storedBlocks(d *Dataset) (offsets, counts []uint64) {
+	f := d.img.IFD()
+	offsets, _ = f.Uints(geotiff.TagTileOffsets)
+	counts, _ = f.Uints(geotiff.TagTileByteCounts)
+	if offsets == nil {
+		offsets, _ = f.Uints(geotiff.TagStripOffsets)
+		counts, _ = f.Uints(geotiff.TagStripByteCounts)
+	}
+	return offsets, counts
 }

@@ -95,8 +95,8 @@ func (d *Dataset) Statistics(ctx context.Context, band int, opts ...StatisticsOp
 	for _, o := range opts {
 		o(&c)
 	}
-	if band < 1 || band > d.spp {
-		return Statistics{}, fmt.Errorf("raster: band %d out of range 1..%d", band, d.spp)
+	if band < 1 || band > d.Count() {
+		return Statistics{}, fmt.Errorf("raster: band %d out of range 1..%d", band, d.Count())
 	}
 	if c.stored {
 		if s, ok := d.storedStatistics(band); ok {
@@ -105,26 +105,27 @@ func (d *Dataset) Statistics(ctx context.Context, band int, opts ...StatisticsOp
 	}
 	if c.pixels != nil {
 		b := c.pixels
-		if b.Width != d.width || b.Height != d.height || b.Type != d.dtype {
-			return Statistics{}, fmt.Errorf("raster: pixels are a %dx%d %s band, the dataset's %dx%d %s", b.Width, b.Height, b.Type, d.width, d.height, d.dtype)
+		if b.Width != d.Width() || b.Height != d.Height() || b.Type != d.DataType() {
+			return Statistics{}, fmt.Errorf("raster: pixels are a %dx%d %s band, the dataset's %dx%d %s", b.Width, b.Height, b.Type, d.Width(), d.Height(), d.DataType())
 		}
-		return computeBandStatistics(b, d.blockW, d.blockH, d.nodataPtr())
+		blockW, blockH := d.img.BlockSize()
+		return computeBandStatistics(b, blockW, blockH, d.nodataPtr())
 	}
 	return d.streamStatistics(ctx, band)
 }
 
 // nodataPtr returns the nodata value, or nil when there is none.
 func (d *Dataset) nodataPtr() *float64 {
-	if !d.hasNoData {
+	v, ok := d.NoData()
+	if !ok {
 		return nil
 	}
-	v := d.nodata
 	return &v
 }
 
 // storedStatistics returns the complete STATISTICS_* items of band.
 func (d *Dataset) storedStatistics(band int) (Statistics, bool) {
-	m := d.bandMeta[band-1]
+	m := d.BandMetadata(band)
 	s := Statistics{storedText: map[string]string{}}
 	vals := []*float64{&s.Min, &s.Max, &s.Mean, &s.StdDev}
 	for i, k := range []string{"STATISTICS_MINIMUM", "STATISTICS_MAXIMUM", "STATISTICS_MEAN", "STATISTICS_STDDEV"} {
