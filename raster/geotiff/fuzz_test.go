@@ -1,8 +1,11 @@
 package geotiff
 
 import (
+	"bytes"
 	"errors"
 	"math"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/geodisaster/engine/raster/internal/codec/codectest"
@@ -49,4 +52,81 @@ func isTyped(err error) bool {
 	var fe FormatError
 	var ue UnsupportedError
 	return errors.As(err, &fe) || errors.As(err, &ue)
+}
+
+// FuzzReader feeds arbitrary bytes to the header, directory and image
+// parser and, when they parse, decodes the first blocks through ReadBlock,
+// ReadRows and ReadWindow, and parses the overviews and mask: errors must
+// be typed, panics and unbounded allocations are failures. The seeds are
+// the raster package's compact corpus.
+func FuzzReader(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("..", "..", "conformance", "raster", "testdata", "*.tif"))
+	for _, p := range files {
+		if b, err := os.ReadFile(p); err == nil && len(b) <= 12000 {
+			f.Add(b)
+		}
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		r, err := NewReader(bytes.NewReader(b), int64(len(b)))
+		if err != nil {
+			if !isTyped(err) {
+				t.Fatalf("untyped header error: %v", err)
+			}
+			return
+		}
+		img, err := r.Image()
+		if err != nil {
+			if !isTyped(err) {
+				t.Fatalf("untyped image error: %v", err)
+			}
+			return
+		}
+		check := func(what string, err error) {
+			var le *LimitError
+			if err != nil && !isTyped(err) && !errors.As(err, &le) {
+				t.Fatalf("%s: untyped error: %v", what, err)
+			}
+		}
+		br := img.NewBlockReader(Limits{MaxBlockBytes: 1 << 22})
+		defer br.Close()
+		// Whole blocks are read when small: a sparse block of a huge
+		// image is valid and fills all its rows.
+		bw, _ := img.BlockSize()
+		if n := bw * img.BlockRows(0) * img.BlockSamples(); n <= 1<<20 {
+			check("ReadBlock", readBlockAny(br, img.DataType(), n))
+			check("ReadRows", br.ReadRows(0, 0, 0, 1, func([]byte, Window) {}))
+		}
+		w := Window{Width: min(img.Width(), 32), Height: min(img.Height(), 32)}
+		out := make([]byte, w.Width*w.Height*img.DataType().Size())
+		check("ReadWindow", br.ReadWindow(0, 0, 0, []int{1}, w, [][]byte{out}))
+		for i := 0; i < img.OverviewCount(); i++ {
+			_, err := img.Overview(i)
+			check("Overview", err)
+		}
+		if img.HasMask() {
+			_, err := img.Mask()
+			check("Mask", err)
+		}
+	})
+}
+
+// readBlockAny reads block 0 into a slice of n samples of type t.
+func readBlockAny(br *BlockReader, t DataType, n int) error {
+	switch t {
+	case Uint8:
+		return ReadBlock(br, 0, 0, 0, make([]uint8, n))
+	case Int8:
+		return ReadBlock(br, 0, 0, 0, make([]int8, n))
+	case Uint16:
+		return ReadBlock(br, 0, 0, 0, make([]uint16, n))
+	case Int16:
+		return ReadBlock(br, 0, 0, 0, make([]int16, n))
+	case Uint32:
+		return ReadBlock(br, 0, 0, 0, make([]uint32, n))
+	case Int32:
+		return ReadBlock(br, 0, 0, 0, make([]int32, n))
+	case Float32:
+		return ReadBlock(br, 0, 0, 0, make([]float32, n))
+	}
+	return ReadBlock(br, 0, 0, 0, make([]float64, n))
 }
