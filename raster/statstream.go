@@ -27,10 +27,11 @@ func (d *Dataset) streamStatistics(ctx context.Context, band int) (Statistics, e
 	blockW, blockH := img.BlockSize()
 	across, down := img.Blocks()
 	br := img.NewBlockReader(lim)
-	defer br.Close()
 	if br.Streams() {
+		defer br.Close()
 		return d.statisticsStreamed(ctx, br, c, band, plane)
 	}
+	br.Close() // the workers below take their own
 	n := across * down
 	workers := min(runtime.GOMAXPROCS(0), n)
 	size := dtype.Size()

@@ -21,25 +21,26 @@ type Window struct{ Col, Row, Width, Height int }
 type BlockReader struct {
 	img *Image
 	lim Limits
-	st  *blockState
+	st  blockState
 }
 
 // NewBlockReader returns a BlockReader of img bounded by lim (zero fields
 // take their defaults).
 func (d *Image) NewBlockReader(lim Limits) *BlockReader {
-	st, ok := blockStates.Get().(*blockState)
+	br, ok := blockReaders.Get().(*BlockReader)
 	if !ok {
-		st = &blockState{}
+		br = &BlockReader{}
 	}
-	return &BlockReader{img: d, lim: lim.withDefaults(), st: st}
+	br.img, br.lim = d, lim.withDefaults()
+	return br
 }
 
-// Close releases the reader's scratch memory for reuse by other
-// BlockReaders; the reader must not be used afterwards.
+// Close releases the reader's decompressors and scratch memory for reuse
+// by later BlockReaders; the reader must not be used afterwards.
 func (br *BlockReader) Close() {
-	if br.st != nil {
-		blockStates.Put(br.st)
-		br.st = nil
+	if br.img != nil {
+		br.img = nil
+		blockReaders.Put(br)
 	}
 }
 
@@ -125,12 +126,12 @@ func ReadBlock[T Sample](br *BlockReader, plane, bx, by int, dst []T) (err error
 		}
 		defer s.close()
 		rowOut := len(out) / rows
-		return s.decodeRows(br.st, d, rows, func(blk []byte, r int) { copy(out[r*rowOut:], blk) })
+		return s.decodeRows(&br.st, d, rows, func(blk []byte, r int) { copy(out[r*rowOut:], blk) })
 	}
 	if err := br.checkInMemory(idx, cnt); err != nil {
 		return fmt.Errorf("block %d: %w", idx, err)
 	}
-	st := br.st
+	st := &br.st
 	st.raw = grow(st.raw, int(cnt))
 	if err := readFull(d.r, d.size, st.raw, off, fmt.Sprintf("block %d", idx)); err != nil {
 		return err
@@ -152,11 +153,11 @@ type blockState struct {
 	exp   []byte
 }
 
-// blockStates holds decoding scratch states for every image: reads of
-// many small files (one chip per record) reuse the decompressors' tables
-// and the compressed and decoded block buffers instead of allocating and
+// blockReaders holds closed BlockReaders of every image: reads of many
+// small files (one chip per record) reuse the decompressors' tables and
+// the compressed and decoded block buffers instead of allocating and
 // zeroing them per file. The pool drops them at garbage collections.
-var blockStates sync.Pool
+var blockReaders sync.Pool
 
 // grow returns b resized to n bytes, reallocating when its capacity is
 // insufficient.
@@ -181,7 +182,7 @@ func (d *Image) blockRows(by int) int {
 
 // readBlock is ReadWindow without its checks.
 func (br *BlockReader) readBlock(plane, bx, by int, bands []int, w Window, outs [][]byte) error {
-	d, st := br.img, br.st
+	d, st := br.img, &br.st
 	idx := plane*d.blocksAcross*d.blocksDown + by*d.blocksAcross + bx
 	rows := d.blockRows(by)
 	size := d.dtype.Size()

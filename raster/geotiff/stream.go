@@ -136,7 +136,7 @@ func (br *BlockReader) checkInMemory(idx int, cnt uint64) error {
 
 // readBlockStreamed is readBlock for a streamed block (see streamed).
 func (br *BlockReader) readBlockStreamed(idx, plane, bx, by, rows int, bands []int, w Window, outs [][]byte, c0, r0, c1, r1 int) error {
-	d, st := br.img, br.st
+	d, st := br.img, &br.st
 	s, err := br.openBlockStream(idx, int64(rows)*d.rowBytes64())
 	if err != nil {
 		return err
@@ -281,7 +281,7 @@ func (br *BlockReader) Streams() bool { return br.streamed(0) }
 // few MB this way whatever its size; a sparse block reads as the nodata
 // value, or 0.
 func (br *BlockReader) ReadRows(plane, bx, by, band int, fn func(samples []byte, w Window)) (err error) {
-	d, st := br.img, br.st
+	d, st := br.img, &br.st
 	if plane < 0 || bx < 0 || by < 0 || bx >= d.blocksAcross || by >= d.blocksDown || (plane > 0 && (!d.planar || plane >= d.spp)) {
 		return fmt.Errorf("raster: block %d,%d of plane %d out of range", bx, by, plane)
 	}
