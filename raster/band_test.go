@@ -1,6 +1,7 @@
 package raster
 
 import (
+	"reflect"
 	"testing"
 )
 
@@ -55,22 +56,6 @@ func TestBandAccessors(t *testing.T) {
 
 // setSample stores v in sample i of b.
 func setSample(b *Band, i int, v float64) {
-	switch s := b.Data.(type) {
-	case []uint8:
-		s[i] = uint8(v)
-	case []int8:
-		s[i] = int8(v)
-	case []uint16:
-		s[i] = uint16(v)
-	case []int16:
-		s[i] = int16(v)
-	case []uint32:
-		s[i] = uint32(v)
-	case []int32:
-		s[i] = int32(v)
-	case []float32:
-		s[i] = float32(v)
-	case []float64:
-		s[i] = v
-	}
+	e := reflect.ValueOf(b.Data).Index(i)
+	e.Set(reflect.ValueOf(v).Convert(e.Type()))
 }

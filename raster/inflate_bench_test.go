@@ -79,27 +79,29 @@ func tilesOf(bands []*Band, pred int) []benchTile {
 // synthFloatTiles returns predictor-3 tiles of smooth float32 data with
 // noise, a stand-in for radar backscatter when the real chip is absent.
 func synthFloatTiles() []benchTile {
-	r := rand.New(rand.NewSource(7))
-	band, _ := NewBand(512, 512, Float32)
-	s := band.Data.([]float32)
-	for i := range s {
-		x, y := float64(i%512), float64(i/512)
-		s[i] = float32(0.05 + 0.02*math.Sin(x/40)*math.Cos(y/30) + 0.01*r.NormFloat64())
-	}
-	return tilesOf([]*Band{band}, 3)
+	return synthTiles(7, Float32, 3, func(x, y float64, r *rand.Rand) float64 {
+		return 0.05 + 0.02*math.Sin(x/40)*math.Cos(y/30) + 0.01*r.NormFloat64()
+	})
 }
 
 // synthIntTiles returns predictor-2 tiles of uint16 data (a DEM-like
 // surface).
 func synthIntTiles() []benchTile {
-	r := rand.New(rand.NewSource(8))
-	band, _ := NewBand(512, 512, Uint16)
-	s := band.Data.([]uint16)
-	for i := range s {
-		x, y := float64(i%512), float64(i/512)
-		s[i] = uint16(1000 + 300*math.Sin(x/50)*math.Cos(y/70) + float64(r.Intn(4)))
+	return synthTiles(8, Uint16, 2, func(x, y float64, r *rand.Rand) float64 {
+		return 1000 + 300*math.Sin(x/50)*math.Cos(y/70) + float64(r.Intn(4))
+	})
+}
+
+// synthTiles returns the tiles, written with predictor pred, of a 512x512
+// band of type t whose sample at (x, y) is at(x, y, r) converted to t,
+// with r seeded by seed.
+func synthTiles(seed int64, t DataType, pred int, at func(x, y float64, r *rand.Rand) float64) []benchTile {
+	r := rand.New(rand.NewSource(seed))
+	band, _ := NewBand(512, 512, t)
+	for i := 0; i < band.Len(); i++ {
+		setSample(band, i, at(float64(i%512), float64(i/512), r))
 	}
-	return tilesOf([]*Band{band}, 2)
+	return tilesOf([]*Band{band}, pred)
 }
 
 func benchInflate(b *testing.B, tiles []benchTile, std bool) {

@@ -350,6 +350,24 @@ func areRealEqual32(a, b float32) bool {
 	return d < t
 }
 
+// welfordStep folds sample v into Welford's running count, mean and sum
+// of squared deviations and the running minimum and maximum, in GDAL's
+// order. It is small enough to be inlined into the typed loops, whose
+// state stays in registers.
+func welfordStep(v float64, n int64, mean, m2, mn, mx float64) (int64, float64, float64, float64, float64) {
+	if v < mn {
+		mn = v
+	}
+	if v > mx {
+		mx = v
+	}
+	n++
+	delta := v - mean
+	mean += delta / float64(n)
+	m2 += float64(delta * (v - mean)) // no fused multiply-add (arm64)
+	return n, mean, m2, mn, mx
+}
+
 // welfordF32 is GDAL's generic path for float32 samples.
 func welfordF32(a *statAcc, row []float32, nodata *float64) {
 	hasND := false
@@ -368,16 +386,7 @@ func welfordF32(a *statAcc, row []float32, nodata *float64) {
 			continue
 		}
 		v := float64(f)
-		if v < mn {
-			mn = v
-		}
-		if v > mx {
-			mx = v
-		}
-		n++
-		delta := v - mean
-		mean += delta / float64(n)
-		m2 += float64(delta * (v - mean)) // no fused multiply-add (arm64)
+		n, mean, m2, mn, mx = welfordStep(v, n, mean, m2, mn, mx)
 	}
 	a.n, a.mean, a.m2, a.min, a.max = n, mean, m2, mn, mx
 }
@@ -398,16 +407,7 @@ func welfordGeneric[T int8 | int16 | uint32 | int32 | float64](a *statAcc, row [
 		if hasND && areRealEqual64(v, nd) {
 			continue
 		}
-		if v < mn {
-			mn = v
-		}
-		if v > mx {
-			mx = v
-		}
-		n++
-		delta := v - mean
-		mean += delta / float64(n)
-		m2 += float64(delta * (v - mean)) // no fused multiply-add (arm64)
+		n, mean, m2, mn, mx = welfordStep(v, n, mean, m2, mn, mx)
 	}
 	a.n, a.mean, a.m2, a.min, a.max = n, mean, m2, mn, mx
 }

@@ -6,7 +6,6 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
-	"unsafe"
 
 	"github.com/geodisaster/engine/raster/geotiff"
 )
@@ -157,31 +156,4 @@ func (d *Dataset) statisticsStreamed(ctx context.Context, br *geotiff.BlockReade
 		}
 	}
 	return c.result(int64(d.Width()) * int64(d.Height()))
-}
-
-// typedView views native-order sample bytes as a typed slice.
-func typedView(b []byte, t DataType) any {
-	if len(b) == 0 {
-		return nil
-	}
-	p := unsafe.Pointer(&b[0])
-	switch t {
-	case Uint8:
-		return b
-	case Int8:
-		return unsafe.Slice((*int8)(p), len(b))
-	case Uint16:
-		return unsafe.Slice((*uint16)(p), len(b)/2)
-	case Int16:
-		return unsafe.Slice((*int16)(p), len(b)/2)
-	case Uint32:
-		return unsafe.Slice((*uint32)(p), len(b)/4)
-	case Int32:
-		return unsafe.Slice((*int32)(p), len(b)/4)
-	case Float32:
-		return unsafe.Slice((*float32)(p), len(b)/4)
-	case Float64:
-		return unsafe.Slice((*float64)(p), len(b)/8)
-	}
-	return nil
 }

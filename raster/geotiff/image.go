@@ -137,31 +137,11 @@ func (d *Image) parseImage(f *IFD) error {
 	if d.spp < 1 || d.spp > maxSamples {
 		return FormatError(fmt.Sprintf("SamplesPerPixel %d out of range", d.spp))
 	}
-	bpsAll, err := f.Uints(TagBitsPerSample)
-	if err != nil {
+	if d.bps, err = sameForAll(f, TagBitsPerSample, 1, "BitsPerSample"); err != nil {
 		return err
 	}
-	d.bps = 1
-	if len(bpsAll) > 0 {
-		d.bps = int(bpsAll[0])
-		for _, b := range bpsAll[1:] {
-			if int(b) != d.bps {
-				return UnsupportedError("bands with different BitsPerSample")
-			}
-		}
-	}
-	sfAll, err := f.Uints(TagSampleFormat)
-	if err != nil {
+	if d.sampleFormat, err = sameForAll(f, TagSampleFormat, 1, "SampleFormat"); err != nil {
 		return err
-	}
-	d.sampleFormat = 1
-	if len(sfAll) > 0 {
-		d.sampleFormat = int(sfAll[0])
-		for _, s := range sfAll[1:] {
-			if int(s) != d.sampleFormat {
-				return UnsupportedError("bands with different SampleFormat")
-			}
-		}
 	}
 	if d.dtype, err = sampleType(d.bps, d.sampleFormat); err != nil {
 		return err
@@ -277,6 +257,21 @@ func (d *Image) parseImage(f *IFD) error {
 		d.ycbcrSub = [2]int{int(sub[0]), int(sub[1])}
 	}
 	return nil
+}
+
+// sameForAll returns the value of a per-sample tag, def when it is
+// absent; bands with different values are unsupported.
+func sameForAll(f *IFD, tag uint16, def int, name string) (int, error) {
+	all, err := f.Uints(tag)
+	if err != nil || len(all) == 0 {
+		return def, err
+	}
+	for _, v := range all[1:] {
+		if v != all[0] {
+			return 0, UnsupportedError("bands with different " + name)
+		}
+	}
+	return int(all[0]), nil
 }
 
 // sampleType maps BitsPerSample and SampleFormat to the DataType the

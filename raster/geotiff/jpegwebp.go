@@ -135,12 +135,7 @@ func webpToRGB(m *image.YCbCr, out []byte, stride, bs, w, h int, _ []byte) {
 	u := make([]int, 2*cw+2)
 	v := make([]int, 2*cw+2)
 	for y := 0; y < h; y++ {
-		cy := y / 2
-		ny := cy - 1
-		if y%2 == 1 {
-			ny = cy + 1
-		}
-		ny = max(0, min(ny, ch-1))
+		cy, ny := jpegdec.ChromaRows(y, ch)
 		webpUpsampleRow(m.Cb[cy*m.CStride:], m.Cb[ny*m.CStride:], cw, u)
 		webpUpsampleRow(m.Cr[cy*m.CStride:], m.Cr[ny*m.CStride:], cw, v)
 		yrow := m.Y[y*m.YStride:]
