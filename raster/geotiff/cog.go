@@ -10,15 +10,15 @@ import (
 	"github.com/geodisaster/engine/internal/cfmt"
 )
 
-// WriteCOG encodes p as a Cloud Optimized GeoTIFF: the tiled image of
-// Write plus overviews halving the size until the image fits one tile,
+// WriteCOG encodes p as a Cloud Optimized GeoTIFF with e's compressors:
+// the tiled image of Write plus overviews halving the size until the image fits one tile,
 // laid out by github.com/airbusgeo/cogger (IFDs first, overviews' tiles
 // before the full-resolution ones, GDAL's ghost-area hints). Overviews use
 // nearest-neighbour sampling at pixel centres (GDAL's NEAREST), which
 // keeps class and mask values intact. The output is deterministic.
-func WriteCOG(w io.Writer, p Planes, opts WriteOptions) error {
+func (e *Encoder) WriteCOG(w io.Writer, p Planes, opts WriteOptions) error {
 	ctx := context.Background()
-	main, err := encodeImage(ctx, p, opts, 0)
+	main, err := encodeImage(ctx, e.codecs, p, opts, 0)
 	if err != nil {
 		return err
 	}
@@ -36,7 +36,7 @@ func WriteCOG(w io.Writer, p Planes, opts WriteOptions) error {
 		level = level.decimate(lw, lh)
 		ovOpts := opts
 		ovOpts.BandDescriptions = nil
-		ov, err := encodeImage(ctx, level, ovOpts, 1)
+		ov, err := encodeImage(ctx, e.codecs, level, ovOpts, 1)
 		if err != nil {
 			return err
 		}

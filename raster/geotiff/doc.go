@@ -25,7 +25,8 @@
 // Write and WriteCOG encode Planes (band-sequential samples in memory,
 // PlanesOf builds them from typed slices) as a tiled GeoTIFF, BigTIFF when
 // it would exceed 4 GiB, or a COG with nearest-neighbour overviews; the
-// output depends only on the inputs.
+// output depends only on the inputs. An Encoder writes the same with
+// further compressors registered with its RegisterCompressor method.
 //
 // Bad input gives a FormatError (not a valid or a corrupt TIFF) or an
 // UnsupportedError (a valid TIFF using a feature the package does not

@@ -63,6 +63,7 @@ type Image struct {
 	counts        []uint64
 	jpegTables    []byte
 	ycbcrSub      [2]int
+	streamable    bool // large blocks can be decoded as a stream of rows
 
 	transform    crs.Affine
 	hasTransform bool
@@ -224,9 +225,11 @@ func (d *Image) parseImage(f *IFD) error {
 	if err := d.checkBlocks(); err != nil {
 		return err
 	}
-	if c := d.codecs.Lookup(d.compression); c == nil || !c.Decodes() {
+	c := d.codecs.Lookup(d.compression)
+	if c == nil || !c.Decodes() {
 		return UnsupportedError(fmt.Sprintf("compression %d (%s)", d.compression, d.codecs.Name(d.compression)))
 	}
+	d.streamable = d.compression == CompressionNone || c.NewReader != nil
 	switch d.predictor {
 	case 1:
 	case 2:

@@ -68,21 +68,22 @@ func (r *Reader) newImage(f *IFD) *Image {
 	return &Image{r: r.r, size: r.size, bo: r.hdr.ByteOrder, big: r.hdr.Big, hdr: r.hdr, ifd: f, codecs: r.codecs}
 }
 
-// A Decoder decompresses whole blocks: Decode fills exactly len(dst)
+// A BlockDecoder decompresses whole blocks: Decode fills exactly len(dst)
 // bytes from src and must never write past len(dst); data that ends early
-// is reported as a FormatError. A Decoder may keep tables between calls;
-// it is used by one goroutine at a time.
-type Decoder = codec.Decoder
+// is reported as a FormatError. A BlockDecoder may keep tables between
+// calls; it is used by one goroutine at a time.
+type BlockDecoder = codec.Decoder
 
-// A Decompressor returns a new Decoder; each goroutine decoding blocks
-// gets its own.
-type Decompressor func() Decoder
+// A Decompressor returns a new BlockDecoder; each goroutine decoding
+// blocks gets its own.
+type Decompressor func() BlockDecoder
 
 // RegisterDecompressor makes r decode blocks of the TIFF Compression tag
 // value method with decoders from dcomp, named name (Structure's
 // Compression), replacing the package's codec for that value, if any. It
-// affects images r parses afterwards. Registered schemes are decoded whole
-// in memory: a block above Limits.StreamBlockBytes is an UnsupportedError.
+// affects images r parses afterwards. Blocks of a registered scheme are
+// always decoded whole, bounded by Limits.MaxBlockBytes as JPEG and WebP
+// blocks are, since a Decompressor has no streaming form.
 func (r *Reader) RegisterDecompressor(method int, name string, dcomp Decompressor) {
 	if r.shared {
 		r.codecs, r.shared = r.codecs.Clone(), false

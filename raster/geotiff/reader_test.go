@@ -56,7 +56,7 @@ func TestRegisterDecompressor(t *testing.T) {
 			t.Fatal(err)
 		}
 		if register {
-			r.RegisterDecompressor(60000, "XOR", func() Decoder { return xorDecoder{} })
+			r.RegisterDecompressor(60000, "XOR", func() BlockDecoder { return xorDecoder{} })
 		}
 		return r.Image()
 	}
@@ -77,11 +77,79 @@ func TestRegisterDecompressor(t *testing.T) {
 	if err := ReadBlock(br, 0, 0, 0, got); err != nil || !bytes.Equal(got, pixels) {
 		t.Fatalf("ReadBlock = %v, %v; want %v", got, err, pixels)
 	}
+	// A registered scheme has no streaming form: a block over the
+	// streaming threshold is decoded whole, within MaxBlockBytes.
+	big := img.NewBlockReader(Limits{StreamBlockBytes: 1})
+	clear(got)
+	if err := ReadBlock(big, 0, 0, 0, got); err != nil || !bytes.Equal(got, pixels) {
+		t.Fatalf("ReadBlock over the streaming threshold = %v, %v", got, err)
+	}
+	big.Close()
+	small := img.NewBlockReader(Limits{MaxBlockBytes: 4})
+	var le *LimitError
+	if err := ReadBlock(small, 0, 0, 0, got); !errors.As(err, &le) || !errors.As(err, &ue) {
+		t.Fatalf("ReadBlock over MaxBlockBytes: %v, want a *LimitError", err)
+	}
+	small.Close()
+	if err := ReadBlock(br, 0, 0, 0, make([]int16, 8)); err == nil {
+		t.Error("a uint8 block read into []int16")
+	}
+	if err := ReadBlock(br, 0, 1, 0, got); err == nil {
+		t.Error("block column 1 of 1 read")
+	}
 	if _, err := open(false); !errors.As(err, &ue) {
 		t.Fatalf("a second Reader decodes the first one's scheme: %v", err)
 	}
 	if CompressionName(60000) != "unknown" {
 		t.Error("the registration reached the package's table")
+	}
+}
+
+// xorEncoder is xorDecoder's inverse.
+type xorEncoder struct{}
+
+func (xorEncoder) Encode(raw []byte) ([]byte, error) {
+	out := make([]byte, len(raw))
+	for i, b := range raw {
+		out[i] = b ^ 0x5A
+	}
+	return out, nil
+}
+
+func (xorEncoder) Close() {}
+
+// TestRegisterCompressor writes with a compressor an Encoder registers,
+// reads the file back with the matching decompressor, and checks that the
+// package's Write does not know the scheme.
+func TestRegisterCompressor(t *testing.T) {
+	band := []uint16{1, 2, 3, 500, 600, 700}
+	opts := WriteOptions{Compression: "xor", TileSize: 16}
+	if err := Write(&bytes.Buffer{}, PlanesOf(3, 2, band), opts); err == nil {
+		t.Fatal("the package's Write accepted an unregistered compression")
+	}
+	e := NewEncoder()
+	e.RegisterCompressor(60000, "XOR", func() BlockEncoder { return xorEncoder{} })
+	var file bytes.Buffer
+	if err := e.Write(&file, PlanesOf(3, 2, band), opts); err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewReader(bytes.NewReader(file.Bytes()), int64(file.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.RegisterDecompressor(60000, "XOR", func() BlockDecoder { return xorDecoder{} })
+	img, err := r.Image()
+	if err != nil {
+		t.Fatal(err)
+	}
+	br := img.NewBlockReader(Limits{})
+	defer br.Close()
+	out := make([]byte, 3*2*2)
+	if err := br.ReadWindow(0, 0, 0, []int{1}, Window{Width: 3, Height: 2}, [][]byte{out}); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(out, asBytes(band)) {
+		t.Errorf("read back %v", out)
 	}
 }
 

@@ -29,11 +29,9 @@ const (
 	streamReadBytes = 1 << 20
 )
 
-// imageCodec reports whether blocks are JPEG or WebP images, which are
-// decoded whole.
-func (d *Image) imageCodec() bool {
-	return d.compression == CompressionJPEG || d.compression == CompressionWebP
-}
+// wholeOnly reports whether blocks can only be decoded whole: JPEG and
+// WebP images, and schemes registered without a streaming decoder.
+func (d *Image) wholeOnly() bool { return !d.streamable }
 
 // rowBytes64 is rowBytes in 64-bit arithmetic.
 func (d *Image) rowBytes64() int64 {
@@ -54,7 +52,7 @@ func (d *Image) blockBytes64() int64 {
 // stream (but see wholeIntoOutput).
 func (br *BlockReader) streamed(cnt uint64) bool {
 	d, above := br.img, br.lim.StreamBlockBytes
-	return !d.imageCodec() && (d.blockBytes64() > above || cnt > uint64(above))
+	return !d.wholeOnly() && (d.blockBytes64() > above || cnt > uint64(above))
 }
 
 // wholeIntoOutput reports whether a large block of cnt stored bytes that
@@ -116,11 +114,12 @@ func (d *Image) blockExtent(idx int) (off, cnt uint64, err error) {
 	return off, cnt, nil
 }
 
-// checkInMemory bounds a block decoded whole: only JPEG and WebP blocks
-// can exceed Limits.StreamBlockBytes there.
+// checkInMemory bounds a block decoded whole: only blocks that cannot be
+// streamed (JPEG, WebP, registered schemes) can exceed
+// Limits.StreamBlockBytes there.
 func (br *BlockReader) checkInMemory(idx int, cnt uint64) error {
 	d := br.img
-	if !d.imageCodec() {
+	if !d.wholeOnly() {
 		return nil
 	}
 	lim := br.lim.MaxBlockBytes

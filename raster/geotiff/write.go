@@ -20,7 +20,8 @@ import (
 
 // WriteOptions controls how Write and WriteCOG encode a GeoTIFF.
 type WriteOptions struct {
-	// Compression is "none", "deflate" (the default when empty) or "zstd".
+	// Compression is "none", "deflate" (the default when empty), "zstd"
+	// or the name of a compressor registered with an Encoder.
 	Compression string
 	// Predictor is 1 (none, the default when 0), 2 (horizontal
 	// differencing) or 3 (floating point; float bands only).
@@ -82,12 +83,56 @@ func (p Planes) check() error {
 	return nil
 }
 
-// Write encodes p as a tiled, band-interleaved GeoTIFF. Its output depends
-// only on its inputs: the same planes and options give the same bytes on
-// every run and platform. Files that would exceed 4 GiB are written as
-// BigTIFF.
-func Write(w io.Writer, p Planes, opts WriteOptions) error {
-	img, err := encodeImage(context.Background(), p, opts, 0)
+// Write encodes p as a tiled, band-interleaved GeoTIFF with the package's
+// compressors (see Encoder). Its output depends only on its inputs: the
+// same planes and options give the same bytes on every run and platform.
+// Files that would exceed 4 GiB are written as BigTIFF.
+func Write(w io.Writer, p Planes, opts WriteOptions) error { return defaultEncoder.Write(w, p, opts) }
+
+// WriteCOG encodes p as a Cloud Optimized GeoTIFF with the package's
+// compressors (see Encoder.WriteCOG).
+func WriteCOG(w io.Writer, p Planes, opts WriteOptions) error {
+	return defaultEncoder.WriteCOG(w, p, opts)
+}
+
+// An Encoder writes GeoTIFFs with the package's compressors (none,
+// DEFLATE, ZSTD) and those registered with its RegisterCompressor
+// method; the zero value is not usable, NewEncoder returns one. It is
+// safe for concurrent use once registration is done.
+type Encoder struct {
+	codecs *codec.Registry
+	shared bool // codecs is the package's table, copied before a change
+}
+
+// defaultEncoder writes with the package's table.
+var defaultEncoder = &Encoder{codecs: codecs, shared: true}
+
+// NewEncoder returns an Encoder with the package's compressors.
+func NewEncoder() *Encoder { return &Encoder{codecs: codecs, shared: true} }
+
+// A BlockEncoder compresses whole blocks: Encode returns the compressed
+// form of raw in a new slice, and Close releases the encoder's
+// resources. It is used by one goroutine at a time.
+type BlockEncoder = codec.Encoder
+
+// A Compressor returns a new BlockEncoder; each goroutine encoding tiles
+// gets its own.
+type Compressor func() BlockEncoder
+
+// RegisterCompressor makes e write WriteOptions.Compression name (matched
+// ignoring case) as TIFF Compression tag value method with encoders from
+// comp, replacing the package's compressor of that value, if any.
+func (e *Encoder) RegisterCompressor(method int, name string, comp Compressor) {
+	if e.shared {
+		e.codecs, e.shared = e.codecs.Clone(), false
+	}
+	e.codecs.Register(&codec.Codec{Code: method, Name: name, NewEncoder: func() codec.Encoder { return comp() }})
+}
+
+// Write encodes p as a tiled, band-interleaved GeoTIFF, like the
+// package's Write, with e's compressors.
+func (e *Encoder) Write(w io.Writer, p Planes, opts WriteOptions) error {
+	img, err := encodeImage(context.Background(), e.codecs, p, opts, 0)
 	if err != nil {
 		return err
 	}
@@ -108,7 +153,7 @@ type encodedImage struct {
 }
 
 // encodeImage compresses bands into tiles, concurrently.
-func encodeImage(ctx context.Context, p Planes, opts WriteOptions, subfile int) (*encodedImage, error) {
+func encodeImage(ctx context.Context, codecs *codec.Registry, p Planes, opts WriteOptions, subfile int) (*encodedImage, error) {
 	if err := p.check(); err != nil {
 		return nil, err
 	}
