@@ -24,7 +24,7 @@ type BlockReader struct {
 	st  blockState
 }
 
-// NewBlockReader returns a BlockReader of img bounded by lim (zero fields
+// NewBlockReader returns a BlockReader of the image bounded by lim (zero fields
 // take their defaults).
 func (d *Image) NewBlockReader(lim Limits) *BlockReader {
 	br, ok := blockReaders.Get().(*BlockReader)

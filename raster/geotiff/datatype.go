@@ -8,9 +8,10 @@ import (
 // DataType is the numeric type of a band's samples.
 type DataType uint8
 
-// The sample types a Dataset or Band can hold. 1-bit and other sub-byte
-// integer rasters are surfaced as Uint8, 9..15-bit as Uint16 and 17..31-bit
-// as Uint32, as GDAL does; 16-bit floats are widened to Float32.
+// The sample types images are read as and written from. 1-bit and other
+// sub-byte integer rasters are surfaced as Uint8, 9..15-bit as Uint16 and
+// 17..31-bit as Uint32, as GDAL does; 16-bit floats are widened to
+// Float32.
 const (
 	Unknown DataType = iota
 	Uint8

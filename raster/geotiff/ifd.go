@@ -8,8 +8,7 @@ import (
 )
 
 // TIFF tag numbers the reader and the writer use (baseline TIFF, GeoTIFF
-// and GDAL's private tags), and the bounds the parser enforces against
-// hostile files.
+// and GDAL's private tags).
 const (
 	TagNewSubfileType   = 254
 	TagImageWidth       = 256
@@ -45,7 +44,8 @@ const (
 	TagLERCParams       = 50674
 )
 
-// Bounds of the parser and header sizes.
+// The bounds ReadIFD and Reader.Image enforce against hostile files, and
+// the header sizes.
 const (
 	MaxIFDEntries     = 4096     // entries per directory
 	MaxTagBytes       = 64 << 20 // value bytes per tag

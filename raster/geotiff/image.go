@@ -482,7 +482,7 @@ func (d *Image) BandDescription(band int) string {
 	return d.descriptions[band-1]
 }
 
-// Metadata returns a copy of the dataset-level items of GDAL_METADATA.
+// Metadata returns a copy of the image-level items of GDAL_METADATA.
 func (d *Image) Metadata() map[string]string {
 	m := make(map[string]string, len(d.metadata))
 	for k, v := range d.metadata {

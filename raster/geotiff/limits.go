@@ -13,12 +13,11 @@ type Limits struct {
 	// MaxBlockBytes bounds a strip or tile that must be held in memory
 	// whole to be decoded (JPEG and WebP blocks and those of registered
 	// schemes, compressed and decoded size each) and one row of a
-	// streamed block. Zero means
-	// DefaultMaxBlockBytes.
+	// streamed block. Zero means DefaultMaxBlockBytes.
 	MaxBlockBytes int64
-	// StreamBlockBytes is the decoded or stored block size above which a
-	// block (other than those MaxBlockBytes bounds) is decoded as a stream of rows, a
-	// chunk at a time, so that its size needs no memory. Zero means
+	// StreamBlockBytes is the decoded or stored block size above which
+	// the other blocks are decoded as a stream of rows, a chunk at a
+	// time, so that their size needs no memory. Zero means
 	// DefaultStreamBlockBytes.
 	StreamBlockBytes int64
 }

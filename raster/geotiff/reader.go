@@ -10,7 +10,7 @@ import (
 // A Reader reads the images of one TIFF or BigTIFF file. NewReader parses
 // the header only; Image parses the first image and the chain of
 // directories after it. A Reader decodes the compression schemes of the
-// package's table (see Compression) plus those registered with
+// package's table (CompressionName names them) plus those registered with
 // RegisterDecompressor. It is safe for concurrent use once registration
 // is done.
 type Reader struct {
