@@ -52,6 +52,21 @@ var codecs = codec.NewRegistry(
 	&codec.Codec{Code: 4, Name: "CCITTFAX4"},
 )
 
+// codecTable is a Reader's or an Encoder's codecs: the package's table
+// until its first registration, then a copy of its own.
+type codecTable struct {
+	reg *codec.Registry
+	own bool
+}
+
+// register adds c to the table's own copy.
+func (t *codecTable) register(c *codec.Codec) {
+	if !t.own {
+		t.reg, t.own = t.reg.Clone(), true
+	}
+	t.reg.Register(c)
+}
+
 // CompressionName returns GDAL's name of a TIFF compression code (its
 // COMPRESSION metadata item: "LZW", "DEFLATE", ...), "unknown" for a code
 // the package does not know.

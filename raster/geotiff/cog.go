@@ -18,7 +18,7 @@ import (
 // keeps class and mask values intact. The output is deterministic.
 func (e *Encoder) WriteCOG(w io.Writer, p Planes, opts WriteOptions) error {
 	ctx := context.Background()
-	main, err := encodeImage(ctx, e.codecs, p, opts, 0)
+	main, err := encodeImage(ctx, e.codecs.reg, p, opts, 0)
 	if err != nil {
 		return err
 	}
@@ -36,7 +36,7 @@ func (e *Encoder) WriteCOG(w io.Writer, p Planes, opts WriteOptions) error {
 		level = level.decimate(lw, lh)
 		ovOpts := opts
 		ovOpts.BandDescriptions = nil
-		ov, err := encodeImage(ctx, e.codecs, level, ovOpts, 1)
+		ov, err := encodeImage(ctx, e.codecs.reg, level, ovOpts, 1)
 		if err != nil {
 			return err
 		}

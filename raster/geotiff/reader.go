@@ -17,8 +17,7 @@ type Reader struct {
 	r      io.ReaderAt
 	size   int64
 	hdr    Header
-	codecs *codec.Registry
-	shared bool // codecs is the package's table, copied before a change
+	codecs codecTable
 }
 
 // NewReader returns a Reader of the file r, which is size bytes long,
@@ -28,7 +27,7 @@ func NewReader(r io.ReaderAt, size int64) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Reader{r: r, size: size, hdr: h, codecs: codecs, shared: true}, nil
+	return &Reader{r: r, size: size, hdr: h, codecs: codecTable{reg: codecs}}, nil
 }
 
 // Header returns the file's header.
@@ -65,7 +64,7 @@ func (r *Reader) Image() (img *Image, err error) {
 
 // newImage returns an Image of directory f bound to the file.
 func (r *Reader) newImage(f *IFD) *Image {
-	return &Image{r: r.r, size: r.size, bo: r.hdr.ByteOrder, big: r.hdr.Big, hdr: r.hdr, ifd: f, codecs: r.codecs}
+	return &Image{r: r.r, size: r.size, bo: r.hdr.ByteOrder, big: r.hdr.Big, hdr: r.hdr, ifd: f, codecs: r.codecs.reg}
 }
 
 // A BlockDecoder decompresses whole blocks: Decode fills exactly len(dst)
@@ -85,8 +84,5 @@ type Decompressor func() BlockDecoder
 // always decoded whole, bounded by Limits.MaxBlockBytes as JPEG and WebP
 // blocks are, since a Decompressor has no streaming form.
 func (r *Reader) RegisterDecompressor(method int, name string, dcomp Decompressor) {
-	if r.shared {
-		r.codecs, r.shared = r.codecs.Clone(), false
-	}
-	r.codecs.Register(&codec.Codec{Code: method, Name: name, NewDecoder: func() codec.Decoder { return dcomp() }})
+	r.codecs.register(&codec.Codec{Code: method, Name: name, NewDecoder: func() codec.Decoder { return dcomp() }})
 }

@@ -100,15 +100,14 @@ func WriteCOG(w io.Writer, p Planes, opts WriteOptions) error {
 // method; the zero value is not usable, NewEncoder returns one. It is
 // safe for concurrent use once registration is done.
 type Encoder struct {
-	codecs *codec.Registry
-	shared bool // codecs is the package's table, copied before a change
+	codecs codecTable
 }
 
 // defaultEncoder writes with the package's table.
-var defaultEncoder = &Encoder{codecs: codecs, shared: true}
+var defaultEncoder = NewEncoder()
 
 // NewEncoder returns an Encoder with the package's compressors.
-func NewEncoder() *Encoder { return &Encoder{codecs: codecs, shared: true} }
+func NewEncoder() *Encoder { return &Encoder{codecs: codecTable{reg: codecs}} }
 
 // A BlockEncoder compresses whole blocks: Encode returns the compressed
 // form of raw in a new slice, and Close releases the encoder's
@@ -123,16 +122,13 @@ type Compressor func() BlockEncoder
 // ignoring case) as TIFF Compression tag value method with encoders from
 // comp, replacing the package's compressor of that value, if any.
 func (e *Encoder) RegisterCompressor(method int, name string, comp Compressor) {
-	if e.shared {
-		e.codecs, e.shared = e.codecs.Clone(), false
-	}
-	e.codecs.Register(&codec.Codec{Code: method, Name: name, NewEncoder: func() codec.Encoder { return comp() }})
+	e.codecs.register(&codec.Codec{Code: method, Name: name, NewEncoder: func() codec.Encoder { return comp() }})
 }
 
 // Write encodes p as a tiled, band-interleaved GeoTIFF, like the
 // package's Write, with e's compressors.
 func (e *Encoder) Write(w io.Writer, p Planes, opts WriteOptions) error {
-	img, err := encodeImage(context.Background(), e.codecs, p, opts, 0)
+	img, err := encodeImage(context.Background(), e.codecs.reg, p, opts, 0)
 	if err != nil {
 		return err
 	}
