@@ -10,15 +10,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/geodisaster/engine/raster/geotiff"
+
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/geodisaster/engine/raster/internal/codec/codectest"
-	"github.com/geodisaster/engine/raster/internal/tiff"
 )
 
 // craftTIFF builds a little-endian classic TIFF: header, then data at
 // offset 8, then an IFD of the given entries (sorted by the caller).
-func craftTIFF(entries []tiff.Entry, data []byte) []byte {
+func craftTIFF(entries []geotiff.Entry, data []byte) []byte {
 	ifdOff := uint64(8 + len(data))
 	if ifdOff%2 == 1 {
 		data = append(data, 0)
@@ -27,29 +28,29 @@ func craftTIFF(entries []tiff.Entry, data []byte) []byte {
 	out := []byte{'I', 'I', 42, 0}
 	out = binary.LittleEndian.AppendUint32(out, uint32(ifdOff))
 	out = append(out, data...)
-	return append(out, tiff.EncodeIFD(entries, ifdOff, false)...)
+	return append(out, geotiff.EncodeIFD(entries, ifdOff, false)...)
 }
 
 // tiledEntries returns the entries of a one-band tiled image whose tiles
 // start at offsets with the given byte counts.
-func tiledEntries(w, h, tile uint32, bps uint16, comp uint16, offsets, counts []uint32) []tiff.Entry {
+func tiledEntries(w, h, tile uint32, bps uint16, comp uint16, offsets, counts []uint32) []geotiff.Entry {
 	long := longsEntry
-	return []tiff.Entry{
-		tiff.LongEntry(tiff.TagImageWidth, w), tiff.LongEntry(tiff.TagImageLength, h),
-		tiff.ShortsEntry(tiff.TagBitsPerSample, bps), tiff.ShortsEntry(tiff.TagCompression, comp),
-		tiff.ShortsEntry(tiff.TagPhotometric, 1),
-		tiff.LongEntry(tiff.TagTileWidth, tile), tiff.LongEntry(tiff.TagTileLength, tile),
-		long(tiff.TagTileOffsets, offsets), long(tiff.TagTileByteCounts, counts),
+	return []geotiff.Entry{
+		geotiff.LongEntry(geotiff.TagImageWidth, w), geotiff.LongEntry(geotiff.TagImageLength, h),
+		geotiff.ShortsEntry(geotiff.TagBitsPerSample, bps), geotiff.ShortsEntry(geotiff.TagCompression, comp),
+		geotiff.ShortsEntry(geotiff.TagPhotometric, 1),
+		geotiff.LongEntry(geotiff.TagTileWidth, tile), geotiff.LongEntry(geotiff.TagTileLength, tile),
+		long(geotiff.TagTileOffsets, offsets), long(geotiff.TagTileByteCounts, counts),
 	}
 }
 
 // longsEntry returns a LONG entry of little-endian values.
-func longsEntry(tag uint16, v []uint32) tiff.Entry {
+func longsEntry(tag uint16, v []uint32) geotiff.Entry {
 	b := make([]byte, 4*len(v))
 	for i, x := range v {
 		binary.LittleEndian.PutUint32(b[4*i:], x)
 	}
-	return tiff.Entry{Tag: tag, Type: tiff.TypeLong, Count: uint64(len(v)), Data: b}
+	return geotiff.Entry{Tag: tag, Type: geotiff.TypeLong, Count: uint64(len(v)), Data: b}
 }
 
 func openBytes(b []byte) (*Dataset, error) { return OpenReaderAt(bytes.NewReader(b), int64(len(b))) }
@@ -141,8 +142,8 @@ func TestDecompressionBombs(t *testing.T) {
 		comp uint16
 		data []byte
 	}{
-		{"deflate", CompressionDeflate, codectest.ZlibCompress(t, huge, 9)},
-		{"zstd", CompressionZSTD, z.Bytes()},
+		{"deflate", geotiff.CompressionDeflate, codectest.ZlibCompress(t, huge, 9)},
+		{"zstd", geotiff.CompressionZSTD, z.Bytes()},
 	} {
 		b := craftTIFF(tiledEntries(16, 16, 16, 8, c.comp, []uint32{8}, []uint32{uint32(len(c.data))}), c.data)
 		d, err := openBytes(b)
@@ -159,14 +160,14 @@ func TestDecompressionBombs(t *testing.T) {
 	}
 	// A block whose data ends early is an error.
 	short := codectest.ZlibCompress(t, make([]byte, 100), 6)
-	b := craftTIFF(tiledEntries(16, 16, 16, 8, CompressionDeflate, []uint32{8}, []uint32{uint32(len(short))}), short)
+	b := craftTIFF(tiledEntries(16, 16, 16, 8, geotiff.CompressionDeflate, []uint32{8}, []uint32{uint32(len(short))}), short)
 	d, _ := openBytes(b)
 	_, err := d.ReadBand(context.Background(), 1)
 	wantFormatError(t, err, "want 256")
 }
 
 func TestUnsupported(t *testing.T) {
-	for _, comp := range []uint16{2, 34712, CompressionLERC, CompressionOJPEG, 9999} {
+	for _, comp := range []uint16{2, 34712, geotiff.CompressionLERC, geotiff.CompressionOJPEG, 9999} {
 		b := craftTIFF(tiledEntries(16, 16, 16, 8, comp, []uint32{8}, []uint32{256}), make([]byte, 256))
 		_, err := openBytes(b)
 		var ue UnsupportedError
@@ -175,7 +176,7 @@ func TestUnsupported(t *testing.T) {
 		}
 	}
 	// Complex samples.
-	es := append(tiledEntries(16, 16, 16, 32, 1, []uint32{8}, []uint32{1024}), tiff.ShortsEntry(tiff.TagSampleFormat, 6))
+	es := append(tiledEntries(16, 16, 16, 32, 1, []uint32{8}, []uint32{1024}), geotiff.ShortsEntry(geotiff.TagSampleFormat, 6))
 	_, err := openBytes(craftTIFF(es, make([]byte, 1024)))
 	var ue UnsupportedError
 	if !errors.As(err, &ue) {
@@ -185,7 +186,7 @@ func TestUnsupported(t *testing.T) {
 
 func TestUnknownTagsAndLoops(t *testing.T) {
 	es := tiledEntries(16, 16, 16, 8, 1, []uint32{8}, []uint32{256})
-	es = append(es, tiff.Entry{Tag: 60000, Type: 99, Count: 1, Data: []byte{1, 2, 3, 4}}, tiff.Entry{Tag: 60001, Type: tiff.TypeASCII, Count: 3, Data: []byte("hi\x00")})
+	es = append(es, geotiff.Entry{Tag: 60000, Type: 99, Count: 1, Data: []byte{1, 2, 3, 4}}, geotiff.Entry{Tag: 60001, Type: geotiff.TypeASCII, Count: 3, Data: []byte("hi\x00")})
 	b := craftTIFF(es, make([]byte, 256))
 	// Point the next-IFD offset at the IFD itself.
 	ifdOff := binary.LittleEndian.Uint32(b[4:])
@@ -202,7 +203,7 @@ func TestUnknownTagsAndLoops(t *testing.T) {
 
 func TestSparseFill(t *testing.T) {
 	es := tiledEntries(20, 16, 16, 8, 1, []uint32{0, 8}, []uint32{0, 256})
-	es = append(es, tiff.ASCIIEntry(tiff.TagGDALNoData, "7"))
+	es = append(es, geotiff.ASCIIEntry(geotiff.TagGDALNoData, "7"))
 	data := bytes.Repeat([]byte{3}, 256)
 	d, err := openBytes(craftTIFF(es, data))
 	if err != nil {

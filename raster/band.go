@@ -2,9 +2,10 @@ package raster
 
 import (
 	"fmt"
-	"github.com/geodisaster/engine/raster/internal/tiff"
 	"math"
 	"unsafe"
+
+	"github.com/geodisaster/engine/raster/internal/tiff"
 )
 
 // Window is a rectangular region of a raster in pixel coordinates: columns
@@ -69,29 +70,8 @@ func newBandAlloc(width, height int, t DataType, alloc func(n int) []byte) (*Ban
 	if len(buf) < n*size || uintptr(unsafe.Pointer(unsafe.SliceData(buf)))%8 != 0 {
 		return NewBand(width, height, t)
 	}
-	p := unsafe.Pointer(unsafe.SliceData(buf))
-	b := &Band{Width: width, Height: height, Type: t}
-	switch t {
-	case Uint8:
-		b.Data = buf[:n:n]
-	case Int8:
-		b.Data = unsafe.Slice((*int8)(p), n)
-	case Uint16:
-		b.Data = unsafe.Slice((*uint16)(p), n)
-	case Int16:
-		b.Data = unsafe.Slice((*int16)(p), n)
-	case Uint32:
-		b.Data = unsafe.Slice((*uint32)(p), n)
-	case Int32:
-		b.Data = unsafe.Slice((*int32)(p), n)
-	case Float32:
-		b.Data = unsafe.Slice((*float32)(p), n)
-	case Float64:
-		b.Data = unsafe.Slice((*float64)(p), n)
-	default:
-		return NewBand(width, height, t)
-	}
-	return b, nil
+	m := n * size
+	return &Band{Width: width, Height: height, Type: t, Data: typedView(buf[:m:m], t)}, nil
 }
 
 // Len returns the number of samples (Width*Height).
@@ -139,44 +119,66 @@ func (b *Band) Bytes() []byte {
 
 // sampleBytes views a typed sample slice as bytes (host order).
 func sampleBytes(data any) []byte {
-	var p unsafe.Pointer
-	var n, size int
 	switch s := data.(type) {
 	case []uint8:
 		return s
 	case []int8:
-		if len(s) > 0 {
-			p, n, size = unsafe.Pointer(&s[0]), len(s), 1
-		}
+		return bytesOf(s)
 	case []uint16:
-		if len(s) > 0 {
-			p, n, size = unsafe.Pointer(&s[0]), len(s), 2
-		}
+		return bytesOf(s)
 	case []int16:
-		if len(s) > 0 {
-			p, n, size = unsafe.Pointer(&s[0]), len(s), 2
-		}
+		return bytesOf(s)
 	case []uint32:
-		if len(s) > 0 {
-			p, n, size = unsafe.Pointer(&s[0]), len(s), 4
-		}
+		return bytesOf(s)
 	case []int32:
-		if len(s) > 0 {
-			p, n, size = unsafe.Pointer(&s[0]), len(s), 4
-		}
+		return bytesOf(s)
 	case []float32:
-		if len(s) > 0 {
-			p, n, size = unsafe.Pointer(&s[0]), len(s), 4
-		}
+		return bytesOf(s)
 	case []float64:
-		if len(s) > 0 {
-			p, n, size = unsafe.Pointer(&s[0]), len(s), 8
-		}
+		return bytesOf(s)
 	}
-	if p == nil {
+	return nil
+}
+
+// bytesOf views s as bytes, nil when it is empty.
+func bytesOf[T number](s []T) []byte {
+	if len(s) == 0 {
 		return nil
 	}
-	return unsafe.Slice((*byte)(p), n*size)
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*int(unsafe.Sizeof(s[0])))
+}
+
+// typedView views native-order sample bytes as a slice of t's Go type
+// (b must be 8-byte aligned, as make returns it); nil when b is empty.
+func typedView(b []byte, t DataType) any {
+	if len(b) == 0 {
+		return nil
+	}
+	switch t {
+	case Uint8:
+		return b
+	case Int8:
+		return viewAs[int8](b)
+	case Uint16:
+		return viewAs[uint16](b)
+	case Int16:
+		return viewAs[int16](b)
+	case Uint32:
+		return viewAs[uint32](b)
+	case Int32:
+		return viewAs[int32](b)
+	case Float32:
+		return viewAs[float32](b)
+	case Float64:
+		return viewAs[float64](b)
+	}
+	return nil
+}
+
+// viewAs views b as samples of type T.
+func viewAs[T number](b []byte) []T {
+	var zero T
+	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/int(unsafe.Sizeof(zero)))
 }
 
 // At returns sample i (row-major index) converted to float64. It panics if

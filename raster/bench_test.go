@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/geodisaster/engine/raster/geotiff"
+
 	"github.com/geodisaster/engine/raster/internal/codec/codectest"
 )
 
@@ -145,7 +147,7 @@ func BenchmarkHugeStrip(b *testing.B) {
 		name string
 		comp uint16
 		data []byte
-	}{{"none", CompressionNone, px}, {"deflate", CompressionDeflate, codectest.ZlibCompress(b, px, 6)}} {
+	}{{"none", geotiff.CompressionNone, px}, {"deflate", geotiff.CompressionDeflate, codectest.ZlibCompress(b, px, 6)}} {
 		file := craftTIFF(stripEntries(n, n, n, c.comp, []uint32{8}, []uint32{uint32(len(c.data))}), c.data)
 		for _, mode := range []struct {
 			name  string

@@ -9,8 +9,9 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/geodisaster/engine/raster/geotiff"
+
 	"github.com/geodisaster/engine/raster/internal/codec/codectest"
-	"github.com/geodisaster/engine/raster/internal/tiff"
 )
 
 // A damagedCase is a crafted file and what GDAL 3.6 does with it.
@@ -30,18 +31,18 @@ type damagedCase struct {
 
 // stripEntries returns the entries of a w x h one-band 8-bit image in
 // strips of rps rows at the given offsets and byte counts.
-func stripEntries(w, h, rps uint32, comp uint16, offsets, counts []uint32) []tiff.Entry {
-	return []tiff.Entry{
-		tiff.LongEntry(tiff.TagImageWidth, w), tiff.LongEntry(tiff.TagImageLength, h),
-		tiff.ShortsEntry(tiff.TagBitsPerSample, 8), tiff.ShortsEntry(tiff.TagCompression, comp),
-		tiff.ShortsEntry(tiff.TagPhotometric, 1), longsEntry(tiff.TagStripOffsets, offsets),
-		tiff.LongEntry(tiff.TagRowsPerStrip, rps), longsEntry(tiff.TagStripByteCounts, counts),
+func stripEntries(w, h, rps uint32, comp uint16, offsets, counts []uint32) []geotiff.Entry {
+	return []geotiff.Entry{
+		geotiff.LongEntry(geotiff.TagImageWidth, w), geotiff.LongEntry(geotiff.TagImageLength, h),
+		geotiff.ShortsEntry(geotiff.TagBitsPerSample, 8), geotiff.ShortsEntry(geotiff.TagCompression, comp),
+		geotiff.ShortsEntry(geotiff.TagPhotometric, 1), longsEntry(geotiff.TagStripOffsets, offsets),
+		geotiff.LongEntry(geotiff.TagRowsPerStrip, rps), longsEntry(geotiff.TagStripByteCounts, counts),
 	}
 }
 
 // withEntry inserts e into es in tag order.
-func withEntry(es []tiff.Entry, e tiff.Entry) []tiff.Entry {
-	out := append(append([]tiff.Entry(nil), es...), e)
+func withEntry(es []geotiff.Entry, e geotiff.Entry) []geotiff.Entry {
+	out := append(append([]geotiff.Entry(nil), es...), e)
 	sort.Slice(out, func(i, j int) bool { return out[i].Tag < out[j].Tag })
 	return out
 }
@@ -58,19 +59,19 @@ func damagedCases(t testing.TB) []damagedCase {
 		return craftTIFF(stripEntries(16, 16, 16, comp, []uint32{off}, []uint32{cnt}), data)
 	}
 	planar := func(pc uint16) []byte {
-		return craftTIFF(withEntry(stripEntries(16, 16, 16, 1, []uint32{8}, []uint32{256}), tiff.ShortsEntry(tiff.TagPlanarConfig, pc)), px)
+		return craftTIFF(withEntry(stripEntries(16, 16, 16, 1, []uint32{8}, []uint32{256}), geotiff.ShortsEntry(geotiff.TagPlanarConfig, pc)), px)
 	}
 	return []damagedCase{
 		{name: "planar0", file: planar(0), openErr: "PlanarConfiguration 0", gdal: "open"},
 		{name: "planar3", file: planar(3), openErr: "PlanarConfiguration 3", gdal: "open"},
 		{name: "planar2_one_band", file: planar(2), pixels: px, gdal: "pixels"},
-		{name: "offset0_deflate_strip", file: strip(CompressionDeflate, z, 0, uint32(len(z))), readErr: "offset 0", gdal: "read"},
-		{name: "offset0_deflate_tile", file: craftTIFF(tiledEntries(16, 16, 16, 8, CompressionDeflate, []uint32{0}, []uint32{uint32(len(z))}), z), readErr: "offset 0", gdal: "read"},
+		{name: "offset0_deflate_strip", file: strip(geotiff.CompressionDeflate, z, 0, uint32(len(z))), readErr: "offset 0", gdal: "read"},
+		{name: "offset0_deflate_tile", file: craftTIFF(tiledEntries(16, 16, 16, 8, geotiff.CompressionDeflate, []uint32{0}, []uint32{uint32(len(z))}), z), readErr: "offset 0", gdal: "read"},
 		{name: "offset0_none_strip", file: strip(1, px, 0, 256), readErr: "offset 0", gdal: "header"},
 		{name: "offset0_count0_strip", file: strip(1, px, 0, 0), pixels: make([]byte, 256), gdal: "pixels"},
 		{name: "count0_none_strip", file: strip(1, px, 8, 0), pixels: px, gdal: "pixels"},
 		{name: "short_count_none_strip", file: strip(1, px, 8, 100), pixels: px, gdal: "pixels"},
-		{name: "count0_deflate_strip", file: strip(CompressionDeflate, z, 8, 0), pixels: px, gdal: "pixels"},
+		{name: "count0_deflate_strip", file: strip(geotiff.CompressionDeflate, z, 8, 0), pixels: px, gdal: "pixels"},
 		{name: "count0_tile", file: craftTIFF(tiledEntries(16, 16, 16, 8, 1, []uint32{8}, []uint32{0}), px), pixels: make([]byte, 256), gdal: "pixels"},
 	}
 }

@@ -2,102 +2,23 @@ package raster
 
 import (
 	"context"
-	"encoding/binary"
-	"encoding/xml"
 	"fmt"
 	"io"
-	"math"
 	"os"
-	"strconv"
 	"strings"
 	"sync/atomic"
 
 	"github.com/geodisaster/engine/crs"
-	"github.com/geodisaster/engine/raster/internal/codec"
-	"github.com/geodisaster/engine/raster/internal/tiff"
-)
-
-// TIFF compression schemes.
-const (
-	CompressionNone     = 1
-	CompressionLZW      = 5
-	CompressionOJPEG    = 6
-	CompressionJPEG     = 7
-	CompressionDeflate  = 8
-	CompressionPackBits = 32773
-	CompressionDeflate2 = 32946
-	CompressionLZMA     = 34925
-	CompressionZSTD     = 50000
-	CompressionWebP     = 50001
-	CompressionLERC     = 34887
-	CompressionJXL      = 50002
-)
-
-// Photometric interpretations.
-const (
-	photoMinIsWhite = 0
-	photoMinIsBlack = 1
-	photoRGB        = 2
-	photoPalette    = 3
-	photoMask       = 4
-	photoSeparated  = 5
-	photoYCbCr      = 6
-)
-
-// Limits that bound the memory a hostile file can make the reader allocate.
-const (
-	maxDimension  = 1 << 24             // pixels per side
-	maxBlockBytes = codec.MaxBlockBytes // decoded bytes per block
-	maxBlocks     = 1 << 26             // strips or tiles per image
-	maxSamples    = 1 << 14             // samples per pixel
+	"github.com/geodisaster/engine/raster/geotiff"
 )
 
 // Dataset is an open GeoTIFF: the first image of the file with its
-// georeferencing. Its methods are safe for concurrent use.
+// georeferencing, read through raster/geotiff. Its methods are safe for
+// concurrent use.
 type Dataset struct {
-	r      io.ReaderAt
-	size   int64
+	img    *geotiff.Image
 	closer io.Closer
-	bo     binary.ByteOrder
-	big    bool
-
-	width, height int
-	spp           int // samples per pixel (bands)
-	bps           int // bits per sample
-	sampleFormat  int
-	dtype         DataType
-	compression   int
-	predictor     int
-	photometric   int
-	planar        bool
-	tiled         bool
-	blockW        int
-	blockH        int
-	blocksAcross  int
-	blocksDown    int
-	offsets       []uint64
-	counts        []uint64
-	jpegTables    []byte
-	ycbcrSub      [2]int
-
-	transform    crs.Affine
-	hasTransform bool
-	geoKeys      *crs.GeoKeyDirectory
-	epsg         int
-	nodata       float64
-	hasNoData    bool
-	metadata     map[string]string
-	bandMeta     []map[string]string
-	descriptions []string
-	bandRoles    []bandRoles
-	overviews    int
-	limits       atomic.Pointer[Limits]
-
-	hdr          tiff.Header
-	overviewIFDs []uint64 // reduced-resolution images, in file order
-	maskIFD      uint64   // the full-resolution internal mask, or 0
-	maskOvIFDs   []uint64 // reduced-resolution masks, in file order
-	tiff         tiffTags
+	limits atomic.Pointer[Limits]
 }
 
 // Open opens a GeoTIFF from a local path or, for "http://" and "https://"
@@ -147,372 +68,16 @@ func Open(name string, opts ...OpenOption) (*Dataset, error) {
 // OpenReaderAt opens a GeoTIFF held by r, which is size bytes long. Only the
 // header, the first IFD and its tag values are read; pixel data is read on
 // demand.
-func OpenReaderAt(r io.ReaderAt, size int64) (d *Dataset, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			d, err = nil, FormatError(fmt.Sprintf("internal error while parsing: %v", p))
-		}
-	}()
-	h, err := tiff.ReadHeader(r, size)
+func OpenReaderAt(r io.ReaderAt, size int64) (*Dataset, error) {
+	tr, err := geotiff.NewReader(r, size)
 	if err != nil {
 		return nil, err
 	}
-	first, err := tiff.ReadIFD(r, size, h, h.FirstIFD)
+	img, err := tr.Image()
 	if err != nil {
 		return nil, err
 	}
-	d = &Dataset{r: r, size: size, bo: h.ByteOrder, big: h.Big, hdr: h}
-	if err := d.parseImage(first); err != nil {
-		return nil, err
-	}
-	if err := d.parseGeo(first); err != nil {
-		return nil, err
-	}
-	d.parseTIFFTags(first)
-	d.scanSubfiles(h, first)
-	return d, nil
-}
-
-// scanSubfiles follows the IFD chain and records the reduced-resolution
-// images (overviews) and internal masks. Errors in later IFDs end the scan
-// without failing the open, as GDAL ignores them.
-func (d *Dataset) scanSubfiles(h tiff.Header, first *tiff.IFD) {
-	seen := map[uint64]bool{first.Offset: true}
-	next := first.Next
-	for i := 0; next != 0 && i < tiff.MaxIFDsFollowed && !seen[next]; i++ {
-		seen[next] = true
-		sub, err := tiff.ReadIFD(d.r, d.size, h, next)
-		if err != nil {
-			return
-		}
-		t, _ := sub.Uint(d.bo, tiff.TagNewSubfileType, 0)
-		switch {
-		case t&1 != 0 && t&4 == 0:
-			d.overviews++
-			d.overviewIFDs = append(d.overviewIFDs, sub.Offset)
-		case t&1 == 0 && t&4 != 0 && d.maskIFD == 0:
-			d.maskIFD = sub.Offset
-		case t&1 != 0 && t&4 != 0:
-			d.maskOvIFDs = append(d.maskOvIFDs, sub.Offset)
-		}
-		next = sub.Next
-	}
-}
-
-// parseImage reads the image structure tags of the first IFD.
-func (d *Dataset) parseImage(f *tiff.IFD) error {
-	bo := d.bo
-	get := func(tag uint16, def uint64) (int, error) {
-		v, err := f.Uint(bo, tag, def)
-		if err != nil {
-			return 0, err
-		}
-		if v > math.MaxInt32 {
-			return 0, FormatError(fmt.Sprintf("tag %d: value %d out of range", tag, v))
-		}
-		return int(v), nil
-	}
-	var err error
-	if !f.Has(tiff.TagImageWidth) || !f.Has(tiff.TagImageLength) {
-		return FormatError("missing ImageWidth or ImageLength")
-	}
-	if d.width, err = get(tiff.TagImageWidth, 0); err != nil {
-		return err
-	}
-	if d.height, err = get(tiff.TagImageLength, 0); err != nil {
-		return err
-	}
-	if d.width <= 0 || d.height <= 0 || d.width > maxDimension || d.height > maxDimension {
-		return FormatError(fmt.Sprintf("image size %dx%d out of range", d.width, d.height))
-	}
-	if d.spp, err = get(tiff.TagSamplesPerPixel, 1); err != nil {
-		return err
-	}
-	if d.spp < 1 || d.spp > maxSamples {
-		return FormatError(fmt.Sprintf("SamplesPerPixel %d out of range", d.spp))
-	}
-	bpsAll, err := f.Uints(bo, tiff.TagBitsPerSample)
-	if err != nil {
-		return err
-	}
-	d.bps = 1
-	if len(bpsAll) > 0 {
-		d.bps = int(bpsAll[0])
-		for _, b := range bpsAll[1:] {
-			if int(b) != d.bps {
-				return UnsupportedError("bands with different BitsPerSample")
-			}
-		}
-	}
-	sfAll, err := f.Uints(bo, tiff.TagSampleFormat)
-	if err != nil {
-		return err
-	}
-	d.sampleFormat = 1
-	if len(sfAll) > 0 {
-		d.sampleFormat = int(sfAll[0])
-		for _, s := range sfAll[1:] {
-			if int(s) != d.sampleFormat {
-				return UnsupportedError("bands with different SampleFormat")
-			}
-		}
-	}
-	if d.dtype, err = sampleType(d.bps, d.sampleFormat); err != nil {
-		return err
-	}
-	if d.compression, err = get(tiff.TagCompression, CompressionNone); err != nil {
-		return err
-	}
-	if d.predictor, err = get(tiff.TagPredictor, 1); err != nil {
-		return err
-	}
-	if d.photometric, err = get(tiff.TagPhotometric, photoMinIsBlack); err != nil {
-		return err
-	}
-	pc, err := get(tiff.TagPlanarConfig, 1)
-	if err != nil {
-		return err
-	}
-	if pc != 1 && pc != 2 {
-		// libtiff refuses the directory ("Bad value for PlanarConfiguration").
-		return FormatError(fmt.Sprintf("PlanarConfiguration %d (1 contiguous or 2 separate)", pc))
-	}
-	d.planar = pc == 2 && d.spp > 1
-	if f.Has(tiff.TagTileWidth) || f.Has(tiff.TagTileOffsets) {
-		d.tiled = true
-		if d.blockW, err = get(tiff.TagTileWidth, 0); err != nil {
-			return err
-		}
-		if d.blockH, err = get(tiff.TagTileLength, 0); err != nil {
-			return err
-		}
-		if d.blockW <= 0 || d.blockH <= 0 || d.blockW > maxDimension || d.blockH > maxDimension {
-			return FormatError(fmt.Sprintf("tile size %dx%d out of range", d.blockW, d.blockH))
-		}
-		if d.offsets, err = f.Uints(bo, tiff.TagTileOffsets); err != nil {
-			return err
-		}
-		if d.counts, err = f.Uints(bo, tiff.TagTileByteCounts); err != nil {
-			return err
-		}
-	} else {
-		d.blockW = d.width
-		rps, err := f.Uint(bo, tiff.TagRowsPerStrip, math.MaxUint32)
-		if err != nil {
-			return err
-		}
-		if rps == 0 || rps > uint64(d.height) {
-			rps = uint64(d.height)
-		}
-		d.blockH = int(rps)
-		if d.offsets, err = f.Uints(bo, tiff.TagStripOffsets); err != nil {
-			return err
-		}
-		if d.counts, err = f.Uints(bo, tiff.TagStripByteCounts); err != nil {
-			return err
-		}
-	}
-	d.blocksAcross = (d.width + d.blockW - 1) / d.blockW
-	d.blocksDown = (d.height + d.blockH - 1) / d.blockH
-	nb := uint64(d.blocksAcross) * uint64(d.blocksDown)
-	if d.planar {
-		nb *= uint64(d.spp)
-	}
-	if nb > maxBlocks {
-		return FormatError(fmt.Sprintf("%d blocks (limit %d)", nb, maxBlocks))
-	}
-	if uint64(len(d.offsets)) < nb {
-		return FormatError(fmt.Sprintf("%d block offsets for %d blocks", len(d.offsets), nb))
-	}
-	if uint64(len(d.counts)) < nb {
-		if len(d.counts) == 0 && d.compression == CompressionNone {
-			// libtiff estimates missing byte counts of uncompressed images.
-			d.counts = make([]uint64, nb)
-			for i := range d.counts {
-				d.counts[i] = uint64(d.blockBytes())
-			}
-		} else {
-			return FormatError(fmt.Sprintf("%d block byte counts for %d blocks", len(d.counts), nb))
-		}
-	}
-	if err := d.checkBlocks(); err != nil {
-		return err
-	}
-	if c := codecs.Lookup(d.compression); c == nil || !c.Decodes() {
-		return UnsupportedError(fmt.Sprintf("compression %d (%s)", d.compression, compressionName(d.compression)))
-	}
-	switch d.predictor {
-	case 1:
-	case 2:
-		if d.bps != 8 && d.bps != 16 && d.bps != 32 && d.bps != 64 {
-			return UnsupportedError(fmt.Sprintf("horizontal predictor with %d-bit samples", d.bps))
-		}
-	case 3:
-		if d.sampleFormat != 3 {
-			return FormatError("floating-point predictor on integer samples")
-		}
-	default:
-		return UnsupportedError(fmt.Sprintf("predictor %d", d.predictor))
-	}
-	if d.photometric == photoYCbCr && d.compression != CompressionJPEG {
-		return UnsupportedError("YCbCr photometric interpretation without JPEG compression")
-	}
-	if d.compression == CompressionJPEG || d.compression == CompressionWebP {
-		if d.bps != 8 {
-			return UnsupportedError(fmt.Sprintf("%s with %d-bit samples", compressionName(d.compression), d.bps))
-		}
-		if d.planar && d.compression == CompressionWebP {
-			return UnsupportedError("WebP with planar configuration")
-		}
-	}
-	d.jpegTables = f.Bytes(tiff.TagJPEGTables)
-	d.ycbcrSub = [2]int{2, 2}
-	if sub, _ := f.Uints(bo, tiff.TagYCbCrSubsampling); len(sub) == 2 {
-		d.ycbcrSub = [2]int{int(sub[0]), int(sub[1])}
-	}
-	return nil
-}
-
-// sampleType maps BitsPerSample and SampleFormat to the DataType the
-// reader returns.
-func sampleType(bps, sf int) (DataType, error) {
-	switch sf {
-	case 1, 4: // unsigned, void
-		switch {
-		case bps >= 1 && bps <= 8:
-			return Uint8, nil
-		case bps > 8 && bps <= 16:
-			return Uint16, nil
-		case bps > 16 && bps <= 32:
-			return Uint32, nil
-		}
-	case 2:
-		switch bps {
-		case 8:
-			return Int8, nil
-		case 16:
-			return Int16, nil
-		case 32:
-			return Int32, nil
-		}
-	case 3:
-		switch bps {
-		case 16, 32:
-			return Float32, nil
-		case 64:
-			return Float64, nil
-		}
-	case 5, 6:
-		return Unknown, UnsupportedError("complex samples")
-	default:
-		return Unknown, FormatError(fmt.Sprintf("SampleFormat %d", sf))
-	}
-	return Unknown, UnsupportedError(fmt.Sprintf("%d-bit samples with SampleFormat %d", bps, sf))
-}
-
-// blockSamples returns the number of samples per pixel stored in one block.
-func (d *Dataset) blockSamples() int {
-	if d.planar {
-		return 1
-	}
-	return d.spp
-}
-
-// rowBytes returns the byte length of one block row of n pixels.
-func (d *Dataset) rowBytes(n int) int {
-	return (n*d.blockSamples()*d.bps + 7) / 8
-}
-
-// blockBytes returns the decoded size of a full block in bytes.
-func (d *Dataset) blockBytes() int {
-	return d.rowBytes(d.blockW) * d.blockH
-}
-
-// parseGeo reads the georeferencing, nodata and GDAL metadata tags.
-func (d *Dataset) parseGeo(f *tiff.IFD) error {
-	bo := d.bo
-	if dir, err := f.Uints(bo, tiff.TagGeoKeyDirectory); err == nil && len(dir) >= 4 {
-		d16 := make([]uint16, len(dir))
-		for i, v := range dir {
-			d16[i] = uint16(v)
-		}
-		doubles, _ := f.Floats(bo, tiff.TagGeoDoubleParams)
-		g, err := crs.ParseGeoKeyDirectory(d16, doubles, f.ASCII(tiff.TagGeoASCIIParams))
-		if err == nil {
-			d.geoKeys = g
-			d.epsg = g.EPSG()
-		}
-	}
-	scale, _ := f.Floats(bo, tiff.TagModelPixelScale)
-	tie, _ := f.Floats(bo, tiff.TagModelTiepoint)
-	mt, _ := f.Floats(bo, tiff.TagModelTransform)
-	switch {
-	case len(scale) >= 2 && scale[0] != 0 && scale[1] != 0 && len(tie) >= 6:
-		a, e := scale[0], -scale[1]
-		d.transform = crs.Affine{a, 0, tie[3] - float64(tie[0]*a), 0, e, tie[4] - float64(tie[1]*e)} // float64(): no fused multiply-add (arm64)
-		d.hasTransform = true
-	case len(mt) == 16:
-		d.transform = crs.Affine{mt[0], mt[1], mt[3], mt[4], mt[5], mt[7]}
-		d.hasTransform = true
-	}
-	if d.hasTransform && d.geoKeys.PixelIsPoint() {
-		t := &d.transform
-		// float64() keeps each product rounded (no fused multiply-add on arm64).
-		t[2] -= float64(t[0]*0.5) + float64(t[1]*0.5)
-		t[5] -= float64(t[3]*0.5) + float64(t[4]*0.5)
-	}
-	if f.Has(tiff.TagGDALNoData) {
-		d.nodata, d.hasNoData = parseGDALNoData(string(f.Bytes(tiff.TagGDALNoData)), d.bps, d.sampleFormat)
-	}
-	d.metadata = map[string]string{}
-	d.bandMeta = make([]map[string]string, d.spp)
-	d.descriptions = make([]string, d.spp)
-	d.bandRoles = make([]bandRoles, d.spp)
-	if f.Has(tiff.TagGDALMetadata) {
-		d.parseGDALMetadata(f.ASCII(tiff.TagGDALMetadata))
-	}
-	return nil
-}
-
-// parseGDALMetadata reads the XML of the GDAL_METADATA tag; malformed XML is
-// ignored (GDAL only warns).
-func (d *Dataset) parseGDALMetadata(s string) {
-	var doc struct {
-		Items []struct {
-			Name   string `xml:"name,attr"`
-			Sample *int   `xml:"sample,attr"`
-			Role   string `xml:"role,attr"`
-			Domain string `xml:"domain,attr"`
-			Value  string `xml:",chardata"`
-		} `xml:"Item"`
-	}
-	if err := xml.Unmarshal([]byte(s), &doc); err != nil {
-		return
-	}
-	for _, it := range doc.Items {
-		if it.Domain != "" {
-			continue
-		}
-		if it.Sample == nil {
-			d.metadata[unescapeXML(it.Name)] = unescapeXML(it.Value)
-			continue
-		}
-		b := *it.Sample
-		if b < 0 || b >= d.spp {
-			continue
-		}
-		if it.Role == "description" {
-			d.descriptions[b] = unescapeXML(it.Value)
-			continue
-		}
-		if d.bandRoles[b].set(it.Role, unescapeXML(it.Value)) {
-			continue
-		}
-		if d.bandMeta[b] == nil {
-			d.bandMeta[b] = map[string]string{}
-		}
-		d.bandMeta[b][unescapeXML(it.Name)] = unescapeXML(it.Value)
-	}
+	return &Dataset{img: img}, nil
 }
 
 // Close releases the file opened by Open; it is a no-op for datasets opened
@@ -527,145 +92,109 @@ func (d *Dataset) Close() error {
 }
 
 // Width returns the raster width in pixels.
-func (d *Dataset) Width() int { return d.width }
+func (d *Dataset) Width() int { return d.img.Width() }
 
 // Height returns the raster height in pixels.
-func (d *Dataset) Height() int { return d.height }
+func (d *Dataset) Height() int { return d.img.Height() }
 
 // Count returns the number of bands (samples per pixel).
-func (d *Dataset) Count() int { return d.spp }
+func (d *Dataset) Count() int { return d.img.Count() }
 
 // DataType returns the sample type every band is read as.
-func (d *Dataset) DataType() DataType { return d.dtype }
+func (d *Dataset) DataType() DataType { return d.img.DataType() }
 
 // Transform returns the affine geotransform in rasterio order and whether
 // the file has one (ModelPixelScale+ModelTiepoint or ModelTransformation).
 // PixelIsPoint rasters are shifted by half a pixel, as GDAL does.
-func (d *Dataset) Transform() (crs.Affine, bool) { return d.transform, d.hasTransform }
+func (d *Dataset) Transform() (crs.Affine, bool) { return d.img.Transform() }
 
 // EPSG returns the EPSG code of the raster's CRS, or 0 when it has none or
 // it cannot be identified.
-func (d *Dataset) EPSG() int { return d.epsg }
+func (d *Dataset) EPSG() int { return d.img.EPSG() }
 
 // GeoKeys returns the parsed GeoKey directory, or nil when absent.
-func (d *Dataset) GeoKeys() *crs.GeoKeyDirectory { return d.geoKeys }
+func (d *Dataset) GeoKeys() *crs.GeoKeyDirectory { return d.img.GeoKeys() }
 
 // NoData returns the GDAL_NODATA value and whether it is set.
-func (d *Dataset) NoData() (float64, bool) { return d.nodata, d.hasNoData }
+func (d *Dataset) NoData() (float64, bool) { return d.img.NoData() }
 
 // BandDescription returns the description of band (1-based) from the
 // GDAL_METADATA tag, or "" when it has none or band is out of range.
-func (d *Dataset) BandDescription(band int) string {
-	if band < 1 || band > d.spp {
-		return ""
-	}
-	return d.descriptions[band-1]
-}
+func (d *Dataset) BandDescription(band int) string { return d.img.BandDescription(band) }
 
 // Metadata returns a copy of the dataset-level items of GDAL_METADATA.
-func (d *Dataset) Metadata() map[string]string {
-	m := make(map[string]string, len(d.metadata))
-	for k, v := range d.metadata {
-		m[k] = v
-	}
-	return m
-}
+func (d *Dataset) Metadata() map[string]string { return d.img.Metadata() }
 
 // BandMetadata returns a copy of band's (1-based) GDAL_METADATA items other
 // than its description (for example SCALE, OFFSET, STATISTICS_*).
-func (d *Dataset) BandMetadata(band int) map[string]string {
-	m := map[string]string{}
-	if band >= 1 && band <= d.spp {
-		for k, v := range d.bandMeta[band-1] {
-			m[k] = v
-		}
-	}
-	return m
-}
+func (d *Dataset) BandMetadata(band int) map[string]string { return d.img.BandMetadata(band) }
 
 // Structure describes how the pixels are stored in the file.
-type Structure struct {
-	Compression   string // GDAL's name: NONE, LZW, DEFLATE, ...
-	Predictor     int
-	Tiled         bool
-	BlockWidth    int
-	BlockHeight   int
-	Interleave    string // "PIXEL" or "BAND"
-	BitsPerSample int
-	BigTIFF       bool
-	LittleEndian  bool
-	Photometric   int
-	Overviews     int
-}
+type Structure = geotiff.Structure
 
 // Structure returns the file's storage layout.
-func (d *Dataset) Structure() Structure {
-	il := "PIXEL"
-	if d.planar || d.spp == 1 {
-		il = "BAND"
-	}
-	return Structure{
-		Compression:   compressionName(d.compression),
-		Predictor:     d.predictor,
-		Tiled:         d.tiled,
-		BlockWidth:    d.blockW,
-		BlockHeight:   d.blockH,
-		Interleave:    il,
-		BitsPerSample: d.bps,
-		BigTIFF:       d.big,
-		LittleEndian:  d.bo == binary.LittleEndian,
-		Photometric:   d.photometric,
-		Overviews:     d.overviews,
-	}
-}
+func (d *Dataset) Structure() Structure { return d.img.Structure() }
 
-// unescapeXML undoes the second level of XML escaping GDAL applies to
-// GDAL_METADATA names and values (the XML parser undoes the first).
-func unescapeXML(s string) string {
-	if !strings.Contains(s, "&") {
-		return s
+// TIFFTags returns the baseline TIFF text and resolution tags of the image
+// as GDAL reports them in its default metadata domain: TIFFTAG_SOFTWARE,
+// TIFFTAG_DATETIME, TIFFTAG_XRESOLUTION ("72"), TIFFTAG_RESOLUTIONUNIT
+// ("2 (pixels/inch)") and the others that are present.
+func (d *Dataset) TIFFTags() map[string]string { return d.img.TIFFTags() }
+
+// COGLayout reports whether the file carries the layout header of GDAL's
+// Cloud Optimized GeoTIFF driver (GDAL reports it as LAYOUT=COG).
+func (d *Dataset) COGLayout() bool { return d.img.COGLayout() }
+
+// ColorInterpretation returns GDAL's colour interpretation name of band
+// (1-based): Gray, Red, Green, Blue, Alpha, Palette, Cyan, Magenta, Yellow,
+// Black or Undefined, derived from the photometric interpretation and the
+// extra samples as GDAL's GeoTIFF driver derives them.
+func (d *Dataset) ColorInterpretation(band int) string { return d.img.ColorInterpretation(band) }
+
+// AlphaBand returns the band (1-based) that is an alpha channel, or 0.
+func (d *Dataset) AlphaBand() int { return d.img.AlphaBand() }
+
+// ColorTable returns the palette of a paletted image as RGBA entries of 0
+// to 255, as GDAL reports them; nil when there is none.
+func (d *Dataset) ColorTable() [][4]uint8 { return d.img.ColorTable() }
+
+// OffsetScale returns band's (1-based) offset and scale from GDAL_METADATA
+// (a physical value is raw*scale + offset); 0 and 1 when absent.
+func (d *Dataset) OffsetScale(band int) (offset, scale float64) { return d.img.OffsetScale(band) }
+
+// Unit returns band's (1-based) unit of measure from GDAL_METADATA, or "".
+func (d *Dataset) Unit(band int) string { return d.img.Unit(band) }
+
+// OverviewCount returns the number of reduced-resolution images
+// (overviews) stored in the file after the main image, as GDAL lists them.
+func (d *Dataset) OverviewCount() int { return d.img.OverviewCount() }
+
+// Overview returns overview i (0 for the largest, in file order) as a
+// dataset of its own: its pixels are read like the main image's, its
+// geotransform is the main one scaled to the overview's size, and it
+// shares the main image's CRS and nodata. It shares the file with d: it
+// needs no Close and must not be used after d is closed. It reads with d's
+// limits at the time of the call (SetLimits changes them).
+func (d *Dataset) Overview(i int) (*Dataset, error) { return d.sub(d.img.Overview(i)) }
+
+// HasMask reports whether the file holds an internal mask (a
+// transparency subfile, as GDAL writes with GDAL_TIFF_INTERNAL_MASK).
+func (d *Dataset) HasMask() bool { return d.img.HasMask() }
+
+// Mask returns the internal mask as a one-band dataset (255 valid, 0
+// invalid) whose overviews are the mask's reduced-resolution images; it is
+// an error when the file has none (see HasMask). Like Overview, it shares
+// d's file.
+func (d *Dataset) Mask() (*Dataset, error) { return d.sub(d.img.Mask()) }
+
+// sub wraps a reduced image of d's file with d's limits.
+func (d *Dataset) sub(img *geotiff.Image, err error) (*Dataset, error) {
+	if err != nil {
+		return nil, err
 	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] != '&' {
-			b.WriteByte(s[i])
-			continue
-		}
-		j := strings.IndexByte(s[i:], ';')
-		if j < 0 {
-			b.WriteString(s[i:])
-			break
-		}
-		ent := s[i+1 : i+j]
-		switch {
-		case ent == "lt":
-			b.WriteByte('<')
-		case ent == "gt":
-			b.WriteByte('>')
-		case ent == "amp":
-			b.WriteByte('&')
-		case ent == "quot":
-			b.WriteByte('"')
-		case ent == "apos":
-			b.WriteByte('\'')
-		case strings.HasPrefix(ent, "#x") || strings.HasPrefix(ent, "#X"):
-			v, err := strconv.ParseUint(ent[2:], 16, 32)
-			if err != nil {
-				b.WriteString(s[i : i+j+1])
-			} else {
-				b.WriteRune(rune(v))
-			}
-		case strings.HasPrefix(ent, "#"):
-			v, err := strconv.ParseUint(ent[1:], 10, 32)
-			if err != nil {
-				b.WriteString(s[i : i+j+1])
-			} else {
-				b.WriteRune(rune(v))
-			}
-		default:
-			b.WriteString(s[i : i+j+1])
-		}
-		i += j
+	s := &Dataset{img: img}
+	if l := d.limits.Load(); l != nil {
+		s.limits.Store(l)
 	}
-	return b.String()
+	return s, nil
 }

@@ -1,59 +1,29 @@
 package raster
 
-import "fmt"
+import "github.com/geodisaster/engine/raster/geotiff"
 
-// DataType is the numeric type of a band's samples.
-type DataType uint8
+// DataType is the numeric type of a band's samples (geotiff.DataType).
+type DataType = geotiff.DataType
 
 // The sample types a Dataset or Band can hold. 1-bit and other sub-byte
 // integer rasters are surfaced as Uint8, 9..15-bit as Uint16 and 17..31-bit
 // as Uint32, as GDAL does; 16-bit floats are widened to Float32.
 const (
-	Unknown DataType = iota
-	Uint8
-	Int8
-	Uint16
-	Int16
-	Uint32
-	Int32
-	Float32
-	Float64
+	Unknown = geotiff.Unknown
+	Uint8   = geotiff.Uint8
+	Int8    = geotiff.Int8
+	Uint16  = geotiff.Uint16
+	Int16   = geotiff.Int16
+	Uint32  = geotiff.Uint32
+	Int32   = geotiff.Int32
+	Float32 = geotiff.Float32
+	Float64 = geotiff.Float64
 )
 
-var dataTypeNames = [...]string{"unknown", "uint8", "int8", "uint16", "int16", "uint32", "int32", "float32", "float64"}
-
-var dataTypeSizes = [...]int{0, 1, 1, 2, 2, 4, 4, 4, 8}
-
-// String returns NumPy's name of the type ("uint8", "float32", ...).
-func (t DataType) String() string {
-	if int(t) < len(dataTypeNames) {
-		return dataTypeNames[t]
-	}
-	return fmt.Sprintf("DataType(%d)", uint8(t))
-}
-
-// Size returns the size of one sample in bytes (0 for Unknown).
-func (t DataType) Size() int {
-	if int(t) < len(dataTypeSizes) {
-		return dataTypeSizes[t]
-	}
-	return 0
-}
-
-// IsFloat reports whether t is Float32 or Float64.
-func (t DataType) IsFloat() bool { return t == Float32 || t == Float64 }
-
-// IsSigned reports whether t is a signed integer or floating-point type.
-func (t DataType) IsSigned() bool {
-	return t == Int8 || t == Int16 || t == Int32 || t == Float32 || t == Float64
-}
-
 // ParseDataType returns the DataType named by NumPy's name ("uint8", ...).
-func ParseDataType(name string) (DataType, error) {
-	for i, n := range dataTypeNames {
-		if i > 0 && n == name {
-			return DataType(i), nil
-		}
-	}
-	return Unknown, fmt.Errorf("raster: unknown data type %q", name)
-}
+func ParseDataType(name string) (DataType, error) { return geotiff.ParseDataType(name) }
+
+// NoDataValue returns the nodata value v as GDAL holds it for a band of
+// type t: rounded to float32 for Float32 bands, unchanged otherwise (see
+// geotiff.NoDataValue).
+func NoDataValue(t DataType, v float64) float64 { return geotiff.NoDataValue(t, v) }

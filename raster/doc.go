@@ -13,10 +13,12 @@
 // polygonization of masks are in raster/regions. The package and its
 // sub-packages know nothing about the benchmark (deps_test.go checks it).
 //
-// Inside, the TIFF container (header, directories, predictors) is
-// raster/internal/tiff, each compression scheme a package of
-// raster/internal/codec behind one registry (codec.go), and HTTP range
-// reading raster/internal/httprange.
+// The format itself is raster/geotiff (public: header and directories,
+// image parsing, block decoding, the writers), with each compression
+// scheme a package of raster/internal/codec behind its registry and the
+// predictors in raster/internal/tiff; this package adds the Dataset and
+// Band types, concurrent window reads, statistics and checksums, and HTTP
+// range reading (raster/internal/httprange).
 //
 // Reading follows GDAL: nodata is the GDAL_NODATA text as GDAL 3.6 parses
 // it, rounded to float32 on 32-bit float bands (NoData, NoDataValue);

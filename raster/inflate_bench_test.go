@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/geodisaster/engine/raster/geotiff"
+
 	"github.com/geodisaster/engine/raster/internal/codec/deflate"
 	"github.com/geodisaster/engine/raster/internal/tiff"
 )
@@ -64,10 +66,12 @@ func tilesOf(bands []*Band, pred int) []benchTile {
 	if err != nil {
 		return nil
 	}
-	n := d.rowBytes(d.blockW) * d.blockH
+	bw, bh := d.img.BlockSize()
+	n := bw * bh * d.img.BlockSamples() * d.DataType().Size()
+	offsets, counts := storedBlocks(d)
 	var out []benchTile
-	for i := range d.offsets {
-		out = append(out, benchTile{raw: buf.Bytes()[d.offsets[i] : d.offsets[i]+d.counts[i]], n: n})
+	for i := range offsets {
+		out = append(out, benchTile{raw: buf.Bytes()[offsets[i] : offsets[i]+counts[i]], n: n})
 	}
 	return out
 }
@@ -75,27 +79,29 @@ func tilesOf(bands []*Band, pred int) []benchTile {
 // synthFloatTiles returns predictor-3 tiles of smooth float32 data with
 // noise, a stand-in for radar backscatter when the real chip is absent.
 func synthFloatTiles() []benchTile {
-	r := rand.New(rand.NewSource(7))
-	band, _ := NewBand(512, 512, Float32)
-	s := band.Data.([]float32)
-	for i := range s {
-		x, y := float64(i%512), float64(i/512)
-		s[i] = float32(0.05 + 0.02*math.Sin(x/40)*math.Cos(y/30) + 0.01*r.NormFloat64())
-	}
-	return tilesOf([]*Band{band}, 3)
+	return synthTiles(7, Float32, 3, func(x, y float64, r *rand.Rand) float64 {
+		return 0.05 + 0.02*math.Sin(x/40)*math.Cos(y/30) + 0.01*r.NormFloat64()
+	})
 }
 
 // synthIntTiles returns predictor-2 tiles of uint16 data (a DEM-like
 // surface).
 func synthIntTiles() []benchTile {
-	r := rand.New(rand.NewSource(8))
-	band, _ := NewBand(512, 512, Uint16)
-	s := band.Data.([]uint16)
-	for i := range s {
-		x, y := float64(i%512), float64(i/512)
-		s[i] = uint16(1000 + 300*math.Sin(x/50)*math.Cos(y/70) + float64(r.Intn(4)))
+	return synthTiles(8, Uint16, 2, func(x, y float64, r *rand.Rand) float64 {
+		return 1000 + 300*math.Sin(x/50)*math.Cos(y/70) + float64(r.Intn(4))
+	})
+}
+
+// synthTiles returns the tiles, written with predictor pred, of a 512x512
+// band of type t whose sample at (x, y) is at(x, y, r) converted to t,
+// with r seeded by seed.
+func synthTiles(seed int64, t DataType, pred int, at func(x, y float64, r *rand.Rand) float64) []benchTile {
+	r := rand.New(rand.NewSource(seed))
+	band, _ := NewBand(512, 512, t)
+	for i := 0; i < band.Len(); i++ {
+		setSample(band, i, at(float64(i%512), float64(i/512), r))
 	}
-	return tilesOf([]*Band{band}, 2)
+	return tilesOf([]*Band{band}, pred)
 }
 
 func benchInflate(b *testing.B, tiles []benchTile, std bool) {
@@ -111,7 +117,7 @@ func benchInflate(b *testing.B, tiles []benchTile, std bool) {
 	dst := make([]byte, maxN)
 	b.SetBytes(int64(total))
 	b.ReportAllocs()
-	f := deflate.Codec(CompressionDeflate).NewDecoder()
+	f := deflate.Codec(geotiff.CompressionDeflate).NewDecoder()
 	var zr io.ReadCloser
 	var br bytes.Reader
 	b.ResetTimer()
@@ -165,7 +171,7 @@ func BenchmarkInflateS1Tile(b *testing.B) {
 	dst := make([]byte, tiles[0].n)
 	out := make([]byte, tiles[0].n)
 	b.SetBytes(int64(total))
-	f := deflate.Codec(CompressionDeflate).NewDecoder()
+	f := deflate.Codec(geotiff.CompressionDeflate).NewDecoder()
 	rowLen := 256 * 4
 	b.ResetTimer()
 	start := cpuTime()
@@ -189,7 +195,7 @@ func BenchmarkUndoFloatRow(b *testing.B) {
 	if len(tiles) == 0 {
 		tiles = synthFloatTiles()
 	}
-	f := deflate.Codec(CompressionDeflate).NewDecoder()
+	f := deflate.Codec(geotiff.CompressionDeflate).NewDecoder()
 	raw := make([]byte, tiles[0].n)
 	if err := f.Decode(tiles[0].raw, raw); err != nil {
 		b.Fatal(err)
@@ -221,4 +227,17 @@ func BenchmarkUndoHorizontal(b *testing.B) {
 			}
 		})
 	}
+}
+
+// storedBlocks returns the offsets and byte counts of the image's strips
+// or tiles as the file's directory lists them.
+func storedBlocks(d *Dataset) (offsets, counts []uint64) {
+	f := d.img.IFD()
+	offsets, _ = f.Uints(geotiff.TagTileOffsets)
+	counts, _ = f.Uints(geotiff.TagTileByteCounts)
+	if offsets == nil {
+		offsets, _ = f.Uints(geotiff.TagStripOffsets)
+		counts, _ = f.Uints(geotiff.TagStripByteCounts)
+	}
+	return offsets, counts
 }

@@ -1,6 +1,6 @@
 package raster
 
-import "fmt"
+import "github.com/geodisaster/engine/raster/geotiff"
 
 // Limits bound the memory reads of a Dataset may allocate. A file that
 // needs more is valid: reading it fails with a *LimitError (an
@@ -18,15 +18,15 @@ type Limits struct {
 	// 256 MiB.
 	MaxBlockBytes int64
 
-	// streamAbove replaces streamBlockBytes when positive (tests stream
-	// every block with 1).
+	// streamAbove replaces the block size above which blocks are
+	// streamed when positive (tests stream every block with 1).
 	streamAbove int64
 }
 
 // Default limits.
 const (
 	DefaultMaxReadBytes  = 1 << 32
-	DefaultMaxBlockBytes = maxBlockBytes
+	DefaultMaxBlockBytes = geotiff.DefaultMaxBlockBytes
 )
 
 // withDefaults returns l with zero fields set to their defaults.
@@ -55,24 +55,7 @@ func (d *Dataset) SetLimits(l Limits) {
 	d.limits.Store(&l)
 }
 
-// A LimitError reports that a read needs more memory than a Limits field
-// allows. It unwraps to an UnsupportedError: the file is valid, and the
-// read succeeds with a larger limit.
-type LimitError struct {
-	// What needs the memory, such as "window 70000x70000" or "JPEG block 3".
-	What string
-	// Field is the Limits field exceeded ("MaxReadBytes", "MaxBlockBytes").
-	Field string
-	// Need and Max are the bytes needed and the limit.
-	Need, Max int64
-}
-
-func (e *LimitError) Error() string {
-	return fmt.Sprintf("raster: unsupported feature: %s needs %d bytes in memory, over the limit of %d (raise Limits.%s with Dataset.SetLimits)", e.What, e.Need, e.Max, e.Field)
-}
-
-// Unwrap returns the UnsupportedError the limit stands for, so that
-// errors.As(err, &UnsupportedError) holds.
-func (e *LimitError) Unwrap() error {
-	return UnsupportedError(fmt.Sprintf("%s over Limits.%s", e.What, e.Field))
+// blockLimits returns the block decoder's limits of l.
+func (l Limits) blockLimits() geotiff.Limits {
+	return geotiff.Limits{MaxBlockBytes: l.MaxBlockBytes, StreamBlockBytes: l.streamAbove}
 }

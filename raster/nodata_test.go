@@ -5,11 +5,12 @@ import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
-	"github.com/geodisaster/engine/raster/internal/tiff"
 	"math"
 	"os"
 	"strconv"
 	"testing"
+
+	"github.com/geodisaster/engine/raster/geotiff"
 )
 
 // nodataTable is raster/testdata/gdal_nodata_text.json, written by
@@ -68,10 +69,10 @@ func nodataTIFF(t *testing.T, c nodataCase) []byte {
 		t.Fatal(err)
 	}
 	es := stripEntries(10, 1, 1, 1, []uint32{8}, []uint32{uint32(len(data))})
-	es[2] = tiff.ShortsEntry(tiff.TagBitsPerSample, uint16(c.BPS))
-	es = withEntry(es, tiff.ShortsEntry(tiff.TagSamplesPerPixel, 1))
-	es = withEntry(es, tiff.ShortsEntry(tiff.TagSampleFormat, uint16(c.SF)))
-	es = withEntry(es, tiff.ASCIIEntry(tiff.TagGDALNoData, c.Text))
+	es[2] = geotiff.ShortsEntry(geotiff.TagBitsPerSample, uint16(c.BPS))
+	es = withEntry(es, geotiff.ShortsEntry(geotiff.TagSamplesPerPixel, 1))
+	es = withEntry(es, geotiff.ShortsEntry(geotiff.TagSampleFormat, uint16(c.SF)))
+	es = withEntry(es, geotiff.ASCIIEntry(geotiff.TagGDALNoData, c.Text))
 	return craftTIFF(es, data)
 }
 
@@ -160,9 +161,9 @@ func TestFloat32NoData(t *testing.T) {
 	if err := Write(&buf, []*Band{b}, WriteOptions{NoData: &nd}); err != nil {
 		t.Fatal(err)
 	}
-	es := withEntry(stripEntries(3, 1, 1, 1, []uint32{8}, []uint32{12}), tiff.ASCIIEntry(tiff.TagGDALNoData, "-3.39999999999999996e+38"))
-	es[2] = tiff.ShortsEntry(tiff.TagBitsPerSample, 32)
-	es = withEntry(es, tiff.ShortsEntry(tiff.TagSampleFormat, 3))
+	es := withEntry(stripEntries(3, 1, 1, 1, []uint32{8}, []uint32{12}), geotiff.ASCIIEntry(geotiff.TagGDALNoData, "-3.39999999999999996e+38"))
+	es[2] = geotiff.ShortsEntry(geotiff.TagBitsPerSample, 32)
+	es = withEntry(es, geotiff.ShortsEntry(geotiff.TagSampleFormat, 3))
 	px := buf.Bytes() // any bytes: only the tag is read here
 	gdalWritten := craftTIFF(es, make([]byte, 12))
 	for name, f := range map[string][]byte{"engine-written": px, "GDAL-written": gdalWritten} {

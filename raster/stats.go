@@ -95,8 +95,8 @@ func (d *Dataset) Statistics(ctx context.Context, band int, opts ...StatisticsOp
 	for _, o := range opts {
 		o(&c)
 	}
-	if band < 1 || band > d.spp {
-		return Statistics{}, fmt.Errorf("raster: band %d out of range 1..%d", band, d.spp)
+	if band < 1 || band > d.Count() {
+		return Statistics{}, fmt.Errorf("raster: band %d out of range 1..%d", band, d.Count())
 	}
 	if c.stored {
 		if s, ok := d.storedStatistics(band); ok {
@@ -105,26 +105,27 @@ func (d *Dataset) Statistics(ctx context.Context, band int, opts ...StatisticsOp
 	}
 	if c.pixels != nil {
 		b := c.pixels
-		if b.Width != d.width || b.Height != d.height || b.Type != d.dtype {
-			return Statistics{}, fmt.Errorf("raster: pixels are a %dx%d %s band, the dataset's %dx%d %s", b.Width, b.Height, b.Type, d.width, d.height, d.dtype)
+		if b.Width != d.Width() || b.Height != d.Height() || b.Type != d.DataType() {
+			return Statistics{}, fmt.Errorf("raster: pixels are a %dx%d %s band, the dataset's %dx%d %s", b.Width, b.Height, b.Type, d.Width(), d.Height(), d.DataType())
 		}
-		return computeBandStatistics(b, d.blockW, d.blockH, d.nodataPtr())
+		blockW, blockH := d.img.BlockSize()
+		return computeBandStatistics(b, blockW, blockH, d.nodataPtr())
 	}
 	return d.streamStatistics(ctx, band)
 }
 
 // nodataPtr returns the nodata value, or nil when there is none.
 func (d *Dataset) nodataPtr() *float64 {
-	if !d.hasNoData {
+	v, ok := d.NoData()
+	if !ok {
 		return nil
 	}
-	v := d.nodata
 	return &v
 }
 
 // storedStatistics returns the complete STATISTICS_* items of band.
 func (d *Dataset) storedStatistics(band int) (Statistics, bool) {
-	m := d.bandMeta[band-1]
+	m := d.BandMetadata(band)
 	s := Statistics{storedText: map[string]string{}}
 	vals := []*float64{&s.Min, &s.Max, &s.Mean, &s.StdDev}
 	for i, k := range []string{"STATISTICS_MINIMUM", "STATISTICS_MAXIMUM", "STATISTICS_MEAN", "STATISTICS_STDDEV"} {
@@ -349,6 +350,24 @@ func areRealEqual32(a, b float32) bool {
 	return d < t
 }
 
+// welfordStep folds sample v into Welford's running count, mean and sum
+// of squared deviations and the running minimum and maximum, in GDAL's
+// order. It is small enough to be inlined into the typed loops, whose
+// state stays in registers.
+func welfordStep(v float64, n int64, mean, m2, mn, mx float64) (int64, float64, float64, float64, float64) {
+	if v < mn {
+		mn = v
+	}
+	if v > mx {
+		mx = v
+	}
+	n++
+	delta := v - mean
+	mean += delta / float64(n)
+	m2 += float64(delta * (v - mean)) // no fused multiply-add (arm64)
+	return n, mean, m2, mn, mx
+}
+
 // welfordF32 is GDAL's generic path for float32 samples.
 func welfordF32(a *statAcc, row []float32, nodata *float64) {
 	hasND := false
@@ -367,16 +386,7 @@ func welfordF32(a *statAcc, row []float32, nodata *float64) {
 			continue
 		}
 		v := float64(f)
-		if v < mn {
-			mn = v
-		}
-		if v > mx {
-			mx = v
-		}
-		n++
-		delta := v - mean
-		mean += delta / float64(n)
-		m2 += float64(delta * (v - mean)) // no fused multiply-add (arm64)
+		n, mean, m2, mn, mx = welfordStep(v, n, mean, m2, mn, mx)
 	}
 	a.n, a.mean, a.m2, a.min, a.max = n, mean, m2, mn, mx
 }
@@ -397,16 +407,7 @@ func welfordGeneric[T int8 | int16 | uint32 | int32 | float64](a *statAcc, row [
 		if hasND && areRealEqual64(v, nd) {
 			continue
 		}
-		if v < mn {
-			mn = v
-		}
-		if v > mx {
-			mx = v
-		}
-		n++
-		delta := v - mean
-		mean += delta / float64(n)
-		m2 += float64(delta * (v - mean)) // no fused multiply-add (arm64)
+		n, mean, m2, mn, mx = welfordStep(v, n, mean, m2, mn, mx)
 	}
 	a.n, a.mean, a.m2, a.min, a.max = n, mean, m2, mn, mx
 }

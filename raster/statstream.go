@@ -6,7 +6,8 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
-	"unsafe"
+
+	"github.com/geodisaster/engine/raster/geotiff"
 )
 
 // streamStatistics computes band's (1-based) exact statistics as GDAL does
@@ -14,23 +15,31 @@ import (
 // are decoded concurrently into a bounded set of buffers and folded into
 // the statistics in GDAL's block order. Memory is a few blocks per core.
 func (d *Dataset) streamStatistics(ctx context.Context, band int) (Statistics, error) {
-	c := newStatsCollector(d.dtype, d.nodataPtr())
+	img, dtype := d.img, d.DataType()
+	c := newStatsCollector(dtype, d.nodataPtr())
 	plane := 0
-	if d.planar {
+	if img.Planar() {
 		plane = band - 1
 	}
-	if d.streamed(0) {
-		return d.statisticsStreamed(ctx, c, band, plane)
+	lim := d.Limits().blockLimits()
+	width, height := img.Width(), img.Height()
+	blockW, blockH := img.BlockSize()
+	across, down := img.Blocks()
+	br := img.NewBlockReader(lim)
+	if br.Streams() {
+		defer br.Close()
+		return d.statisticsStreamed(ctx, br, c, band, plane)
 	}
-	n := d.blocksAcross * d.blocksDown
+	br.Close() // the workers below take their own
+	n := across * down
 	workers := min(runtime.GOMAXPROCS(0), n)
-	size := d.dtype.Size()
+	size := dtype.Size()
 	// Each in-flight block owns one buffer; at most inflight blocks are
 	// decoded ahead of the statistics.
 	inflight := 2*workers + 2
 	free := make(chan []byte, inflight)
 	for i := 0; i < inflight; i++ {
-		free <- make([]byte, d.blockW*d.blockH*size)
+		free <- make([]byte, blockW*blockH*size)
 	}
 	type slot struct {
 		buf  []byte
@@ -62,8 +71,8 @@ func (d *Dataset) streamStatistics(ctx context.Context, band int) (Statistics, e
 					fail(FormatError(fmt.Sprintf("internal error while decoding: %v", p)))
 				}
 			}()
-			st := d.getState()
-			defer d.putState(st)
+			br := img.NewBlockReader(lim)
+			defer br.Close()
 			for !failed.Load() {
 				// Take a buffer before claiming a block: a worker that
 				// claimed block i must never wait for a buffer that only the
@@ -86,11 +95,11 @@ func (d *Dataset) streamStatistics(ctx context.Context, band int) (Statistics, e
 					fail(err)
 					return
 				}
-				bx, by := i%d.blocksAcross, i/d.blocksAcross
-				x0, y0 := bx*d.blockW, by*d.blockH
-				w := Window{x0, y0, min(d.blockW, d.width-x0), min(d.blockH, d.height-y0)}
+				bx, by := i%across, i/across
+				x0, y0 := bx*blockW, by*blockH
+				w := Window{x0, y0, min(blockW, width-x0), min(blockH, height-y0)}
 				buf = buf[:w.Width*w.Height*size]
-				if err := d.readBlock(st, plane, bx, by, []int{band}, w, [][]byte{buf}); err != nil {
+				if err := br.ReadWindow(plane, bx, by, []int{band}, geotiff.Window(w), [][]byte{buf}); err != nil {
 					fail(fmt.Errorf("raster: %w", err))
 					return
 				}
@@ -110,7 +119,7 @@ func (d *Dataset) streamStatistics(ctx context.Context, band int) (Statistics, e
 			break
 		}
 		s := &slots[i]
-		c.add(typedView(s.buf, d.dtype), 0, s.w*s.h)
+		c.add(typedView(s.buf, dtype), 0, s.w*s.h)
 		free <- s.buf[:cap(s.buf)]
 		s.buf = nil
 	}
@@ -124,32 +133,27 @@ func (d *Dataset) streamStatistics(ctx context.Context, band int) (Statistics, e
 	if first != nil {
 		return Statistics{}, first
 	}
-	return c.result(int64(d.width) * int64(d.height))
+	return c.result(int64(width) * int64(height))
 }
 
-// typedView views native-order sample bytes as a typed slice.
-func typedView(b []byte, t DataType) any {
-	if len(b) == 0 {
-		return nil
+// statisticsStreamed is Statistics for streamed blocks: they are decoded
+// in block order, one at a time and a chunk of rows at a time, and each
+// chunk's samples of band are folded into c, so memory stays a few MB.
+func (d *Dataset) statisticsStreamed(ctx context.Context, br *geotiff.BlockReader, c *statsCollector, band, plane int) (Statistics, error) {
+	across, down := d.img.Blocks()
+	dtype := d.DataType()
+	for by := 0; by < down; by++ {
+		for bx := 0; bx < across; bx++ {
+			if err := ctx.Err(); err != nil {
+				return Statistics{}, err
+			}
+			err := br.ReadRows(plane, bx, by, band, func(samples []byte, w geotiff.Window) {
+				c.add(typedView(samples, dtype), 0, w.Width*w.Height)
+			})
+			if err != nil {
+				return Statistics{}, fmt.Errorf("raster: %w", err)
+			}
+		}
 	}
-	p := unsafe.Pointer(&b[0])
-	switch t {
-	case Uint8:
-		return b
-	case Int8:
-		return unsafe.Slice((*int8)(p), len(b))
-	case Uint16:
-		return unsafe.Slice((*uint16)(p), len(b)/2)
-	case Int16:
-		return unsafe.Slice((*int16)(p), len(b)/2)
-	case Uint32:
-		return unsafe.Slice((*uint32)(p), len(b)/4)
-	case Int32:
-		return unsafe.Slice((*int32)(p), len(b)/4)
-	case Float32:
-		return unsafe.Slice((*float32)(p), len(b)/4)
-	case Float64:
-		return unsafe.Slice((*float64)(p), len(b)/8)
-	}
-	return nil
+	return c.result(int64(d.Width()) * int64(d.Height()))
 }

@@ -1,57 +1,47 @@
 package raster
 
 import (
-	"context"
-	"encoding/binary"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
-	"runtime"
-	"sort"
-	"strings"
-	"sync"
-	"sync/atomic"
 
-	"github.com/geodisaster/engine/crs"
-	"github.com/geodisaster/engine/internal/cfmt"
-	"github.com/geodisaster/engine/raster/internal/codec"
-	"github.com/geodisaster/engine/raster/internal/tiff"
+	"github.com/geodisaster/engine/raster/geotiff"
 )
 
-// WriteOptions controls how Write encodes a GeoTIFF.
-type WriteOptions struct {
-	// Compression is "none", "deflate" (the default when empty) or "zstd".
-	Compression string
-	// Predictor is 1 (none, the default when 0), 2 (horizontal
-	// differencing) or 3 (floating point; float bands only).
-	Predictor int
-	// TileSize is the tile width and height in pixels, a multiple of 16
-	// (default 256).
-	TileSize int
-	// NoData, when set, is written as the GDAL_NODATA tag.
-	NoData *float64
-	// EPSG is the CRS code to declare in the GeoKeys (0 for none).
-	EPSG int
-	// Transform is the geotransform in rasterio order; the zero value
-	// writes no georeferencing.
-	Transform crs.Affine
-	// BandDescriptions, when non-empty, sets each band's description in
-	// the GDAL_METADATA tag.
-	BandDescriptions []string
-}
+// WriteOptions controls how Write and WriteCOG encode a GeoTIFF
+// (geotiff.WriteOptions).
+type WriteOptions = geotiff.WriteOptions
 
 // Write encodes bands (all the same size and type) as a tiled,
 // band-interleaved GeoTIFF. Its output depends only on its inputs: the same
 // bands and options give the same bytes on every run and platform. Files
 // that would exceed 4 GiB are written as BigTIFF.
 func Write(w io.Writer, bands []*Band, opts WriteOptions) error {
-	img, err := encodeImage(context.Background(), bands, opts, 0)
+	p, err := planes(bands)
 	if err != nil {
 		return err
 	}
-	return img.writeTIFF(w)
+	return geotiff.Write(w, p, opts)
+}
+
+// WriteCOG encodes bands as a Cloud Optimized GeoTIFF: the tiled image of
+// Write plus overviews halving the size until the image fits one tile,
+// laid out by github.com/airbusgeo/cogger (see geotiff.WriteCOG).
+// Overviews use nearest-neighbour sampling at pixel centres (GDAL's
+// NEAREST), which keeps class and mask values intact. The output is
+// deterministic.
+func WriteCOG(w io.Writer, bands []*Band, opts WriteOptions) error {
+	p, err := planes(bands)
+	if err != nil {
+		return err
+	}
+	return geotiff.WriteCOG(w, p, opts)
+}
+
+// WriteCOGFile writes a COG to path atomically (temporary file + rename).
+func WriteCOGFile(path string, bands []*Band, opts WriteOptions) error {
+	return writeFileAtomic(path, func(w io.Writer) error { return WriteCOG(w, bands, opts) })
 }
 
 // WriteFile writes bands to path like Write, atomically: the data goes to a
@@ -96,19 +86,6 @@ func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
 	return nil
 }
 
-// encodedImage is one image's encoded tiles and tags, ready to be laid out.
-type encodedImage struct {
-	width, height int
-	spp           int
-	dtype         DataType
-	tile          int
-	compression   int
-	predictor     int
-	tiles         [][]byte // plane-major, then row-major tiles
-	opts          WriteOptions
-	subfileType   int
-}
-
 // checkBands validates that bands are non-empty, consistent and well formed.
 func checkBands(bands []*Band) error {
 	if len(bands) == 0 {
@@ -135,327 +112,14 @@ func checkBands(bands []*Band) error {
 	return nil
 }
 
-// encodeImage compresses bands into tiles, concurrently.
-func encodeImage(ctx context.Context, bands []*Band, opts WriteOptions, subfile int) (*encodedImage, error) {
+// planes checks bands and returns them as the writer's planes.
+func planes(bands []*Band) (geotiff.Planes, error) {
 	if err := checkBands(bands); err != nil {
-		return nil, err
+		return geotiff.Planes{}, err
 	}
-	img := &encodedImage{width: bands[0].Width, height: bands[0].Height, spp: len(bands), dtype: bands[0].Type,
-		tile: opts.TileSize, predictor: opts.Predictor, opts: opts, subfileType: subfile}
-	if img.tile == 0 {
-		img.tile = 256
+	p := geotiff.Planes{Width: bands[0].Width, Height: bands[0].Height, Type: bands[0].Type, Data: make([][]byte, len(bands))}
+	for i, b := range bands {
+		p.Data[i] = b.Bytes()
 	}
-	if img.tile < 16 || img.tile%16 != 0 || img.tile > 1<<15 {
-		return nil, fmt.Errorf("raster: tile size %d is not a multiple of 16 in [16, 32768]", img.tile)
-	}
-	name := opts.Compression
-	if name == "" {
-		name = "deflate"
-	}
-	c := codecs.Encoder(name)
-	if c == nil {
-		var names []string
-		for _, e := range codecs.Encoders() {
-			names = append(names, strings.ToLower(e.Name))
-		}
-		return nil, fmt.Errorf("raster: unsupported write compression %q (%s)", opts.Compression, strings.Join(names, ", "))
-	}
-	img.compression = c.Code
-	switch img.predictor {
-	case 0:
-		img.predictor = 1
-	case 1, 2:
-	case 3:
-		if !img.dtype.IsFloat() {
-			return nil, fmt.Errorf("raster: predictor 3 needs float bands, not %v", img.dtype)
-		}
-	default:
-		return nil, fmt.Errorf("raster: unsupported predictor %d", opts.Predictor)
-	}
-	if img.compression == CompressionNone {
-		img.predictor = 1
-	}
-	tx, ty := (img.width+img.tile-1)/img.tile, (img.height+img.tile-1)/img.tile
-	n := tx * ty * img.spp
-	img.tiles = make([][]byte, n)
-	workers := min(runtime.GOMAXPROCS(0), n)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var firstErr error
-	wg.Add(workers)
-	for k := 0; k < workers; k++ {
-		go func() {
-			defer wg.Done()
-			enc := &tileEncoder{codec: c.NewEncoder()}
-			defer enc.codec.Close()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= n {
-					return
-				}
-				if err := ctx.Err(); err != nil {
-					mu.Lock()
-					firstErr = err
-					mu.Unlock()
-					return
-				}
-				plane, t := i/(tx*ty), i%(tx*ty)
-				data, err := enc.encode(img, bands[plane], (t%tx)*img.tile, (t/tx)*img.tile)
-				if err != nil {
-					mu.Lock()
-					if firstErr == nil {
-						firstErr = err
-					}
-					mu.Unlock()
-					return
-				}
-				img.tiles[i] = data
-			}
-		}()
-	}
-	wg.Wait()
-	if firstErr != nil {
-		return nil, firstErr
-	}
-	return img, nil
-}
-
-// tileEncoder holds one goroutine's reusable compression state.
-type tileEncoder struct {
-	raw   []byte
-	tmp   []byte
-	codec codec.Encoder
-}
-
-// encode extracts, predicts and compresses the tile whose top-left pixel
-// is (x0, y0). Pixels outside the image are zero.
-func (e *tileEncoder) encode(img *encodedImage, b *Band, x0, y0 int) ([]byte, error) {
-	size := img.dtype.Size()
-	rowLen := img.tile * size
-	e.raw = grow(e.raw, rowLen*img.tile)
-	raw := e.raw
-	clear(raw)
-	src := b.Bytes()
-	w := min(img.tile, img.width-x0)
-	for r := 0; r < img.tile && y0+r < img.height; r++ {
-		o := ((y0+r)*img.width + x0) * size
-		copy(raw[r*rowLen:r*rowLen+w*size], src[o:o+w*size])
-	}
-	switch img.predictor {
-	case 2:
-		tiff.ApplyHorizontal(raw, rowLen, img.tile, size)
-		if !tiff.NativeLE && size > 1 {
-			tiff.SwapBytes(raw, size)
-		}
-	case 3:
-		e.tmp = grow(e.tmp, rowLen)
-		tiff.ApplyFloat(raw, rowLen, img.tile, size, e.tmp)
-	default:
-		if !tiff.NativeLE && size > 1 {
-			tiff.SwapBytes(raw, size)
-		}
-	}
-	return e.codec.Encode(raw)
-}
-
-// sampleFormat returns the TIFF SampleFormat of t.
-func sampleFormat(t DataType) uint16 {
-	switch t {
-	case Int8, Int16, Int32:
-		return 2
-	case Float32, Float64:
-		return 3
-	}
-	return 1
-}
-
-// escapeXML escapes text for XML content and attributes.
-func escapeXML(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch r {
-		case '<':
-			b.WriteString("&lt;")
-		case '>':
-			b.WriteString("&gt;")
-		case '&':
-			b.WriteString("&amp;")
-		case '"':
-			b.WriteString("&quot;")
-		case '\'':
-			b.WriteString("&apos;")
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-// gdalMetadataXML returns the GDAL_METADATA value declaring band
-// descriptions (escaped twice, as GDAL writes them), or "".
-func gdalMetadataXML(desc []string) string {
-	var b strings.Builder
-	any := false
-	for i, d := range desc {
-		if d == "" {
-			continue
-		}
-		if !any {
-			b.WriteString("<GDALMetadata>\n")
-			any = true
-		}
-		fmt.Fprintf(&b, "  <Item name=\"DESCRIPTION\" sample=\"%d\" role=\"description\">%s</Item>\n", i, escapeXML(escapeXML(d)))
-	}
-	if !any {
-		return ""
-	}
-	b.WriteString("</GDALMetadata>\n")
-	return b.String()
-}
-
-// geoEntries returns the georeferencing, nodata and metadata tags.
-func (img *encodedImage) geoEntries(main bool, scale float64) ([]tiff.Entry, error) {
-	var es []tiff.Entry
-	t := img.opts.Transform
-	if t != (crs.Affine{}) {
-		if err := t.Validate(); err != nil {
-			return nil, fmt.Errorf("raster: transform: %w", err)
-		}
-		if scale != 1 {
-			t[0], t[1], t[3], t[4] = t[0]*scale, t[1]*scale, t[3]*scale, t[4]*scale
-		}
-		if t.IsRectilinear() && t[0] > 0 && t[4] < 0 {
-			es = append(es, tiff.DoublesEntry(tiff.TagModelPixelScale, t[0], -t[4], 0),
-				tiff.DoublesEntry(tiff.TagModelTiepoint, 0, 0, 0, t[2], t[5], 0))
-		} else {
-			es = append(es, tiff.DoublesEntry(tiff.TagModelTransform,
-				t[0], t[1], 0, t[2], t[3], t[4], 0, t[5], 0, 0, 0, 0, 0, 0, 0, 1))
-		}
-	}
-	if main && img.opts.EPSG != 0 {
-		keys, err := crs.GeoKeysForEPSG(img.opts.EPSG)
-		if err != nil {
-			return nil, fmt.Errorf("raster: %w", err)
-		}
-		es = append(es, tiff.ShortsEntry(tiff.TagGeoKeyDirectory, keys...))
-	}
-	if main {
-		if md := gdalMetadataXML(img.opts.BandDescriptions); md != "" {
-			es = append(es, tiff.ASCIIEntry(tiff.TagGDALMetadata, md))
-		}
-	}
-	if img.opts.NoData != nil {
-		es = append(es, tiff.ASCIIEntry(tiff.TagGDALNoData, cfmt.FormatG(*img.opts.NoData, -1)))
-	}
-	return es, nil
-}
-
-// entries returns the image's IFD entries except the tile offsets, with
-// the tile byte counts.
-func (img *encodedImage) entries(big bool) ([]tiff.Entry, error) {
-	bps := make([]uint16, img.spp)
-	sf := make([]uint16, img.spp)
-	for i := range bps {
-		bps[i] = uint16(8 * img.dtype.Size())
-		sf[i] = sampleFormat(img.dtype)
-	}
-	es := []tiff.Entry{
-		tiff.LongEntry(tiff.TagImageWidth, uint32(img.width)),
-		tiff.LongEntry(tiff.TagImageLength, uint32(img.height)),
-		tiff.ShortsEntry(tiff.TagBitsPerSample, bps...),
-		tiff.ShortsEntry(tiff.TagCompression, uint16(img.compression)),
-		tiff.ShortsEntry(tiff.TagPhotometric, photoMinIsBlack),
-		tiff.ShortsEntry(tiff.TagSamplesPerPixel, uint16(img.spp)),
-		tiff.ShortsEntry(tiff.TagPlanarConfig, 2),
-		tiff.ShortsEntry(tiff.TagTileWidth, uint16(img.tile)),
-		tiff.ShortsEntry(tiff.TagTileLength, uint16(img.tile)),
-		tiff.ShortsEntry(tiff.TagSampleFormat, sf...),
-	}
-	if img.spp == 1 {
-		es[6] = tiff.ShortsEntry(tiff.TagPlanarConfig, 1)
-	}
-	if img.subfileType != 0 {
-		es = append(es, tiff.LongEntry(tiff.TagNewSubfileType, uint32(img.subfileType)))
-	}
-	if img.predictor != 1 {
-		es = append(es, tiff.ShortsEntry(tiff.TagPredictor, uint16(img.predictor)))
-	}
-	if img.spp > 1 {
-		es = append(es, tiff.ShortsEntry(tiff.TagExtraSamples, make([]uint16, img.spp-1)...))
-	}
-	counts := make([]byte, 0, len(img.tiles)*8)
-	for _, t := range img.tiles {
-		if big {
-			counts = binary.LittleEndian.AppendUint64(counts, uint64(len(t)))
-		} else {
-			counts = binary.LittleEndian.AppendUint32(counts, uint32(len(t)))
-		}
-	}
-	typ := uint16(tiff.TypeLong)
-	if big {
-		typ = tiff.TypeLong8
-	}
-	es = append(es, tiff.Entry{Tag: tiff.TagTileByteCounts, Type: typ, Count: uint64(len(img.tiles)), Data: counts})
-	geo, err := img.geoEntries(true, 1)
-	if err != nil {
-		return nil, err
-	}
-	return append(es, geo...), nil
-}
-
-// writeTIFF lays the image out as header, IFD, tag values, tile data.
-func (img *encodedImage) writeTIFF(w io.Writer) error {
-	var dataLen uint64
-	for _, t := range img.tiles {
-		dataLen += uint64(len(t))
-	}
-	big := dataLen > math.MaxUint32-(64<<20)
-	es, err := img.entries(big)
-	if err != nil {
-		return err
-	}
-	offType, offSize := uint16(tiff.TypeLong), 4
-	if big {
-		offType, offSize = tiff.TypeLong8, 8
-	}
-	offsets := make([]byte, len(img.tiles)*offSize)
-	es = append(es, tiff.Entry{Tag: tiff.TagTileOffsets, Type: offType, Count: uint64(len(img.tiles)), Data: offsets})
-	sort.Slice(es, func(i, j int) bool { return es[i].Tag < es[j].Tag })
-	hdrLen := uint64(8)
-	if big {
-		hdrLen = 16
-	}
-	// Size the IFD and its out-of-line values, then fill in tile offsets.
-	ifdBytes := tiff.EncodeIFD(es, hdrLen, big)
-	pos := hdrLen + uint64(len(ifdBytes))
-	for i, t := range img.tiles {
-		if big {
-			binary.LittleEndian.PutUint64(offsets[8*i:], pos)
-		} else {
-			binary.LittleEndian.PutUint32(offsets[4*i:], uint32(pos))
-		}
-		pos += uint64(len(t))
-	}
-	ifdBytes = tiff.EncodeIFD(es, hdrLen, big)
-	var hdr []byte
-	if big {
-		hdr = []byte{'I', 'I', 43, 0, 8, 0, 0, 0}
-		hdr = binary.LittleEndian.AppendUint64(hdr, hdrLen)
-	} else {
-		hdr = []byte{'I', 'I', 42, 0}
-		hdr = binary.LittleEndian.AppendUint32(hdr, uint32(hdrLen))
-	}
-	if _, err := w.Write(hdr); err != nil {
-		return fmt.Errorf("raster: write: %w", err)
-	}
-	if _, err := w.Write(ifdBytes); err != nil {
-		return fmt.Errorf("raster: write: %w", err)
-	}
-	for _, t := range img.tiles {
-		if _, err := w.Write(t); err != nil {
-			return fmt.Errorf("raster: write: %w", err)
-		}
-	}
-	return nil
+	return p, nil
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Brief fuzz runs of every parser the engine reads user files with: raster's
-# GeoTIFF reader, codecs, labellings and nodata texts, vector's line GeoJSON
-# decoder, and crs's GeoKey directories, PROJ strings and WKT (8 s each, about
-# 80 s of fuzzing plus builds).
+# Brief fuzz runs of every parser the engine reads user files with: the
+# GeoTIFF reader (raster's Dataset and raster/geotiff's Reader), codecs,
+# labellings and nodata texts, vector's line GeoJSON decoder, and crs's
+# GeoKey directories, PROJ strings and WKT (8 s each, about 90 s of fuzzing
+# plus builds).
 # A crasher is saved under <package>/testdata/fuzz/<target>/ and fails CI.
 #
 # Go's fuzzer can report "context deadline exceeded" when -fuzztime runs out
@@ -17,12 +18,13 @@ status=0
 targets=(
   ./raster/ FuzzOpen
   ./raster/internal/codec/deflate/ FuzzInflate
-  ./raster/ FuzzDecompress
+  ./raster/geotiff/ FuzzReader
+  ./raster/geotiff/ FuzzDecompress
   ./raster/ FuzzJPEG
   ./raster/regions/ FuzzLabelRuns
   ./raster/internal/codec/lzw/ FuzzLZW
   ./vector/ FuzzDecodeLineFeatures
-  ./raster/ FuzzNoDataText
+  ./raster/geotiff/ FuzzNoDataText
   ./crs/ FuzzParseGeoKeyDirectory
   ./crs/ FuzzParse
 )

@@ -142,3 +142,12 @@ func ReadBlock(r io.Reader, dst []byte, codec string) error {
 	}
 	return nil
 }
+
+// Clone returns a copy of r that registers codecs independently.
+func (r *Registry) Clone() *Registry {
+	c := &Registry{byCode: make(map[int]*Codec, len(r.byCode))}
+	for k, v := range r.byCode {
+		c.byCode[k] = v
+	}
+	return c
+}

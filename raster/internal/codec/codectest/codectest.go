@@ -53,3 +53,27 @@ func Samples() [][]byte {
 	}
 	return out
 }
+
+// CheckDecoder checks a whole-block decoder on the stream z of the bytes
+// in: the output matches in, a shorter output decodes to the prefix (a
+// block may hold more data than it needs), and an output one byte longer
+// than the stream holds is an error. what names the case in failures.
+func CheckDecoder(t testing.TB, what string, decode func(src, dst []byte) error, z, in []byte) {
+	t.Helper()
+	dst := make([]byte, len(in))
+	if err := decode(z, dst); err != nil {
+		t.Fatalf("%s (%d bytes): %v", what, len(in), err)
+	}
+	if !bytes.Equal(dst, in) {
+		t.Fatalf("%s (%d bytes): output differs", what, len(in))
+	}
+	if len(in) > 2 {
+		short := make([]byte, len(in)/2)
+		if err := decode(z, short); err != nil || !bytes.Equal(short, in[:len(short)]) {
+			t.Fatalf("%s: prefix decode: %v", what, err)
+		}
+	}
+	if err := decode(z, make([]byte, len(in)+1)); err == nil {
+		t.Fatalf("%s: over-long output accepted", what)
+	}
+}

@@ -32,12 +32,7 @@ func ToRGB(m *image.YCbCr, out []byte, stride, w, h int) {
 	for y := 0; y < h; y++ {
 		switch m.SubsampleRatio {
 		case image.YCbCrSubsampleRatio420:
-			cy := y / 2
-			ny := cy - 1
-			if y%2 == 1 {
-				ny = cy + 1
-			}
-			ny = max(0, min(ny, ch-1))
+			cy, ny := ChromaRows(y, ch)
 			fancyRow2(m.Cb[cy*m.CStride:], m.Cb[ny*m.CStride:], cw, cb)
 			fancyRow2(m.Cr[cy*m.CStride:], m.Cr[ny*m.CStride:], cw, cr)
 		case image.YCbCrSubsampleRatio422:
@@ -170,4 +165,17 @@ func (d *jpegDecoder) upsampleRow(c *jpegComponent, y int, out []int) {
 			out[x] = int(row[x/fx])
 		}
 	}
+}
+
+// ChromaRows returns, for output row y of a 4:2:0 image with ch chroma
+// rows, the chroma row it lies in and the nearer neighbouring one, which
+// "fancy" upsampling (libjpeg's and libwebp's) blends with it; the edges
+// repeat their row.
+func ChromaRows(y, ch int) (cy, ny int) {
+	cy = y / 2
+	ny = cy - 1
+	if y%2 == 1 {
+		ny = cy + 1
+	}
+	return cy, max(0, min(ny, ch-1))
 }

@@ -3,6 +3,7 @@ package lzw
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"math"
 	"syscall"
 	"testing"
@@ -19,22 +20,7 @@ func TestLZWMatchesXImage(t *testing.T) {
 		if len(in) == 0 {
 			continue
 		}
-		z := lzwCompressTIFF(in)
-		dst := make([]byte, len(in))
-		if err := s.decodeLZW(z, dst); err != nil {
-			t.Fatalf("sample %d (%d bytes): %v", i, len(in), err)
-		}
-		if !bytes.Equal(dst, in) {
-			t.Fatalf("sample %d (%d bytes): output differs", i, len(in))
-		}
-		if err := s.decodeLZW(z, make([]byte, len(in)+1)); err == nil {
-			t.Fatalf("sample %d: over-long output accepted", i)
-		}
-		if len(in) > 2 {
-			if err := s.decodeLZW(z, dst[:len(in)/2]); err != nil {
-				t.Fatalf("sample %d: prefix: %v", i, err)
-			}
-		}
+		codectest.CheckDecoder(t, fmt.Sprintf("sample %d", i), s.decodeLZW, lzwCompressTIFF(in), in)
 	}
 }
 

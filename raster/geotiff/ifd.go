@@ -1,4 +1,4 @@
-package tiff
+package geotiff
 
 import (
 	"encoding/binary"
@@ -7,46 +7,51 @@ import (
 	"math"
 )
 
-// TIFF tag numbers used by the reader and the writer.
+// TIFF tag numbers the reader and the writer use (baseline TIFF, GeoTIFF
+// and GDAL's private tags).
 const (
-	TagNewSubfileType    = 254
-	TagImageWidth        = 256
-	TagImageLength       = 257
-	TagBitsPerSample     = 258
-	TagCompression       = 259
-	TagPhotometric       = 262
-	TagImageDescription  = 270
-	TagStripOffsets      = 273
-	TagSamplesPerPixel   = 277
-	TagRowsPerStrip      = 278
-	TagStripByteCounts   = 279
-	TagPlanarConfig      = 284
-	TagSoftware          = 305
-	TagPredictor         = 317
-	TagColorMap          = 320
-	TagTileWidth         = 322
-	TagTileLength        = 323
-	TagTileOffsets       = 324
-	TagTileByteCounts    = 325
-	TagExtraSamples      = 338
-	TagSampleFormat      = 339
-	TagJPEGTables        = 347
-	TagYCbCrSubsampling  = 530
-	TagModelPixelScale   = 33550
-	TagModelTiepoint     = 33922
-	TagModelTransform    = 34264
-	TagGeoKeyDirectory   = 34735
-	TagGeoDoubleParams   = 34736
-	TagGeoASCIIParams    = 34737
-	TagGDALMetadata      = 42112
-	TagGDALNoData        = 42113
-	TagLERCParams        = 50674
-	MaxIFDEntries        = 4096
-	MaxTagBytes          = 64 << 20
-	MaxIFDsFollowed      = 1024
-	ClassicHeaderSize    = 8
-	BigTIFFHeaderSize    = 16
-	DefaultHeaderReadLen = 16
+	TagNewSubfileType   = 254
+	TagImageWidth       = 256
+	TagImageLength      = 257
+	TagBitsPerSample    = 258
+	TagCompression      = 259
+	TagPhotometric      = 262
+	TagImageDescription = 270
+	TagStripOffsets     = 273
+	TagSamplesPerPixel  = 277
+	TagRowsPerStrip     = 278
+	TagStripByteCounts  = 279
+	TagPlanarConfig     = 284
+	TagSoftware         = 305
+	TagPredictor        = 317
+	TagColorMap         = 320
+	TagTileWidth        = 322
+	TagTileLength       = 323
+	TagTileOffsets      = 324
+	TagTileByteCounts   = 325
+	TagExtraSamples     = 338
+	TagSampleFormat     = 339
+	TagJPEGTables       = 347
+	TagYCbCrSubsampling = 530
+	TagModelPixelScale  = 33550
+	TagModelTiepoint    = 33922
+	TagModelTransform   = 34264
+	TagGeoKeyDirectory  = 34735
+	TagGeoDoubleParams  = 34736
+	TagGeoASCIIParams   = 34737
+	TagGDALMetadata     = 42112
+	TagGDALNoData       = 42113
+	TagLERCParams       = 50674
+)
+
+// The bounds ReadIFD and Reader.Image enforce against hostile files, and
+// the header sizes.
+const (
+	MaxIFDEntries     = 4096     // entries per directory
+	MaxTagBytes       = 64 << 20 // value bytes per tag
+	MaxIFDsFollowed   = 1024     // directories followed along the chain
+	ClassicHeaderSize = 8
+	BigTIFFHeaderSize = 16
 )
 
 // TIFF field types.
@@ -93,23 +98,25 @@ type field struct {
 	data  []byte
 }
 
-// IFD is one parsed image file directory.
+// An IFD is one parsed image file directory: its tags and their values,
+// decoded in the file's byte order.
 type IFD struct {
 	Offset uint64 // where the directory starts
-	fields map[uint16]field
 	Next   uint64 // the next directory's offset, 0 for none
+	bo     binary.ByteOrder
+	fields map[uint16]field
 }
 
-// Header describes a TIFF file's byte order and flavour.
+// A Header describes a TIFF file's byte order and flavour.
 type Header struct {
 	ByteOrder binary.ByteOrder
 	Big       bool   // BigTIFF
 	FirstIFD  uint64 // the first directory's offset
 }
 
-// ReadFull reads exactly len(p) bytes at off, turning short reads and reads
+// readFull reads exactly len(p) bytes at off, turning short reads and reads
 // past size into FormatErrors.
-func ReadFull(r io.ReaderAt, size int64, p []byte, off uint64, what string) error {
+func readFull(r io.ReaderAt, size int64, p []byte, off uint64, what string) error {
 	if off > uint64(size) || uint64(len(p)) > uint64(size)-off {
 		return FormatError(fmt.Sprintf("%s at offset %d (+%d bytes) lies past the end of the file (%d bytes)", what, off, len(p), size))
 	}
@@ -123,7 +130,8 @@ func ReadFull(r io.ReaderAt, size int64, p []byte, off uint64, what string) erro
 	return fmt.Errorf("raster: reading %s at offset %d: %w", what, off, err)
 }
 
-// ReadHeader parses the TIFF or BigTIFF header.
+// ReadHeader parses the TIFF or BigTIFF header of r, which is size bytes
+// long.
 func ReadHeader(r io.ReaderAt, size int64) (Header, error) {
 	var b [BigTIFFHeaderSize]byte
 	n := len(b)
@@ -133,7 +141,7 @@ func ReadHeader(r io.ReaderAt, size int64) (Header, error) {
 	if n < ClassicHeaderSize {
 		return Header{}, FormatError("file too short for a TIFF header")
 	}
-	if err := ReadFull(r, size, b[:n], 0, "TIFF header"); err != nil {
+	if err := readFull(r, size, b[:n], 0, "TIFF header"); err != nil {
 		return Header{}, err
 	}
 	var h Header
@@ -163,15 +171,18 @@ func ReadHeader(r io.ReaderAt, size int64) (Header, error) {
 	return h, nil
 }
 
-// ReadIFD parses the IFD at off, loading every field's value bytes. Fields
-// of an unknown type are skipped, as libtiff does.
+// ReadIFD parses the directory at off of the file r (size bytes, header h),
+// loading every field's value bytes: a directory of more than
+// MaxIFDEntries entries, a value of more than MaxTagBytes or one past the
+// end of the file is a FormatError. Fields of an unknown type are skipped,
+// as libtiff does.
 func ReadIFD(r io.ReaderAt, size int64, h Header, off uint64) (*IFD, error) {
 	countSize, entrySize, offSize := 2, 12, 4
 	if h.Big {
 		countSize, entrySize, offSize = 8, 20, 8
 	}
 	var cb [8]byte
-	if err := ReadFull(r, size, cb[:countSize], off, "IFD entry count"); err != nil {
+	if err := readFull(r, size, cb[:countSize], off, "IFD entry count"); err != nil {
 		return nil, err
 	}
 	var n uint64
@@ -187,10 +198,10 @@ func ReadIFD(r io.ReaderAt, size int64, h Header, off uint64) (*IFD, error) {
 		return nil, FormatError(fmt.Sprintf("IFD at offset %d has %d entries (limit %d)", off, n, MaxIFDEntries))
 	}
 	buf := make([]byte, int(n)*entrySize+offSize)
-	if err := ReadFull(r, size, buf, off+uint64(countSize), "IFD entries"); err != nil {
+	if err := readFull(r, size, buf, off+uint64(countSize), "IFD entries"); err != nil {
 		return nil, err
 	}
-	d := &IFD{Offset: off, fields: make(map[uint16]field, n)}
+	d := &IFD{Offset: off, bo: h.ByteOrder, fields: make(map[uint16]field, n)}
 	for i := 0; i < int(n); i++ {
 		e := buf[i*entrySize : (i+1)*entrySize]
 		tag := h.ByteOrder.Uint16(e)
@@ -226,7 +237,7 @@ func ReadIFD(r io.ReaderAt, size int64, h Header, off uint64) (*IFD, error) {
 				return nil, FormatError(fmt.Sprintf("tag %d: value at offset %d (+%d bytes) lies past the end of the file", tag, voff, nbytes))
 			}
 			data = make([]byte, nbytes)
-			if err := ReadFull(r, size, data, voff, fmt.Sprintf("tag %d value", tag)); err != nil {
+			if err := readFull(r, size, data, voff, fmt.Sprintf("tag %d value", tag)); err != nil {
 				return nil, err
 			}
 		}
@@ -241,11 +252,14 @@ func ReadIFD(r io.ReaderAt, size int64, h Header, off uint64) (*IFD, error) {
 	return d, nil
 }
 
-// has reports whether the IFD holds tag.
+// Has reports whether the directory holds tag.
 func (d *IFD) Has(tag uint16) bool { _, ok := d.fields[tag]; return ok }
 
-// uints returns an integer-typed field's values.
-func (d *IFD) Uints(bo binary.ByteOrder, tag uint16) ([]uint64, error) {
+// Uints returns the values of an integer-typed field (signed types
+// sign-extended), nil when the tag is absent; a field of another type is
+// a FormatError.
+func (d *IFD) Uints(tag uint16) ([]uint64, error) {
+	bo := d.bo
 	f, ok := d.fields[tag]
 	if !ok {
 		return nil, nil
@@ -286,9 +300,9 @@ func (d *IFD) Uints(bo binary.ByteOrder, tag uint16) ([]uint64, error) {
 	return out, nil
 }
 
-// uint returns the first value of an integer field, or def when absent.
-func (d *IFD) Uint(bo binary.ByteOrder, tag uint16, def uint64) (uint64, error) {
-	v, err := d.Uints(bo, tag)
+// Uint returns the first value of an integer field, or def when absent.
+func (d *IFD) Uint(tag uint16, def uint64) (uint64, error) {
+	v, err := d.Uints(tag)
 	if err != nil {
 		return 0, err
 	}
@@ -298,8 +312,10 @@ func (d *IFD) Uint(bo binary.ByteOrder, tag uint16, def uint64) (uint64, error) 
 	return v[0], nil
 }
 
-// floats returns a numeric field's values as float64.
-func (d *IFD) Floats(bo binary.ByteOrder, tag uint16) ([]float64, error) {
+// Floats returns a numeric field's values as float64 (rationals divided
+// out), nil when the tag is absent.
+func (d *IFD) Floats(tag uint16) ([]float64, error) {
+	bo := d.bo
 	f, ok := d.fields[tag]
 	if !ok {
 		return nil, nil
@@ -325,7 +341,7 @@ func (d *IFD) Floats(bo binary.ByteOrder, tag uint16) ([]float64, error) {
 			out[i] = float64(num) / float64(den)
 		}
 	default:
-		u, err := d.Uints(bo, tag)
+		u, err := d.Uints(tag)
 		if err != nil {
 			return nil, FormatError(fmt.Sprintf("tag %d: field type %d is not numeric", tag, f.typ))
 		}
@@ -336,7 +352,8 @@ func (d *IFD) Floats(bo binary.ByteOrder, tag uint16) ([]float64, error) {
 	return out, nil
 }
 
-// ascii returns an ASCII field's value without its trailing NUL bytes.
+// ASCII returns an ASCII field's value without its trailing NUL bytes, ""
+// when the tag is absent.
 func (d *IFD) ASCII(tag uint16) string {
 	f, ok := d.fields[tag]
 	if !ok {
@@ -349,7 +366,8 @@ func (d *IFD) ASCII(tag uint16) string {
 	return string(b)
 }
 
-// bytes returns a field's raw value bytes.
+// Bytes returns a field's raw value bytes in the file's byte order (nil
+// when the tag is absent); they are shared, not copied.
 func (d *IFD) Bytes(tag uint16) []byte {
 	return d.fields[tag].data
 }

@@ -1,4 +1,4 @@
-package raster
+package geotiff
 
 import (
 	"context"
@@ -8,26 +8,17 @@ import (
 
 	"github.com/airbusgeo/cogger"
 	"github.com/geodisaster/engine/internal/cfmt"
-	"github.com/geodisaster/engine/raster/internal/tiff"
 )
 
-// WriteCOG encodes bands as a Cloud Optimized GeoTIFF: the tiled image of
-// Write plus overviews halving the size until the image fits one tile,
+// WriteCOG encodes p as a Cloud Optimized GeoTIFF with e's compressors:
+// the tiled image of Write plus overviews halving the size until the image fits one tile,
 // laid out by github.com/airbusgeo/cogger (IFDs first, overviews' tiles
 // before the full-resolution ones, GDAL's ghost-area hints). Overviews use
 // nearest-neighbour sampling at pixel centres (GDAL's NEAREST), which
 // keeps class and mask values intact. The output is deterministic.
-func WriteCOG(w io.Writer, bands []*Band, opts WriteOptions) error {
-	return writeCOG(context.Background(), w, bands, opts)
-}
-
-// WriteCOGFile writes a COG to path atomically (temporary file + rename).
-func WriteCOGFile(path string, bands []*Band, opts WriteOptions) error {
-	return writeFileAtomic(path, func(w io.Writer) error { return WriteCOG(w, bands, opts) })
-}
-
-func writeCOG(ctx context.Context, w io.Writer, bands []*Band, opts WriteOptions) error {
-	main, err := encodeImage(ctx, bands, opts, 0)
+func (e *Encoder) WriteCOG(w io.Writer, p Planes, opts WriteOptions) error {
+	ctx := context.Background()
+	main, err := encodeImage(ctx, e.codecs.reg, p, opts, 0)
 	if err != nil {
 		return err
 	}
@@ -39,17 +30,13 @@ func writeCOG(ctx context.Context, w io.Writer, bands []*Band, opts WriteOptions
 	if err != nil {
 		return err
 	}
-	level := bands
+	level := p
 	for lw, lh := main.width, main.height; lw > main.tile || lh > main.tile; {
 		lw, lh = (lw+1)/2, (lh+1)/2
-		next := make([]*Band, len(level))
-		for i, b := range level {
-			next[i] = decimate(b, lw, lh)
-		}
-		level = next
+		level = level.decimate(lw, lh)
 		ovOpts := opts
 		ovOpts.BandDescriptions = nil
-		ov, err := encodeImage(ctx, level, ovOpts, 1)
+		ov, err := encodeImage(ctx, e.codecs.reg, level, ovOpts, 1)
 		if err != nil {
 			return err
 		}
@@ -72,19 +59,22 @@ func writeCOG(ctx context.Context, w io.Writer, bands []*Band, opts WriteOptions
 	return nil
 }
 
-// decimate resamples b to w x h by nearest neighbour at pixel centres.
-func decimate(b *Band, w, h int) *Band {
-	out, _ := NewBand(w, h, b.Type)
-	size := b.Type.Size()
-	src, dst := b.Bytes(), out.Bytes()
-	sx := float64(b.Width) / float64(w)
-	sy := float64(b.Height) / float64(h)
-	for y := 0; y < h; y++ {
-		yy := min(int((float64(y)+0.5)*sy), b.Height-1)
-		for x := 0; x < w; x++ {
-			xx := min(int((float64(x)+0.5)*sx), b.Width-1)
-			copy(dst[(y*w+x)*size:(y*w+x+1)*size], src[(yy*b.Width+xx)*size:])
+// decimate resamples p to w x h by nearest neighbour at pixel centres.
+func (p Planes) decimate(w, h int) Planes {
+	out := Planes{Width: w, Height: h, Type: p.Type, Data: make([][]byte, len(p.Data))}
+	size := p.Type.Size()
+	sx := float64(p.Width) / float64(w)
+	sy := float64(p.Height) / float64(h)
+	for i, src := range p.Data {
+		dst := make([]byte, w*h*size)
+		for y := 0; y < h; y++ {
+			yy := min(int((float64(y)+0.5)*sy), p.Height-1)
+			for x := 0; x < w; x++ {
+				xx := min(int((float64(x)+0.5)*sx), p.Width-1)
+				copy(dst[(y*w+x)*size:(y*w+x+1)*size], src[(yy*p.Width+xx)*size:])
+			}
 		}
+		out.Data[i] = dst
 	}
 	return out
 }
@@ -141,17 +131,17 @@ func (img *encodedImage) coggerIFD(main bool) (*cogger.IFD, error) {
 	}
 	for _, e := range geo {
 		switch e.Tag {
-		case tiff.TagModelPixelScale:
+		case TagModelPixelScale:
 			ifd.ModelPixelScaleTag = decodeDoubles(e.Data)
-		case tiff.TagModelTiepoint:
+		case TagModelTiepoint:
 			ifd.ModelTiePointTag = decodeDoubles(e.Data)
-		case tiff.TagModelTransform:
+		case TagModelTransform:
 			ifd.ModelTransformationTag = decodeDoubles(e.Data)
-		case tiff.TagGeoKeyDirectory:
+		case TagGeoKeyDirectory:
 			ifd.GeoKeyDirectoryTag = decodeShorts(e.Data)
-		case tiff.TagGDALMetadata:
+		case TagGDALMetadata:
 			ifd.GDALMetaData = string(e.Data[:len(e.Data)-1])
-		case tiff.TagGDALNoData:
+		case TagGDALNoData:
 			ifd.NoData = string(e.Data[:len(e.Data)-1])
 		}
 	}

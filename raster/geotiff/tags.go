@@ -1,8 +1,7 @@
-package raster
+package geotiff
 
 import (
 	"fmt"
-	"github.com/geodisaster/engine/raster/internal/tiff"
 	"strconv"
 	"strings"
 )
@@ -20,14 +19,14 @@ var tiffTextTags = []struct {
 	tag  uint16
 	name string
 }{
-	{269, "TIFFTAG_DOCUMENTNAME"}, {tiff.TagImageDescription, "TIFFTAG_IMAGEDESCRIPTION"},
-	{tiff.TagSoftware, "TIFFTAG_SOFTWARE"}, {306, "TIFFTAG_DATETIME"}, {315, "TIFFTAG_ARTIST"},
+	{269, "TIFFTAG_DOCUMENTNAME"}, {TagImageDescription, "TIFFTAG_IMAGEDESCRIPTION"},
+	{TagSoftware, "TIFFTAG_SOFTWARE"}, {306, "TIFFTAG_DATETIME"}, {315, "TIFFTAG_ARTIST"},
 	{316, "TIFFTAG_HOSTCOMPUTER"}, {33432, "TIFFTAG_COPYRIGHT"},
 }
 
 // parseTIFFTags reads the text and resolution tags, the extra samples and
 // the colour map of f.
-func (d *Dataset) parseTIFFTags(f *tiff.IFD) {
+func (d *Image) parseTIFFTags(f *IFD) {
 	t := tiffTags{meta: map[string]string{}}
 	for _, tt := range tiffTextTags {
 		if f.Has(tt.tag) {
@@ -38,11 +37,11 @@ func (d *Dataset) parseTIFFTags(f *tiff.IFD) {
 		tag  uint16
 		name string
 	}{{282, "TIFFTAG_XRESOLUTION"}, {283, "TIFFTAG_YRESOLUTION"}} {
-		if v, err := f.Floats(d.bo, r.tag); err == nil && len(v) > 0 {
+		if v, err := f.Floats(r.tag); err == nil && len(v) > 0 {
 			t.meta[r.name] = strconv.FormatFloat(v[0], 'g', 8, 64)
 		}
 	}
-	if u, err := f.Uints(d.bo, 296); err == nil && len(u) > 0 {
+	if u, err := f.Uints(296); err == nil && len(u) > 0 {
 		unit := map[uint64]string{1: "unitless", 2: "pixels/inch", 3: "pixels/cm"}[u[0]]
 		if unit == "" {
 			unit = "unknown"
@@ -53,13 +52,13 @@ func (d *Dataset) parseTIFFTags(f *tiff.IFD) {
 		tag  uint16
 		name string
 	}{{280, "TIFFTAG_MINSAMPLEVALUE"}, {281, "TIFFTAG_MAXSAMPLEVALUE"}} {
-		if u, err := f.Uints(d.bo, r.tag); err == nil && len(u) > 0 {
+		if u, err := f.Uints(r.tag); err == nil && len(u) > 0 {
 			t.meta[r.name] = strconv.FormatUint(u[0], 10)
 		}
 	}
-	t.extraSamples, _ = f.Uints(d.bo, tiff.TagExtraSamples)
+	t.extraSamples, _ = f.Uints(TagExtraSamples)
 	if d.photometric == photoPalette {
-		if cm, err := f.Uints(d.bo, tiff.TagColorMap); err == nil && d.bps <= 16 && len(cm) == 3<<d.bps {
+		if cm, err := f.Uints(TagColorMap); err == nil && d.bps <= 16 && len(cm) == 3<<d.bps {
 			t.colorMap = cm
 		}
 	}
@@ -70,21 +69,21 @@ func (d *Dataset) parseTIFFTags(f *tiff.IFD) {
 // hasCOGHeader reports whether the file starts with the
 // GDAL_STRUCTURAL_METADATA block GDAL's COG driver writes after the
 // header.
-func (d *Dataset) hasCOGHeader() bool {
-	off := uint64(tiff.ClassicHeaderSize)
+func (d *Image) hasCOGHeader() bool {
+	off := uint64(ClassicHeaderSize)
 	if d.big {
-		off = tiff.BigTIFFHeaderSize
+		off = BigTIFFHeaderSize
 	}
 	const marker = "GDAL_STRUCTURAL_METADATA_SIZE="
 	b := make([]byte, len(marker))
-	return tiff.ReadFull(d.r, d.size, b, off, "COG header") == nil && string(b) == marker
+	return readFull(d.r, d.size, b, off, "COG header") == nil && string(b) == marker
 }
 
 // TIFFTags returns the baseline TIFF text and resolution tags of the image
 // as GDAL reports them in its default metadata domain: TIFFTAG_SOFTWARE,
 // TIFFTAG_DATETIME, TIFFTAG_XRESOLUTION ("72"), TIFFTAG_RESOLUTIONUNIT
 // ("2 (pixels/inch)") and the others that are present.
-func (d *Dataset) TIFFTags() map[string]string {
+func (d *Image) TIFFTags() map[string]string {
 	m := make(map[string]string, len(d.tiff.meta))
 	for k, v := range d.tiff.meta {
 		m[k] = v
@@ -94,13 +93,13 @@ func (d *Dataset) TIFFTags() map[string]string {
 
 // COGLayout reports whether the file carries the layout header of GDAL's
 // Cloud Optimized GeoTIFF driver (GDAL reports it as LAYOUT=COG).
-func (d *Dataset) COGLayout() bool { return d.tiff.cog }
+func (d *Image) COGLayout() bool { return d.tiff.cog }
 
 // ColorInterpretation returns GDAL's colour interpretation name of band
 // (1-based): Gray, Red, Green, Blue, Alpha, Palette, Cyan, Magenta, Yellow,
 // Black or Undefined, derived from the photometric interpretation and the
 // extra samples as GDAL's GeoTIFF driver derives them.
-func (d *Dataset) ColorInterpretation(band int) string {
+func (d *Image) ColorInterpretation(band int) string {
 	if band < 1 || band > d.spp {
 		return "Undefined"
 	}
@@ -135,7 +134,7 @@ func (d *Dataset) ColorInterpretation(band int) string {
 }
 
 // AlphaBand returns the band (1-based) that is an alpha channel, or 0.
-func (d *Dataset) AlphaBand() int {
+func (d *Image) AlphaBand() int {
 	for b := 1; b <= d.spp; b++ {
 		if d.ColorInterpretation(b) == "Alpha" {
 			return b
@@ -147,7 +146,7 @@ func (d *Dataset) AlphaBand() int {
 // ColorTable returns the palette of a paletted image as RGBA entries of 0
 // to 255, as GDAL reports them (the 16-bit TIFF colour map divided by 257,
 // or taken as is when every entry fits 8 bits); nil when there is none.
-func (d *Dataset) ColorTable() [][4]uint8 {
+func (d *Image) ColorTable() [][4]uint8 {
 	if t := d.defaultBilevelTable(); t != nil {
 		return t
 	}
@@ -173,7 +172,7 @@ func (d *Dataset) ColorTable() [][4]uint8 {
 
 // defaultBilevelTable is the black and white palette GDAL gives a one-band
 // 1-bit image without a colour map (white first for MinIsWhite), or nil.
-func (d *Dataset) defaultBilevelTable() [][4]uint8 {
+func (d *Image) defaultBilevelTable() [][4]uint8 {
 	if d.bps != 1 || d.spp != 1 || d.tiff.colorMap != nil || (d.photometric != photoMinIsBlack && d.photometric != photoMinIsWhite) {
 		return nil
 	}
@@ -215,7 +214,7 @@ func (r *bandRoles) set(role, value string) bool {
 
 // OffsetScale returns band's (1-based) offset and scale from GDAL_METADATA
 // (a physical value is raw*scale + offset); 0 and 1 when absent.
-func (d *Dataset) OffsetScale(band int) (offset, scale float64) {
+func (d *Image) OffsetScale(band int) (offset, scale float64) {
 	if band < 1 || band > d.spp {
 		return 0, 1
 	}
@@ -231,7 +230,7 @@ func (d *Dataset) OffsetScale(band int) (offset, scale float64) {
 }
 
 // Unit returns band's (1-based) unit of measure from GDAL_METADATA, or "".
-func (d *Dataset) Unit(band int) string {
+func (d *Image) Unit(band int) string {
 	if band < 1 || band > d.spp {
 		return ""
 	}

@@ -1,4 +1,4 @@
-package raster
+package geotiff
 
 import (
 	"bytes"
@@ -13,7 +13,7 @@ import (
 
 // decodeImageBlock decodes a JPEG- or WebP-compressed block of rows rows
 // into 8-bit samples, rows of blockW*blockSamples bytes.
-func (d *Dataset) decodeImageBlock(st *blockState, raw []byte, rows int) ([]byte, error) {
+func (d *Image) decodeImageBlock(st *blockState, raw []byte, rows int) ([]byte, error) {
 	bs := d.blockSamples()
 	stride := d.blockW * bs
 	st.buf = grow(st.buf, stride*rows)
@@ -64,14 +64,14 @@ func (d *Dataset) decodeImageBlock(st *blockState, raw []byte, rows int) ([]byte
 	switch m := img.(type) {
 	case *image.Gray:
 		if bs != 1 {
-			return nil, FormatError(fmt.Sprintf("%s block has 1 component, want %d", compressionName(d.compression), bs))
+			return nil, FormatError(fmt.Sprintf("%s block has 1 component, want %d", d.codecs.Name(d.compression), bs))
 		}
 		for y := 0; y < h; y++ {
 			copy(out[y*stride:y*stride+w], m.Pix[y*m.Stride:])
 		}
 	case *image.YCbCr:
 		if bs != 3 && !(bs == 4 && d.compression == CompressionWebP) {
-			return nil, FormatError(fmt.Sprintf("%s block has 3 components, want %d", compressionName(d.compression), bs))
+			return nil, FormatError(fmt.Sprintf("%s block has 3 components, want %d", d.codecs.Name(d.compression), bs))
 		}
 		if d.compression == CompressionWebP {
 			// libwebp decodes to RGBA; without an alpha plane alpha is opaque.
@@ -100,7 +100,7 @@ func (d *Dataset) decodeImageBlock(st *blockState, raw []byte, rows int) ([]byte
 		}
 	case *image.NRGBA:
 		if bs != 3 && bs != 4 {
-			return nil, FormatError(fmt.Sprintf("%s block has 4 components, want %d", compressionName(d.compression), bs))
+			return nil, FormatError(fmt.Sprintf("%s block has 4 components, want %d", d.codecs.Name(d.compression), bs))
 		}
 		for y := 0; y < h; y++ {
 			row := m.Pix[y*m.Stride:]
@@ -112,7 +112,7 @@ func (d *Dataset) decodeImageBlock(st *blockState, raw []byte, rows int) ([]byte
 	case *image.RGBA:
 		// Go returns RGBA for Adobe-transform-0 (RGB) JPEGs, always opaque.
 		if bs != 3 {
-			return nil, FormatError(fmt.Sprintf("%s block has 3 components, want %d", compressionName(d.compression), bs))
+			return nil, FormatError(fmt.Sprintf("%s block has 3 components, want %d", d.codecs.Name(d.compression), bs))
 		}
 		for y := 0; y < h; y++ {
 			row := m.Pix[y*m.Stride:]
@@ -122,7 +122,7 @@ func (d *Dataset) decodeImageBlock(st *blockState, raw []byte, rows int) ([]byte
 			}
 		}
 	default:
-		return nil, UnsupportedError(fmt.Sprintf("%s block decoded as %T", compressionName(d.compression), img))
+		return nil, UnsupportedError(fmt.Sprintf("%s block decoded as %T", d.codecs.Name(d.compression), img))
 	}
 	return out, nil
 }
@@ -135,12 +135,7 @@ func webpToRGB(m *image.YCbCr, out []byte, stride, bs, w, h int, _ []byte) {
 	u := make([]int, 2*cw+2)
 	v := make([]int, 2*cw+2)
 	for y := 0; y < h; y++ {
-		cy := y / 2
-		ny := cy - 1
-		if y%2 == 1 {
-			ny = cy + 1
-		}
-		ny = max(0, min(ny, ch-1))
+		cy, ny := jpegdec.ChromaRows(y, ch)
 		webpUpsampleRow(m.Cb[cy*m.CStride:], m.Cb[ny*m.CStride:], cw, u)
 		webpUpsampleRow(m.Cr[cy*m.CStride:], m.Cr[ny*m.CStride:], cw, v)
 		yrow := m.Y[y*m.YStride:]

@@ -1,24 +1,20 @@
-package raster
-
-import "github.com/geodisaster/engine/raster/internal/tiff"
+package geotiff
 
 import "fmt"
 
 // OverviewCount returns the number of reduced-resolution images
 // (overviews) stored in the file after the main image, as GDAL lists them.
-func (d *Dataset) OverviewCount() int { return len(d.overviewIFDs) }
+func (d *Image) OverviewCount() int { return len(d.overviewIFDs) }
 
-// Overview returns overview i (0 for the largest, in file order) as a
-// dataset of its own: its pixels are read like the main image's, its
+// Overview parses overview i (0 for the largest, in file order): its
 // geotransform is the main one scaled to the overview's size, and it
-// shares the main image's CRS and nodata. It shares the file with d: it
-// needs no Close and must not be used after d is closed. It reads with d's
-// limits at the time of the call (SetLimits changes them).
-func (d *Dataset) Overview(i int) (*Dataset, error) {
+// shares the main image's CRS and nodata. An overview whose band count or
+// sample type differs from the image's is a FormatError.
+func (d *Image) Overview(i int) (*Image, error) {
 	if i < 0 || i >= len(d.overviewIFDs) {
 		return nil, fmt.Errorf("raster: overview %d out of range (the file has %d)", i, len(d.overviewIFDs))
 	}
-	o, err := d.subDataset(d.overviewIFDs[i], "overview")
+	o, err := d.subImage(d.overviewIFDs[i], "overview")
 	if err != nil {
 		return nil, err
 	}
@@ -31,41 +27,36 @@ func (d *Dataset) Overview(i int) (*Dataset, error) {
 
 // HasMask reports whether the file holds an internal mask (a
 // transparency subfile, as GDAL writes with GDAL_TIFF_INTERNAL_MASK).
-func (d *Dataset) HasMask() bool { return d.maskIFD != 0 }
+func (d *Image) HasMask() bool { return d.maskIFD != 0 }
 
-// Mask returns the internal mask as a one-band dataset (255 valid, 0
+// Mask parses the internal mask as a one-band image (255 valid, 0
 // invalid) whose overviews are the mask's reduced-resolution images; it is
-// an error when the file has none (see HasMask). Like Overview, it shares
-// d's file.
-func (d *Dataset) Mask() (*Dataset, error) {
+// an error when the file has none (see HasMask).
+func (d *Image) Mask() (*Image, error) {
 	if d.maskIFD == 0 {
 		return nil, fmt.Errorf("raster: the file has no internal mask")
 	}
-	m, err := d.subDataset(d.maskIFD, "mask")
+	m, err := d.subImage(d.maskIFD, "mask")
 	if err != nil {
 		return nil, err
 	}
 	m.inheritGeo(d)
 	m.overviewIFDs = d.maskOvIFDs
-	m.overviews = len(d.maskOvIFDs)
 	return m, nil
 }
 
-// subDataset parses the image of the IFD at off.
-func (d *Dataset) subDataset(off uint64, what string) (s *Dataset, err error) {
+// subImage parses the image of the IFD at off.
+func (d *Image) subImage(off uint64, what string) (s *Image, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			s, err = nil, FormatError(fmt.Sprintf("internal error while parsing the %s: %v", what, p))
 		}
 	}()
-	f, err := tiff.ReadIFD(d.r, d.size, d.hdr, off)
+	f, err := ReadIFD(d.r, d.size, d.hdr, off)
 	if err != nil {
 		return nil, err
 	}
-	s = &Dataset{r: d.r, size: d.size, bo: d.bo, big: d.big, hdr: d.hdr}
-	if l := d.limits.Load(); l != nil {
-		s.limits.Store(l)
-	}
+	s = &Image{r: d.r, size: d.size, bo: d.bo, big: d.big, hdr: d.hdr, ifd: f, codecs: d.codecs}
 	if err := s.parseImage(f); err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
@@ -79,7 +70,7 @@ func (d *Dataset) subDataset(off uint64, what string) (s *Dataset, err error) {
 
 // inheritGeo gives a reduced image d's CRS, nodata and the geotransform of
 // its full-resolution image p scaled to its size.
-func (d *Dataset) inheritGeo(p *Dataset) {
+func (d *Image) inheritGeo(p *Image) {
 	d.geoKeys, d.epsg = p.geoKeys, p.epsg
 	d.nodata, d.hasNoData = p.nodata, p.hasNoData
 	if p.hasTransform {

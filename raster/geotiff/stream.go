@@ -1,8 +1,7 @@
-package raster
+package geotiff
 
 import (
 	"bufio"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -11,7 +10,7 @@ import (
 
 // Large strips and tiles. A block is normally read whole and decompressed
 // into a scratch buffer (or straight into the output). A block whose
-// decoded or stored size exceeds streamBlockBytes, such as a 17000 x 17000
+// decoded or stored size exceeds Limits.StreamBlockBytes, such as a 17000 x 17000
 // image stored as one 289 MB strip, is instead decoded as a stream: its
 // stored bytes are read from the file in pieces, decompressed a chunk of
 // rows at a time into the output, and rows below the window are never
@@ -22,9 +21,6 @@ import (
 // streamed; they are bounded by Limits.MaxBlockBytes instead.
 
 const (
-	// streamBlockBytes is the decoded or stored block size above which a
-	// block is streamed.
-	streamBlockBytes = 16 << 20
 	// streamChunkBytes is the decoded size of the rows a streamed block
 	// is decoded in at a time (at least one row).
 	streamChunkBytes = 1 << 20
@@ -33,20 +29,18 @@ const (
 	streamReadBytes = 1 << 20
 )
 
-// imageCodec reports whether blocks are JPEG or WebP images, which are
-// decoded whole.
-func (d *Dataset) imageCodec() bool {
-	return d.compression == CompressionJPEG || d.compression == CompressionWebP
-}
+// wholeOnly reports whether blocks can only be decoded whole: JPEG and
+// WebP images, and schemes registered without a streaming decoder.
+func (d *Image) wholeOnly() bool { return !d.streamable }
 
 // rowBytes64 is rowBytes in 64-bit arithmetic.
-func (d *Dataset) rowBytes64() int64 {
+func (d *Image) rowBytes64() int64 {
 	return (int64(d.blockW)*int64(d.blockSamples())*int64(d.bps) + 7) / 8
 }
 
 // blockBytes64 returns the decoded size of a full block, saturated at
 // math.MaxInt64.
-func (d *Dataset) blockBytes64() int64 {
+func (d *Image) blockBytes64() int64 {
 	rb := d.rowBytes64()
 	if rb > 0 && int64(d.blockH) > math.MaxInt64/rb {
 		return math.MaxInt64
@@ -54,32 +48,24 @@ func (d *Dataset) blockBytes64() int64 {
 	return rb * int64(d.blockH)
 }
 
-// streamAbove returns the block size above which blocks are streamed.
-func (d *Dataset) streamAbove() int64 {
-	if l := d.limits.Load(); l != nil && l.streamAbove > 0 {
-		return l.streamAbove
-	}
-	return streamBlockBytes
-}
-
 // streamed reports whether a block of cnt stored bytes is decoded as a
 // stream (but see wholeIntoOutput).
-func (d *Dataset) streamed(cnt uint64) bool {
-	above := d.streamAbove()
-	return !d.imageCodec() && (d.blockBytes64() > above || cnt > uint64(above))
+func (br *BlockReader) streamed(cnt uint64) bool {
+	d, above := br.img, br.lim.StreamBlockBytes
+	return !d.wholeOnly() && (d.blockBytes64() > above || cnt > uint64(above))
 }
 
 // wholeIntoOutput reports whether a large block of cnt stored bytes that
 // decodes straight into the output is better decoded whole: its stored
-// bytes are few (at most streamBlockBytes) and its codec's whole-block
+// bytes are few (at most Limits.StreamBlockBytes) and its codec's whole-block
 // decoder uses the output itself as its window or table (DEFLATE, LZW,
 // PackBits, ZSTD; not LZMA, whose dictionary would double the memory).
 // Such a block costs the output and its stored bytes, and decodes about
 // eight times faster than through a streaming DEFLATE reader.
-func (d *Dataset) wholeIntoOutput(cnt uint64) bool {
-	switch d.compression {
+func (br *BlockReader) wholeIntoOutput(cnt uint64) bool {
+	switch br.img.compression {
 	case CompressionDeflate, CompressionDeflate2, CompressionLZW, CompressionPackBits, CompressionZSTD:
-		return cnt <= uint64(d.streamAbove())
+		return cnt <= uint64(br.lim.StreamBlockBytes)
 	}
 	return false
 }
@@ -88,7 +74,7 @@ func (d *Dataset) wholeIntoOutput(cnt uint64) bool {
 // addressable on this platform, and the byte count of a single strip that
 // libtiff finds implausible is estimated as libtiff estimates it (GDAL
 // then reads the strip).
-func (d *Dataset) checkBlocks() error {
+func (d *Image) checkBlocks() error {
 	if rb := d.rowBytes64(); rb > math.MaxInt/8 {
 		return UnsupportedError(fmt.Sprintf("block rows of %d bytes", rb))
 	}
@@ -115,7 +101,7 @@ func (d *Dataset) checkBlocks() error {
 // an offset of 0 with data would be the TIFF header and is refused (GDAL
 // decodes the header bytes and fails, or returns them as pixels when
 // uncompressed), and the data must lie inside the file.
-func (d *Dataset) blockExtent(idx int) (off, cnt uint64, err error) {
+func (d *Image) blockExtent(idx int) (off, cnt uint64, err error) {
 	off, cnt = d.offsets[idx], d.counts[idx]
 	switch {
 	case cnt == 0:
@@ -128,26 +114,29 @@ func (d *Dataset) blockExtent(idx int) (off, cnt uint64, err error) {
 	return off, cnt, nil
 }
 
-// checkInMemory bounds a block decoded whole: only JPEG and WebP blocks
-// can exceed streamBlockBytes there.
-func (d *Dataset) checkInMemory(idx int, cnt uint64) error {
-	if !d.imageCodec() {
+// checkInMemory bounds a block decoded whole: only blocks that cannot be
+// streamed (JPEG, WebP, registered schemes) can exceed
+// Limits.StreamBlockBytes there.
+func (br *BlockReader) checkInMemory(idx int, cnt uint64) error {
+	d := br.img
+	if !d.wholeOnly() {
 		return nil
 	}
-	lim := d.Limits().MaxBlockBytes
+	lim := br.lim.MaxBlockBytes
 	need := d.blockBytes64()
 	if cnt > uint64(need) {
 		need = int64(min(cnt, math.MaxInt64))
 	}
 	if need > lim {
-		return &LimitError{What: fmt.Sprintf("%s block %d", compressionName(d.compression), idx), Field: "MaxBlockBytes", Need: need, Max: lim}
+		return &LimitError{What: fmt.Sprintf("%s block %d", d.codecs.Name(d.compression), idx), Field: "MaxBlockBytes", Need: need, Max: lim}
 	}
 	return nil
 }
 
 // readBlockStreamed is readBlock for a streamed block (see streamed).
-func (d *Dataset) readBlockStreamed(st *blockState, idx, plane, bx, by, rows int, bands []int, w Window, outs [][]byte, c0, r0, c1, r1 int) error {
-	s, err := d.openBlockStream(idx, int64(rows)*d.rowBytes64())
+func (br *BlockReader) readBlockStreamed(idx, plane, bx, by, rows int, bands []int, w Window, outs [][]byte, c0, r0, c1, r1 int) error {
+	d, st := br.img, &br.st
+	s, err := br.openBlockStream(idx, int64(rows)*d.rowBytes64())
 	if err != nil {
 		return err
 	}
@@ -206,30 +195,30 @@ func (s *sourceReader) Read(p []byte) (int, error) {
 
 // openBlockStream starts decoding block idx (its extent already checked),
 // whose encoded rows decode to want bytes.
-func (d *Dataset) openBlockStream(idx int, want int64) (*blockStream, error) {
-	lim := d.Limits().MaxBlockBytes
+func (br *BlockReader) openBlockStream(idx int, want int64) (*blockStream, error) {
+	d, lim := br.img, br.lim.MaxBlockBytes
 	if rb := d.rowBytes64(); rb > lim {
 		return nil, &LimitError{What: fmt.Sprintf("a row of block %d", idx), Field: "MaxBlockBytes", Need: rb, Max: lim}
 	}
 	off, cnt := d.offsets[idx], d.counts[idx]
 	src := &sourceReader{r: io.NewSectionReader(d.r, int64(off), int64(cnt))}
-	s := &blockStream{src: src, codec: compressionName(d.compression), want: want, closer: func() {}}
+	s := &blockStream{src: src, codec: d.codecs.Name(d.compression), want: want, closer: func() {}}
 	if d.compression == CompressionNone {
 		s.r = src
 		return s, nil
 	}
-	br := bufio.NewReaderSize(src, streamReadBytes)
+	buffered := bufio.NewReaderSize(src, streamReadBytes)
 	fail := func(err error) (*blockStream, error) {
 		if src.err != nil {
 			return nil, fmt.Errorf("raster: reading block %d: %w", idx, src.err)
 		}
 		return nil, FormatError(fmt.Sprintf("block %d: %s: %v", idx, s.codec, err))
 	}
-	c := codecs.Lookup(d.compression)
+	c := d.codecs.Lookup(d.compression)
 	if c == nil || c.NewReader == nil {
 		return nil, UnsupportedError(fmt.Sprintf("compression %d (%s)", d.compression, s.codec))
 	}
-	r, closer, err := c.NewReader(br, want, lim)
+	r, closer, err := c.NewReader(buffered, want, lim)
 	if err != nil {
 		var fe FormatError
 		var ue UnsupportedError
@@ -265,7 +254,7 @@ func (s *blockStream) read(p []byte) error {
 // calls fn with each chunk's finished samples (native order, of the
 // DataType) and the index in the block of its first row. The chunks are
 // in st.buf or st.exp, valid until fn returns.
-func (s *blockStream) decodeRows(st *blockState, d *Dataset, need int, fn func(blk []byte, r int)) error {
+func (s *blockStream) decodeRows(st *blockState, d *Image, need int, fn func(blk []byte, r int)) error {
 	rowLen := d.rowBytes(d.blockW)
 	chunk := max(1, streamChunkBytes/rowLen)
 	for r := 0; r < need; r += chunk {
@@ -279,58 +268,65 @@ func (s *blockStream) decodeRows(st *blockState, d *Dataset, need int, fn func(b
 	return nil
 }
 
-// statisticsStreamed is Statistics for streamed blocks: they are decoded
-// in block order, one at a time and a chunk of rows at a time, and each
-// chunk's samples of band are folded into c, so memory stays a few MB.
-func (d *Dataset) statisticsStreamed(ctx context.Context, c *statsCollector, band, plane int) (Statistics, error) {
-	st := d.getState()
-	defer d.putState(st)
+// Streams reports whether the image's full blocks are larger than
+// Limits.StreamBlockBytes, so that ReadRows bounds the memory of a block
+// that ReadWindow and ReadBlock would hold whole.
+func (br *BlockReader) Streams() bool { return br.streamed(0) }
+
+// ReadRows decodes the part of block (plane, bx, by) inside the image, of
+// band (1-based), a chunk of rows at a time, calling fn with each chunk's
+// samples (native order, of the DataType) and the window of the image they
+// cover; the samples are valid until fn returns. A large block costs a
+// few MB this way whatever its size; a sparse block reads as the nodata
+// value, or 0.
+func (br *BlockReader) ReadRows(plane, bx, by, band int, fn func(samples []byte, w Window)) (err error) {
+	d, st := br.img, &br.st
+	if plane < 0 || bx < 0 || by < 0 || bx >= d.blocksAcross || by >= d.blocksDown || (plane > 0 && (!d.planar || plane >= d.spp)) {
+		return fmt.Errorf("raster: block %d,%d of plane %d out of range", bx, by, plane)
+	}
+	if band < 1 || band > d.spp || (d.planar && band-1 != plane) {
+		return fmt.Errorf("raster: band %d is not in plane %d", band, plane)
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			err = FormatError(fmt.Sprintf("internal error while decoding: %v", p))
+		}
+	}()
 	size := d.dtype.Size()
 	bands := []int{band}
-	var out []byte
-	for by := 0; by < d.blocksDown; by++ {
-		for bx := 0; bx < d.blocksAcross; bx++ {
-			if err := ctx.Err(); err != nil {
-				return Statistics{}, err
-			}
-			idx := plane*d.blocksAcross*d.blocksDown + by*d.blocksAcross + bx
-			x0, y0 := bx*d.blockW, by*d.blockH
-			w := Window{x0, y0, min(d.blockW, d.width-x0), min(d.blockH, d.height-y0)}
-			_, cnt, err := d.blockExtent(idx)
-			if err != nil {
-				return Statistics{}, fmt.Errorf("raster: %w", err)
-			}
-			// add folds rows [r0, r1) of the block's window, held in out.
-			add := func(r0, r1 int) {
-				n := (r1 - r0) * w.Width
-				c.add(typedView(out[:n*size], d.dtype), 0, n)
-			}
-			chunk := max(1, streamChunkBytes/max(1, w.Width*size))
-			if cnt == 0 {
-				for r := y0; r < y0+w.Height; r += chunk {
-					r1 := min(r+chunk, y0+w.Height)
-					out = grow(out, (r1-r)*w.Width*size)
-					d.fillSparse(bands, plane, Window{w.Col, r, w.Width, r1 - r}, [][]byte{out}, w.Col, r, w.Col+w.Width, r1)
-					add(r, r1)
-				}
-				continue
-			}
-			s, err := d.openBlockStream(idx, int64(d.blockRows(by))*d.rowBytes64())
-			if err != nil {
-				return Statistics{}, fmt.Errorf("raster: %w", err)
-			}
-			err = s.decodeRows(st, d, w.Height, func(blk []byte, r int) {
-				n := len(blk) / (d.blockW * d.blockSamples() * size)
-				cw := Window{w.Col, y0 + r, w.Width, n}
-				out = grow(out, n*w.Width*size)
-				d.copyBlockRows(blk, y0+r, plane, bx, bands, cw, [][]byte{out}, cw.Col, cw.Row, cw.Col+cw.Width, cw.Row+n)
-				add(cw.Row, cw.Row+n)
-			})
-			s.close()
-			if err != nil {
-				return Statistics{}, fmt.Errorf("raster: block %d: %w", idx, err)
-			}
-		}
+	idx := plane*d.blocksAcross*d.blocksDown + by*d.blocksAcross + bx
+	x0, y0 := bx*d.blockW, by*d.blockH
+	w := Window{x0, y0, min(d.blockW, d.width-x0), min(d.blockH, d.height-y0)}
+	_, cnt, err := d.blockExtent(idx)
+	if err != nil {
+		return err
 	}
-	return c.result(int64(d.width) * int64(d.height))
+	chunk := max(1, streamChunkBytes/max(1, w.Width*size))
+	if cnt == 0 {
+		for r := y0; r < y0+w.Height; r += chunk {
+			r1 := min(r+chunk, y0+w.Height)
+			cw := Window{w.Col, r, w.Width, r1 - r}
+			st.exp = grow(st.exp, cw.Height*w.Width*size)
+			d.fillSparse(bands, plane, cw, [][]byte{st.exp}, w.Col, r, w.Col+w.Width, r1)
+			fn(st.exp, cw)
+		}
+		return nil
+	}
+	s, err := br.openBlockStream(idx, int64(d.blockRows(by))*d.rowBytes64())
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	var out []byte
+	err = s.decodeRows(st, d, w.Height, func(blk []byte, r int) {
+		n := len(blk) / (d.blockW * d.blockSamples() * size)
+		cw := Window{w.Col, y0 + r, w.Width, n}
+		out = grow(out, n*w.Width*size)
+		d.copyBlockRows(blk, y0+r, plane, bx, bands, cw, [][]byte{out}, cw.Col, cw.Row, cw.Col+cw.Width, cw.Row+n)
+		fn(out, cw)
+	})
+	if err != nil {
+		return fmt.Errorf("block %d: %w", idx, err)
+	}
+	return nil
 }

@@ -1,4 +1,4 @@
-package tiff
+package geotiff
 
 import (
 	"bytes"
@@ -35,17 +35,16 @@ func TestEncodeReadIFD(t *testing.T) {
 		if err != nil {
 			t.Fatalf("big=%v: %v", big, err)
 		}
-		bo := h.ByteOrder
-		if w, _ := d.Uint(bo, TagImageWidth, 0); w != 300 {
+		if w, _ := d.Uint(TagImageWidth, 0); w != 300 {
 			t.Errorf("width %d", w)
 		}
-		if l, _ := d.Uint(bo, TagImageLength, 0); l != 70000 {
+		if l, _ := d.Uint(TagImageLength, 0); l != 70000 {
 			t.Errorf("length %d", l)
 		}
-		if bps, _ := d.Uints(bo, TagBitsPerSample); !slices.Equal(bps, []uint64{16, 16, 16, 16, 16}) {
+		if bps, _ := d.Uints(TagBitsPerSample); !slices.Equal(bps, []uint64{16, 16, 16, 16, 16}) {
 			t.Errorf("bits per sample %v", bps)
 		}
-		if s, _ := d.Floats(bo, TagModelPixelScale); !slices.Equal(s, []float64{0.5, 0.25, 0}) {
+		if s, _ := d.Floats(TagModelPixelScale); !slices.Equal(s, []float64{0.5, 0.25, 0}) {
 			t.Errorf("pixel scale %v", s)
 		}
 		if d.ASCII(TagSoftware) != "geodisaster" || !d.Has(TagSoftware) || d.Has(TagPredictor) || d.Next != 0 {

@@ -1,4 +1,4 @@
-package tiff
+package geotiff
 
 import (
 	"encoding/binary"
