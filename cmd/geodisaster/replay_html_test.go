@@ -4,13 +4,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	kit "github.com/geodisaster/engine/internal/cli"
 )
 
 // replay writes report.html beside report.json, with the run's rows.
 func TestReplayWritesReportHTML(t *testing.T) {
 	out := t.TempDir()
 	code, stdout, stderr := cli(t, "replay", "--type", "area_estimation", "--workers", "2", "--output-dir", out)
-	if code != exitOK {
+	if code != kit.ExitOK {
 		t.Fatalf("replay exit %d\n%s\n%s", code, stdout, stderr)
 	}
 	page := readFile(t, filepath.Join(out, "report.html"))

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/geodisaster/engine/internal/cli/clitest"
 )
 
 // buildBinary builds the geodisaster command into a temporary directory.
@@ -34,7 +36,7 @@ func onTerminal(t *testing.T, script, line string) string {
 // TestProgressAndLogsOnATerminal runs synth and replay on a pty (a bar
 // and readable log lines) and in a pipe (no bar, slog JSON on stderr).
 func TestProgressAndLogsOnATerminal(t *testing.T) {
-	script := needTool(t, "script")
+	script := clitest.NeedTool(t, "script")
 	bin := buildBinary(t)
 	dir := t.TempDir()
 	corpus := filepath.Join(dir, "c")

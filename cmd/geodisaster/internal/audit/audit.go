@@ -1,4 +1,4 @@
-package main
+package audit
 
 import (
 	"context"
@@ -11,26 +11,30 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	kit "github.com/geodisaster/engine/internal/cli"
 	"github.com/geodisaster/engine/runtime/export"
 	"github.com/geodisaster/engine/scoring"
 )
 
-func init() {
-	register(command{
-		name:    "audit-splits",
-		summary: "check train/test isolation (groups, samples, paths, routing content, trajectories) and training weights",
-		run:     runAuditSplits,
-	})
-	register(command{
-		name:    "seal",
-		summary: "seal a corpus directory: SHA-256 and size of every file into a manifest",
-		run:     runSeal,
-	})
-	register(command{
-		name:    "verify-seal",
-		summary: "verify a corpus directory against its seal: changed, resized, added, removed files",
-		run:     runVerifySeal,
-	})
+// Commands returns the audit-splits, seal and verify-seal commands.
+func Commands() []kit.Command {
+	return []kit.Command{
+		{
+			Name:    "audit-splits",
+			Summary: "check train/test isolation (groups, samples, paths, routing content, trajectories) and training weights",
+			Run:     runAuditSplits,
+		},
+		{
+			Name:    "seal",
+			Summary: "seal a corpus directory: SHA-256 and size of every file into a manifest",
+			Run:     runSeal,
+		},
+		{
+			Name:    "verify-seal",
+			Summary: "verify a corpus directory against its seal: changed, resized, added, removed files",
+			Run:     runVerifySeal,
+		},
+	}
 }
 
 // auditListLimit bounds how many leaks or issues the table lists.
@@ -52,8 +56,8 @@ proxy computed from the records (question, input digests, chain, answer).`
 
 // runAuditSplits implements "geodisaster audit-splits --records FILE [--export OUT] [--json]".
 // It exits 1 when any leak, cross-split group or weight issue is found.
-func runAuditSplits(_ context.Context, cio cmdIO, args []string) error {
-	fs := newFlagSet("audit-splits", "--records RECORDS.jsonl [--export OUT] [--json]", cio.stderr)
+func runAuditSplits(_ context.Context, cio kit.IO, args []string) error {
+	fs := kit.NewFlagSet("audit-splits", "--records RECORDS.jsonl [--export OUT] [--json]")
 	fs.Description = auditSplitsDescription
 	fs.Example("geodisaster audit-splits --records /tmp/full/records.jsonl", "")
 	fs.Example("geodisaster audit-splits --records /tmp/full/records.jsonl --export /tmp/full-export --json", "")
@@ -61,7 +65,7 @@ func runAuditSplits(_ context.Context, cio cmdIO, args []string) error {
 	exportDir := fs.String("export", "", "an export directory: take the trajectory groups from its single-agent episodes")
 	asJSON := fs.Bool("json", false, "print JSON")
 	fs.Require("records")
-	if err := parseNoOperands(fs, args); err != nil {
+	if err := fs.ParseNoOperands(args); err != nil {
 		return err
 	}
 	f, err := os.Open(*records)
@@ -97,14 +101,14 @@ func runAuditSplits(_ context.Context, cio cmdIO, args []string) error {
 	}
 	a := scoring.AuditSplits(recs)
 	if *asJSON {
-		if err := writeJSON(cio.stdout, a); err != nil {
+		if err := kit.WriteJSON(cio.Stdout, a); err != nil {
 			return err
 		}
-	} else if err := auditPrintSplits(cio.stdout, a); err != nil {
+	} else if err := auditPrintSplits(cio.Stdout, a); err != nil {
 		return err
 	}
 	if !a.OK {
-		return failedf("audit-splits: %d cross-split key(s), %d cross-split group(s), %d trajectory group issue(s), %d training_weight issue(s)",
+		return kit.Failedf("audit-splits: %d cross-split key(s), %d cross-split group(s), %d trajectory group issue(s), %d training_weight issue(s)",
 			len(a.Leaks), len(a.CrossSplitGroups), len(a.GroupIssues), len(a.WeightIssues))
 	}
 	return nil
@@ -204,14 +208,14 @@ func auditSortedKeys(m map[string][]string) []string {
 }
 
 // runSeal implements "geodisaster seal --dir DIR --out SEAL.json".
-func runSeal(_ context.Context, cio cmdIO, args []string) error {
-	fs := newFlagSet("seal", "--dir CORPUS_DIR --out SEAL.json", cio.stderr)
+func runSeal(_ context.Context, cio kit.IO, args []string) error {
+	fs := kit.NewFlagSet("seal", "--dir CORPUS_DIR --out SEAL.json")
 	fs.Description = "Seals a corpus directory: the SHA-256 and size of every file into a manifest."
 	fs.Example("geodisaster seal --dir corpus --out corpus.seal.json", "")
 	dir := fs.String("dir", "", "corpus directory to seal")
 	out := fs.String("out", "", `seal manifest to write ("-" for stdout); must lie outside --dir`)
 	fs.Require("dir", "out")
-	if err := parseNoOperands(fs, args); err != nil {
+	if err := fs.ParseNoOperands(args); err != nil {
 		return err
 	}
 	if *out != "-" {
@@ -220,7 +224,7 @@ func runSeal(_ context.Context, cio cmdIO, args []string) error {
 			return fmt.Errorf("seal: %w", err)
 		}
 		if inside {
-			return usagef("seal: --out %s lies inside the sealed directory %s", *out, *dir)
+			return kit.Usagef("seal: --out %s lies inside the sealed directory %s", *out, *dir)
 		}
 	}
 	if st, err := os.Stat(*dir); err != nil {
@@ -238,11 +242,11 @@ func runSeal(_ context.Context, cio cmdIO, args []string) error {
 	}
 	b = append(b, '\n')
 	if *out == "-" {
-		_, err = cio.stdout.Write(b)
+		_, err = cio.Stdout.Write(b)
 	} else {
 		err = os.WriteFile(*out, b, 0o644)
 		if err == nil {
-			fmt.Fprintf(cio.stdout, "sealed %d files (%d bytes) of %s into %s\n", s.Files, s.TotalBytes, *dir, *out)
+			fmt.Fprintf(cio.Stdout, "sealed %d files (%d bytes) of %s into %s\n", s.Files, s.TotalBytes, *dir, *out)
 		}
 	}
 	if err != nil {
@@ -270,15 +274,15 @@ func auditWithin(dir, file string) (bool, error) {
 
 // runVerifySeal implements "geodisaster verify-seal --dir DIR --seal SEAL.json [--json]".
 // It exits 1 when the corpus differs from its seal.
-func runVerifySeal(_ context.Context, cio cmdIO, args []string) error {
-	fs := newFlagSet("verify-seal", "--dir CORPUS_DIR --seal SEAL.json [--json]", cio.stderr)
+func runVerifySeal(_ context.Context, cio kit.IO, args []string) error {
+	fs := kit.NewFlagSet("verify-seal", "--dir CORPUS_DIR --seal SEAL.json [--json]")
 	fs.Description = "Verifies a corpus directory against its seal (changed, resized, added and\nremoved files); exits 1 when it differs."
 	fs.Example("geodisaster verify-seal --dir corpus --seal corpus.seal.json", "")
 	dir := fs.String("dir", "", "corpus directory to verify")
 	sealPath := fs.String("seal", "", "seal manifest written by 'geodisaster seal'")
 	asJSON := fs.Bool("json", false, "print JSON")
 	fs.Require("dir", "seal")
-	if err := parseNoOperands(fs, args); err != nil {
+	if err := fs.ParseNoOperands(args); err != nil {
 		return err
 	}
 	f, err := os.Open(*sealPath)
@@ -300,23 +304,23 @@ func runVerifySeal(_ context.Context, cio cmdIO, args []string) error {
 		return fmt.Errorf("verify-seal %s: %w", *dir, err)
 	}
 	if *asJSON {
-		if err := writeJSON(cio.stdout, map[string]any{"ok": d.OK(), "sealed_files": s.Files, "diff": d}); err != nil {
+		if err := kit.WriteJSON(cio.Stdout, map[string]any{"ok": d.OK(), "sealed_files": s.Files, "diff": d}); err != nil {
 			return err
 		}
 	} else {
-		fmt.Fprintf(cio.stdout, "sealed files %d, verified %d\n", s.Files, d.Verified)
+		fmt.Fprintf(cio.Stdout, "sealed files %d, verified %d\n", s.Files, d.Verified)
 		for _, g := range []struct {
 			name  string
 			paths []string
 		}{{"changed", d.Changed}, {"resized", d.Resized}, {"added", d.Added}, {"removed", d.Removed}} {
-			fmt.Fprintf(cio.stdout, "%-8s %d\n", g.name, len(g.paths))
+			fmt.Fprintf(cio.Stdout, "%-8s %d\n", g.name, len(g.paths))
 			for _, p := range g.paths {
-				fmt.Fprintf(cio.stdout, "  %s\n", p)
+				fmt.Fprintf(cio.Stdout, "  %s\n", p)
 			}
 		}
 	}
 	if !d.OK() {
-		return failedf("verify-seal: %s differs from its seal (%d changed, %d resized, %d added, %d removed)",
+		return kit.Failedf("verify-seal: %s differs from its seal (%d changed, %d resized, %d added, %d removed)",
 			*dir, len(d.Changed), len(d.Resized), len(d.Added), len(d.Removed))
 	}
 	return nil

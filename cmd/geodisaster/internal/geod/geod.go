@@ -1,4 +1,4 @@
-package main
+package geod
 
 import (
 	"bufio"
@@ -10,16 +10,20 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/geodisaster/engine/cmd/geodisaster/internal/pointlines"
 	"github.com/geodisaster/engine/geodesy"
 	kit "github.com/geodisaster/engine/internal/cli"
 )
 
-func init() {
-	register(command{
-		name:    "geod",
-		summary: "geodesics like GeographicLib's GeodSolve (direct by default, -i inverse, -p, -f); 'geod inverse|direct' for scripts",
-		run:     runGeod,
-	})
+// Commands returns the geod command.
+func Commands() []kit.Command {
+	return []kit.Command{
+		{
+			Name:    "geod",
+			Summary: "geodesics like GeographicLib's GeodSolve (direct by default, -i inverse, -p, -f); 'geod inverse|direct' for scripts",
+			Run:     runGeod,
+		},
+	}
 }
 
 const geodDescription = `Solves geodesic problems on the WGS84 ellipsoid (Karney's algorithms) with
@@ -58,7 +62,7 @@ back as the same doubles), "* * *" for a failed line.`
 
 // runGeod implements "geodisaster geod [GeodSolve flags]" and the script
 // forms "geodisaster geod inverse" and "geodisaster geod direct".
-func runGeod(ctx context.Context, cio cmdIO, args []string) error {
+func runGeod(ctx context.Context, cio kit.IO, args []string) error {
 	if len(args) > 0 && (args[0] == "inverse" || args[0] == "direct") {
 		return runGeodScript(ctx, cio, args[0], args[1:])
 	}
@@ -66,7 +70,7 @@ func runGeod(ctx context.Context, cio cmdIO, args []string) error {
 	if err != nil {
 		return err
 	}
-	in := cio.stdin
+	in := cio.Stdin
 	switch {
 	case opts.inputString != "":
 		in = strings.NewReader(strings.ReplaceAll(opts.inputString, string(opts.lineSep), "\n"))
@@ -78,7 +82,7 @@ func runGeod(ctx context.Context, cio cmdIO, args []string) error {
 		defer f.Close()
 		in = f
 	}
-	out := cio.stdout
+	out := cio.Stdout
 	var outFile *os.File
 	if opts.outputFile != "" && opts.outputFile != "-" {
 		f, err := os.Create(opts.outputFile)
@@ -406,32 +410,32 @@ func (o geodOptions) extras(s geodesy.Solution) string {
 // lon1 lat2 lon2" in, "azi1 azi2 s12" out, as GeodSolve -i) and "geod
 // direct" (lines "lat1 lon1 azi1 s12" in, "lat2 lon2 azi2" out), at full
 // precision; azi2 is the forward azimuth at the second point.
-func runGeodScript(ctx context.Context, cio cmdIO, mode string, args []string) error {
-	fs := newFlagSet("geod "+mode, "< lines", cio.stderr)
+func runGeodScript(ctx context.Context, cio kit.IO, mode string, args []string) error {
+	fs := kit.NewFlagSet("geod "+mode, "< lines")
 	fs.Description = geodDescription
 	if mode == "inverse" {
 		fs.Example(`echo "40.64 -73.78 1.36 103.99" | geodisaster geod inverse`, "prints azi1 azi2 s12 at full precision")
 	} else {
 		fs.Example(`echo "40.64 -73.78 45 1e6" | geodisaster geod direct`, "prints lat2 lon2 azi2 at full precision")
 	}
-	if err := parseNoOperands(fs, args); err != nil {
+	if err := fs.ParseNoOperands(args); err != nil {
 		return err
 	}
 	g := geodesy.NewGeodesic(geodesy.WGS84())
 	if mode == "inverse" {
-		return forEachLine(ctx, cio, "geod inverse", 4, func(v []float64) (string, error) {
+		return pointlines.Numbers(ctx, cio, "geod inverse", 4, func(v []float64) (string, error) {
 			s12, azi1, azi2, err := g.Inverse(v[0], v[1], v[2], v[3])
 			if err != nil {
 				return "", err
 			}
-			return formatFloat(azi1) + " " + formatFloat(azi2) + " " + formatFloat(s12), nil
+			return pointlines.FormatFloat(azi1) + " " + pointlines.FormatFloat(azi2) + " " + pointlines.FormatFloat(s12), nil
 		})
 	}
-	return forEachLine(ctx, cio, "geod direct", 4, func(v []float64) (string, error) {
+	return pointlines.Numbers(ctx, cio, "geod direct", 4, func(v []float64) (string, error) {
 		lat2, lon2, azi2, err := g.Direct(v[0], v[1], v[2], v[3])
 		if err != nil {
 			return "", err
 		}
-		return formatFloat(lat2) + " " + formatFloat(lon2) + " " + formatFloat(azi2), nil
+		return pointlines.FormatFloat(lat2) + " " + pointlines.FormatFloat(lon2) + " " + pointlines.FormatFloat(azi2), nil
 	})
 }

@@ -1,4 +1,4 @@
-package main
+package inspect
 
 import (
 	"encoding/json"
@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	kit "github.com/geodisaster/engine/internal/cli"
+	"github.com/geodisaster/engine/internal/cli/clitest"
 	"github.com/geodisaster/engine/raster"
 )
 
@@ -72,8 +74,8 @@ var projParam = regexp.MustCompile(`\+([xy])_0=(-?[0-9.]+)`)
 // from (the rasterio test raster shade.tif) and a directory for them.
 func userDefinedSource(t *testing.T) (translate, src, dir string) {
 	t.Helper()
-	translate = needTool(t, "gdal_translate")
-	src = filepath.Join("..", "..", "..", "shared", "data", "rasterio", "shade.tif")
+	translate = clitest.NeedTool(t, "gdal_translate")
+	src = filepath.Join(sharedData, "rasterio", "shade.tif")
 	if _, err := os.Stat(src); err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("CI=true but %s is absent", src)
@@ -130,15 +132,15 @@ func writeUserDefined(t *testing.T, translate, src, dir string, c userDefinedCas
 // members, cornerCoordinates and wgs84Extent; and the text form with
 // plain gdalinfo (WKT block and corner coordinates included).
 func TestInspectUserDefinedCRSLikeGdalinfo(t *testing.T) {
-	gdalinfo := needTool(t, "gdalinfo")
+	gdalinfo := clitest.NeedTool(t, "gdalinfo")
 	translate, src, dir := userDefinedSource(t)
 	same := 0
 	cases := userDefinedCases(t)
 	for _, c := range cases {
 		f := writeUserDefined(t, translate, src, dir, c)
 		want := gdalinfoJSON(t, gdalinfo, f)
-		code, out, errs := runCLI(t, "", "inspect", "--json", f)
-		if code != exitOK {
+		code, out, errs := clitest.Run(t, Commands(), "", "inspect", "--json", f)
+		if code != kit.ExitOK {
 			t.Errorf("%s: inspect exit %d: %s", c.name, code, errs)
 			continue
 		}
@@ -216,7 +218,7 @@ func textLikeGdalinfo(t *testing.T, gdalinfo, name, f string) {
 	if err != nil {
 		t.Fatalf("gdalinfo %s: %v", f, err)
 	}
-	_, got, _ := runCLI(t, "", "inspect", f)
+	_, got, _ := clitest.Run(t, Commands(), "", "inspect", f)
 	if string(want) != got {
 		t.Errorf("%s: text differs:\n--- gdalinfo\n%s\n--- inspect\n%s", name, want, got)
 	}
@@ -225,7 +227,7 @@ func textLikeGdalinfo(t *testing.T, gdalinfo, name, f string) {
 // sameCRSInPROJ requires PROJ (pyproj) to read both WKTs as equivalent CRSs.
 func sameCRSInPROJ(t *testing.T, name, gdalWKT, ours string) {
 	t.Helper()
-	py := needTool(t, "/usr/bin/python3")
+	py := clitest.NeedTool(t, "/usr/bin/python3")
 	script := `import sys, pyproj
 a, b = pyproj.CRS(sys.argv[1]), pyproj.CRS(sys.argv[2])
 a = a.source_crs if a.is_bound else a
@@ -260,7 +262,7 @@ print("same" if ok else "different")
 // gives for user-defined polar stereographic, Mercator, LCC, Albers and
 // LAEA GeoTIFFs written by GDAL from PROJ strings.
 func TestInspectUserDefinedEPSGLikeRasterio(t *testing.T) {
-	py := needTool(t, "/usr/bin/python3")
+	py := clitest.NeedTool(t, "/usr/bin/python3")
 	translate, src, dir := userDefinedSource(t)
 	n := 0
 	for _, c := range userDefinedCases(t) {
@@ -286,11 +288,11 @@ func TestInspectUserDefinedEPSGLikeRasterio(t *testing.T) {
 		if got := d.EPSG(); got != want {
 			t.Errorf("%s: Dataset.EPSG() %d, rasterio %d", c.name, got, want)
 		}
-		code, js, errs := runCLI(t, "", "inspect", "--engine", "--json", f)
+		code, js, errs := clitest.Run(t, Commands(), "", "inspect", "--engine", "--json", f)
 		var doc struct {
 			CRS any `json:"crs"`
 		}
-		if code != exitOK || json.Unmarshal([]byte(js), &doc) != nil {
+		if code != kit.ExitOK || json.Unmarshal([]byte(js), &doc) != nil {
 			t.Fatalf("%s: inspect --engine --json: exit %d %s", c.name, code, errs)
 		}
 		if fmt.Sprint(doc.CRS) != fmt.Sprintf("EPSG:%d", want) {

@@ -1,4 +1,4 @@
-package main
+package inspect
 
 import (
 	"encoding/json"
@@ -9,6 +9,9 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	kit "github.com/geodisaster/engine/internal/cli"
+	"github.com/geodisaster/engine/internal/cli/clitest"
 )
 
 // gdalinfoJSON runs gdalinfo -json with args on file (PAM disabled, so
@@ -73,8 +76,8 @@ func jsonDiff(path string, want, got any, diffs, missing *[]string) {
 // rasterio test rasters with GDAL into dir and returns their paths.
 func gdalVariants(t *testing.T, dir string) []string {
 	t.Helper()
-	translate := needTool(t, "gdal_translate")
-	src := filepath.Join("..", "..", "..", "shared", "data", "rasterio")
+	translate := clitest.NeedTool(t, "gdal_translate")
+	src := filepath.Join(sharedData, "rasterio")
 	rgb, shade, world := filepath.Join(src, "RGB.byte.tif"), filepath.Join(src, "shade.tif"), filepath.Join(src, "world.byte.tif")
 	variants := []struct {
 		name string
@@ -139,8 +142,8 @@ var inspectKnownDifferences = map[string]string{
 // emit to have the same value. Members only gdalinfo emits are listed in
 // the log (the CRS's WKT, JPEG/WebP quality guesses).
 func TestInspectAgreesWithGdalinfo(t *testing.T) {
-	bin := needTool(t, "gdalinfo")
-	shared := filepath.Join("..", "..", "..", "shared", "data")
+	bin := clitest.NeedTool(t, "gdalinfo")
+	shared := filepath.Join(sharedData)
 	var files []string
 	for _, f := range []string{"rasterio/RGB.byte.tif", "rasterio/shade.tif", "rasterio/world.byte.tif",
 		"sen1floods11/Spain_7370579/S1Hand.tif", "sen1floods11/Spain_7370579/LabelHand.tif", "sen1floods11/Spain_7370579/S2Hand.tif"} {
@@ -174,8 +177,8 @@ func TestInspectAgreesWithGdalinfo(t *testing.T) {
 			for _, o := range opts {
 				args = append(args, "-"+o)
 			}
-			code, out, errs := runCLI(t, "", append(args, f)...)
-			if code != exitOK {
+			code, out, errs := clitest.Run(t, Commands(), "", append(args, f)...)
+			if code != kit.ExitOK {
 				t.Errorf("%s %v: exit %d: %s", f, opts, code, errs)
 				continue
 			}
@@ -211,10 +214,10 @@ func TestInspectAgreesWithGdalinfo(t *testing.T) {
 // TestInspectTextMatchesGdalinfo compares inspect's text with gdalinfo's,
 // WKT block and corner coordinates included.
 func TestInspectTextMatchesGdalinfo(t *testing.T) {
-	bin := needTool(t, "gdalinfo")
+	bin := clitest.NeedTool(t, "gdalinfo")
 	for _, f := range []string{"rasterio/RGB.byte.tif", "rasterio/shade.tif", "rasterio/world.byte.tif",
 		"sen1floods11/Spain_7370579/S1Hand.tif", "sen1floods11/Spain_7370579/S2Hand.tif", "sen1floods11/Spain_7370579/LabelHand.tif"} {
-		p := filepath.Join("..", "..", "..", "shared", "data", f)
+		p := filepath.Join(sharedData, f)
 		if _, err := os.Stat(p); err != nil {
 			t.Logf("corpus absent: %s", p)
 			continue
@@ -230,7 +233,7 @@ func TestInspectTextMatchesGdalinfo(t *testing.T) {
 			for _, o := range opts {
 				args = append(args, "-"+o)
 			}
-			_, got, _ := runCLI(t, "", append(args, p)...)
+			_, got, _ := clitest.Run(t, Commands(), "", append(args, p)...)
 			if w, g := string(want), got; w != g {
 				t.Errorf("%s %v text differs:\n--- gdalinfo\n%s\n--- inspect\n%s", f, opts, w, g)
 			}

@@ -1,4 +1,4 @@
-package main
+package mixture
 
 import (
 	"bufio"
@@ -12,15 +12,19 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	kit "github.com/geodisaster/engine/internal/cli"
 	"github.com/geodisaster/engine/scoring"
 )
 
-func init() {
-	register(command{
-		name:    "mixture",
-		summary: "GeoKTools mixture audit: TV bound, corner check, per-K means, case and template-cluster bootstraps",
-		run:     runMixture,
-	})
+// Commands returns the mixture command.
+func Commands() []kit.Command {
+	return []kit.Command{
+		{
+			Name:    "mixture",
+			Summary: "GeoKTools mixture audit: TV bound, corner check, per-K means, case and template-cluster bootstraps",
+			Run:     runMixture,
+		},
+	}
 }
 
 // mixtureDefaults are the audit's factual inputs (GeoKTools development
@@ -73,8 +77,8 @@ type mixtureReport struct {
 
 // runMixture implements "geodisaster mixture --dev 10,50,15,10 --test
 // 30,100,50,30 [--scores 0.9,0.8,0.6,0.4] [--cases FILE.jsonl] [--json]".
-func runMixture(_ context.Context, cio cmdIO, args []string) error {
-	fs := newFlagSet("mixture", "[--dev N1,N2,...] [--test N1,N2,...] [--scores S1,S2,...] [--cases FILE.jsonl [--replicates R] [--seed S] [--confidence C] [--merge-template A=B,...]] [--json]", cio.stderr)
+func runMixture(_ context.Context, cio kit.IO, args []string) error {
+	fs := kit.NewFlagSet("mixture", "[--dev N1,N2,...] [--test N1,N2,...] [--scores S1,S2,...] [--cases FILE.jsonl [--replicates R] [--seed S] [--confidence C] [--merge-template A=B,...]] [--json]")
 	fs.Description = "The GeoKTools mixture audit: total-variation bound, corner check, per-K\nmeans and case- and template-cluster bootstrap intervals."
 	fs.Example("geodisaster mixture", "the audit's documented counts and illustrative profile")
 	fs.Example("geodisaster mixture --cases cases.jsonl --replicates 5000 --json", "")
@@ -87,16 +91,16 @@ func runMixture(_ context.Context, cio cmdIO, args []string) error {
 	confidence := fs.Float64("confidence", 0.95, "bootstrap interval confidence level")
 	merge := fs.String("merge-template", "", "merge declared template variants into one family: VARIANT=FAMILY[,...]")
 	asJSON := fs.Bool("json", false, "print JSON")
-	if err := parseNoOperands(fs, args); err != nil {
+	if err := fs.ParseNoOperands(args); err != nil {
 		return err
 	}
 	dev, err := mixtureList(*devFlag)
 	if err != nil {
-		return usagef("mixture: --dev: %v", err)
+		return kit.Usagef("mixture: --dev: %v", err)
 	}
 	test, err := mixtureList(*testFlag)
 	if err != nil {
-		return usagef("mixture: --test: %v", err)
+		return kit.Usagef("mixture: --test: %v", err)
 	}
 	source := "--scores"
 	explicitScores := *scoresFlag != ""
@@ -105,11 +109,11 @@ func runMixture(_ context.Context, cio cmdIO, args []string) error {
 	}
 	profile, err := mixtureProfile(*scoresFlag)
 	if err != nil {
-		return usagef("mixture: --scores: %v", err)
+		return kit.Usagef("mixture: --scores: %v", err)
 	}
 	audit, err := scoring.AuditMixture(dev, test, profile)
 	if err != nil {
-		return usageError{err}
+		return &kit.UsageError{Err: err}
 	}
 	rep := mixtureReport{
 		TVBoundPP: 100 * audit.TVBound, CornerMaxPP: 100 * audit.CornerMax, Corner: audit.Corner,
@@ -127,7 +131,7 @@ func runMixture(_ context.Context, cio cmdIO, args []string) error {
 	if *casesFlag != "" {
 		merges, err := mixtureMerges(*merge)
 		if err != nil {
-			return usagef("mixture: --merge-template: %v", err)
+			return kit.Usagef("mixture: --merge-template: %v", err)
 		}
 		cases, err := mixtureReadCases(cio, *casesFlag, merges)
 		if err != nil {
@@ -165,7 +169,7 @@ func runMixture(_ context.Context, cio cmdIO, args []string) error {
 		}
 		ivs, err := scoring.Bootstrap(cases, audit.TestWeights, *replicates, *confidence, *seed)
 		if err != nil {
-			return usagef("mixture: %v", err)
+			return kit.Usagef("mixture: %v", err)
 		}
 		rep.Confidence, rep.Seed = confidence, seed
 		for _, iv := range ivs {
@@ -177,12 +181,12 @@ func runMixture(_ context.Context, cio cmdIO, args []string) error {
 			rep.Bootstrap = append(rep.Bootstrap, mi)
 		}
 	} else if *merge != "" {
-		return usagef("mixture: --merge-template needs --cases")
+		return kit.Usagef("mixture: --merge-template needs --cases")
 	}
 	if *asJSON {
-		return writeJSON(cio.stdout, rep)
+		return kit.WriteJSON(cio.Stdout, rep)
 	}
-	return mixturePrint(cio.stdout, &rep)
+	return mixturePrint(cio.Stdout, &rep)
 }
 
 func mixturePrint(w io.Writer, rep *mixtureReport) error {
@@ -272,8 +276,8 @@ func mixtureMerges(s string) (map[string]string, error) {
 }
 
 // mixtureReadCases reads the per-case JSONL ("-" for stdin).
-func mixtureReadCases(cio cmdIO, path string, merges map[string]string) ([]scoring.Case, error) {
-	var r io.Reader = cio.stdin
+func mixtureReadCases(cio kit.IO, path string, merges map[string]string) ([]scoring.Case, error) {
+	var r io.Reader = cio.Stdin
 	if path != "-" {
 		f, err := os.Open(path)
 		if err != nil {

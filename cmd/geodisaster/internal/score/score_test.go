@@ -1,47 +1,29 @@
-package main
+package score
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	kit "github.com/geodisaster/engine/internal/cli"
+	"github.com/geodisaster/engine/internal/cli/clitest"
 )
-
-// scoringRunCLI runs the CLI in-process and returns exit code, stdout and stderr.
-func scoringRunCLI(t *testing.T, stdin string, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code := run(context.Background(), cmdIO{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errb}, args)
-	return code, out.String(), errb.String()
-}
-
-// scoringWriteFile writes content to name under dir and returns its path.
-func scoringWriteFile(t *testing.T, dir, name, content string) string {
-	t.Helper()
-	p := filepath.Join(dir, name)
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
 
 func TestScoreCommand(t *testing.T) {
 	dir := t.TempDir()
-	gold := scoringWriteFile(t, dir, "gold.jsonl", `{"id":"a","question_type":"xbd_q1","family":"xbd","answer":{"count":3,"ok":true}}
+	gold := clitest.WriteFile(t, dir, "gold.jsonl", `{"id":"a","question_type":"xbd_q1","family":"xbd","answer":{"count":3,"ok":true}}
 {"id":"b","question_type":"xbd_q1","answer":{"count":3,"ok":true}}
 {"id":"c","question_type":"sen1_flood_b","answer":{"fraction":0.5}}
 {"id":"d","question_type":"sen1_flood_b","answer":{"fraction":0.5}}
 `)
-	pred := scoringWriteFile(t, dir, "pred.jsonl", `{"id":"a","answer":{"count":3.0000004,"ok":true}}
+	pred := clitest.WriteFile(t, dir, "pred.jsonl", `{"id":"a","answer":{"count":3.0000004,"ok":true}}
 {"id":"b","answer":{"count":3,"ok":1}}
 {"id":"c","answer":{"fraction":Infinity}}
 `)
 	// Scoring ran and three of four records are not correct: exit 1.
-	code, out, stderr := scoringRunCLI(t, "", "score", "--gold", gold, "--pred", pred, "--json")
-	if code != exitFailure {
+	code, out, stderr := clitest.Run(t, Commands(), "", "score", "--gold", gold, "--pred", pred, "--json")
+	if code != kit.ExitFailure {
 		t.Fatalf("exit %d, stderr %s", code, stderr)
 	}
 	var rep struct {
@@ -78,32 +60,32 @@ func TestScoreCommand(t *testing.T) {
 	}
 
 	// Plain table.
-	code, out, _ = scoringRunCLI(t, "", "score", "--gold", gold, "--pred", pred)
-	if code != exitFailure || !strings.Contains(out, "xbd_q1") || !strings.Contains(out, "50.00%") || !strings.Contains(out, "missing prediction") {
+	code, out, _ = clitest.Run(t, Commands(), "", "score", "--gold", gold, "--pred", pred)
+	if code != kit.ExitFailure || !strings.Contains(out, "xbd_q1") || !strings.Contains(out, "50.00%") || !strings.Contains(out, "missing prediction") {
 		t.Errorf("table (exit %d):\n%s", code, out)
 	}
 }
 
 func TestScoreCommandExitCodes(t *testing.T) {
 	dir := t.TempDir()
-	gold := scoringWriteFile(t, dir, "gold.jsonl", `{"id":"a","question_type":"xbd_q1","answer":1}`+"\n")
-	badGold := scoringWriteFile(t, dir, "bad.jsonl", `{"id":"a","question_type":"xbd_q1"`+"\n")
-	pred := scoringWriteFile(t, dir, "pred.jsonl", `{"id":"a","answer":1}`+"\n")
-	badPolicy := scoringWriteFile(t, dir, "policy.json", `{"policy":"x"}`)
+	gold := clitest.WriteFile(t, dir, "gold.jsonl", `{"id":"a","question_type":"xbd_q1","answer":1}`+"\n")
+	badGold := clitest.WriteFile(t, dir, "bad.jsonl", `{"id":"a","question_type":"xbd_q1"`+"\n")
+	pred := clitest.WriteFile(t, dir, "pred.jsonl", `{"id":"a","answer":1}`+"\n")
+	badPolicy := clitest.WriteFile(t, dir, "policy.json", `{"policy":"x"}`)
 	for _, tc := range []struct {
 		args []string
 		code int
 	}{
-		{[]string{"score", "--gold", gold, "--pred", pred}, exitOK},
-		{[]string{"score", "--gold", gold}, exitUsage},
-		{[]string{"score", "--gold", gold, "--pred", pred, "extra"}, exitUsage},
-		{[]string{"score", "--bogus"}, exitUsage},
-		{[]string{"score", "--gold", filepath.Join(dir, "absent"), "--pred", pred}, exitCannotRun},
-		{[]string{"score", "--gold", badGold, "--pred", pred}, exitCannotRun},
-		{[]string{"score", "--gold", gold, "--pred", pred, "--policy", badPolicy}, exitCannotRun},
-		{[]string{"score", "--help"}, exitOK},
+		{[]string{"score", "--gold", gold, "--pred", pred}, kit.ExitOK},
+		{[]string{"score", "--gold", gold}, kit.ExitUsage},
+		{[]string{"score", "--gold", gold, "--pred", pred, "extra"}, kit.ExitUsage},
+		{[]string{"score", "--bogus"}, kit.ExitUsage},
+		{[]string{"score", "--gold", filepath.Join(dir, "absent"), "--pred", pred}, kit.ExitCannotRun},
+		{[]string{"score", "--gold", badGold, "--pred", pred}, kit.ExitCannotRun},
+		{[]string{"score", "--gold", gold, "--pred", pred, "--policy", badPolicy}, kit.ExitCannotRun},
+		{[]string{"score", "--help"}, kit.ExitOK},
 	} {
-		if code, _, stderr := scoringRunCLI(t, "", tc.args...); code != tc.code {
+		if code, _, stderr := clitest.Run(t, Commands(), "", tc.args...); code != tc.code {
 			t.Errorf("%v: exit %d, want %d (%s)", tc.args, code, tc.code, stderr)
 		}
 	}

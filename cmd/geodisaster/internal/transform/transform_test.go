@@ -1,4 +1,4 @@
-package main
+package transform
 
 import (
 	"encoding/json"
@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/geodisaster/engine/crs"
+	kit "github.com/geodisaster/engine/internal/cli"
+	"github.com/geodisaster/engine/internal/cli/clitest"
 )
 
 // cs2csTool returns cs2cs, skipping when absent locally and failing under
@@ -98,8 +100,8 @@ func lastDigitUnit(s string) float64 {
 func checkAgainstCs2cs(t *testing.T, tool, input string, tol float64, args ...string) {
 	t.Helper()
 	want := runCs2cs(t, tool, input, args...)
-	code, got, stderr := runCLI(t, input, append([]string{"transform"}, args...)...)
-	if code != exitOK {
+	code, got, stderr := clitest.Run(t, Commands(), input, append([]string{"transform"}, args...)...)
+	if code != kit.ExitOK {
 		t.Errorf("transform %q: exit %d: %s", args, code, stderr)
 		return
 	}
@@ -228,18 +230,18 @@ func TestTransformAgainstCs2cs(t *testing.T) {
 // order whatever the authority order, shortest exact decimals, "* *" for
 // a failed point and exit 5 (bad input).
 func TestTransformXYForm(t *testing.T) {
-	code, out, _ := runCLI(t, "-75 40 extra\n# c\n", "transform", "--from", "EPSG:4326", "--to", "EPSG:32618")
-	if code != exitOK || out != "500000 4427757.218738375 extra\n# c\n" {
+	code, out, _ := clitest.Run(t, Commands(), "-75 40 extra\n# c\n", "transform", "--from", "EPSG:4326", "--to", "EPSG:32618")
+	if code != kit.ExitOK || out != "500000 4427757.218738375 extra\n# c\n" {
 		t.Errorf("exit %d out %q", code, out)
 	}
-	code, out, stderr := runCLI(t, "0 91\n", "transform", "--from", "EPSG:4326", "--to", "EPSG:32618")
-	if code != exitCannotRun || out != "* *\n" || !strings.Contains(stderr, "outside [-90, 90]") {
+	code, out, stderr := clitest.Run(t, Commands(), "0 91\n", "transform", "--from", "EPSG:4326", "--to", "EPSG:32618")
+	if code != kit.ExitCannotRun || out != "* *\n" || !strings.Contains(stderr, "outside [-90, 90]") {
 		t.Errorf("bad point: exit %d out %q err %q", code, out, stderr)
 	}
 	// N,E authority order does not change the x y form.
-	code, out, _ = runCLI(t, "10 50\n", "transform", "--from", "EPSG:4326", "--to", "EPSG:3035")
+	code, out, _ = clitest.Run(t, Commands(), "10 50\n", "transform", "--from", "EPSG:4326", "--to", "EPSG:3035")
 	x, _ := strconv.ParseFloat(strings.Fields(out)[0], 64)
-	if code != exitOK || math.Abs(x-4321000) > 1 {
+	if code != kit.ExitOK || math.Abs(x-4321000) > 1 {
 		t.Errorf("3035 x y: exit %d out %q", code, out)
 	}
 }
@@ -256,19 +258,19 @@ func TestTransformUsage(t *testing.T) {
 		{"transform", "--bogus", "EPSG:4326", "EPSG:32633"},
 		{"transform", "--list", "EPSG:4326"},
 	} {
-		if code, _, _ := runCLI(t, "", args...); code != exitUsage {
-			t.Errorf("%q: exit %d, want %d", args, code, exitUsage)
+		if code, _, _ := clitest.Run(t, Commands(), "", args...); code != kit.ExitUsage {
+			t.Errorf("%q: exit %d, want %d", args, code, kit.ExitUsage)
 		}
 	}
-	code, out, _ := runCLI(t, "", "transform", "--help")
-	if code != exitOK || !strings.Contains(out, "examples:") || !strings.Contains(out, "2    usage error") {
+	code, out, _ := clitest.Run(t, Commands(), "", "transform", "--help")
+	if code != kit.ExitOK || !strings.Contains(out, "examples:") || !strings.Contains(out, "2    usage error") {
 		t.Errorf("--help: exit %d, %q", code, out)
 	}
 }
 
 func TestTransformList(t *testing.T) {
-	code, out, _ := runCLI(t, "", "transform", "--list")
-	if code != exitOK {
+	code, out, _ := clitest.Run(t, Commands(), "", "transform", "--list")
+	if code != kit.ExitOK {
 		t.Fatalf("exit %d", code)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
@@ -284,12 +286,35 @@ func TestTransformList(t *testing.T) {
 			t.Errorf("list lacks %q", want)
 		}
 	}
-	code, out, _ = runCLI(t, "", "transform", "--list", "--json")
+	code, out, _ = clitest.Run(t, Commands(), "", "transform", "--list", "--json")
 	var list []struct {
 		Code, Name, Area string
 		BBox             [4]float64
 	}
-	if code != exitOK || json.Unmarshal([]byte(out), &list) != nil || len(list) < 5500 {
+	if code != kit.ExitOK || json.Unmarshal([]byte(out), &list) != nil || len(list) < 5500 {
 		t.Fatalf("--json: exit %d, %d entries", code, len(list))
+	}
+}
+
+func TestTransformCLI(t *testing.T) {
+	in := "15 45\n# comment\n12.5 -33 7\n"
+	code, out, _ := clitest.Run(t, Commands(), in, "transform", "--from", "EPSG:4326", "--to", "EPSG:32633")
+	want := "500000 4982950.400226552\n# comment\n266430.0369029905 -3654063.334933304 7\n"
+	if code != kit.ExitOK || out != want {
+		t.Errorf("exit %d out %q want %q", code, out, want)
+	}
+	code, out, _ = clitest.Run(t, Commands(), "0 0\n", "transform", "--from", "aeqd:10,20", "--to", "EPSG:4326")
+	if code != kit.ExitOK || out != "20 10\n" {
+		t.Errorf("aeqd centre: exit %d out %q", code, out)
+	}
+	code, out, stderr := clitest.Run(t, Commands(), "0 95\nfoo bar\n", "transform", "--from", "EPSG:4326", "--to", "EPSG:3857")
+	if code != kit.ExitCannotRun || out != "* *\n* *\n" || !strings.Contains(stderr, "2 of 2 points failed") {
+		t.Errorf("bad points: exit %d out %q err %q", code, out, stderr)
+	}
+	if code, _, _ := clitest.Run(t, Commands(), "", "transform", "--from", "EPSG:1", "--to", "EPSG:4326"); code != kit.ExitUsage {
+		t.Errorf("unknown EPSG exit %d", code)
+	}
+	if code, _, _ := clitest.Run(t, Commands(), "", "transform", "--to", "EPSG:4326"); code != kit.ExitUsage {
+		t.Errorf("missing --from exit %d", code)
 	}
 }
