@@ -2,12 +2,15 @@ package inspect
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	kit "github.com/geodisaster/engine/internal/cli"
@@ -103,30 +106,40 @@ func gdalVariants(t *testing.T, dir string) []string {
 		{"pixelispoint.tif", []string{"-mo", "AREA_OR_POINT=Point", "-mo", "TIFFTAG_SOFTWARE=geodisaster test", "-mo", "OWNER=me", world}},
 		{"webmercator_tiled.tif", []string{"-co", "TILED=YES", "-co", "BLOCKXSIZE=512", "-co", "BLOCKYSIZE=256", shade}},
 	}
-	var out []string
-	for _, v := range variants {
-		p := filepath.Join(dir, v.name)
-		args := append([]string{"-q"}, v.args[:len(v.args)-1]...)
-		args = append(args, v.args[len(v.args)-1], p)
-		cmd := exec.Command(translate, args...)
-		cmd.Env = append(os.Environ(), "GDAL_PAM_ENABLED=NO")
-		if msg, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("gdal_translate %s: %v\n%s", v.name, err, msg)
-		}
-		out = append(out, p)
-	}
-	// Overviews, and an internal mask with overviews of its own.
-	if addo, err := exec.LookPath("gdaladdo"); err == nil {
-		for _, f := range []string{"lzw_band.tif", "deflate_pred2_tiled.tif"} {
-			p := filepath.Join(dir, f)
-			cmd := exec.Command(addo, "-q", p, "2", "4")
-			cmd.Env = append(os.Environ(), "GDAL_PAM_ENABLED=NO")
-			if msg, err := cmd.CombinedOutput(); err != nil {
-				t.Fatalf("gdaladdo %s: %v\n%s", f, err, msg)
+	addo, _ := exec.LookPath("gdaladdo")
+	out := make([]string, len(variants))
+	errs := make([]error, len(variants))
+	sem := make(chan struct{}, runtime.NumCPU())
+	var wg sync.WaitGroup
+	for i, v := range variants {
+		out[i] = filepath.Join(dir, v.name)
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			args := append([]string{"-q"}, v.args[:len(v.args)-1]...)
+			errs[i] = gdalTool(translate, append(args, v.args[len(v.args)-1], out[i])...)
+			// Overviews, and an internal mask with overviews of its own.
+			if errs[i] == nil && addo != "" && (v.name == "lzw_band.tif" || v.name == "deflate_pred2_tiled.tif") {
+				errs[i] = gdalTool(addo, "-q", out[i], "2", "4")
 			}
-		}
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
 	}
 	return out
+}
+
+// gdalTool runs a GDAL command-line tool with PAM disabled.
+func gdalTool(tool string, args ...string) error {
+	cmd := exec.Command(tool, args...)
+	cmd.Env = append(os.Environ(), "GDAL_PAM_ENABLED=NO")
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("%s %v: %v\n%s", filepath.Base(tool), args, err, msg)
+	}
+	return nil
 }
 
 // inspectKnownDifferences are the members that cannot equal gdalinfo's
@@ -165,50 +178,69 @@ func TestInspectAgreesWithGdalinfo(t *testing.T) {
 	// (the plain form adds nothing there and doubles the time).
 	corpus, _ := filepath.Glob(filepath.Join(inspectCorpus, "*.tif"))
 	files = append(files, corpus...)
+	var mu sync.Mutex
 	missingByKey := map[string]int{}
-	for i, f := range files {
-		optSets := [][]string{{"-stats", "-checksum"}}
-		if i < real {
-			optSets = append(optSets, nil)
+	t.Run("file", func(t *testing.T) {
+		for i, f := range files {
+			t.Run(filepath.Base(f), func(t *testing.T) {
+				t.Parallel()
+				inspectLikeGdalinfoJSON(t, bin, f, i < real, func(missing []string) {
+					mu.Lock()
+					defer mu.Unlock()
+					for _, m := range missing {
+						missingByKey[m]++
+					}
+				})
+			})
 		}
-		for _, opts := range optSets {
-			want := gdalinfoJSON(t, bin, f, opts...)
-			args := []string{"inspect", "--json"}
-			for _, o := range opts {
-				args = append(args, "-"+o)
-			}
-			code, out, errs := clitest.Run(t, Commands(), "", append(args, f)...)
-			if code != kit.ExitOK {
-				t.Errorf("%s %v: exit %d: %s", f, opts, code, errs)
-				continue
-			}
-			var got map[string]any
-			if err := json.Unmarshal([]byte(out), &got); err != nil {
-				t.Fatalf("%s: %v\n%s", f, err, out)
-			}
-			var diffs, missing []string
-			jsonDiff("", want, got, &diffs, &missing)
-			for _, d := range diffs {
-				if why, ok := inspectKnownDifferences[filepath.Base(f)+" "+strings.SplitN(d, ":", 2)[0]]; ok {
-					t.Logf("known difference, %s %v: %s (%s)", filepath.Base(f), opts, d, why)
-					continue
-				}
-				t.Errorf("%s %v: %s", filepath.Base(f), opts, d)
-			}
-			for _, m := range missing {
-				missingByKey[m]++
-				if os.Getenv("GEODISASTER_INSPECT_VERBOSE") != "" {
-					t.Logf("%s %v: only gdalinfo has %s", filepath.Base(f), opts, m)
-				}
-			}
-		}
-	}
+	})
 	keys := make([]string, 0, len(missingByKey))
 	for k := range missingByKey {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	t.Logf("%d files compared; members gdalinfo emits and inspect does not: %s", len(files), strings.Join(keys, ", "))
+}
+
+// inspectLikeGdalinfoJSON compares inspect --json with gdalinfo -json on
+// f, with -stats -checksum and, when plain, without them too; it passes
+// the members only gdalinfo has to missingOnly.
+func inspectLikeGdalinfoJSON(t *testing.T, bin, f string, plain bool, missingOnly func([]string)) {
+	optSets := [][]string{{"-stats", "-checksum"}}
+	if plain {
+		optSets = append(optSets, nil)
+	}
+	for _, opts := range optSets {
+		want := gdalinfoJSON(t, bin, f, opts...)
+		args := []string{"inspect", "--json"}
+		for _, o := range opts {
+			args = append(args, "-"+o)
+		}
+		code, out, errs := clitest.Run(t, Commands(), "", append(args, f)...)
+		if code != kit.ExitOK {
+			t.Errorf("%s %v: exit %d: %s", f, opts, code, errs)
+			continue
+		}
+		var got map[string]any
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatalf("%s: %v\n%s", f, err, out)
+		}
+		var diffs, missing []string
+		jsonDiff("", want, got, &diffs, &missing)
+		for _, d := range diffs {
+			if why, ok := inspectKnownDifferences[filepath.Base(f)+" "+strings.SplitN(d, ":", 2)[0]]; ok {
+				t.Logf("known difference, %s %v: %s (%s)", filepath.Base(f), opts, d, why)
+				continue
+			}
+			t.Errorf("%s %v: %s", filepath.Base(f), opts, d)
+		}
+		missingOnly(missing)
+		if os.Getenv("GEODISASTER_INSPECT_VERBOSE") != "" {
+			for _, m := range missing {
+				t.Logf("%s %v: only gdalinfo has %s", filepath.Base(f), opts, m)
+			}
+		}
+	}
 }
 
 // TestInspectTextMatchesGdalinfo compares inspect's text with gdalinfo's,
@@ -222,21 +254,24 @@ func TestInspectTextMatchesGdalinfo(t *testing.T) {
 			t.Logf("corpus absent: %s", p)
 			continue
 		}
-		for _, opts := range [][]string{nil, {"-stats", "-checksum"}} {
-			cmd := exec.Command(bin, append(opts, p)...)
-			cmd.Env = append(os.Environ(), "GDAL_PAM_ENABLED=NO")
-			want, err := cmd.Output()
-			if err != nil {
-				t.Fatal(err)
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			t.Parallel()
+			for _, opts := range [][]string{nil, {"-stats", "-checksum"}} {
+				cmd := exec.Command(bin, append(opts, p)...)
+				cmd.Env = append(os.Environ(), "GDAL_PAM_ENABLED=NO")
+				want, err := cmd.Output()
+				if err != nil {
+					t.Fatal(err)
+				}
+				args := []string{"inspect"}
+				for _, o := range opts {
+					args = append(args, "-"+o)
+				}
+				_, got, _ := clitest.Run(t, Commands(), "", append(args, p)...)
+				if w, g := string(want), got; w != g {
+					t.Errorf("%s %v text differs:\n--- gdalinfo\n%s\n--- inspect\n%s", f, opts, w, g)
+				}
 			}
-			args := []string{"inspect"}
-			for _, o := range opts {
-				args = append(args, "-"+o)
-			}
-			_, got, _ := clitest.Run(t, Commands(), "", append(args, p)...)
-			if w, g := string(want), got; w != g {
-				t.Errorf("%s %v text differs:\n--- gdalinfo\n%s\n--- inspect\n%s", f, opts, w, g)
-			}
-		}
+		})
 	}
 }

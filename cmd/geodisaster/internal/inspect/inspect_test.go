@@ -21,6 +21,13 @@ const inspectCorpus = "../../../../conformance/raster/testdata"
 // repository).
 var sharedData = filepath.Join("..", "..", "..", "..", "..", "shared", "data")
 
+// TestMain removes the files the tests of the binary share.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	userDefinedDir.Remove()
+	os.Exit(code)
+}
+
 // numOrString decodes inspect's JSON numbers, which may be "nan"/"inf".
 func numOrString(t *testing.T, v any) float64 {
 	t.Helper()

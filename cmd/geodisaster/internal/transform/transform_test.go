@@ -15,20 +15,6 @@ import (
 	"github.com/geodisaster/engine/internal/cli/clitest"
 )
 
-// cs2csTool returns cs2cs, skipping when absent locally and failing under
-// CI=true (.ci/steps/00-native-stack.sh installs proj-bin).
-func cs2csTool(t *testing.T) string {
-	t.Helper()
-	p, err := exec.LookPath("cs2cs")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("CI=true but cs2cs is not installed (proj-bin)")
-		}
-		t.Skip("cs2cs not installed")
-	}
-	return p
-}
-
 // runCs2cs runs cs2cs itself with args on input.
 func runCs2cs(t *testing.T, tool, input string, args ...string) string {
 	t.Helper()
@@ -169,33 +155,41 @@ func methodSamples(t *testing.T) []struct {
 // transformations chosen per point), PROJ strings with +to, and the
 // options -I, -d, -f, -r, -s, -E.
 func TestTransformAgainstCs2cs(t *testing.T) {
-	tool := cs2csTool(t)
+	tool := clitest.NeedTool(t, "cs2cs")
 	samples := methodSamples(t)
 	if len(samples) < 25 {
 		t.Fatalf("only %d methods sampled", len(samples))
 	}
+	// Every check runs cs2cs in its own process: the subtests run in
+	// parallel.
 	for _, s := range samples {
 		src, dst := fmt.Sprintf("EPSG:%d", s.base), fmt.Sprintf("EPSG:%d", s.code)
-		var in strings.Builder
-		for _, f := range [][2]float64{{0, 0}, {0.5, 0.5}, {-0.5, 0.7}} {
-			fmt.Fprintf(&in, "%.9f %.9f\n", s.lat+f[0]*s.dlat, s.lon+f[1]*s.d)
-		}
 		if s.base == 4807 || s.base == 4821 || s.base == 4901 {
 			continue // bases in grads relative to Paris are checked below
 		}
-		checkAgainstCs2cs(t, tool, in.String(), 0, src, dst)
-		// 10 µm at 8 decimals: the engine's 1 mm bound is far looser.
-		checkAgainstCs2cs(t, tool, in.String(), 1e-5, "-d", "8", src, dst)
-		// And back, from cs2cs's own projected coordinates (1e-10 degrees).
-		back := runCs2cs(t, tool, in.String(), "-d", "6", src, dst)
-		checkAgainstCs2cs(t, tool, back, 1e-10, "-d", "9", dst, src)
+		t.Run(dst, func(t *testing.T) {
+			t.Parallel()
+			var in strings.Builder
+			for _, f := range [][2]float64{{0, 0}, {0.5, 0.5}, {-0.5, 0.7}} {
+				fmt.Fprintf(&in, "%.9f %.9f\n", s.lat+f[0]*s.dlat, s.lon+f[1]*s.d)
+			}
+			checkAgainstCs2cs(t, tool, in.String(), 0, src, dst)
+			// 10 µm at 8 decimals: the engine's 1 mm bound is far looser.
+			checkAgainstCs2cs(t, tool, in.String(), 1e-5, "-d", "8", src, dst)
+			// And back, from cs2cs's own projected coordinates (1e-10 degrees).
+			back := runCs2cs(t, tool, in.String(), "-d", "6", src, dst)
+			checkAgainstCs2cs(t, tool, back, 1e-10, "-d", "9", dst, src)
+		})
 	}
 	t.Logf("%d projection methods checked against cs2cs", len(samples))
-	// Geographic CRSs, DMS output, a prime meridian in grads.
-	checkAgainstCs2cs(t, tool, "50.5 -2.25\n-33.1234567 151.5\n45 15 12.5 rest of line\n", 0, "EPSG:4326", "EPSG:4326")
-	checkAgainstCs2cs(t, tool, "50 2\n46 3\n", 0, "EPSG:4326", "EPSG:4807")
-	checkAgainstCs2cs(t, tool, "55.6 2\n", 0, "-d", "10", "EPSG:4807", "EPSG:4326")
-	checkAgainstCs2cs(t, tool, "55.6 2\n", 0, "-d", "4", "EPSG:4807", "EPSG:27572")
+	t.Run("geographic", func(t *testing.T) {
+		t.Parallel()
+		// Geographic CRSs, DMS output, a prime meridian in grads.
+		checkAgainstCs2cs(t, tool, "50.5 -2.25\n-33.1234567 151.5\n45 15 12.5 rest of line\n", 0, "EPSG:4326", "EPSG:4326")
+		checkAgainstCs2cs(t, tool, "50 2\n46 3\n", 0, "EPSG:4326", "EPSG:4807")
+		checkAgainstCs2cs(t, tool, "55.6 2\n", 0, "-d", "10", "EPSG:4807", "EPSG:4326")
+		checkAgainstCs2cs(t, tool, "55.6 2\n", 0, "-d", "4", "EPSG:4807", "EPSG:27572")
+	})
 	// Datum shifts through WGS 84 (no grid covers these points).
 	for _, c := range []struct{ crs, pts string }{
 		{"EPSG:4230", "50 5\n40 -3\n60 10\n45 10\n38 23\n56 3\n"},
@@ -209,21 +203,27 @@ func TestTransformAgainstCs2cs(t *testing.T) {
 		{"EPSG:4258", "50 10\n"},
 		{"EPSG:4314", "30 10\n"},
 	} {
-		checkAgainstCs2cs(t, tool, c.pts, 0, "-d", "9", c.crs, "EPSG:4326")
-		checkAgainstCs2cs(t, tool, c.pts, 0, "-d", "9", "EPSG:4326", c.crs)
+		t.Run(c.crs, func(t *testing.T) {
+			t.Parallel()
+			checkAgainstCs2cs(t, tool, c.pts, 0, "-d", "9", c.crs, "EPSG:4326")
+			checkAgainstCs2cs(t, tool, c.pts, 0, "-d", "9", "EPSG:4326", c.crs)
+		})
 	}
-	// Projected to projected across datums (OSGB36: EPSG's Helmert, Debian
-	// has no OSTN15 grid).
-	checkAgainstCs2cs(t, tool, "400000 300000\n530000 180000\n", 0, "-d", "3", "EPSG:27700", "EPSG:32630")
-	// PROJ strings (x y order) and cs2cs's options.
-	checkAgainstCs2cs(t, tool, "15 45\n", 0, "+proj=longlat", "+datum=WGS84", "+to", "+proj=utm", "+zone=33", "+datum=WGS84")
-	checkAgainstCs2cs(t, tool, "7.5 45.5\n", 0, "+proj=longlat", "+datum=WGS84", "+to", "+proj=aeqd", "+lat_0=45", "+lon_0=7", "+datum=WGS84")
-	checkAgainstCs2cs(t, tool, "45 15\n", 0, "-I", "EPSG:32633", "EPSG:4326")
-	checkAgainstCs2cs(t, tool, "45 15\n", 0, "-f", "%.4f", "EPSG:4326", "EPSG:3035")
-	checkAgainstCs2cs(t, tool, "15 45\n", 0, "-r", "EPSG:4326", "EPSG:32633")
-	checkAgainstCs2cs(t, tool, "45 15\n", 0, "-s", "EPSG:4326", "EPSG:32633")
-	checkAgainstCs2cs(t, tool, "45 15\n", 0, "-E", "EPSG:4326", "EPSG:32633")
-	checkAgainstCs2cs(t, tool, "45d30N 15d15'E\n", 0, "EPSG:4326", "EPSG:32633")
+	t.Run("options", func(t *testing.T) {
+		t.Parallel()
+		// Projected to projected across datums (OSGB36: EPSG's Helmert, Debian
+		// has no OSTN15 grid).
+		checkAgainstCs2cs(t, tool, "400000 300000\n530000 180000\n", 0, "-d", "3", "EPSG:27700", "EPSG:32630")
+		// PROJ strings (x y order) and cs2cs's options.
+		checkAgainstCs2cs(t, tool, "15 45\n", 0, "+proj=longlat", "+datum=WGS84", "+to", "+proj=utm", "+zone=33", "+datum=WGS84")
+		checkAgainstCs2cs(t, tool, "7.5 45.5\n", 0, "+proj=longlat", "+datum=WGS84", "+to", "+proj=aeqd", "+lat_0=45", "+lon_0=7", "+datum=WGS84")
+		checkAgainstCs2cs(t, tool, "45 15\n", 0, "-I", "EPSG:32633", "EPSG:4326")
+		checkAgainstCs2cs(t, tool, "45 15\n", 0, "-f", "%.4f", "EPSG:4326", "EPSG:3035")
+		checkAgainstCs2cs(t, tool, "15 45\n", 0, "-r", "EPSG:4326", "EPSG:32633")
+		checkAgainstCs2cs(t, tool, "45 15\n", 0, "-s", "EPSG:4326", "EPSG:32633")
+		checkAgainstCs2cs(t, tool, "45 15\n", 0, "-E", "EPSG:4326", "EPSG:32633")
+		checkAgainstCs2cs(t, tool, "45d30N 15d15'E\n", 0, "EPSG:4326", "EPSG:32633")
+	})
 }
 
 // TestTransformXYForm keeps the original --from/--to behaviour: x y
