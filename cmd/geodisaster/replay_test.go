@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -76,23 +75,12 @@ func readFile(t *testing.T, p string) string {
 // TestShardsMergeToUnsharded replays a corpus whole and in four shards and
 // requires the merged results and per-type report to equal the whole run.
 func TestShardsMergeToUnsharded(t *testing.T) {
-	corpus := t.TempDir()
-	if code, _, e := cli(t, "synth", "--out", corpus, "--per-type", "5", "--seed", "3"); code != kit.ExitOK {
-		t.Fatalf("synth: %s", e)
-	}
-	in := filepath.Join(corpus, "records.jsonl")
+	in := sharedCorpus(t)
 	whole := t.TempDir()
 	if code, _, e := cli(t, "replay", "--input", in, "--output-dir", whole); code != kit.ExitOK {
 		t.Fatalf("replay: %s", e)
 	}
-	var shards []string
-	for i := 0; i < 4; i++ {
-		d := t.TempDir()
-		if code, _, e := cli(t, "replay", "--input", in, "--output-dir", d, "--shard", fmt.Sprintf("%d/4", i)); code != kit.ExitOK {
-			t.Fatalf("shard %d: %s", i, e)
-		}
-		shards = append(shards, d)
-	}
+	shards := sharedShards(t)
 	merged := t.TempDir()
 	if code, _, e := cli(t, append([]string{"merge", "--output-dir", merged, "--input", in}, shards...)...); code != kit.ExitOK {
 		t.Fatalf("merge: %s", e)

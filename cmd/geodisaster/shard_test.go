@@ -29,6 +29,7 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	sharedCorpusDir.Remove()
+	sharedShardsDir.Remove()
 	os.Exit(code)
 }
 
@@ -45,6 +46,29 @@ func sharedCorpus(t *testing.T) string {
 		return nil
 	})
 	return filepath.Join(dir, "records.jsonl")
+}
+
+var sharedShardsDir testdir.Once
+
+// sharedShards are the four shards of sharedCorpus's replay (replay
+// --shard i/4), replayed once for the tests that only read them.
+func sharedShards(t *testing.T) []string {
+	t.Helper()
+	in := sharedCorpus(t)
+	dirs := make([]string, 4)
+	base := sharedShardsDir.Dir(t, "geodisaster-shards-test-", func(base string) error {
+		for i := range dirs {
+			d := filepath.Join(base, fmt.Sprintf("shard-%d", i))
+			if code, _, e := cli(t, "replay", "--input", in, "--output-dir", d, "--shard", fmt.Sprintf("%d/4", i)); code != kit.ExitOK {
+				return fmt.Errorf("shard %d/4: exit %d: %s", i, code, e)
+			}
+		}
+		return nil
+	})
+	for i := range dirs {
+		dirs[i] = filepath.Join(base, fmt.Sprintf("shard-%d", i))
+	}
+	return dirs
 }
 
 // replayShards replays in into n shard directories under a new directory
@@ -76,7 +100,7 @@ func requireNothingComplete(t *testing.T, dir string) {
 
 func TestMergeRefusesIncompleteOrForeignShards(t *testing.T) {
 	in := sharedCorpus(t)
-	shards := replayShards(t, in, 4)
+	shards := sharedShards(t)
 	// A shard of another corpus: the same records with one gold answer
 	// changed (another SHA-256).
 	otherDir := t.TempDir()
@@ -94,7 +118,7 @@ func TestMergeRefusesIncompleteOrForeignShards(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	foreign := replayShardsAllowFailure(t, other, filepath.Dir(in), 4)
+	foreign1 := replayShard(t, other, filepath.Dir(in), t.TempDir(), 1, 4)
 	// A shard that did not finish: a directory without a manifest.
 	unfinished := filepath.Join(t.TempDir(), "shard-1")
 	if err := os.MkdirAll(filepath.Join(unfinished, ".incomplete-123", "artifacts"), 0o755); err != nil {
@@ -108,7 +132,7 @@ func TestMergeRefusesIncompleteOrForeignShards(t *testing.T) {
 		{"missing shard", []string{shards[0], shards[2], shards[3]}, []string{"shard 1/4 is missing"}},
 		{"two missing", []string{shards[0], shards[2]}, []string{"2 of 4 shards are missing: 1/4, 3/4"}},
 		{"duplicated shard", []string{shards[0], shards[1], shards[2], shards[3], shards[2]}, []string{"shard 2/4 appears 2 times: " + shards[2] + ", " + shards[2]}},
-		{"shard of another corpus", []string{shards[0], foreign[1], shards[2], shards[3]}, []string{foreign[1] + " is shard 1/4 of another corpus", "shard 1/4 is missing"}},
+		{"shard of another corpus", []string{shards[0], foreign1, shards[2], shards[3]}, []string{foreign1 + " is shard 1/4 of another corpus", "shard 1/4 is missing"}},
 		{"unfinished shard", []string{shards[0], unfinished, shards[2], shards[3]}, []string{unfinished + " has no manifest.json: not a finished shard", "shard 1/4 is missing"}},
 		{"shard never ran", []string{shards[0], filepath.Join(otherDir, "shard-1"), shards[2], shards[3]}, []string{filepath.Join(otherDir, "shard-1") + " does not exist", "shard 1/4 is missing"}},
 		{"wrong --input", append([]string{"--input", other}, shards...), []string{"no shard replayed the corpus with SHA-256", "the shards replayed"}},
@@ -138,16 +162,18 @@ func TestMergeRefusesIncompleteOrForeignShards(t *testing.T) {
 	if code, _, e := cli(t, "merge", "--output-dir", t.TempDir()+"/m", merged); code != kit.ExitCannotRun || !strings.Contains(e, "is a merge's output, not a shard") {
 		t.Errorf("merging a merge: exit %d: %s", code, e)
 	}
-	// A shard whose results.jsonl changed after its manifest was written.
-	b, err := os.ReadFile(filepath.Join(shards[3], runtime.ResultsFile))
+	// A shard whose results.jsonl changed after its manifest was written
+	// (a copy: the shared shards stay as replayed).
+	tampered := testdir.Copy(t, shards[3])
+	b, err := os.ReadFile(filepath.Join(tampered, runtime.ResultsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(shards[3], runtime.ResultsFile), bytes.Replace(b, []byte(`"correct":true`), []byte(`"correct":false`), 1), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(tampered, runtime.ResultsFile), bytes.Replace(b, []byte(`"correct":true`), []byte(`"correct":false`), 1), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "merged")
-	if code, _, e := cli(t, append([]string{"merge", "--output-dir", out}, shards...)...); code != kit.ExitCannotRun || !strings.Contains(e, "results.jsonl is not the file its manifest names") {
+	if code, _, e := cli(t, "merge", "--output-dir", out, shards[0], shards[1], shards[2], tampered); code != kit.ExitCannotRun || !strings.Contains(e, "results.jsonl is not the file its manifest names") {
 		t.Errorf("tampered shard: exit %d: %s", code, e)
 	}
 	requireNothingComplete(t, out)
@@ -360,18 +386,27 @@ func TestReportLinksFailuresToTraces(t *testing.T) {
 	}
 }
 
+// replayShardsAllowFailure replays the n shards of in (paths under root)
+// into a new directory; records may fail.
 func replayShardsAllowFailure(t *testing.T, in, root string, n int) []string {
 	t.Helper()
 	base := t.TempDir()
 	var dirs []string
 	for i := 0; i < n; i++ {
-		d := filepath.Join(base, fmt.Sprintf("shard-%d", i))
-		if code, _, e := cli(t, "replay", "--input", in, "--dataset-root", root, "--output-dir", d, "--shard", fmt.Sprintf("%d/%d", i, n)); code != kit.ExitOK && code != kit.ExitFailure {
-			t.Fatalf("shard %d: exit %d: %s", i, code, e)
-		}
-		dirs = append(dirs, d)
+		dirs = append(dirs, replayShard(t, in, root, base, i, n))
 	}
 	return dirs
+}
+
+// replayShard replays shard i/n of in (paths under root) into
+// base/shard-i and returns that directory; records may fail.
+func replayShard(t *testing.T, in, root, base string, i, n int) string {
+	t.Helper()
+	d := filepath.Join(base, fmt.Sprintf("shard-%d", i))
+	if code, _, e := cli(t, "replay", "--input", in, "--dataset-root", root, "--output-dir", d, "--shard", fmt.Sprintf("%d/%d", i, n)); code != kit.ExitOK && code != kit.ExitFailure {
+		t.Fatalf("shard %d: exit %d: %s", i, code, e)
+	}
+	return d
 }
 
 // requireRegenerable runs the command a report of the embedded default
