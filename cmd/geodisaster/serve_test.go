@@ -186,7 +186,7 @@ func TestServeStdio(t *testing.T) {
 		Denials []json.RawMessage
 		Answer  json.RawMessage
 	}
-	if err := json.Unmarshal([]byte(readFileServe(t, auditPath)), &audit); err != nil {
+	if err := json.Unmarshal([]byte(readFile(t, auditPath)), &audit); err != nil {
 		t.Fatal(err)
 	}
 	if len(audit.Denials) != 0 || len(audit.Calls) != len(gold.GTChain)+2 || !sameJSON(t, audit.Answer, rep.Answer) {
@@ -341,15 +341,6 @@ func mustCreate(t *testing.T, path string) io.Writer {
 	}
 	t.Cleanup(func() { f.Close() })
 	return f
-}
-
-func readFileServe(t *testing.T, p string) string {
-	t.Helper()
-	b, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }
 
 // TestServeEveryRecordAndScoreEpisodes serves every record of a corpus

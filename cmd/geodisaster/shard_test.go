@@ -110,14 +110,9 @@ func TestMergeRefusesIncompleteOrForeignShards(t *testing.T) {
 	}
 	recs[0].Answer = json.RawMessage(`{"changed":true}`)
 	other := filepath.Join(otherDir, "records.jsonl")
-	f, err := os.Create(other)
-	if err != nil {
+	if err := workers.WriteRecords(mustCreate(t, other), recs); err != nil {
 		t.Fatal(err)
 	}
-	if err := workers.WriteRecords(f, recs); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
 	foreign1 := replayShard(t, other, filepath.Dir(in), t.TempDir(), 1, 4)
 	// A shard that did not finish: a directory without a manifest.
 	unfinished := filepath.Join(t.TempDir(), "shard-1")
@@ -354,14 +349,9 @@ func TestReportLinksFailuresToTraces(t *testing.T) {
 	}
 	sel[0].Answer = json.RawMessage(`{"not":"the answer"}`)
 	edited := filepath.Join(t.TempDir(), "records.jsonl")
-	f, err := os.Create(edited)
-	if err != nil {
+	if err := workers.WriteRecords(mustCreate(t, edited), sel); err != nil {
 		t.Fatal(err)
 	}
-	if err := workers.WriteRecords(f, sel); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
 	out := t.TempDir()
 	code, _, e := cli(t, "replay", "--input", edited, "--dataset-root", filepath.Dir(in), "--output-dir", out)
 	if code != kit.ExitFailure || !strings.Contains(e, "1 of 5 records failed") {

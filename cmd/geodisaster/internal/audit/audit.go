@@ -19,21 +19,9 @@ import (
 // Commands returns the audit-splits, seal and verify-seal commands.
 func Commands() []kit.Command {
 	return []kit.Command{
-		{
-			Name:    "audit-splits",
-			Summary: "check train/test isolation (groups, samples, paths, routing content, trajectories) and training weights",
-			Run:     runAuditSplits,
-		},
-		{
-			Name:    "seal",
-			Summary: "seal a corpus directory: SHA-256 and size of every file into a manifest",
-			Run:     runSeal,
-		},
-		{
-			Name:    "verify-seal",
-			Summary: "verify a corpus directory against its seal: changed, resized, added, removed files",
-			Run:     runVerifySeal,
-		},
+		{Name: "audit-splits", Summary: "check train/test isolation (groups, samples, paths, routing content, trajectories) and training weights", Run: runAuditSplits},
+		{Name: "seal", Summary: "seal a corpus directory: SHA-256 and size of every file into a manifest", Run: runSeal},
+		{Name: "verify-seal", Summary: "verify a corpus directory against its seal: changed, resized, added, removed files", Run: runVerifySeal},
 	}
 }
 
@@ -68,14 +56,9 @@ func runAuditSplits(_ context.Context, cio kit.IO, args []string) error {
 	if err := fs.ParseNoOperands(args); err != nil {
 		return err
 	}
-	f, err := os.Open(*records)
+	recs, err := readFile("audit-splits", *records, scoring.ReadSplitRecords)
 	if err != nil {
-		return fmt.Errorf("audit-splits: %w", err)
-	}
-	defer f.Close()
-	recs, err := scoring.ReadSplitRecords(f)
-	if err != nil {
-		return fmt.Errorf("audit-splits: %s: %w", *records, err)
+		return err
 	}
 	if len(recs) == 0 {
 		return fmt.Errorf("audit-splits: %s holds no records; an absent corpus is not a pass", *records)
@@ -285,14 +268,9 @@ func runVerifySeal(_ context.Context, cio kit.IO, args []string) error {
 	if err := fs.ParseNoOperands(args); err != nil {
 		return err
 	}
-	f, err := os.Open(*sealPath)
+	s, err := readFile("verify-seal", *sealPath, scoring.ReadSeal)
 	if err != nil {
-		return fmt.Errorf("verify-seal: %w", err)
-	}
-	defer f.Close()
-	s, err := scoring.ReadSeal(f)
-	if err != nil {
-		return fmt.Errorf("verify-seal: %s: %w", *sealPath, err)
+		return err
 	}
 	if st, err := os.Stat(*dir); err != nil {
 		return fmt.Errorf("verify-seal: %w", err)
@@ -324,4 +302,20 @@ func runVerifySeal(_ context.Context, cio kit.IO, args []string) error {
 			*dir, len(d.Changed), len(d.Resized), len(d.Added), len(d.Removed))
 	}
 	return nil
+}
+
+// readFile opens path and parses it with read; the errors name the
+// command cmd, and the path when it does not parse.
+func readFile[T any](cmd, path string, read func(io.Reader) (T, error)) (T, error) {
+	var zero T
+	f, err := os.Open(path)
+	if err != nil {
+		return zero, fmt.Errorf("%s: %w", cmd, err)
+	}
+	defer f.Close()
+	v, err := read(f)
+	if err != nil {
+		return zero, fmt.Errorf("%s: %s: %w", cmd, path, err)
+	}
+	return v, nil
 }

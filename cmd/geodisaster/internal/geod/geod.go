@@ -17,13 +17,7 @@ import (
 
 // Commands returns the geod command.
 func Commands() []kit.Command {
-	return []kit.Command{
-		{
-			Name:    "geod",
-			Summary: "geodesics like GeographicLib's GeodSolve (direct by default, -i inverse, -p, -f); 'geod inverse|direct' for scripts",
-			Run:     runGeod,
-		},
-	}
+	return []kit.Command{{Name: "geod", Summary: "geodesics like GeographicLib's GeodSolve (direct by default, -i inverse, -p, -f); 'geod inverse|direct' for scripts", Run: runGeod}}
 }
 
 const geodDescription = `Solves geodesic problems on the WGS84 ellipsoid (Karney's algorithms) with

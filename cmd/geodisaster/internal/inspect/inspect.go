@@ -10,13 +10,7 @@ import (
 
 // Commands returns the inspect command.
 func Commands() []kit.Command {
-	return []kit.Command{
-		{
-			Name:    "inspect",
-			Summary: "describe a GeoTIFF like gdalinfo (its text layout; --json its -json schema; --stats, --checksum)",
-			Run:     runInspect,
-		},
-	}
+	return []kit.Command{{Name: "inspect", Summary: "describe a GeoTIFF like gdalinfo (its text layout; --json its -json schema; --stats, --checksum)", Run: runInspect}}
 }
 
 const inspectDescription = `Describes a GeoTIFF (a path or an http(s) URL, read with range requests) the

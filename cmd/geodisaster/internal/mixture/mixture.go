@@ -18,13 +18,7 @@ import (
 
 // Commands returns the mixture command.
 func Commands() []kit.Command {
-	return []kit.Command{
-		{
-			Name:    "mixture",
-			Summary: "GeoKTools mixture audit: TV bound, corner check, per-K means, case and template-cluster bootstraps",
-			Run:     runMixture,
-		},
-	}
+	return []kit.Command{{Name: "mixture", Summary: "GeoKTools mixture audit: TV bound, corner check, per-K means, case and template-cluster bootstraps", Run: runMixture}}
 }
 
 // mixtureDefaults are the audit's factual inputs (GeoKTools development

@@ -15,16 +15,8 @@ import (
 // Commands returns the score and geoktools-score commands.
 func Commands() []kit.Command {
 	return []kit.Command{
-		{
-			Name:    "score",
-			Summary: "score predictions against gold under geodisaster_structured_answer_v2",
-			Run:     runScore,
-		},
-		{
-			Name:    "geoktools-score",
-			Summary: "score answers with the GeoKTools deterministic scorer (numeric 10% branch, ROUGE-L strings)",
-			Run:     runGeoKToolsScore,
-		},
+		{Name: "score", Summary: "score predictions against gold under geodisaster_structured_answer_v2", Run: runScore},
+		{Name: "geoktools-score", Summary: "score answers with the GeoKTools deterministic scorer (numeric 10% branch, ROUGE-L strings)", Run: runGeoKToolsScore},
 	}
 }
 

@@ -17,13 +17,7 @@ import (
 
 // Commands returns the transform command.
 func Commands() []kit.Command {
-	return []kit.Command{
-		{
-			Name:    "transform",
-			Summary: "convert coordinates between CRSs like PROJ's cs2cs (SRC DST, EPSG codes, PROJ strings, WKT)",
-			Run:     runTransform,
-		},
-	}
+	return []kit.Command{{Name: "transform", Summary: "convert coordinates between CRSs like PROJ's cs2cs (SRC DST, EPSG codes, PROJ strings, WKT)", Run: runTransform}}
 }
 
 const transformUsage = `[-I] [-d N | -f FORMAT] [-r] [-s] [-E] [-e TEXT] SRC DST < points
@@ -232,13 +226,9 @@ func runTransform(ctx context.Context, cio kit.IO, args []string) error {
 	if err != nil {
 		return err
 	}
-	src, err := crs.Parse(srcText)
+	src, dst, err := parseCRSPair("SRC", srcText, "DST", dstText)
 	if err != nil {
-		return kit.Usagef("transform: SRC: %v", err)
-	}
-	dst, err := crs.Parse(dstText)
-	if err != nil {
-		return kit.Usagef("transform: DST: %v", err)
+		return err
 	}
 	if o.inverse {
 		src, dst = dst, src
@@ -251,18 +241,26 @@ func runTransform(ctx context.Context, cio kit.IO, args []string) error {
 	return c.run(ctx, cio)
 }
 
+// parseCRSPair parses the source and target CRS texts; a text that does
+// not parse is a usage error naming its operand or flag.
+func parseCRSPair(srcName, srcText, dstName, dstText string) (src, dst crs.CRS, err error) {
+	if src, err = crs.Parse(srcText); err != nil {
+		return nil, nil, kit.Usagef("transform: %s: %v", srcName, err)
+	}
+	if dst, err = crs.Parse(dstText); err != nil {
+		return nil, nil, kit.Usagef("transform: %s: %v", dstName, err)
+	}
+	return src, dst, nil
+}
+
 // runTransformXY is the original --from/--to form.
 func runTransformXY(ctx context.Context, cio kit.IO, from, to string) error {
 	if from == "" || to == "" {
 		return kit.Usagef("transform: need --from and --to")
 	}
-	src, err := crs.Parse(from)
+	src, dst, err := parseCRSPair("--from", from, "--to", to)
 	if err != nil {
-		return kit.Usagef("transform: --from: %v", err)
-	}
-	dst, err := crs.Parse(to)
-	if err != nil {
-		return kit.Usagef("transform: --to: %v", err)
+		return err
 	}
 	return pointlines.Numbers(ctx, cio, "transform", 2, func(v []float64) (string, error) {
 		x, y, err := crs.Transform(src, dst, v[0], v[1])
