@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/geodisaster/engine/internal/cli/clitest"
+	"github.com/geodisaster/engine/internal/cli/cmdtest"
 )
 
 // asCLI is the environment under which this test binary runs as the
@@ -33,7 +33,7 @@ func onTerminal(t *testing.T, script, line string) string {
 // TestProgressAndLogsOnATerminal runs synth and replay on a pty (a bar
 // and readable log lines) and in a pipe (no bar, slog JSON on stderr).
 func TestProgressAndLogsOnATerminal(t *testing.T) {
-	script := clitest.NeedTool(t, "script")
+	script := cmdtest.NeedTool(t, "script")
 	bin := os.Args[0]
 	dir := t.TempDir()
 	corpus := filepath.Join(dir, "c")

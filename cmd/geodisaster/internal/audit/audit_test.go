@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	kit "github.com/geodisaster/engine/internal/cli"
-	"github.com/geodisaster/engine/internal/cli/clitest"
+	"github.com/geodisaster/engine/internal/cli/cmdtest"
 )
 
 // auditRecord is one canonical-format record line for the split audit.
@@ -26,15 +26,15 @@ func TestAuditSplitsCommand(t *testing.T) {
 		auditRecord("a2", "train", "s2", "q one", "0.5"),
 		auditRecord("b1", "test", "s3", "q two", "1"),
 	}
-	cleanPath := clitest.WriteFile(t, dir, "clean.jsonl", strings.Join(clean, "\n")+"\n")
-	code, out, stderr := clitest.Run(t, Commands(), "", "audit-splits", "--records", cleanPath)
+	cleanPath := cmdtest.WriteFile(t, dir, "clean.jsonl", strings.Join(clean, "\n")+"\n")
+	code, out, stderr := cmdtest.Run(t, Commands(), "", "audit-splits", "--records", cleanPath)
 	if code != kit.ExitOK || !strings.Contains(out, "PASS") {
 		t.Fatalf("clean corpus: exit %d\n%s%s", code, out, stderr)
 	}
 	// A deliberately leaked test record reusing train sample s1.
 	leaked := append(clean, auditRecord("x1", "test", "s1", "q three", "1"))
-	leakPath := clitest.WriteFile(t, dir, "leak.jsonl", strings.Join(leaked, "\n")+"\n")
-	code, out, _ = clitest.Run(t, Commands(), "", "audit-splits", "--records", leakPath, "--json")
+	leakPath := cmdtest.WriteFile(t, dir, "leak.jsonl", strings.Join(leaked, "\n")+"\n")
+	code, out, _ = cmdtest.Run(t, Commands(), "", "audit-splits", "--records", leakPath, "--json")
 	if code != kit.ExitFailure {
 		t.Fatalf("leaked corpus: exit %d", code)
 	}
@@ -57,7 +57,7 @@ func TestAuditSplitsCommand(t *testing.T) {
 			t.Errorf("leak %+v does not name x1 and a1", l)
 		}
 	}
-	empty := clitest.WriteFile(t, dir, "empty.jsonl", "")
+	empty := cmdtest.WriteFile(t, dir, "empty.jsonl", "")
 	for _, tc := range []struct {
 		args []string
 		code int
@@ -66,7 +66,7 @@ func TestAuditSplitsCommand(t *testing.T) {
 		{[]string{"audit-splits", "--records", empty}, kit.ExitCannotRun},
 		{[]string{"audit-splits", "--records", filepath.Join(dir, "absent")}, kit.ExitCannotRun},
 	} {
-		if code, _, _ := clitest.Run(t, Commands(), "", tc.args...); code != tc.code {
+		if code, _, _ := cmdtest.Run(t, Commands(), "", tc.args...); code != tc.code {
 			t.Errorf("%v: exit %d, want %d", tc.args, code, tc.code)
 		}
 	}
@@ -85,10 +85,10 @@ func TestSealCommands(t *testing.T) {
 		}
 	}
 	seal := filepath.Join(root, "seal.json")
-	if code, out, stderr := clitest.Run(t, Commands(), "", "seal", "--dir", corpus, "--out", seal); code != kit.ExitOK || !strings.Contains(out, "sealed 4 files") {
+	if code, out, stderr := cmdtest.Run(t, Commands(), "", "seal", "--dir", corpus, "--out", seal); code != kit.ExitOK || !strings.Contains(out, "sealed 4 files") {
 		t.Fatalf("seal: exit %d %s %s", code, out, stderr)
 	}
-	if code, out, _ := clitest.Run(t, Commands(), "", "verify-seal", "--dir", corpus, "--seal", seal); code != kit.ExitOK {
+	if code, out, _ := cmdtest.Run(t, Commands(), "", "verify-seal", "--dir", corpus, "--seal", seal); code != kit.ExitOK {
 		t.Fatalf("verify intact: exit %d\n%s", code, out)
 	}
 	// The four deltas.
@@ -102,7 +102,7 @@ func TestSealCommands(t *testing.T) {
 	must(os.WriteFile(filepath.Join(corpus, "sub/b.txt"), []byte("bbbbb"), 0o644)) // resized
 	must(os.WriteFile(filepath.Join(corpus, "sub/new.txt"), []byte("n"), 0o644))   // added
 	must(os.Remove(filepath.Join(corpus, "d.txt")))                                // removed
-	code, out, _ := clitest.Run(t, Commands(), "", "verify-seal", "--dir", corpus, "--seal", seal, "--json")
+	code, out, _ := cmdtest.Run(t, Commands(), "", "verify-seal", "--dir", corpus, "--seal", seal, "--json")
 	if code != kit.ExitFailure {
 		t.Fatalf("verify tampered: exit %d", code)
 	}
@@ -132,7 +132,7 @@ func TestSealCommands(t *testing.T) {
 		{[]string{"verify-seal", "--dir", corpus}, kit.ExitUsage},
 		{[]string{"verify-seal", "--dir", corpus, "--seal", filepath.Join(root, "absent.json")}, kit.ExitCannotRun},
 	} {
-		if code, _, stderr := clitest.Run(t, Commands(), "", tc.args...); code != tc.code {
+		if code, _, stderr := cmdtest.Run(t, Commands(), "", tc.args...); code != tc.code {
 			t.Errorf("%v: exit %d, want %d (%s)", tc.args, code, tc.code, stderr)
 		}
 	}

@@ -10,11 +10,11 @@ import (
 	"testing"
 
 	kit "github.com/geodisaster/engine/internal/cli"
-	"github.com/geodisaster/engine/internal/cli/clitest"
+	"github.com/geodisaster/engine/internal/cli/cmdtest"
 )
 
 func TestGeodInverseCLI(t *testing.T) {
-	code, out, _ := clitest.Run(t, Commands(), "40.64 -73.78 1.36 103.99\n0 0 0 0\n", "geod", "inverse")
+	code, out, _ := cmdtest.Run(t, Commands(), "40.64 -73.78 1.36 103.99\n0 0 0 0\n", "geod", "inverse")
 	if code != kit.ExitOK {
 		t.Fatalf("exit %d", code)
 	}
@@ -24,17 +24,17 @@ func TestGeodInverseCLI(t *testing.T) {
 	if out != want {
 		t.Errorf("got %q want %q", out, want)
 	}
-	code, out, stderr := clitest.Run(t, Commands(), "91 0 0 0\n", "geod", "inverse")
+	code, out, stderr := cmdtest.Run(t, Commands(), "91 0 0 0\n", "geod", "inverse")
 	if code != kit.ExitCannotRun || !strings.Contains(stderr, "outside [-90, 90]") || out != "* * * *\n" {
 		t.Errorf("bad latitude: exit %d out %q err %q", code, out, stderr)
 	}
-	if code, _, _ := clitest.Run(t, Commands(), "", "geod", "sideways"); code != kit.ExitUsage {
+	if code, _, _ := cmdtest.Run(t, Commands(), "", "geod", "sideways"); code != kit.ExitUsage {
 		t.Errorf("unknown mode exit %d", code)
 	}
 }
 
 func TestGeodDirectCLI(t *testing.T) {
-	code, out, _ := clitest.Run(t, Commands(), "40.64 -73.78 45 1e6\n", "geod", "direct")
+	code, out, _ := cmdtest.Run(t, Commands(), "40.64 -73.78 45 1e6\n", "geod", "direct")
 	if code != kit.ExitOK || out != "46.655636678549634 -64.53973721897452 51.39392747930283\n" {
 		t.Errorf("exit %d out %q", code, out)
 	}
@@ -64,7 +64,7 @@ func TestGeodSolveForm(t *testing.T) {
 		{[]string{"-i", "--input-string", "40.64 -73.78 1.36 103.99;0 0 0 0"}, "", "3.30577348 177.48784021 15347512.941\n180.00000000 180.00000000 0.000\n", kit.ExitOK},
 	}
 	for _, c := range cases {
-		code, out, _ := clitest.Run(t, Commands(), c.in, append([]string{"geod"}, c.args...)...)
+		code, out, _ := cmdtest.Run(t, Commands(), c.in, append([]string{"geod"}, c.args...)...)
 		if code != c.code || out != c.want {
 			t.Errorf("geod %v <<%q: exit %d\n got %q\nwant %q", c.args, c.in, code, out, c.want)
 		}
@@ -73,13 +73,13 @@ func TestGeodSolveForm(t *testing.T) {
 
 func TestGeodUsage(t *testing.T) {
 	for _, args := range [][]string{{"geod", "--help"}, {"geod", "-h"}, {"geod", "inverse", "--help"}, {"geod", "direct", "-h"}, {"help", "geod"}} {
-		code, out, errs := clitest.Run(t, Commands(), "", args...)
+		code, out, errs := cmdtest.Run(t, Commands(), "", args...)
 		if code != kit.ExitOK || !strings.Contains(out, "examples:") || !strings.Contains(out, "-i            inverse problem") || errs != "" {
 			t.Errorf("%v: exit %d stderr %q\n%s", args, code, errs, out)
 		}
 	}
 	for _, args := range [][]string{{"geod", "-x"}, {"geod", "-p"}, {"geod", "-p", "many"}, {"geod", "-L", "1", "2", "3"}, {"geod", "-e", "-1", "0"}} {
-		code, _, errs := clitest.Run(t, Commands(), "", args...)
+		code, _, errs := cmdtest.Run(t, Commands(), "", args...)
 		if code != kit.ExitUsage || strings.Count(errs, "geodisaster: ") != 1 {
 			t.Errorf("%v: exit %d, stderr %q (want one error line)", args, code, errs)
 		}
@@ -128,7 +128,7 @@ func geodCompareLines(t *testing.T, label, want, got string) {
 // TestGeodAgreesWithGeodSolve runs GeographicLib's GeodSolve and geod on
 // the same lines with the same flags and compares every field.
 func TestGeodAgreesWithGeodSolve(t *testing.T) {
-	bin := clitest.NeedTool(t, "GeodSolve")
+	bin := cmdtest.NeedTool(t, "GeodSolve")
 	rng := rand.New(rand.NewPCG(23, 1))
 	var inv, dir, arc strings.Builder
 	for i := 0; i < 400; i++ {
@@ -169,7 +169,7 @@ func TestGeodAgreesWithGeodSolve(t *testing.T) {
 		cmd := exec.Command(bin, c.flags...)
 		cmd.Stdin = strings.NewReader(c.in)
 		want, _ := cmd.Output() // GeodSolve exits 1 when a line errs
-		_, got, _ := clitest.Run(t, Commands(), c.in, append([]string{"geod"}, c.flags...)...)
+		_, got, _ := cmdtest.Run(t, Commands(), c.in, append([]string{"geod"}, c.flags...)...)
 		geodCompareLines(t, fmt.Sprintf("GeodSolve %v", c.flags), string(want), got)
 	}
 }

@@ -17,7 +17,7 @@ import (
 	"testing"
 
 	kit "github.com/geodisaster/engine/internal/cli"
-	"github.com/geodisaster/engine/internal/cli/clitest"
+	"github.com/geodisaster/engine/internal/cli/cmdtest"
 	"github.com/geodisaster/engine/internal/testdir"
 	"github.com/geodisaster/engine/raster"
 )
@@ -79,7 +79,7 @@ var projParam = regexp.MustCompile(`\+([xy])_0=(-?[0-9.]+)`)
 // cut from (the rasterio test raster shade.tif).
 func userDefinedSource(t *testing.T) (translate, src string) {
 	t.Helper()
-	translate = clitest.NeedTool(t, "gdal_translate")
+	translate = cmdtest.NeedTool(t, "gdal_translate")
 	src = filepath.Join(sharedData, "rasterio", "shade.tif")
 	if _, err := os.Stat(src); err != nil {
 		if os.Getenv("CI") == "true" {
@@ -167,7 +167,7 @@ func userDefinedFiles(t *testing.T) ([]userDefinedCase, map[string]string) {
 // members, cornerCoordinates and wgs84Extent; and the text form with
 // plain gdalinfo (WKT block and corner coordinates included).
 func TestInspectUserDefinedCRSLikeGdalinfo(t *testing.T) {
-	gdalinfo := clitest.NeedTool(t, "gdalinfo")
+	gdalinfo := cmdtest.NeedTool(t, "gdalinfo")
 	cases, files := userDefinedFiles(t)
 	var same atomic.Int32
 	t.Run("case", func(t *testing.T) {
@@ -176,7 +176,7 @@ func TestInspectUserDefinedCRSLikeGdalinfo(t *testing.T) {
 				t.Parallel()
 				f := files[c.name]
 				want := gdalinfoJSON(t, gdalinfo, f)
-				code, out, errs := clitest.Run(t, Commands(), "", "inspect", "--json", f)
+				code, out, errs := cmdtest.Run(t, Commands(), "", "inspect", "--json", f)
 				if code != kit.ExitOK {
 					t.Errorf("%s: inspect exit %d: %s", c.name, code, errs)
 					return
@@ -257,7 +257,7 @@ func textLikeGdalinfo(t *testing.T, gdalinfo, name, f string) {
 	if err != nil {
 		t.Fatalf("gdalinfo %s: %v", f, err)
 	}
-	_, got, _ := clitest.Run(t, Commands(), "", "inspect", f)
+	_, got, _ := cmdtest.Run(t, Commands(), "", "inspect", f)
 	if string(want) != got {
 		t.Errorf("%s: text differs:\n--- gdalinfo\n%s\n--- inspect\n%s", name, want, got)
 	}
@@ -266,7 +266,7 @@ func textLikeGdalinfo(t *testing.T, gdalinfo, name, f string) {
 // sameCRSInPROJ requires PROJ (pyproj) to read both WKTs as equivalent CRSs.
 func sameCRSInPROJ(t *testing.T, name, gdalWKT, ours string) {
 	t.Helper()
-	py := clitest.NeedTool(t, "/usr/bin/python3")
+	py := cmdtest.NeedTool(t, "/usr/bin/python3")
 	script := `import sys, pyproj
 a, b = pyproj.CRS(sys.argv[1]), pyproj.CRS(sys.argv[2])
 a = a.source_crs if a.is_bound else a
@@ -301,7 +301,7 @@ print("same" if ok else "different")
 // gives for user-defined polar stereographic, Mercator, LCC, Albers and
 // LAEA GeoTIFFs written by GDAL from PROJ strings.
 func TestInspectUserDefinedEPSGLikeRasterio(t *testing.T) {
-	py := clitest.NeedTool(t, "/usr/bin/python3")
+	py := cmdtest.NeedTool(t, "/usr/bin/python3")
 	cases, files := userDefinedFiles(t)
 	var sel []userDefinedCase
 	args := []string{"-c", "import sys, rasterio\nfor f in sys.argv[1:]:\n    with rasterio.open(f) as d: print(d.crs.to_epsg() or 0)"}
@@ -336,7 +336,7 @@ func TestInspectUserDefinedEPSGLikeRasterio(t *testing.T) {
 		if got := d.EPSG(); got != want {
 			t.Errorf("%s: Dataset.EPSG() %d, rasterio %d", c.name, got, want)
 		}
-		code, js, errs := clitest.Run(t, Commands(), "", "inspect", "--engine", "--json", f)
+		code, js, errs := cmdtest.Run(t, Commands(), "", "inspect", "--engine", "--json", f)
 		var doc struct {
 			CRS any `json:"crs"`
 		}

@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	kit "github.com/geodisaster/engine/internal/cli"
-	"github.com/geodisaster/engine/internal/cli/clitest"
+	"github.com/geodisaster/engine/internal/cli/cmdtest"
 )
 
 // gdalinfoJSON runs gdalinfo -json with args on file (PAM disabled, so
@@ -79,7 +79,7 @@ func jsonDiff(path string, want, got any, diffs, missing *[]string) {
 // rasterio test rasters with GDAL into dir and returns their paths.
 func gdalVariants(t *testing.T, dir string) []string {
 	t.Helper()
-	translate := clitest.NeedTool(t, "gdal_translate")
+	translate := cmdtest.NeedTool(t, "gdal_translate")
 	src := filepath.Join(sharedData, "rasterio")
 	rgb, shade, world := filepath.Join(src, "RGB.byte.tif"), filepath.Join(src, "shade.tif"), filepath.Join(src, "world.byte.tif")
 	variants := []struct {
@@ -155,7 +155,7 @@ var inspectKnownDifferences = map[string]string{
 // emit to have the same value. Members only gdalinfo emits are listed in
 // the log (the CRS's WKT, JPEG/WebP quality guesses).
 func TestInspectAgreesWithGdalinfo(t *testing.T) {
-	bin := clitest.NeedTool(t, "gdalinfo")
+	bin := cmdtest.NeedTool(t, "gdalinfo")
 	shared := filepath.Join(sharedData)
 	var files []string
 	for _, f := range []string{"rasterio/RGB.byte.tif", "rasterio/shade.tif", "rasterio/world.byte.tif",
@@ -216,7 +216,7 @@ func inspectLikeGdalinfoJSON(t *testing.T, bin, f string, plain bool, missingOnl
 		for _, o := range opts {
 			args = append(args, "-"+o)
 		}
-		code, out, errs := clitest.Run(t, Commands(), "", append(args, f)...)
+		code, out, errs := cmdtest.Run(t, Commands(), "", append(args, f)...)
 		if code != kit.ExitOK {
 			t.Errorf("%s %v: exit %d: %s", f, opts, code, errs)
 			continue
@@ -246,7 +246,7 @@ func inspectLikeGdalinfoJSON(t *testing.T, bin, f string, plain bool, missingOnl
 // TestInspectTextMatchesGdalinfo compares inspect's text with gdalinfo's,
 // WKT block and corner coordinates included.
 func TestInspectTextMatchesGdalinfo(t *testing.T) {
-	bin := clitest.NeedTool(t, "gdalinfo")
+	bin := cmdtest.NeedTool(t, "gdalinfo")
 	for _, f := range []string{"rasterio/RGB.byte.tif", "rasterio/shade.tif", "rasterio/world.byte.tif",
 		"sen1floods11/Spain_7370579/S1Hand.tif", "sen1floods11/Spain_7370579/S2Hand.tif", "sen1floods11/Spain_7370579/LabelHand.tif"} {
 		p := filepath.Join(sharedData, f)
@@ -267,7 +267,7 @@ func TestInspectTextMatchesGdalinfo(t *testing.T) {
 				for _, o := range opts {
 					args = append(args, "-"+o)
 				}
-				_, got, _ := clitest.Run(t, Commands(), "", append(args, p)...)
+				_, got, _ := cmdtest.Run(t, Commands(), "", append(args, p)...)
 				if w, g := string(want), got; w != g {
 					t.Errorf("%s %v text differs:\n--- gdalinfo\n%s\n--- inspect\n%s", f, opts, w, g)
 				}

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	kit "github.com/geodisaster/engine/internal/cli"
-	"github.com/geodisaster/engine/internal/cli/clitest"
+	"github.com/geodisaster/engine/internal/cli/cmdtest"
 )
 
 // inspectCorpus is the committed raster conformance corpus.
@@ -75,7 +75,7 @@ func TestInspectEngineAgreesWithGDAL(t *testing.T) {
 	sort.Strings(names)
 	for _, name := range names {
 		want := g.Files[name]
-		code, out, errs := clitest.Run(t, Commands(), "", "inspect", "--engine", "--json", "--checksum", "--stats", "--recompute", filepath.Join(inspectCorpus, name))
+		code, out, errs := cmdtest.Run(t, Commands(), "", "inspect", "--engine", "--json", "--checksum", "--stats", "--recompute", filepath.Join(inspectCorpus, name))
 		if code != 0 {
 			t.Errorf("%s: exit %d: %s", name, code, errs)
 			continue
@@ -148,7 +148,7 @@ func TestInspectStoredStatistics(t *testing.T) {
 	}
 	// gdalinfo -stats reports the statistics stored in RGB.byte.tif (and
 	// gdalinfo without -stats too).
-	code, out, errs := clitest.Run(t, Commands(), "", "inspect", p, "--stats")
+	code, out, errs := cmdtest.Run(t, Commands(), "", "inspect", p, "--stats")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -158,7 +158,7 @@ func TestInspectStoredStatistics(t *testing.T) {
 		}
 	}
 	// --recompute excludes nodata 0, as GDAL's ComputeStatistics does.
-	_, out, _ = clitest.Run(t, Commands(), "", "inspect", "--stats", "--recompute", "--engine", "--json", p)
+	_, out, _ = cmdtest.Run(t, Commands(), "", "inspect", "--stats", "--recompute", "--engine", "--json", p)
 	var rep struct {
 		Bands []struct {
 			Stats struct {
@@ -176,21 +176,21 @@ func TestInspectStoredStatistics(t *testing.T) {
 }
 
 func TestInspectUsage(t *testing.T) {
-	if code, _, _ := clitest.Run(t, Commands(), "", "inspect"); code != kit.ExitUsage {
+	if code, _, _ := cmdtest.Run(t, Commands(), "", "inspect"); code != kit.ExitUsage {
 		t.Errorf("no file: exit %d", code)
 	}
-	if code, _, _ := clitest.Run(t, Commands(), "", "inspect", "a.tif", "b.tif"); code != kit.ExitUsage {
+	if code, _, _ := cmdtest.Run(t, Commands(), "", "inspect", "a.tif", "b.tif"); code != kit.ExitUsage {
 		t.Errorf("two files: exit %d", code)
 	}
-	if code, _, _ := clitest.Run(t, Commands(), "", "inspect", "--help"); code != kit.ExitOK {
+	if code, _, _ := cmdtest.Run(t, Commands(), "", "inspect", "--help"); code != kit.ExitOK {
 		t.Errorf("--help: exit %d", code)
 	}
-	if code, _, errs := clitest.Run(t, Commands(), "", "inspect", filepath.Join(t.TempDir(), "missing.tif")); code != kit.ExitCannotRun || errs == "" {
+	if code, _, errs := cmdtest.Run(t, Commands(), "", "inspect", filepath.Join(t.TempDir(), "missing.tif")); code != kit.ExitCannotRun || errs == "" {
 		t.Errorf("missing file: exit %d %q", code, errs)
 	}
 	bad := filepath.Join(t.TempDir(), "bad.tif")
 	os.WriteFile(bad, []byte("II*\x00garbage"), 0o644)
-	if code, _, errs := clitest.Run(t, Commands(), "", "inspect", "--json", bad); code != kit.ExitCannotRun || !strings.Contains(errs, "invalid format") {
+	if code, _, errs := cmdtest.Run(t, Commands(), "", "inspect", "--json", bad); code != kit.ExitCannotRun || !strings.Contains(errs, "invalid format") {
 		t.Errorf("bad file: exit %d %q", code, errs)
 	}
 }

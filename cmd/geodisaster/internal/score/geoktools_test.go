@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	kit "github.com/geodisaster/engine/internal/cli"
-	"github.com/geodisaster/engine/internal/cli/clitest"
+	"github.com/geodisaster/engine/internal/cli/cmdtest"
 )
 
 func TestGeoKToolsScoreCommandProbes(t *testing.T) {
@@ -23,7 +23,7 @@ func TestGeoKToolsScoreCommandProbes(t *testing.T) {
 		{"1000", `"1,000"`, "0.001"},
 		{`"flood extent map"`, "flood map", "0.8"}, // not JSON: taken as a string
 	} {
-		code, out, stderr := clitest.Run(t, Commands(), "", "geoktools-score", "--reference", tc.ref, "--prediction", tc.pred)
+		code, out, stderr := cmdtest.Run(t, Commands(), "", "geoktools-score", "--reference", tc.ref, "--prediction", tc.pred)
 		if code != kit.ExitOK {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
@@ -40,13 +40,13 @@ func TestGeoKToolsScoreCommandProbes(t *testing.T) {
 
 func TestGeoKToolsScoreBatch(t *testing.T) {
 	dir := t.TempDir()
-	p := clitest.WriteFile(t, dir, "b.jsonl", `{"id":"a","k":1,"reference":100,"prediction":110}
+	p := cmdtest.WriteFile(t, dir, "b.jsonl", `{"id":"a","k":1,"reference":100,"prediction":110}
 {"id":"b","k":2,"reference":1000,"prediction":"1e3"}
 {"id":"c","k":2,"reference":0}
 
 {"id":"d","reference":"x","prediction":"x"}
 `)
-	code, out, stderr := clitest.Run(t, Commands(), "", "geoktools-score", "--batch", p, "--json")
+	code, out, stderr := cmdtest.Run(t, Commands(), "", "geoktools-score", "--batch", p, "--json")
 	if code != kit.ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -82,12 +82,12 @@ func TestGeoKToolsScoreBatch(t *testing.T) {
 		{"geoktools-score", "--reference", "1"},
 		{"geoktools-score", "--batch", p, "--reference", "1"},
 	} {
-		if code, _, _ := clitest.Run(t, Commands(), "", args...); code != kit.ExitUsage {
+		if code, _, _ := cmdtest.Run(t, Commands(), "", args...); code != kit.ExitUsage {
 			t.Errorf("%v: exit %d, want %d", args, code, kit.ExitUsage)
 		}
 	}
-	bad := clitest.WriteFile(t, dir, "bad.jsonl", `{"prediction":1}`+"\n")
-	if code, _, _ := clitest.Run(t, Commands(), "", "geoktools-score", "--batch", bad); code != kit.ExitCannotRun {
+	bad := cmdtest.WriteFile(t, dir, "bad.jsonl", `{"prediction":1}`+"\n")
+	if code, _, _ := cmdtest.Run(t, Commands(), "", "geoktools-score", "--batch", bad); code != kit.ExitCannotRun {
 		t.Errorf("batch without reference: exit %d", code)
 	}
 }

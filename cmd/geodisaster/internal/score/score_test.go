@@ -7,22 +7,22 @@ import (
 	"testing"
 
 	kit "github.com/geodisaster/engine/internal/cli"
-	"github.com/geodisaster/engine/internal/cli/clitest"
+	"github.com/geodisaster/engine/internal/cli/cmdtest"
 )
 
 func TestScoreCommand(t *testing.T) {
 	dir := t.TempDir()
-	gold := clitest.WriteFile(t, dir, "gold.jsonl", `{"id":"a","question_type":"xbd_q1","family":"xbd","answer":{"count":3,"ok":true}}
+	gold := cmdtest.WriteFile(t, dir, "gold.jsonl", `{"id":"a","question_type":"xbd_q1","family":"xbd","answer":{"count":3,"ok":true}}
 {"id":"b","question_type":"xbd_q1","answer":{"count":3,"ok":true}}
 {"id":"c","question_type":"sen1_flood_b","answer":{"fraction":0.5}}
 {"id":"d","question_type":"sen1_flood_b","answer":{"fraction":0.5}}
 `)
-	pred := clitest.WriteFile(t, dir, "pred.jsonl", `{"id":"a","answer":{"count":3.0000004,"ok":true}}
+	pred := cmdtest.WriteFile(t, dir, "pred.jsonl", `{"id":"a","answer":{"count":3.0000004,"ok":true}}
 {"id":"b","answer":{"count":3,"ok":1}}
 {"id":"c","answer":{"fraction":Infinity}}
 `)
 	// Scoring ran and three of four records are not correct: exit 1.
-	code, out, stderr := clitest.Run(t, Commands(), "", "score", "--gold", gold, "--pred", pred, "--json")
+	code, out, stderr := cmdtest.Run(t, Commands(), "", "score", "--gold", gold, "--pred", pred, "--json")
 	if code != kit.ExitFailure {
 		t.Fatalf("exit %d, stderr %s", code, stderr)
 	}
@@ -60,7 +60,7 @@ func TestScoreCommand(t *testing.T) {
 	}
 
 	// Plain table.
-	code, out, _ = clitest.Run(t, Commands(), "", "score", "--gold", gold, "--pred", pred)
+	code, out, _ = cmdtest.Run(t, Commands(), "", "score", "--gold", gold, "--pred", pred)
 	if code != kit.ExitFailure || !strings.Contains(out, "xbd_q1") || !strings.Contains(out, "50.00%") || !strings.Contains(out, "missing prediction") {
 		t.Errorf("table (exit %d):\n%s", code, out)
 	}
@@ -68,10 +68,10 @@ func TestScoreCommand(t *testing.T) {
 
 func TestScoreCommandExitCodes(t *testing.T) {
 	dir := t.TempDir()
-	gold := clitest.WriteFile(t, dir, "gold.jsonl", `{"id":"a","question_type":"xbd_q1","answer":1}`+"\n")
-	badGold := clitest.WriteFile(t, dir, "bad.jsonl", `{"id":"a","question_type":"xbd_q1"`+"\n")
-	pred := clitest.WriteFile(t, dir, "pred.jsonl", `{"id":"a","answer":1}`+"\n")
-	badPolicy := clitest.WriteFile(t, dir, "policy.json", `{"policy":"x"}`)
+	gold := cmdtest.WriteFile(t, dir, "gold.jsonl", `{"id":"a","question_type":"xbd_q1","answer":1}`+"\n")
+	badGold := cmdtest.WriteFile(t, dir, "bad.jsonl", `{"id":"a","question_type":"xbd_q1"`+"\n")
+	pred := cmdtest.WriteFile(t, dir, "pred.jsonl", `{"id":"a","answer":1}`+"\n")
+	badPolicy := cmdtest.WriteFile(t, dir, "policy.json", `{"policy":"x"}`)
 	for _, tc := range []struct {
 		args []string
 		code int
@@ -85,7 +85,7 @@ func TestScoreCommandExitCodes(t *testing.T) {
 		{[]string{"score", "--gold", gold, "--pred", pred, "--policy", badPolicy}, kit.ExitCannotRun},
 		{[]string{"score", "--help"}, kit.ExitOK},
 	} {
-		if code, _, stderr := clitest.Run(t, Commands(), "", tc.args...); code != tc.code {
+		if code, _, stderr := cmdtest.Run(t, Commands(), "", tc.args...); code != tc.code {
 			t.Errorf("%v: exit %d, want %d (%s)", tc.args, code, tc.code, stderr)
 		}
 	}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/geodisaster/engine/crs"
 	kit "github.com/geodisaster/engine/internal/cli"
-	"github.com/geodisaster/engine/internal/cli/clitest"
+	"github.com/geodisaster/engine/internal/cli/cmdtest"
 )
 
 // runCs2cs runs cs2cs itself with args on input.
@@ -86,7 +86,7 @@ func lastDigitUnit(s string) float64 {
 func checkAgainstCs2cs(t *testing.T, tool, input string, tol float64, args ...string) {
 	t.Helper()
 	want := runCs2cs(t, tool, input, args...)
-	code, got, stderr := clitest.Run(t, Commands(), input, append([]string{"transform"}, args...)...)
+	code, got, stderr := cmdtest.Run(t, Commands(), input, append([]string{"transform"}, args...)...)
 	if code != kit.ExitOK {
 		t.Errorf("transform %q: exit %d: %s", args, code, stderr)
 		return
@@ -155,7 +155,7 @@ func methodSamples(t *testing.T) []struct {
 // transformations chosen per point), PROJ strings with +to, and the
 // options -I, -d, -f, -r, -s, -E.
 func TestTransformAgainstCs2cs(t *testing.T) {
-	tool := clitest.NeedTool(t, "cs2cs")
+	tool := cmdtest.NeedTool(t, "cs2cs")
 	samples := methodSamples(t)
 	if len(samples) < 25 {
 		t.Fatalf("only %d methods sampled", len(samples))
@@ -230,16 +230,16 @@ func TestTransformAgainstCs2cs(t *testing.T) {
 // order whatever the authority order, shortest exact decimals, "* *" for
 // a failed point and exit 5 (bad input).
 func TestTransformXYForm(t *testing.T) {
-	code, out, _ := clitest.Run(t, Commands(), "-75 40 extra\n# c\n", "transform", "--from", "EPSG:4326", "--to", "EPSG:32618")
+	code, out, _ := cmdtest.Run(t, Commands(), "-75 40 extra\n# c\n", "transform", "--from", "EPSG:4326", "--to", "EPSG:32618")
 	if code != kit.ExitOK || out != "500000 4427757.218738375 extra\n# c\n" {
 		t.Errorf("exit %d out %q", code, out)
 	}
-	code, out, stderr := clitest.Run(t, Commands(), "0 91\n", "transform", "--from", "EPSG:4326", "--to", "EPSG:32618")
+	code, out, stderr := cmdtest.Run(t, Commands(), "0 91\n", "transform", "--from", "EPSG:4326", "--to", "EPSG:32618")
 	if code != kit.ExitCannotRun || out != "* *\n" || !strings.Contains(stderr, "outside [-90, 90]") {
 		t.Errorf("bad point: exit %d out %q err %q", code, out, stderr)
 	}
 	// N,E authority order does not change the x y form.
-	code, out, _ = clitest.Run(t, Commands(), "10 50\n", "transform", "--from", "EPSG:4326", "--to", "EPSG:3035")
+	code, out, _ = cmdtest.Run(t, Commands(), "10 50\n", "transform", "--from", "EPSG:4326", "--to", "EPSG:3035")
 	x, _ := strconv.ParseFloat(strings.Fields(out)[0], 64)
 	if code != kit.ExitOK || math.Abs(x-4321000) > 1 {
 		t.Errorf("3035 x y: exit %d out %q", code, out)
@@ -258,18 +258,18 @@ func TestTransformUsage(t *testing.T) {
 		{"transform", "--bogus", "EPSG:4326", "EPSG:32633"},
 		{"transform", "--list", "EPSG:4326"},
 	} {
-		if code, _, _ := clitest.Run(t, Commands(), "", args...); code != kit.ExitUsage {
+		if code, _, _ := cmdtest.Run(t, Commands(), "", args...); code != kit.ExitUsage {
 			t.Errorf("%q: exit %d, want %d", args, code, kit.ExitUsage)
 		}
 	}
-	code, out, _ := clitest.Run(t, Commands(), "", "transform", "--help")
+	code, out, _ := cmdtest.Run(t, Commands(), "", "transform", "--help")
 	if code != kit.ExitOK || !strings.Contains(out, "examples:") || !strings.Contains(out, "2    usage error") {
 		t.Errorf("--help: exit %d, %q", code, out)
 	}
 }
 
 func TestTransformList(t *testing.T) {
-	code, out, _ := clitest.Run(t, Commands(), "", "transform", "--list")
+	code, out, _ := cmdtest.Run(t, Commands(), "", "transform", "--list")
 	if code != kit.ExitOK {
 		t.Fatalf("exit %d", code)
 	}
@@ -286,7 +286,7 @@ func TestTransformList(t *testing.T) {
 			t.Errorf("list lacks %q", want)
 		}
 	}
-	code, out, _ = clitest.Run(t, Commands(), "", "transform", "--list", "--json")
+	code, out, _ = cmdtest.Run(t, Commands(), "", "transform", "--list", "--json")
 	var list []struct {
 		Code, Name, Area string
 		BBox             [4]float64
@@ -298,23 +298,23 @@ func TestTransformList(t *testing.T) {
 
 func TestTransformCLI(t *testing.T) {
 	in := "15 45\n# comment\n12.5 -33 7\n"
-	code, out, _ := clitest.Run(t, Commands(), in, "transform", "--from", "EPSG:4326", "--to", "EPSG:32633")
+	code, out, _ := cmdtest.Run(t, Commands(), in, "transform", "--from", "EPSG:4326", "--to", "EPSG:32633")
 	want := "500000 4982950.400226552\n# comment\n266430.0369029905 -3654063.334933304 7\n"
 	if code != kit.ExitOK || out != want {
 		t.Errorf("exit %d out %q want %q", code, out, want)
 	}
-	code, out, _ = clitest.Run(t, Commands(), "0 0\n", "transform", "--from", "aeqd:10,20", "--to", "EPSG:4326")
+	code, out, _ = cmdtest.Run(t, Commands(), "0 0\n", "transform", "--from", "aeqd:10,20", "--to", "EPSG:4326")
 	if code != kit.ExitOK || out != "20 10\n" {
 		t.Errorf("aeqd centre: exit %d out %q", code, out)
 	}
-	code, out, stderr := clitest.Run(t, Commands(), "0 95\nfoo bar\n", "transform", "--from", "EPSG:4326", "--to", "EPSG:3857")
+	code, out, stderr := cmdtest.Run(t, Commands(), "0 95\nfoo bar\n", "transform", "--from", "EPSG:4326", "--to", "EPSG:3857")
 	if code != kit.ExitCannotRun || out != "* *\n* *\n" || !strings.Contains(stderr, "2 of 2 points failed") {
 		t.Errorf("bad points: exit %d out %q err %q", code, out, stderr)
 	}
-	if code, _, _ := clitest.Run(t, Commands(), "", "transform", "--from", "EPSG:1", "--to", "EPSG:4326"); code != kit.ExitUsage {
+	if code, _, _ := cmdtest.Run(t, Commands(), "", "transform", "--from", "EPSG:1", "--to", "EPSG:4326"); code != kit.ExitUsage {
 		t.Errorf("unknown EPSG exit %d", code)
 	}
-	if code, _, _ := clitest.Run(t, Commands(), "", "transform", "--to", "EPSG:4326"); code != kit.ExitUsage {
+	if code, _, _ := cmdtest.Run(t, Commands(), "", "transform", "--to", "EPSG:4326"); code != kit.ExitUsage {
 		t.Errorf("missing --from exit %d", code)
 	}
 }

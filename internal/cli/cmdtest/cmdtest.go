@@ -1,6 +1,6 @@
-// Package clitest runs geodisaster commands in tests as the dispatcher
+// Package cmdtest runs geodisaster commands in tests as the dispatcher
 // does, and finds the native tools the tests compare against.
-package clitest
+package cmdtest
 
 import (
 	"bytes"
@@ -45,7 +45,7 @@ func Run(t testing.TB, cmds []kit.Command, stdin string, args ...string) (code i
 			return code, out.String(), errb.String()
 		}
 	}
-	t.Fatalf("clitest: no command %q", args)
+	t.Fatalf("cmdtest: no command %q", args)
 	return 0, "", ""
 }
 
