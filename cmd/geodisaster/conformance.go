@@ -37,7 +37,7 @@ at the release's paths, gold-free test inputs, a Sen1Floods11 hydration
 manifest and its own checksum manifest) for a FIXTURE run.`
 
 // conformanceExitCodes are the command's exit codes beyond the shared ones
-// (exitcodes.go).
+// (internal/cli).
 var conformanceExitCodes = []string{
 	"0    every type with records passed at the corpus status (REAL or FIXTURE)",
 	"1    a record failed, was invalid or incorrect, or a published fact mismatched",

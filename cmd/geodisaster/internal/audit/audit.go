@@ -25,10 +25,10 @@ func Commands() []kit.Command {
 	}
 }
 
-// auditListLimit bounds how many leaks or issues the table lists.
-const auditListLimit = 20
+// listLimit bounds how many leaks or issues the table lists.
+const listLimit = 20
 
-const auditSplitsDescription = `Checks the split contract ` + scoring.SplitContract + `
+const splitsDescription = `Checks the split contract ` + scoring.SplitContract + `
 (spec section 6): records connected by a split group, source sample or
 declared input path (source groups), routing records with the same
 analytical content (path-renamed copies), and records with the same
@@ -46,7 +46,7 @@ proxy computed from the records (question, input digests, chain, answer).`
 // It exits 1 when any leak, cross-split group or weight issue is found.
 func runAuditSplits(_ context.Context, cio kit.IO, args []string) error {
 	fs := kit.NewFlagSet("audit-splits", "--records RECORDS.jsonl [--export OUT] [--json]")
-	fs.Description = auditSplitsDescription
+	fs.Description = splitsDescription
 	fs.Example("geodisaster audit-splits --records /tmp/full/records.jsonl", "")
 	fs.Example("geodisaster audit-splits --records /tmp/full/records.jsonl --export /tmp/full-export --json", "")
 	records := fs.String("records", "", "canonical records JSONL (with split, handles, gt_chain, training_weight)")
@@ -87,7 +87,7 @@ func runAuditSplits(_ context.Context, cio kit.IO, args []string) error {
 		if err := kit.WriteJSON(cio.Stdout, a); err != nil {
 			return err
 		}
-	} else if err := auditPrintSplits(cio.Stdout, a); err != nil {
+	} else if err := printSplits(cio.Stdout, a); err != nil {
 		return err
 	}
 	if !a.OK {
@@ -97,7 +97,7 @@ func runAuditSplits(_ context.Context, cio kit.IO, args []string) error {
 	return nil
 }
 
-func auditPrintSplits(w io.Writer, a *scoring.SplitAudit) error {
+func printSplits(w io.Writer, a *scoring.SplitAudit) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	splits := make([]string, 0, len(a.BySplit))
 	for s := range a.BySplit {
@@ -129,19 +129,19 @@ func auditPrintSplits(w io.Writer, a *scoring.SplitAudit) error {
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("audit-splits: write: %w", err)
 	}
-	auditList(w, "leaks", len(a.Leaks), func(i int) string {
+	printList(w, "leaks", len(a.Leaks), func(i int) string {
 		l := a.Leaks[i]
-		return fmt.Sprintf("%s %s: %s", l.Kind, l.Key, auditIDs(l.IDs))
+		return fmt.Sprintf("%s %s: %s", l.Kind, l.Key, joinIDs(l.IDs))
 	})
-	auditList(w, "groups across splits", len(a.CrossSplitGroups), func(i int) string {
+	printList(w, "groups across splits", len(a.CrossSplitGroups), func(i int) string {
 		g := a.CrossSplitGroups[i]
-		return fmt.Sprintf("%s: %s", g.Kind, auditIDs(g.IDs))
+		return fmt.Sprintf("%s: %s", g.Kind, joinIDs(g.IDs))
 	})
-	auditList(w, "trajectory group issues", len(a.GroupIssues), func(i int) string {
+	printList(w, "trajectory group issues", len(a.GroupIssues), func(i int) string {
 		g := a.GroupIssues[i]
 		return fmt.Sprintf("%s %s: %s", g.Declared, g.Reason, strings.Join(g.IDs, ","))
 	})
-	auditList(w, "training_weight issues", len(a.WeightIssues), func(i int) string {
+	printList(w, "training_weight issues", len(a.WeightIssues), func(i int) string {
 		wi := a.WeightIssues[i]
 		got := "absent"
 		if wi.Weight != nil {
@@ -157,14 +157,14 @@ func auditPrintSplits(w io.Writer, a *scoring.SplitAudit) error {
 	return nil
 }
 
-// auditList prints a titled list of n items, at most auditListLimit.
-func auditList(w io.Writer, title string, n int, item func(i int) string) {
+// printList prints a titled list of n items, at most listLimit.
+func printList(w io.Writer, title string, n int, item func(i int) string) {
 	if n == 0 {
 		return
 	}
 	fmt.Fprintf(w, "\n%s (%d):\n", title, n)
 	for i := 0; i < n; i++ {
-		if i == auditListLimit {
+		if i == listLimit {
 			fmt.Fprintf(w, "  ... %d more (use --json)\n", n-i)
 			break
 		}
@@ -172,16 +172,16 @@ func auditList(w io.Writer, title string, n int, item func(i int) string) {
 	}
 }
 
-// auditIDs writes the ids of each split as split=id,id.
-func auditIDs(ids map[string][]string) string {
+// joinIDs writes the ids of each split as split=id,id.
+func joinIDs(ids map[string][]string) string {
 	var parts []string
-	for _, s := range auditSortedKeys(ids) {
+	for _, s := range sortedKeys(ids) {
 		parts = append(parts, fmt.Sprintf("%s=%s", s, strings.Join(ids[s], ",")))
 	}
 	return strings.Join(parts, " ")
 }
 
-func auditSortedKeys(m map[string][]string) []string {
+func sortedKeys(m map[string][]string) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
 		out = append(out, k)
@@ -202,7 +202,7 @@ func runSeal(_ context.Context, cio kit.IO, args []string) error {
 		return err
 	}
 	if *out != "-" {
-		inside, err := auditWithin(*dir, *out)
+		inside, err := within(*dir, *out)
 		if err != nil {
 			return fmt.Errorf("seal: %w", err)
 		}
@@ -238,8 +238,8 @@ func runSeal(_ context.Context, cio kit.IO, args []string) error {
 	return nil
 }
 
-// auditWithin reports whether file lies inside dir (both made absolute).
-func auditWithin(dir, file string) (bool, error) {
+// within reports whether file lies inside dir (both made absolute).
+func within(dir, file string) (bool, error) {
 	d, err := filepath.Abs(dir)
 	if err != nil {
 		return false, fmt.Errorf("resolve %s: %w", dir, err)

@@ -20,7 +20,7 @@ func Commands() []kit.Command {
 	return []kit.Command{{Name: "geod", Summary: "geodesics like GeographicLib's GeodSolve (direct by default, -i inverse, -p, -f); 'geod inverse|direct' for scripts", Run: runGeod}}
 }
 
-const geodDescription = `Solves geodesic problems on the WGS84 ellipsoid (Karney's algorithms) with
+const description = `Solves geodesic problems on the WGS84 ellipsoid (Karney's algorithms) with
 GeodSolve's input, output and flags. Each input line holds
 
   lat1 lon1 azi1 s12    direct problem (default); prints lat2 lon2 azi2
@@ -86,7 +86,7 @@ func runGeod(ctx context.Context, cio kit.IO, args []string) error {
 		outFile = f
 		out = f
 	}
-	failed, lines, err := geodSolve(ctx, in, out, opts)
+	failed, lines, err := solve(ctx, in, out, opts)
 	if outFile != nil {
 		if cerr := outFile.Close(); err == nil && cerr != nil {
 			err = fmt.Errorf("geod: %w", cerr)
@@ -101,8 +101,8 @@ func runGeod(ctx context.Context, cio kit.IO, args []string) error {
 	return nil
 }
 
-// geodOptions are GeodSolve's settings.
-type geodOptions struct {
+// options are GeodSolve's settings.
+type options struct {
 	inverse, full, longFirst, azi2Back, unroll, arc bool
 	prec                                            int
 	ellipsoid                                       geodesy.Ellipsoid
@@ -111,10 +111,10 @@ type geodOptions struct {
 	lineSep                                         byte
 }
 
-// geodHelp is the help of the geod command.
-func geodHelp() *kit.FlagSet {
+// helpFlags is the help of the geod command.
+func helpFlags() *kit.FlagSet {
 	fs := kit.NewFlagSet("geod", "[-i] [-p PREC] [-f] [-w] [-b] [-u] [-a] [-e A F] < lines\n       geodisaster geod inverse|direct < lines")
-	fs.Description = geodDescription
+	fs.Description = description
 	fs.Example(`echo "40.64 -73.78 1.36 103.99" | geodisaster geod -i`, "JFK to Singapore Changi: azi1 azi2 s12")
 	fs.Example(`echo "40.64 -73.78 45 1e6" | geodisaster geod -f -p 6`, "direct problem, full output, micrometres")
 	fs.Example(`echo "40:38:23N 073:46:44W 01:21:33N 103:59:22E" | geodisaster geod -i`, "DMS input")
@@ -123,8 +123,8 @@ func geodHelp() *kit.FlagSet {
 }
 
 // parseGeodArgs reads GeodSolve's command line (flags only, no operands).
-func parseGeodArgs(args []string) (geodOptions, error) {
-	o := geodOptions{prec: 3, ellipsoid: geodesy.WGS84(), lineSep: ';'}
+func parseGeodArgs(args []string) (options, error) {
+	o := options{prec: 3, ellipsoid: geodesy.WGS84(), lineSep: ';'}
 	need := func(i, n int) error {
 		if i+n >= len(args) {
 			return kit.Usagef("geod: %s needs %d argument(s)", args[i], n)
@@ -195,7 +195,7 @@ func parseGeodArgs(args []string) (geodOptions, error) {
 				o.lineSep = v[0]
 			}
 		case "-h", "--help", "-help":
-			return o, &kit.HelpRequest{FlagSet: geodHelp()}
+			return o, &kit.HelpRequest{FlagSet: helpFlags()}
 		case "-L", "-l", "-D", "-I", "-F", "-d", "-:", "-E":
 			return o, kit.Usagef("geod: GeodSolve's %s is not provided (see geodisaster geod --help)", a)
 		default:
@@ -225,9 +225,9 @@ func decodeFraction(s string) (float64, error) {
 	return p / q, nil
 }
 
-// geodSolve processes every line of in, writing one line per input line
+// solve processes every line of in, writing one line per input line
 // to out, and returns how many failed out of how many lines.
-func geodSolve(ctx context.Context, in io.Reader, out io.Writer, o geodOptions) (failed, lines int, err error) {
+func solve(ctx context.Context, in io.Reader, out io.Writer, o options) (failed, lines int, err error) {
 	r := bufio.NewReaderSize(in, 64<<10)
 	w := bufio.NewWriter(out)
 	for {
@@ -252,7 +252,7 @@ func geodSolve(ctx context.Context, in io.Reader, out io.Writer, o geodOptions) 
 				line = line[:m]
 			}
 		}
-		text, err := geodLine(line, o)
+		text, err := solveLine(line, o)
 		if err != nil {
 			failed++
 			text, eol = "ERROR: "+err.Error(), "\n"
@@ -269,9 +269,9 @@ func geodSolve(ctx context.Context, in io.Reader, out io.Writer, o geodOptions) 
 	return failed, lines, nil
 }
 
-// geodLine solves one input line and formats its output (without the end
+// solveLine solves one input line and formats its output (without the end
 // of line).
-func geodLine(line string, o geodOptions) (string, error) {
+func solveLine(line string, o options) (string, error) {
 	fields := strings.FieldsFunc(line, func(r rune) bool { return r < 0x80 && isCSpace(byte(r)) })
 	if len(fields) < 4 {
 		return "", errors.New("Incomplete input: " + line)
@@ -361,10 +361,10 @@ func fixed(v float64, prec int) string {
 }
 
 // angle formats an angle with prec+5 decimals.
-func (o geodOptions) angle(v float64) string { return fixed(v, o.prec+5) }
+func (o options) angle(v float64) string { return fixed(v, o.prec+5) }
 
 // latLon formats a point in the configured order.
-func (o geodOptions) latLon(lat, lon float64) string {
+func (o options) latLon(lat, lon float64) string {
 	if o.longFirst {
 		return o.angle(lon) + " " + o.angle(lat)
 	}
@@ -372,7 +372,7 @@ func (o geodOptions) latLon(lat, lon float64) string {
 }
 
 // back turns the forward azimuth at point 2 into the back azimuth with -b.
-func (o geodOptions) back(azi2 float64) float64 {
+func (o options) back(azi2 float64) float64 {
 	if !o.azi2Back {
 		return azi2
 	}
@@ -383,7 +383,7 @@ func (o geodOptions) back(azi2 float64) float64 {
 }
 
 // distances formats s12 and, in full or arc mode, a12.
-func (o geodOptions) distances(s geodesy.Solution) string {
+func (o options) distances(s geodesy.Solution) string {
 	var parts []string
 	if o.full || !o.arc {
 		parts = append(parts, fixed(s.S12, o.prec))
@@ -395,7 +395,7 @@ func (o geodOptions) distances(s geodesy.Solution) string {
 }
 
 // extras formats m12 M12 M21 S12 of the full output.
-func (o geodOptions) extras(s geodesy.Solution) string {
+func (o options) extras(s geodesy.Solution) string {
 	return fixed(s.ReducedLength, o.prec) + " " + fixed(s.ScaleM12, o.prec+7) + " " +
 		fixed(s.ScaleM21, o.prec+7) + " " + fixed(s.Area, max(o.prec-7, 0))
 }
@@ -406,7 +406,7 @@ func (o geodOptions) extras(s geodesy.Solution) string {
 // precision; azi2 is the forward azimuth at the second point.
 func runGeodScript(ctx context.Context, cio kit.IO, mode string, args []string) error {
 	fs := kit.NewFlagSet("geod "+mode, "< lines")
-	fs.Description = geodDescription
+	fs.Description = description
 	if mode == "inverse" {
 		fs.Example(`echo "40.64 -73.78 1.36 103.99" | geodisaster geod inverse`, "prints azi1 azi2 s12 at full precision")
 	} else {

@@ -86,11 +86,11 @@ func TestGeodUsage(t *testing.T) {
 	}
 }
 
-// geodCompareLines compares GeodSolve's output with ours line by line,
+// compareLines compares GeodSolve's output with ours line by line,
 // field by field: equal text, or numbers that differ by at most one unit
 // in the last printed decimal (the two implementations round differently
 // in the last bits of long series, as GeodSolve's documentation warns).
-func geodCompareLines(t *testing.T, label, want, got string) {
+func compareLines(t *testing.T, label, want, got string) {
 	t.Helper()
 	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
 	if len(wl) != len(gl) {
@@ -170,6 +170,6 @@ func TestGeodAgreesWithGeodSolve(t *testing.T) {
 		cmd.Stdin = strings.NewReader(c.in)
 		want, _ := cmd.Output() // GeodSolve exits 1 when a line errs
 		_, got, _ := cmdtest.Run(t, Commands(), c.in, append([]string{"geod"}, c.flags...)...)
-		geodCompareLines(t, fmt.Sprintf("GeodSolve %v", c.flags), string(want), got)
+		compareLines(t, fmt.Sprintf("GeodSolve %v", c.flags), string(want), got)
 	}
 }

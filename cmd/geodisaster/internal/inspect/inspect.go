@@ -13,7 +13,7 @@ func Commands() []kit.Command {
 	return []kit.Command{{Name: "inspect", Summary: "describe a GeoTIFF like gdalinfo (its text layout; --json its -json schema; --stats, --checksum)", Run: runInspect}}
 }
 
-const inspectDescription = `Describes a GeoTIFF (a path or an http(s) URL, read with range requests) the
+const description = `Describes a GeoTIFF (a path or an http(s) URL, read with range requests) the
 way GDAL 3.6's gdalinfo does: its text layout, or with --json the document of
 gdalinfo -json (description, size, coordinateSystem, geoTransform in GDAL
 order, metadata, cornerCoordinates, wgs84Extent, bands[] with block, type,
@@ -35,7 +35,7 @@ the SHA-256 of each band's samples (little-endian, row-major).`
 // runInspect implements "geodisaster inspect [--json] [--stats] [--checksum] [--engine] FILE".
 func runInspect(ctx context.Context, cio kit.IO, args []string) error {
 	fs := kit.NewFlagSet("inspect", "[--json] [--stats [--recompute]] [--checksum] [--engine] FILE")
-	fs.Description = inspectDescription
+	fs.Description = description
 	fs.Example("geodisaster inspect scene.tif", "gdalinfo's text layout")
 	fs.Example("geodisaster inspect --json --stats --checksum scene.tif", "as gdalinfo -json -stats -checksum")
 	fs.Example("geodisaster inspect --json https://example.org/cog.tif", "a COG over HTTP (range requests)")
@@ -53,7 +53,7 @@ func runInspect(ctx context.Context, cio kit.IO, args []string) error {
 	}
 	file := fs.Arg(0)
 	if *engine {
-		rep, err := inspectFile(ctx, file, *checksum, *stats, *recompute)
+		rep, err := engineReportOf(ctx, file, *checksum, *stats, *recompute)
 		if err != nil {
 			return err
 		}

@@ -142,9 +142,9 @@ func gdalTool(tool string, args ...string) error {
 	return nil
 }
 
-// inspectKnownDifferences are the members that cannot equal gdalinfo's
+// knownDifferences are the members that cannot equal gdalinfo's
 // yet, by file and path, with the reason; the test logs them.
-var inspectKnownDifferences = map[string]string{
+var knownDifferences = map[string]string{
 	"geo_epsg32735.tif .wgs84Extent.coordinates[0]": "the file's corners lie 500 km west of UTM 35S's false easting near 85°S, where crs's transverse Mercator refuses points PROJ still converts",
 }
 
@@ -176,7 +176,7 @@ func TestInspectAgreesWithGdalinfo(t *testing.T) {
 	real := len(files)
 	// The committed decoder corpus, with statistics and checksums only
 	// (the plain form adds nothing there and doubles the time).
-	corpus, _ := filepath.Glob(filepath.Join(inspectCorpus, "*.tif"))
+	corpus, _ := filepath.Glob(filepath.Join(rasterCorpus, "*.tif"))
 	files = append(files, corpus...)
 	var mu sync.Mutex
 	missingByKey := map[string]int{}
@@ -228,7 +228,7 @@ func inspectLikeGdalinfoJSON(t *testing.T, bin, f string, plain bool, missingOnl
 		var diffs, missing []string
 		jsonDiff("", want, got, &diffs, &missing)
 		for _, d := range diffs {
-			if why, ok := inspectKnownDifferences[filepath.Base(f)+" "+strings.SplitN(d, ":", 2)[0]]; ok {
+			if why, ok := knownDifferences[filepath.Base(f)+" "+strings.SplitN(d, ":", 2)[0]]; ok {
 				t.Logf("known difference, %s %v: %s (%s)", filepath.Base(f), opts, d, why)
 				continue
 			}

@@ -14,8 +14,8 @@ import (
 	"github.com/geodisaster/engine/internal/cli/cmdtest"
 )
 
-// inspectCorpus is the committed raster conformance corpus.
-const inspectCorpus = "../../../../conformance/raster/testdata"
+// rasterCorpus is the committed raster conformance corpus.
+const rasterCorpus = "../../../../conformance/raster/testdata"
 
 // sharedData is the read-only real data (/work/shared/data beside the
 // repository).
@@ -49,7 +49,7 @@ func numOrString(t *testing.T, v any) float64 {
 // --stats --recompute (the engine's own document) on every corpus file and
 // compares with GDAL's goldens.
 func TestInspectEngineAgreesWithGDAL(t *testing.T) {
-	raw, err := os.ReadFile(filepath.Join(inspectCorpus, "goldens.json"))
+	raw, err := os.ReadFile(filepath.Join(rasterCorpus, "goldens.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func TestInspectEngineAgreesWithGDAL(t *testing.T) {
 	sort.Strings(names)
 	for _, name := range names {
 		want := g.Files[name]
-		code, out, errs := cmdtest.Run(t, Commands(), "", "inspect", "--engine", "--json", "--checksum", "--stats", "--recompute", filepath.Join(inspectCorpus, name))
+		code, out, errs := cmdtest.Run(t, Commands(), "", "inspect", "--engine", "--json", "--checksum", "--stats", "--recompute", filepath.Join(rasterCorpus, name))
 		if code != 0 {
 			t.Errorf("%s: exit %d: %s", name, code, errs)
 			continue

@@ -44,18 +44,18 @@ and correct, 1 when scoring ran but some are not.`
 		return err
 	}
 
-	policy, err := scoreLoadPolicy(*policyPath)
+	policy, err := loadPolicy(*policyPath)
 	if err != nil {
 		return err
 	}
-	gold, err := scoreReadFile(*goldPath, scoring.ReadGold)
+	gold, err := readFile(*goldPath, scoring.ReadGold)
 	if err != nil {
 		return err
 	}
 	if st, err := os.Stat(*predPath); err == nil && st.IsDir() {
 		return scoreEpisodes(cio, policy, gold, *goldPath, *predPath, *asJSON)
 	}
-	preds, err := scoreReadFile(*predPath, scoring.ReadPredictions)
+	preds, err := readFile(*predPath, scoring.ReadPredictions)
 	if err != nil {
 		return err
 	}
@@ -82,8 +82,8 @@ and correct, 1 when scoring ran but some are not.`
 	return nil
 }
 
-// scoreLoadPolicy loads the policy named by --policy, or the embedded one.
-func scoreLoadPolicy(path string) (*scoring.Policy, error) {
+// loadPolicy loads the policy named by --policy, or the embedded one.
+func loadPolicy(path string) (*scoring.Policy, error) {
 	if path == "" {
 		return scoring.DefaultPolicy()
 	}
@@ -99,8 +99,8 @@ func scoreLoadPolicy(path string) (*scoring.Policy, error) {
 	return p, nil
 }
 
-// scoreReadFile opens path and parses it with read.
-func scoreReadFile[T any](path string, read func(io.Reader) (T, error)) (T, error) {
+// readFile opens path and parses it with read.
+func readFile[T any](path string, read func(io.Reader) (T, error)) (T, error) {
 	var zero T
 	f, err := os.Open(path)
 	if err != nil {
@@ -122,13 +122,13 @@ func printScoreReport(w io.Writer, p *scoring.Policy, rep *scoring.Report) error
 	fmt.Fprintln(tw, "question_type\tfamily\trecords\tpredicted\tcorrect\tcorrect/records")
 	for _, t := range p.Types {
 		if c, ok := rep.ByType[t.QuestionType]; ok {
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\n", t.QuestionType, t.Family, c.Records, c.Predicted, c.Correct, scorePct(c.Correct, c.Records))
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\n", t.QuestionType, t.Family, c.Records, c.Predicted, c.Correct, pct(c.Correct, c.Records))
 		}
 	}
 	fmt.Fprintln(tw, "\nfamily\t\trecords\tpredicted\tcorrect\tcorrect/records")
 	for _, f := range p.Families() {
 		if c, ok := rep.ByFamily[f]; ok {
-			fmt.Fprintf(tw, "%s\t\t%d\t%d\t%d\t%s\n", f, c.Records, c.Predicted, c.Correct, scorePct(c.Correct, c.Records))
+			fmt.Fprintf(tw, "%s\t\t%d\t%d\t%d\t%s\n", f, c.Records, c.Predicted, c.Correct, pct(c.Correct, c.Records))
 		}
 	}
 	if err := tw.Flush(); err != nil {
@@ -154,10 +154,10 @@ func printScoreReport(w io.Writer, p *scoring.Policy, rep *scoring.Report) error
 		}
 	}
 	if n := len(rep.UnknownPredictions); n > 0 {
-		fmt.Fprintf(w, "\n%d prediction(s) with ids not in gold (ignored): %s\n", n, scoreClip(rep.UnknownPredictions, 10))
+		fmt.Fprintf(w, "\n%d prediction(s) with ids not in gold (ignored): %s\n", n, clip(rep.UnknownPredictions, 10))
 	}
 	if n := len(rep.DuplicatePredictions); n > 0 {
-		fmt.Fprintf(w, "%d id(s) predicted on more than one line (scored incorrect): %s\n", n, scoreClip(rep.DuplicatePredictions, 10))
+		fmt.Fprintf(w, "%d id(s) predicted on more than one line (scored incorrect): %s\n", n, clip(rep.DuplicatePredictions, 10))
 	}
 	if n := len(rep.UnparsedPredictionLines); n > 0 {
 		fmt.Fprintf(w, "%d prediction line(s) without a readable id (ignored): %v\n", n, rep.UnparsedPredictionLines)
@@ -165,16 +165,16 @@ func printScoreReport(w io.Writer, p *scoring.Policy, rep *scoring.Report) error
 	return nil
 }
 
-// scorePct formats num/den as a percentage, or "-" for an empty denominator.
-func scorePct(num, den int) string {
+// pct formats num/den as a percentage, or "-" for an empty denominator.
+func pct(num, den int) string {
 	if den == 0 {
 		return "-"
 	}
 	return fmt.Sprintf("%.2f%%", 100*float64(num)/float64(den))
 }
 
-// scoreClip renders at most n items of s.
-func scoreClip(s []string, n int) string {
+// clip renders at most n items of s.
+func clip(s []string, n int) string {
 	if len(s) <= n {
 		return fmt.Sprint(s)
 	}

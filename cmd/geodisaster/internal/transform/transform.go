@@ -20,12 +20,12 @@ func Commands() []kit.Command {
 	return []kit.Command{{Name: "transform", Summary: "convert coordinates between CRSs like PROJ's cs2cs (SRC DST, EPSG codes, PROJ strings, WKT)", Run: runTransform}}
 }
 
-const transformUsage = `[-I] [-d N | -f FORMAT] [-r] [-s] [-E] [-e TEXT] SRC DST < points
+const usage = `[-I] [-d N | -f FORMAT] [-r] [-s] [-E] [-e TEXT] SRC DST < points
        geodisaster transform [-I] ... +proj=... +to +proj=... < points
        geodisaster transform --from CRS --to CRS < points
        geodisaster transform --list [--json]`
 
-const transformHelp = `Converts coordinates read from standard input, one point per line, as
+const description = `Converts coordinates read from standard input, one point per line, as
 PROJ's cs2cs does.
 
   SRC DST    the source and target CRSs: EPSG:n (or a bare code), a PROJ
@@ -78,8 +78,8 @@ exit codes:
   2    usage error (unknown flag, bad operand, unknown CRS)
   5    some points failed to convert, or reading or writing failed`
 
-// transformOptions are the cs2cs-style options.
-type transformOptions struct {
+// options are the cs2cs-style options.
+type options struct {
 	from, to        string
 	inverse         bool
 	decimals        int // -1: default
@@ -96,8 +96,8 @@ type transformOptions struct {
 }
 
 // parseTransformArgs reads flags anywhere among the operands.
-func parseTransformArgs(args []string) (*transformOptions, error) {
-	o := &transformOptions{decimals: -1, errText: "*\t*"}
+func parseTransformArgs(args []string) (*options, error) {
+	o := &options{decimals: -1, errText: "*\t*"}
 	need := func(i int, flag string) (string, error) {
 		if i+1 >= len(args) {
 			return "", kit.Usagef("transform: %s needs a value", flag)
@@ -172,7 +172,7 @@ var floatFormat = regexp.MustCompile(`^[^%]*%[-+ 0#]*[0-9]*(\.[0-9]+)?[eEfFgG][^
 func validFloatFormat(f string) bool { return floatFormat.MatchString(f) }
 
 // crsOperands splits SRC DST (or cs2cs's "+proj=... +to +proj=...").
-func (o *transformOptions) crsOperands() (src, dst string, srcProj, dstProj bool, err error) {
+func (o *options) crsOperands() (src, dst string, srcProj, dstProj bool, err error) {
 	ops := o.positional
 	for i, a := range ops {
 		if a == "+to" {
@@ -198,7 +198,7 @@ func runTransform(ctx context.Context, cio kit.IO, args []string) error {
 		return err
 	}
 	if o.help {
-		fmt.Fprintf(cio.Stdout, "usage: geodisaster transform %s\n\n%s\n", transformUsage, transformHelp)
+		fmt.Fprintf(cio.Stdout, "usage: geodisaster transform %s\n\n%s\n", usage, description)
 		return nil
 	}
 	if o.list {
@@ -274,7 +274,7 @@ func runTransformXY(ctx context.Context, cio kit.IO, from, to string) error {
 // cs2cs converts lines in cs2cs's conventions.
 type cs2cs struct {
 	src, dst         crs.CRS
-	opts             *transformOptions
+	opts             *options
 	srcSwap, dstSwap bool
 	srcDeg, dstDeg   float64 // degrees per angular unit of geographic CRSs
 }
