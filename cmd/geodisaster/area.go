@@ -6,16 +6,18 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/geodisaster/engine/cmd/geodisaster/internal/pointlines"
 	"github.com/geodisaster/engine/crs"
 	"github.com/geodisaster/engine/geodesy"
+	kit "github.com/geodisaster/engine/internal/cli"
 	"github.com/geodisaster/engine/raster"
 )
 
 func init() {
-	register(command{
-		name:    "area",
-		summary: "ellipsoidal area (m²) of a GeoTIFF's pixels equal to a value (WGS84 cells, or projected pixel area)",
-		run:     runArea,
+	register(kit.Command{
+		Name:    "area",
+		Summary: "ellipsoidal area (m²) of a GeoTIFF's pixels equal to a value (WGS84 cells, or projected pixel area)",
+		Run:     runArea,
 	})
 }
 
@@ -41,8 +43,8 @@ type areaResult struct {
 // geodesics through the corners. Projected rasters use the planar pixel
 // area |a·e − b·d| in the CRS's unit squared ("projected"; --method is
 // then ignored). Rasters without a transform or a known CRS are errors.
-func runArea(ctx context.Context, cio cmdIO, args []string) error {
-	fs := newFlagSet("area", "[--value V] [--method quadrangle|geodesic] [--json] FILE", cio.stderr)
+func runArea(ctx context.Context, cio kit.IO, args []string) error {
+	fs := kit.NewFlagSet("area", "[--value V] [--method quadrangle|geodesic] [--json] FILE")
 	fs.Description = `Prints the area in m² of band 1's pixels equal to V (every valid pixel
 without --value): exact WGS84 cell areas for EPSG:4326 rasters, the
 planar pixel area for projected ones. NoData and NaN pixels never count.`
@@ -51,20 +53,20 @@ planar pixel area for projected ones. NoData and NaN pixels never count.`
 	valueStr := fs.String("value", "", "count pixels equal to this value (default: every valid pixel)")
 	method := fs.String("method", "quadrangle", "cell area for EPSG:4326: quadrangle (parallels/meridians) or geodesic (geodesic edges)")
 	asJSON := fs.Bool("json", false, "print JSON")
-	if err := parseFlags(fs, args); err != nil {
+	if _, err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
-		return usagef("area: want one FILE, got %d arguments", fs.NArg())
+		return kit.Usagef("area: want one FILE, got %d arguments", fs.NArg())
 	}
 	if *method != "quadrangle" && *method != "geodesic" {
-		return usagef("area: --method %q: want quadrangle or geodesic", *method)
+		return kit.Usagef("area: --method %q: want quadrangle or geodesic", *method)
 	}
 	var value *float64
 	if fs.IsSet("value") {
 		v, err := strconv.ParseFloat(*valueStr, 64)
 		if err != nil {
-			return usagef("area: --value %q is not a number", *valueStr)
+			return kit.Usagef("area: --value %q is not a number", *valueStr)
 		}
 		value = &v
 	}
@@ -74,9 +76,9 @@ planar pixel area for projected ones. NoData and NaN pixels never count.`
 		return fmt.Errorf("area: %w", err)
 	}
 	if *asJSON {
-		return writeJSON(cio.stdout, res)
+		return kit.WriteJSON(cio.Stdout, res)
 	}
-	fmt.Fprintf(cio.stdout, "%s m2 (%d pixels, %s, %s)\n", formatFloat(res.AreaM2), res.Pixels, res.CRS, res.Method)
+	fmt.Fprintf(cio.Stdout, "%s m2 (%d pixels, %s, %s)\n", pointlines.FormatFloat(res.AreaM2), res.Pixels, res.CRS, res.Method)
 	return nil
 }
 

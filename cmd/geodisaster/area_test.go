@@ -6,6 +6,8 @@ import (
 	"os"
 	"strconv"
 	"testing"
+
+	kit "github.com/geodisaster/engine/internal/cli"
 )
 
 // TestAreaCLI checks "geodisaster area" on the GDAL-written fixtures of
@@ -42,7 +44,7 @@ func TestAreaCLI(t *testing.T) {
 			}
 			args = append(args, path)
 			code, out, stderr := runCLI(t, "", args...)
-			if code != exitOK {
+			if code != kit.ExitOK {
 				t.Fatalf("%v: exit %d: %s", args, code, stderr)
 			}
 			var res areaResult
@@ -57,13 +59,13 @@ func TestAreaCLI(t *testing.T) {
 			}
 		}
 	}
-	if code, _, _ := runCLI(t, "", "area", "--method", "sphere", "x.tif"); code != exitUsage {
+	if code, _, _ := runCLI(t, "", "area", "--method", "sphere", "x.tif"); code != kit.ExitUsage {
 		t.Errorf("bad method exit %d", code)
 	}
-	if code, _, _ := runCLI(t, "", "area", "--value", "abc", "x.tif"); code != exitUsage {
+	if code, _, _ := runCLI(t, "", "area", "--value", "abc", "x.tif"); code != kit.ExitUsage {
 		t.Errorf("bad value exit %d", code)
 	}
-	if code, _, _ := runCLI(t, "", "area", "/nonexistent.tif"); code != exitCannotRun {
+	if code, _, _ := runCLI(t, "", "area", "/nonexistent.tif"); code != kit.ExitCannotRun {
 		t.Errorf("missing file exit %d", code)
 	}
 }

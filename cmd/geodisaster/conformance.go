@@ -37,7 +37,7 @@ at the release's paths, gold-free test inputs, a Sen1Floods11 hydration
 manifest and its own checksum manifest) for a FIXTURE run.`
 
 // conformanceExitCodes are the command's exit codes beyond the shared ones
-// (exitcodes.go).
+// (internal/cli).
 var conformanceExitCodes = []string{
 	"0    every type with records passed at the corpus status (REAL or FIXTURE)",
 	"1    a record failed, was invalid or incorrect, or a published fact mismatched",
@@ -46,30 +46,30 @@ var conformanceExitCodes = []string{
 }
 
 func init() {
-	register(command{name: "conformance", summary: "REAL-mode conformance against a GeoDisaster release root (RESOURCE_BLOCKED without one)", run: runConformance})
+	register(kit.Command{Name: "conformance", Summary: "REAL-mode conformance against a GeoDisaster release root (RESOURCE_BLOCKED without one)", Run: runConformance})
 }
 
 // runConformance runs conformanceMain and turns its exit code into an
 // error of the matching kind once every output has been written.
-func runConformance(ctx context.Context, cio cmdIO, args []string) error {
+func runConformance(ctx context.Context, cio kit.IO, args []string) error {
 	code, err := conformanceMain(ctx, cio, args)
 	if err != nil {
-		return interruptedOr(ctx, err)
+		return kit.InterruptedOr(ctx, err)
 	}
 	switch code {
-	case exitOK:
+	case kit.ExitOK:
 		return nil
-	case exitFailure:
-		return failedf("conformance: some types FAILED (see the table or report.json)")
+	case kit.ExitFailure:
+		return kit.Failedf("conformance: some types FAILED (see the table or report.json)")
 	}
-	return codeError{code: code, msg: fmt.Sprintf("conformance: exit %d (%s)", code, conformanceCodeName(code))}
+	return kit.CodeError{Code: code, Msg: fmt.Sprintf("conformance: exit %d (%s)", code, conformanceCodeName(code))}
 }
 
 func conformanceCodeName(code int) string {
 	switch code {
-	case exitResourceBlocked:
+	case kit.ExitResourceBlocked:
 		return runtime.StatusResourceBlocked
-	case exitNotVerified:
+	case kit.ExitNotVerified:
 		return "corpus not verified, " + runtime.StatusDegraded
 	}
 	return "failure"
@@ -77,49 +77,49 @@ func conformanceCodeName(code int) string {
 
 // conformanceMain parses flags, runs the conformance and writes its
 // outputs; it returns the command's exit code.
-func conformanceMain(ctx context.Context, cio cmdIO, args []string) (int, error) {
-	fs := newFlagSet("conformance", conformanceUsage, cio.stderr)
+func conformanceMain(ctx context.Context, cio kit.IO, args []string) (int, error) {
+	fs := kit.NewFlagSet("conformance", conformanceUsage)
 	fs.Description = conformanceDescription
 	fs.ExitCodes = conformanceExitCodes
 	fs.Example("geodisaster conformance", "RESOURCE_BLOCKED without a release (exit 3)")
 	fs.Example("geodisaster conformance --release-root REL --workers 4 --output-dir out", "the published release")
 	fs.Example("geodisaster conformance --make-fixture /tmp/rel && geodisaster conformance --release-root /tmp/rel", "a FIXTURE run on generated material")
 	root := fs.String("release-root", "", "GeoDisaster release root (holds data/core/geodisaster_2921_source_with_splits.jsonl)")
-	nworkers := fs.Int("workers", defaultWorkers(), "records replayed in parallel")
+	nworkers := fs.Int("workers", kit.DefaultWorkers(), "records replayed in parallel")
 	out := fs.String("output-dir", "", "write report.json, report.txt and artifacts/ here")
 	asJSON := fs.Bool("json", false, "print the JSON report instead of tables")
 	makeFixture := fs.String("make-fixture", "", "write a release-shaped synthetic corpus into this (new or empty) directory and exit")
 	perType := fs.Int("per-type", 3, "with --make-fixture: records per question type")
 	full := fs.Bool("full", false, "with --make-fixture: the spec's per-type record counts (2,921 records)")
 	seed := fs.Uint64("seed", 1, "with --make-fixture: synth seed")
-	if err := parseFlags(fs, args); err != nil {
-		return exitUsage, err
+	if _, err := fs.Parse(args); err != nil {
+		return kit.ExitUsage, err
 	}
 	if fs.NArg() > 0 {
-		return exitUsage, usagef("conformance: unexpected arguments %v", fs.Args())
+		return kit.ExitUsage, kit.Usagef("conformance: unexpected arguments %v", fs.Args())
 	}
 	if *makeFixture != "" {
 		if *root != "" {
-			return exitUsage, usagef("conformance: --make-fixture and --release-root are exclusive")
+			return kit.ExitUsage, kit.Usagef("conformance: --make-fixture and --release-root are exclusive")
 		}
 		if ents, err := os.ReadDir(*makeFixture); err == nil && len(ents) > 0 {
-			return exitUsage, usagef("conformance: --make-fixture %s is not empty", *makeFixture)
+			return kit.ExitUsage, kit.Usagef("conformance: --make-fixture %s is not empty", *makeFixture)
 		}
-		bar := kit.NewProgress(cio.stderr, -1, "fixture")
+		bar := kit.NewProgress(cio.Stderr, -1, "fixture")
 		m, err := release.BuildFixture(ctx, *makeFixture, synth.Options{PerType: *perType, Full: *full, Seed: *seed, Workers: *nworkers, Progress: bar.Func()})
 		bar.Finish()
 		if err != nil {
-			return exitFailure, err
+			return kit.ExitFailure, err
 		}
-		fmt.Fprintf(cio.stdout, "wrote a FIXTURE release of %d records (%d types, %d train, %d test) to %s; records sha256 %s\n",
+		fmt.Fprintf(cio.Stdout, "wrote a FIXTURE release of %d records (%d types, %d train, %d test) to %s; records sha256 %s\n",
 			m.Inventory.Records, m.Inventory.Types, m.Inventory.Train, m.Inventory.Test, *makeFixture, m.RecordsSHA256)
-		return exitOK, nil
+		return kit.ExitOK, nil
 	}
 	if *nworkers < 1 {
-		return exitUsage, usagef("conformance: --workers must be >= 1")
+		return kit.ExitUsage, kit.Usagef("conformance: --workers must be >= 1")
 	}
-	bar := kit.NewProgress(cio.stderr, -1, "conformance")
-	opts := release.Options{ReleaseRoot: *root, Workers: *nworkers, Logger: cio.log}
+	bar := kit.NewProgress(cio.Stderr, -1, "conformance")
+	opts := release.Options{ReleaseRoot: *root, Workers: *nworkers, Logger: cio.Log}
 	if bar != nil {
 		opts.Progress = func(stage string, done, total int) {
 			bar.Describe(stage)
@@ -128,45 +128,45 @@ func conformanceMain(ctx context.Context, cio cmdIO, args []string) (int, error)
 	}
 	if *out != "" {
 		if err := os.MkdirAll(*out, 0o755); err != nil {
-			return exitFailure, fmt.Errorf("conformance: %w", err)
+			return kit.ExitFailure, fmt.Errorf("conformance: %w", err)
 		}
 		opts.ArtifactDir = filepath.Join(*out, "artifacts")
 	}
 	rep, err := release.Run(ctx, opts)
 	bar.Finish()
 	if err != nil {
-		return exitFailure, err
+		return kit.ExitFailure, err
 	}
 	rep.Engine = version()
 	if *out != "" {
 		b, err := json.MarshalIndent(rep, "", "  ")
 		if err != nil {
-			return exitFailure, fmt.Errorf("conformance: %w", err)
+			return kit.ExitFailure, fmt.Errorf("conformance: %w", err)
 		}
 		if err := runtime.WriteFileAtomic(filepath.Join(*out, "report.json"), append(b, '\n')); err != nil {
-			return exitFailure, fmt.Errorf("conformance: %w", err)
+			return kit.ExitFailure, fmt.Errorf("conformance: %w", err)
 		}
 		if err := releasepage.Write(ctx, releasepage.Input{Report: rep, OutDir: *out, Workers: *nworkers, Generated: time.Now()}); err != nil {
-			return exitFailure, fmt.Errorf("conformance: report.html: %w", err)
+			return kit.ExitFailure, fmt.Errorf("conformance: report.html: %w", err)
 		}
 		f, err := os.Create(filepath.Join(*out, "report.txt"))
 		if err != nil {
-			return exitFailure, fmt.Errorf("conformance: %w", err)
+			return kit.ExitFailure, fmt.Errorf("conformance: %w", err)
 		}
 		werr := rep.WriteTable(f)
 		if cerr := f.Close(); werr == nil {
 			werr = cerr
 		}
 		if werr != nil {
-			return exitFailure, fmt.Errorf("conformance: report.txt: %w", werr)
+			return kit.ExitFailure, fmt.Errorf("conformance: report.txt: %w", werr)
 		}
 	}
 	if *asJSON {
-		if err := writeJSON(cio.stdout, rep); err != nil {
-			return exitFailure, err
+		if err := kit.WriteJSON(cio.Stdout, rep); err != nil {
+			return kit.ExitFailure, err
 		}
-	} else if err := rep.WriteTable(cio.stdout); err != nil {
-		return exitFailure, err
+	} else if err := rep.WriteTable(cio.Stdout); err != nil {
+		return kit.ExitFailure, err
 	}
 	return conformanceExitCode(rep), nil
 }
@@ -175,27 +175,27 @@ func conformanceMain(ctx context.Context, cio cmdIO, args []string) (int, error)
 func conformanceExitCode(rep *release.Report) int {
 	switch {
 	case rep.Status == runtime.StatusResourceBlocked:
-		return exitResourceBlocked
+		return kit.ExitResourceBlocked
 	case rep.Status == runtime.StatusDegraded || !rep.CorpusVerified:
-		return exitNotVerified
+		return kit.ExitNotVerified
 	}
-	code := exitOK
+	code := kit.ExitOK
 	for _, t := range rep.Types {
 		switch t.Status {
 		case runtime.StatusFailed:
-			return exitFailure
+			return kit.ExitFailure
 		case runtime.StatusResourceBlocked:
-			code = exitResourceBlocked
+			code = kit.ExitResourceBlocked
 		}
 	}
 	if rep.Records == 0 {
-		return exitResourceBlocked
+		return kit.ExitResourceBlocked
 	}
-	if code == exitOK && rep.FactSummary[release.FactMismatch] > 0 {
+	if code == kit.ExitOK && rep.FactSummary[release.FactMismatch] > 0 {
 		// A corpus-level fact mismatched (type-level ones already made
 		// their type FAILED). With absent inputs (code 3) the replay facts
 		// cannot hold, so 3 stands.
-		return exitFailure
+		return kit.ExitFailure
 	}
 	return code
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/geodisaster/engine/conformance/release"
 	"github.com/geodisaster/engine/conformance/synth"
+	kit "github.com/geodisaster/engine/internal/cli"
 )
 
 // conformanceCLI runs conformanceMain (the part of the command before the
@@ -20,7 +21,7 @@ import (
 func conformanceCLI(t *testing.T, args ...string) (int, string, string, error) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	cio := cmdIO{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	cio := kit.IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	code, err := conformanceMain(context.Background(), cio, args)
 	return code, out.String(), errb.String(), err
 }
@@ -42,8 +43,8 @@ func TestConformanceWithoutReleaseRootIsResourceBlocked(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v: %v", args, err)
 		}
-		if code != exitResourceBlocked {
-			t.Fatalf("%v: exit %d, want %d\n%s", args, code, exitResourceBlocked, stderr)
+		if code != kit.ExitResourceBlocked {
+			t.Fatalf("%v: exit %d, want %d\n%s", args, code, kit.ExitResourceBlocked, stderr)
 		}
 		var rep cliConformanceReport
 		if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
@@ -59,14 +60,14 @@ func TestConformanceWithoutReleaseRootIsResourceBlocked(t *testing.T) {
 		}
 	}
 	code, stdout, _, _ := conformanceCLI(t)
-	if code != exitResourceBlocked || !strings.Contains(stdout, "corpus status RESOURCE_BLOCKED") {
+	if code != kit.ExitResourceBlocked || !strings.Contains(stdout, "corpus status RESOURCE_BLOCKED") {
 		t.Errorf("table without a root: exit %d\n%s", code, stdout)
 	}
 }
 
 func TestConformanceHelpDocumentsExitCodes(t *testing.T) {
 	code, stdout, stderr := runCLI(t, "", "conformance", "--help")
-	if code != exitOK || stderr != "" {
+	if code != kit.ExitOK || stderr != "" {
 		t.Fatalf("--help: exit %d, stderr %q", code, stderr)
 	}
 	for _, want := range []string{"3    RESOURCE_BLOCKED", "4    the corpus did not verify", "--release-root", "examples:", "5    could not run"} {
@@ -92,7 +93,7 @@ func TestConformanceFixtureRelease(t *testing.T) {
 	}
 	out := t.TempDir()
 	code, stdout, stderr, err := conformanceCLI(t, "--release-root", root, "--workers", "2", "--output-dir", out)
-	if err != nil || code != exitOK {
+	if err != nil || code != kit.ExitOK {
 		t.Fatalf("exit %d err %v\n%s\n%s", code, err, stdout, stderr)
 	}
 	if !strings.Contains(stdout, "corpus status FIXTURE") {
@@ -128,7 +129,7 @@ func TestConformanceFixtureRelease(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, stdout, _, err = conformanceCLI(t, "--release-root", root, "--workers", "2")
-	if err != nil || code != exitNotVerified {
+	if err != nil || code != kit.ExitNotVerified {
 		t.Fatalf("tampered: exit %d err %v\n%s", code, err, stdout)
 	}
 	// Edited generated material does not verify (exit 4) but is still
@@ -147,15 +148,15 @@ func TestConformanceExitCode(t *testing.T) {
 		rep  release.Report
 		want int
 	}{
-		{"blocked corpus", release.Report{Status: "RESOURCE_BLOCKED"}, exitResourceBlocked},
-		{"degraded", release.Report{Status: "DEGRADED", Records: 5, Types: []*release.TypeReport{row("DEGRADED")}}, exitNotVerified},
-		{"unverified fixture", release.Report{Status: "FIXTURE", Records: 5, Types: []*release.TypeReport{row("FIXTURE")}}, exitNotVerified},
-		{"real ok", release.Report{Status: "REAL", CorpusVerified: true, Records: 5, Types: []*release.TypeReport{row("REAL"), row("NOT_RUN")}}, exitOK},
-		{"fixture ok", release.Report{Status: "FIXTURE", CorpusVerified: true, Records: 5, Types: []*release.TypeReport{row("FIXTURE")}}, exitOK},
-		{"failed type", release.Report{Status: "REAL", CorpusVerified: true, Records: 5, Types: []*release.TypeReport{row("RESOURCE_BLOCKED"), row("FAILED")}}, exitFailure},
-		{"unhydrated type", release.Report{Status: "REAL", CorpusVerified: true, Records: 5, Types: []*release.TypeReport{row("REAL"), row("RESOURCE_BLOCKED")}, FactSummary: map[string]int{release.FactMismatch: 1}}, exitResourceBlocked},
-		{"corpus fact", release.Report{Status: "REAL", CorpusVerified: true, Records: 5, Types: []*release.TypeReport{row("REAL")}, FactSummary: map[string]int{release.FactMismatch: 1}}, exitFailure},
-		{"empty corpus", release.Report{Status: "REAL", CorpusVerified: true}, exitResourceBlocked},
+		{"blocked corpus", release.Report{Status: "RESOURCE_BLOCKED"}, kit.ExitResourceBlocked},
+		{"degraded", release.Report{Status: "DEGRADED", Records: 5, Types: []*release.TypeReport{row("DEGRADED")}}, kit.ExitNotVerified},
+		{"unverified fixture", release.Report{Status: "FIXTURE", Records: 5, Types: []*release.TypeReport{row("FIXTURE")}}, kit.ExitNotVerified},
+		{"real ok", release.Report{Status: "REAL", CorpusVerified: true, Records: 5, Types: []*release.TypeReport{row("REAL"), row("NOT_RUN")}}, kit.ExitOK},
+		{"fixture ok", release.Report{Status: "FIXTURE", CorpusVerified: true, Records: 5, Types: []*release.TypeReport{row("FIXTURE")}}, kit.ExitOK},
+		{"failed type", release.Report{Status: "REAL", CorpusVerified: true, Records: 5, Types: []*release.TypeReport{row("RESOURCE_BLOCKED"), row("FAILED")}}, kit.ExitFailure},
+		{"unhydrated type", release.Report{Status: "REAL", CorpusVerified: true, Records: 5, Types: []*release.TypeReport{row("REAL"), row("RESOURCE_BLOCKED")}, FactSummary: map[string]int{release.FactMismatch: 1}}, kit.ExitResourceBlocked},
+		{"corpus fact", release.Report{Status: "REAL", CorpusVerified: true, Records: 5, Types: []*release.TypeReport{row("REAL")}, FactSummary: map[string]int{release.FactMismatch: 1}}, kit.ExitFailure},
+		{"empty corpus", release.Report{Status: "REAL", CorpusVerified: true}, kit.ExitResourceBlocked},
 	}
 	for _, c := range cases {
 		if got := conformanceExitCode(&c.rep); got != c.want {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/geodisaster/engine/conformance/release"
 	"github.com/geodisaster/engine/conformance/synth"
+	kit "github.com/geodisaster/engine/internal/cli"
 	"github.com/geodisaster/engine/runtime"
 )
 
@@ -31,7 +32,7 @@ func replayStatus(t *testing.T, args ...string) (string, string, int) {
 func smallCorpus(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	if code, _, e := cli(t, "synth", "--out", dir, "--types", "baseline_canopy_assessment,xbd_q5", "--per-type", "1", "--seed", "4"); code != exitOK {
+	if code, _, e := cli(t, "synth", "--out", dir, "--types", "baseline_canopy_assessment,xbd_q5", "--per-type", "1", "--seed", "4"); code != kit.ExitOK {
 		t.Fatalf("synth: %s", e)
 	}
 	return dir
@@ -82,11 +83,11 @@ func TestStatusEditedSyntheticRecordsAreFixture(t *testing.T) {
 // defaults to its release root) as FIXTURE, every record correct.
 func TestStatusMakeFixtureReplaysAsFixture(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "rel")
-	if code, _, e := cli(t, "conformance", "--make-fixture", root, "--per-type", "1"); code != exitOK {
+	if code, _, e := cli(t, "conformance", "--make-fixture", root, "--per-type", "1"); code != kit.ExitOK {
 		t.Fatalf("make-fixture: %s", e)
 	}
 	s, note, code := replayStatus(t, "--input", filepath.Join(root, filepath.FromSlash(release.CanonicalRecordsPath)), "--type", "xbd_q5")
-	if s != runtime.StatusFixture || code != exitOK || !strings.Contains(note, "synthetic corpus") {
+	if s != runtime.StatusFixture || code != kit.ExitOK || !strings.Contains(note, "synthetic corpus") {
 		t.Errorf("make-fixture replay: %s (%s), exit %d; want FIXTURE, exit 0", s, note, code)
 	}
 }

@@ -10,14 +10,13 @@ import (
 	"text/tabwriter"
 
 	kit "github.com/geodisaster/engine/internal/cli"
-
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/runtime/episode"
 	"github.com/geodisaster/engine/runtime/export"
 )
 
 func init() {
-	register(command{name: "export", summary: "project canonical records into the dataset's episodes and SFT rows (--verify: the zero-drift check)", run: runExport})
+	register(kit.Command{Name: "export", Summary: "project canonical records into the dataset's episodes and SFT rows (--verify: the zero-drift check)", Run: runExport})
 }
 
 const exportDescription = `Replays every record of RECORDS.jsonl once (gold-free sessions, as replay
@@ -42,8 +41,8 @@ sequences and arguments, answer references and handles equal the
 canonical source, no gold in any model-visible message, every
 SFT row present. It names the first drifting record and field (exit 1).`
 
-func runExport(ctx context.Context, cio cmdIO, args []string) error {
-	fs := newFlagSet("export", "--dataset-root DIR --input RECORDS.jsonl --output-dir OUT [--workers N] [--json]\n       geodisaster export --verify OUT --input RECORDS.jsonl [--json]", cio.stderr)
+func runExport(ctx context.Context, cio kit.IO, args []string) error {
+	fs := kit.NewFlagSet("export", "--dataset-root DIR --input RECORDS.jsonl --output-dir OUT [--workers N] [--json]\n       geodisaster export --verify OUT --input RECORDS.jsonl [--json]")
 	fs.Description = exportDescription
 	fs.Example("geodisaster synth --full --out /tmp/full", "")
 	fs.Example("geodisaster export --dataset-root /tmp/full --input /tmp/full/records.jsonl --output-dir /tmp/full-export --json", "")
@@ -52,20 +51,20 @@ func runExport(ctx context.Context, cio cmdIO, args []string) error {
 	input := fs.String("input", "", "canonical records JSONL with GT chains, gold answers and splits (required)")
 	out := fs.String("output-dir", "", "where the projections go (required unless --verify)")
 	verify := fs.String("verify", "", "check the export in this directory against --input instead of exporting")
-	nworkers := fs.Int("workers", defaultWorkers(), "records replayed and projected in parallel")
+	nworkers := fs.Int("workers", kit.DefaultWorkers(), "records replayed and projected in parallel")
 	asJSON := fs.Bool("json", false, "print the summary (or the drift report) as JSON")
-	if err := parseNoOperands(fs, args); err != nil {
+	if err := fs.ParseNoOperands(args); err != nil {
 		return err
 	}
 	switch {
 	case *input == "":
-		return usagef("export: --input is required")
+		return kit.Usagef("export: --input is required")
 	case *verify != "" && (*out != "" || *root != ""):
-		return usagef("export: --verify takes only --input (and --json)")
+		return kit.Usagef("export: --verify takes only --input (and --json)")
 	case *verify == "" && *out == "":
-		return usagef("export: --output-dir is required")
+		return kit.Usagef("export: --output-dir is required")
 	case *nworkers < 1:
-		return usagef("export: --workers must be >= 1")
+		return kit.Usagef("export: --workers must be >= 1")
 	}
 	canon, err := export.ReadCanonical(*input)
 	if err != nil {
@@ -96,7 +95,7 @@ func runExport(ctx context.Context, cio cmdIO, args []string) error {
 		return err
 	}
 	defer os.RemoveAll(artifacts)
-	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: *root, ArtifactDir: artifacts, Logger: cio.log})
+	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: *root, ArtifactDir: artifacts, Logger: cio.Log})
 	if err != nil {
 		return err
 	}
@@ -104,21 +103,21 @@ func runExport(ctx context.Context, cio cmdIO, args []string) error {
 	absArtifacts, _ := filepath.Abs(artifacts)
 	p := export.NewProjector(eng, val, absRoot, absArtifacts)
 	opts := export.Options{OutputDir: *out, Workers: *nworkers, Input: corpus}
-	bar := kit.NewProgress(cio.stderr, len(canon.Records), "export")
+	bar := kit.NewProgress(cio.Stderr, len(canon.Records), "export")
 	opts.Progress = bar.Func()
-	cio.log.Info("exporting", "records", len(canon.Records), "input", *input, "output_dir", *out, "workers", *nworkers)
+	cio.Log.Info("exporting", "records", len(canon.Records), "input", *input, "output_dir", *out, "workers", *nworkers)
 	m, err := export.Export(ctx, p, canon, opts)
 	bar.Finish()
 	if err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
 	if m.CrossSplitTrajectoryGroups > 0 {
-		cio.log.Warn("trajectory groups cross the split; run audit-splits", "groups", m.CrossSplitTrajectoryGroups)
+		cio.Log.Warn("trajectory groups cross the split; run audit-splits", "groups", m.CrossSplitTrajectoryGroups)
 	}
 	if *asJSON {
-		return writeJSON(cio.stdout, m.Summary)
+		return kit.WriteJSON(cio.Stdout, m.Summary)
 	}
-	return printExportSummary(cio.stdout, m, *out)
+	return printExportSummary(cio.Stdout, m, *out)
 }
 
 func printExportSummary(w io.Writer, m *export.Manifest, out string) error {
@@ -145,13 +144,13 @@ func printExportSummary(w io.Writer, m *export.Manifest, out string) error {
 	return nil
 }
 
-func exportVerify(cio cmdIO, dir string, canon *export.Canonical, val *episode.Validator, asJSON bool) error {
+func exportVerify(cio kit.IO, dir string, canon *export.Canonical, val *episode.Validator, asJSON bool) error {
 	rep, err := export.Verify(dir, canon, val)
 	if err != nil {
 		return fmt.Errorf("export --verify: %w", err)
 	}
 	if asJSON {
-		if err := writeJSON(cio.stdout, rep); err != nil {
+		if err := kit.WriteJSON(cio.Stdout, rep); err != nil {
 			return err
 		}
 	} else if rep.OK {
@@ -159,19 +158,19 @@ func exportVerify(cio cmdIO, dir string, canon *export.Canonical, val *episode.V
 		for _, n := range rep.Rows {
 			rows += n
 		}
-		fmt.Fprintf(cio.stdout, "PASS: %d rows in %d files, zero drift from the %d canonical records\n", rows, len(rep.Rows), rep.Records)
+		fmt.Fprintf(cio.Stdout, "PASS: %d rows in %d files, zero drift from the %d canonical records\n", rows, len(rep.Rows), rep.Records)
 	} else {
-		fmt.Fprintf(cio.stdout, "FAIL: %d drift(s); the first:\n  %s\n", len(rep.Drifts), rep.Drifts[0])
+		fmt.Fprintf(cio.Stdout, "FAIL: %d drift(s); the first:\n  %s\n", len(rep.Drifts), rep.Drifts[0])
 		for i, d := range rep.Drifts[1:] {
 			if i == 9 {
-				fmt.Fprintf(cio.stdout, "  ... %d more (use --json)\n", len(rep.Drifts)-10)
+				fmt.Fprintf(cio.Stdout, "  ... %d more (use --json)\n", len(rep.Drifts)-10)
 				break
 			}
-			fmt.Fprintf(cio.stdout, "  %s\n", d)
+			fmt.Fprintf(cio.Stdout, "  %s\n", d)
 		}
 	}
 	if !rep.OK {
-		return failedf("export --verify: the export drifts from the canonical source: %s", rep.Drifts[0].String())
+		return kit.Failedf("export --verify: the export drifts from the canonical source: %s", rep.Drifts[0].String())
 	}
 	return nil
 }

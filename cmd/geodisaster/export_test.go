@@ -12,6 +12,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/geodisaster/engine/conformance/synth"
+	kit "github.com/geodisaster/engine/internal/cli"
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/runtime/episode"
 	"github.com/geodisaster/engine/runtime/export"
@@ -51,7 +52,7 @@ func exportCorpus(t *testing.T, types []string) (root, gold, out string) {
 	}
 	out = t.TempDir()
 	code, stdout, stderr := runCLI(t, "", "export", "--dataset-root", root, "--input", gold, "--output-dir", out, "--json")
-	if code != exitOK {
+	if code != kit.ExitOK {
 		t.Fatalf("export: exit %d\n%s%s", code, stdout, stderr)
 	}
 	return root, gold, out
@@ -201,7 +202,7 @@ func replaceInFile(t *testing.T, path, old, new string) []byte {
 func TestExportCommand(t *testing.T) {
 	_, gold, out := exportCorpus(t, []string{"wildfire_a", "xbd_q5"})
 	code, stdout, stderr := runCLI(t, "", "export", "--verify", out, "--input", gold)
-	if code != exitOK || !strings.Contains(stdout, "PASS") {
+	if code != kit.ExitOK || !strings.Contains(stdout, "PASS") {
 		t.Fatalf("verify: exit %d\n%s%s", code, stdout, stderr)
 	}
 	// A changed weight: exit 1, the record and the field named.
@@ -212,7 +213,7 @@ func TestExportCommand(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, stdout)
 	}
-	if code != exitFailure || rep.OK || rep.Drifts[0].Field != "training_weight" || !strings.Contains(stderr, "training_weight") {
+	if code != kit.ExitFailure || rep.OK || rep.Drifts[0].Field != "training_weight" || !strings.Contains(stderr, "training_weight") {
 		t.Fatalf("mutated: exit %d %+v\n%s", code, rep.Drifts, stderr)
 	}
 	// A drifted core row: exit 1, named as well.
@@ -222,7 +223,7 @@ func TestExportCommand(t *testing.T) {
 	core := export.File(export.CoreTasks, "train")
 	replaceInFile(t, filepath.Join(out, core), `"training_weight":1`, `"training_weight":2`)
 	code, stdout, _ = runCLI(t, "", "export", "--verify", out, "--input", gold)
-	if code != exitFailure || !strings.Contains(stdout, core+":1: record ") || !strings.Contains(stdout, "field training_weight: 2, the canonical record has 1") {
+	if code != kit.ExitFailure || !strings.Contains(stdout, core+":1: record ") || !strings.Contains(stdout, "field training_weight: 2, the canonical record has 1") {
 		t.Fatalf("core row drift: exit %d\n%s", code, stdout)
 	}
 	// export.json counts the core rows per split: one per record.
@@ -241,11 +242,11 @@ func TestExportCommand(t *testing.T) {
 		{"export", "--input", gold, "--output-dir", out, "--workers", "0"},
 		{"export", "--input", gold, "--output-dir", out, "extra"},
 	} {
-		if code, _, _ := runCLI(t, "", args...); code != exitUsage {
-			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
+		if code, _, _ := runCLI(t, "", args...); code != kit.ExitUsage {
+			t.Errorf("%v: exit %d, want %d", args, code, kit.ExitUsage)
 		}
 	}
-	if code, _, _ := runCLI(t, "", "export", "--input", filepath.Join(t.TempDir(), "absent.jsonl"), "--output-dir", t.TempDir()); code != exitCannotRun {
+	if code, _, _ := runCLI(t, "", "export", "--input", filepath.Join(t.TempDir(), "absent.jsonl"), "--output-dir", t.TempDir()); code != kit.ExitCannotRun {
 		t.Errorf("absent input: exit %d", code)
 	}
 }

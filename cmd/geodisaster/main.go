@@ -1,14 +1,17 @@
 // Command geodisaster executes the GeoDisaster benchmark's geospatial workers
 // and runtime contract without GDAL.
 //
-// Each subcommand lives in its own file and registers itself with register;
+// The subcommands that are tools of their own live in packages under
+// internal/ (inspect, geod, transform, score, mixture, audit), each with
+// a Commands function; the others live in this package's files and
+// register themselves with register;
 // run "geodisaster help" for the list and "geodisaster CMD --help" for one.
 // Every command uses the kit in internal/cli: help on stdout with
 // examples, flags before or after operands, every missing required flag
 // reported at once, readable logs on a terminal and log/slog JSON in pipes
 // (--log-format), and a progress bar on long work on a terminal only.
 //
-// Exit codes (exitcodes.go, every command): 0 success; 1 the command ran,
+// Exit codes (internal/cli, every command): 0 success; 1 the command ran,
 // but some records failed or scored incorrect, or a check mismatched; 2
 // usage error; 3 RESOURCE_BLOCKED and 4 corpus not verified (conformance);
 // 5 could not run (bad or unreadable input, missing files, I/O failure);
@@ -17,7 +20,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -25,94 +27,59 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/geodisaster/engine/cmd/geodisaster/internal/audit"
+	"github.com/geodisaster/engine/cmd/geodisaster/internal/geod"
+	"github.com/geodisaster/engine/cmd/geodisaster/internal/inspect"
+	"github.com/geodisaster/engine/cmd/geodisaster/internal/mixture"
+	"github.com/geodisaster/engine/cmd/geodisaster/internal/score"
+	"github.com/geodisaster/engine/cmd/geodisaster/internal/transform"
 	kit "github.com/geodisaster/engine/internal/cli"
 )
 
-// command is one subcommand of the CLI.
-type command struct {
-	name    string
-	summary string
-	// run executes the command with its own arguments (without the name).
-	run func(ctx context.Context, io cmdIO, args []string) error
-	// signalIsStop: SIGINT/SIGTERM is this command's normal way to end
-	// (serve), so a clean shutdown after one exits 0, not 130/143.
-	signalIsStop bool
-}
+// commands holds every subcommand by name: those of the packages under
+// internal/ and the replay, corpus and serving commands of this package,
+// which register themselves from their files' init functions.
+var commands = map[string]kit.Command{}
 
-// cmdIO carries the standard streams and logger of one invocation so that
-// commands can be tested without touching the process globals.
-type cmdIO struct {
-	stdin  io.Reader
-	stdout io.Writer
-	stderr io.Writer
-	log    *slog.Logger
+func init() {
+	for _, cs := range [][]kit.Command{
+		audit.Commands(), geod.Commands(), inspect.Commands(), mixture.Commands(), score.Commands(), transform.Commands(),
+	} {
+		for _, c := range cs {
+			register(c)
+		}
+	}
 }
-
-// commands is filled by the register calls in each subcommand's file.
-var commands = map[string]command{}
 
 // register adds a subcommand; it is called from init functions only.
-func register(c command) {
-	if _, dup := commands[c.name]; dup {
-		panic("geodisaster: duplicate command " + c.name)
+func register(c kit.Command) {
+	if _, dup := commands[c.Name]; dup {
+		panic("geodisaster: duplicate command " + c.Name)
 	}
-	commands[c.name] = c
+	commands[c.Name] = c
 }
 
-// newFlagSet returns the kit's flag set for a command: parseFlags accepts
-// its flags before or after operands, and help (printed by the dispatcher
-// on stdout) shows usage, flags, examples and exit codes. The writer is
-// unused and kept so that command files written against the earlier
-// signature still build.
-func newFlagSet(name, usage string, _ io.Writer) *kit.FlagSet {
-	return kit.NewFlagSet(name, usage)
-}
-
-// parseFlags parses args; afterwards fs.Args() holds the operands. Help
-// requests come back as a *kit.HelpRequest (exit 0 once printed), bad
-// flags and missing required flags as a *kit.UsageError (exit 2).
-func parseFlags(fs *kit.FlagSet, args []string) error {
-	_, err := fs.Parse(args)
-	return err
-}
-
-// parseNoOperands is parseFlags for a command that takes no operands: an
-// operand is a usage error.
-func parseNoOperands(fs *kit.FlagSet, args []string) error {
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if fs.NArg() > 0 {
-		return usagef("%s: unexpected arguments %q", fs.Name(), fs.Args())
-	}
-	return nil
-}
-
-// writeJSON writes v as indented JSON (the --json output of the commands).
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return fmt.Errorf("write JSON: %w", err)
-	}
-	return nil
+// isCommand reports whether name is a subcommand.
+func isCommand(name string) bool {
+	_, ok := commands[name]
+	return ok
 }
 
 func main() {
-	ctx, stop := signalContext(context.Background(), os.Stderr)
-	code := run(ctx, cmdIO{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}, os.Args[1:])
+	ctx, stop := kit.SignalContext(context.Background(), os.Stderr)
+	code := run(ctx, kit.IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}, os.Args[1:])
 	stop()
 	os.Exit(code)
 }
 
 // run dispatches args to a subcommand and maps its error to an exit code.
-func run(ctx context.Context, cio cmdIO, args []string) int {
+func run(ctx context.Context, cio kit.IO, args []string) int {
 	args, format, err := takeLogFormat(args)
 	if err != nil {
-		fmt.Fprintln(cio.stderr, "geodisaster:", err)
-		return exitUsage
+		fmt.Fprintln(cio.Stderr, "geodisaster:", err)
+		return kit.ExitUsage
 	}
-	if cio.log == nil {
+	if cio.Log == nil {
 		level := slog.LevelInfo
 		if v := os.Getenv("GEODISASTER_LOG"); v != "" {
 			_ = level.UnmarshalText([]byte(v))
@@ -120,44 +87,44 @@ func run(ctx context.Context, cio cmdIO, args []string) int {
 		if format == "" {
 			format = os.Getenv("GEODISASTER_LOG_FORMAT")
 		}
-		l, err := kit.NewLogger(cio.stderr, format, level)
+		l, err := kit.NewLogger(cio.Stderr, format, level)
 		if err != nil {
-			fmt.Fprintln(cio.stderr, "geodisaster:", err)
-			return exitUsage
+			fmt.Fprintln(cio.Stderr, "geodisaster:", err)
+			return kit.ExitUsage
 		}
-		cio.log = l
+		cio.Log = l
 	}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
 		if len(args) > 1 {
 			c, ok := commands[args[1]]
 			if !ok {
-				fmt.Fprintf(cio.stderr, "geodisaster: unknown command %q (run 'geodisaster help')\n", args[1])
-				return exitUsage
+				fmt.Fprintf(cio.Stderr, "geodisaster: unknown command %q (run 'geodisaster help')\n", args[1])
+				return kit.ExitUsage
 			}
-			return exitCode(c.run(ctx, cio, []string{"--help"}), cio)
+			return kit.ExitCode(c.Run(ctx, cio, []string{"--help"}), cio, isCommand)
 		}
-		printHelp(cio.stdout)
+		printHelp(cio.Stdout)
 		if len(args) == 0 {
-			return exitUsage
+			return kit.ExitUsage
 		}
-		return exitOK
+		return kit.ExitOK
 	}
 	if args[0] == "version" || args[0] == "--version" {
-		fmt.Fprintln(cio.stdout, "geodisaster", version())
-		return exitOK
+		fmt.Fprintln(cio.Stdout, "geodisaster", version())
+		return kit.ExitOK
 	}
 	c, ok := commands[args[0]]
 	if !ok {
-		fmt.Fprintf(cio.stderr, "geodisaster: unknown command %q (run 'geodisaster help')\n", args[0])
-		return exitUsage
+		fmt.Fprintf(cio.Stderr, "geodisaster: unknown command %q (run 'geodisaster help')\n", args[0])
+		return kit.ExitUsage
 	}
-	code := exitCode(c.run(ctx, cio, args[1:]), cio)
-	if c.signalIsStop && code == exitOK {
+	code := kit.ExitCode(c.Run(ctx, cio, args[1:]), cio, isCommand)
+	if c.SignalIsStop && code == kit.ExitOK {
 		// serve: a signal is how a server is told to stop; a clean
 		// shutdown (every session closed, its episode written) succeeded.
 		return code
 	}
-	return finalCode(ctx, code)
+	return kit.FinalCode(ctx, code)
 }
 
 // takeLogFormat removes --log-format F (or --log-format=F, one or two
@@ -192,20 +159,6 @@ func takeLogFormat(args []string) ([]string, string, error) {
 	return out, format, nil
 }
 
-// commandOf returns the command an error message starts with ("replay:
-// ..."), or "".
-func commandOf(err error) string {
-	name, _, ok := strings.Cut(err.Error(), ":")
-	if !ok {
-		return ""
-	}
-	name, _, _ = strings.Cut(name, " ")
-	if _, known := commands[name]; known {
-		return name
-	}
-	return ""
-}
-
 func printHelp(w io.Writer) {
 	fmt.Fprintln(w, "geodisaster: the GeoDisaster benchmark's geospatial engine (pure Go).")
 	fmt.Fprintln(w, "\nusage: geodisaster COMMAND [flags] [operands]\n\ncommands:")
@@ -215,7 +168,7 @@ func printHelp(w io.Writer) {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		fmt.Fprintf(w, "  %-16s %s\n", n, commands[n].summary)
+		fmt.Fprintf(w, "  %-16s %s\n", n, commands[n].Summary)
 	}
 	fmt.Fprintln(w, "  version          print the engine version")
 	fmt.Fprint(w, `

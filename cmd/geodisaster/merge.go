@@ -13,7 +13,7 @@ import (
 )
 
 func init() {
-	register(command{name: "merge", summary: "merge the shards of a replay into one results.jsonl, report.json and report.html, refusing gaps", run: runMerge})
+	register(kit.Command{Name: "merge", Summary: "merge the shards of a replay into one results.jsonl, report.json and report.html, refusing gaps", Run: runMerge})
 }
 
 const mergeUsage = `--output-dir OUT [--input RECORDS] SHARD_DIR...`
@@ -30,27 +30,27 @@ or foreign shard is named and nothing is written (exit 5). Otherwise OUT is
 written like a replay's output directory (manifest.json last) and equals
 the unsharded replay's results.jsonl; exit 1 when some records failed.`
 
-func runMerge(ctx context.Context, cio cmdIO, args []string) error {
-	fs := newFlagSet("merge", mergeUsage, cio.stderr)
+func runMerge(ctx context.Context, cio kit.IO, args []string) error {
+	fs := kit.NewFlagSet("merge", mergeUsage)
 	fs.Description = mergeDescription
 	fs.Example("geodisaster merge --output-dir merged shard0 shard1 shard2 shard3", "")
 	fs.Example("geodisaster merge --output-dir merged --input corpus/records.jsonl shard*", "with expected values of failed fields in report.html")
 	out := fs.String("output-dir", "", "merged output directory")
 	input := fs.String("input", "", "the replayed records JSONL (optional, checked by SHA-256): report.html then shows expected values of failed fields")
 	fs.Require("output-dir")
-	if err := parseFlags(fs, args); err != nil {
+	if _, err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *out == "" {
-		return usagef("merge: --output-dir must name a directory")
+		return kit.Usagef("merge: --output-dir must name a directory")
 	}
 	if fs.NArg() == 0 {
-		return usagef("merge: name at least one shard directory")
+		return kit.Usagef("merge: name at least one shard directory")
 	}
-	return interruptedOr(ctx, merge(ctx, cio, *out, *input, fs.Args()))
+	return kit.InterruptedOr(ctx, merge(ctx, cio, *out, *input, fs.Args()))
 }
 
-func merge(ctx context.Context, cio cmdIO, out, input string, dirs []string) error {
+func merge(ctx context.Context, cio kit.IO, out, input string, dirs []string) error {
 	// Everything is read and checked before anything is written.
 	for _, d := range dirs {
 		if sameDir(d, out) {
@@ -70,7 +70,7 @@ func merge(ctx context.Context, cio cmdIO, out, input string, dirs []string) err
 		wantSHA = corpus.SHA256
 	}
 	// The bar counts shards: checked and loaded, then their artifacts copied.
-	bar := kit.NewProgress(cio.stderr, 2*len(dirs), "merge")
+	bar := kit.NewProgress(cio.Stderr, 2*len(dirs), "merge")
 	defer bar.Finish()
 	set, err := runtime.CheckShards(dirs, wantSHA)
 	if err != nil {
@@ -144,9 +144,9 @@ func merge(ctx context.Context, cio cmdIO, out, input string, dirs []string) err
 		return fmt.Errorf("merge: %w", err)
 	}
 	committed = true
-	fmt.Fprintf(cio.stdout, "merged %d records from %d shards into %s\n", len(results), len(set.Dirs), out)
+	fmt.Fprintf(cio.Stdout, "merged %d records from %d shards into %s\n", len(results), len(set.Dirs), out)
 	if len(rep.FailedRecords) > 0 {
-		return failedf("merge: %d of %d records failed or were scored incorrect (see %s)", len(rep.FailedRecords), rep.Records, filepath.Join(out, runtime.ReportFile))
+		return kit.Failedf("merge: %d of %d records failed or were scored incorrect (see %s)", len(rep.FailedRecords), rep.Records, filepath.Join(out, runtime.ReportFile))
 	}
 	return nil
 }

@@ -23,7 +23,7 @@ import (
 )
 
 func init() {
-	register(command{name: "replay", summary: "execute GT chains, project and score answers (no flags: embedded default corpus)", run: runReplay})
+	register(kit.Command{Name: "replay", Summary: "execute GT chains, project and score answers (no flags: embedded default corpus)", Run: runReplay})
 }
 
 // The embedded default corpus: synth's output for this seed and size,
@@ -51,8 +51,8 @@ anything else is refused. An interrupted run (SIGINT, SIGTERM) leaves no
 manifest and nothing that looks complete. With --shard-from-env, "{shard}"
 in --output-dir becomes the shard index.`
 
-func runReplay(ctx context.Context, cio cmdIO, args []string) error {
-	fs := newFlagSet("replay", replayUsage, cio.stderr)
+func runReplay(ctx context.Context, cio kit.IO, args []string) error {
+	fs := kit.NewFlagSet("replay", replayUsage)
 	fs.Description = replayDescription
 	fs.Example("geodisaster replay", "replay the embedded default corpus")
 	fs.Example("geodisaster replay --input corpus/records.jsonl --workers 4 --output-dir out", "replay a corpus written by geodisaster synth")
@@ -63,38 +63,38 @@ func runReplay(ctx context.Context, cio cmdIO, args []string) error {
 	input := fs.String("input", "", "records JSONL with GT chains and gold answers (default: the embedded synthetic corpus)")
 	family := fs.String("family", "", "replay only this family")
 	qtype := fs.String("type", "", "replay only this question type")
-	nworkers := fs.Int("workers", defaultWorkers(), "records replayed in parallel")
+	nworkers := fs.Int("workers", kit.DefaultWorkers(), "records replayed in parallel")
 	shard := fs.String("shard", "", "replay shard i of n (i/n, 0-based), partitioned by record id")
 	shardCount := fs.Int("shard-count", 0, "with --shard-from-env: the number of shards n")
 	shardEnv := fs.String("shard-from-env", "", "read the shard index from this environment variable (JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID); needs --shard-count")
 	out := fs.String("output-dir", "replay-out", "where results.jsonl, report.json, report.html, artifacts/, traces/ and manifest.json go")
 	asJSON := fs.Bool("json", false, "print report.json to stdout instead of tables")
 	cpuProfile := fs.String("cpuprofile", "", "write a pprof CPU profile of the replay to this file")
-	if err := parseNoOperands(fs, args); err != nil {
+	if err := fs.ParseNoOperands(args); err != nil {
 		return err
 	}
 	if *nworkers < 1 {
-		return usagef("replay: --workers must be >= 1")
+		return kit.Usagef("replay: --workers must be >= 1")
 	}
 	opts := runtime.ReplayOptions{Workers: *nworkers, Family: *family, Type: *qtype}
 	i, n, err := resolveShard(*shard, *shardEnv, *shardCount, os.Getenv)
 	if err != nil {
-		return usageError{fmt.Errorf("replay: %w", err)}
+		return &kit.UsageError{Err: fmt.Errorf("replay: %w", err)}
 	}
 	opts.ShardIndex, opts.ShardCount = i, n
 	if *shardEnv != "" {
 		*out = strings.ReplaceAll(*out, "{shard}", strconv.Itoa(i))
 	}
 	if *family != "" && !validFamily(*family) {
-		return usagef("replay: unknown family %q", *family)
+		return kit.Usagef("replay: unknown family %q", *family)
 	}
 	if *qtype != "" {
 		if _, ok := workers.LookupQuestionType(*qtype); !ok {
-			return usagef("replay: unknown question type %q", *qtype)
+			return kit.Usagef("replay: unknown question type %q", *qtype)
 		}
 	}
 	if *input == "" && *root != "" {
-		return usagef("replay: --dataset-root needs --input")
+		return kit.Usagef("replay: --dataset-root needs --input")
 	}
 	if *cpuProfile != "" {
 		stop, err := startCPUProfile(*cpuProfile)
@@ -104,7 +104,7 @@ func runReplay(ctx context.Context, cio cmdIO, args []string) error {
 		defer stop()
 	}
 	err = replay(ctx, cio, replayJob{input: *input, root: *root, out: *out, opts: opts, asJSON: *asJSON})
-	return interruptedOr(ctx, err)
+	return kit.InterruptedOr(ctx, err)
 }
 
 // replayJob is one replay's resolved arguments.
@@ -114,7 +114,7 @@ type replayJob struct {
 	asJSON           bool
 }
 
-func replay(ctx context.Context, cio cmdIO, job replayJob) error {
+func replay(ctx context.Context, cio kit.IO, job replayJob) error {
 	var regenerate string
 	if job.input == "" {
 		tmp, err := os.MkdirTemp("", "geodisaster-default-corpus-")
@@ -122,8 +122,8 @@ func replay(ctx context.Context, cio cmdIO, job replayJob) error {
 			return err
 		}
 		defer os.RemoveAll(tmp)
-		cio.log.Info("synthesizing the embedded default corpus", "dir", tmp, "types", len(synth.SupportedTypes()))
-		bar := kit.NewProgress(cio.stderr, -1, "synth")
+		cio.Log.Info("synthesizing the embedded default corpus", "dir", tmp, "types", len(synth.SupportedTypes()))
+		bar := kit.NewProgress(cio.Stderr, -1, "synth")
 		_, err = synth.Generate(ctx, tmp, synth.Options{Seed: defaultCorpusSeed, PerType: defaultCorpusPerType, Workers: job.opts.Workers, Progress: bar.Func()})
 		bar.Finish()
 		if err != nil {
@@ -164,13 +164,13 @@ func replay(ctx context.Context, cio cmdIO, job replayJob) error {
 			od.Abort()
 		}
 	}()
-	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: job.root, ArtifactDir: filepath.Join(od.Stage(), runtime.ArtifactsDir), Logger: cio.log})
+	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: job.root, ArtifactDir: filepath.Join(od.Stage(), runtime.ArtifactsDir), Logger: cio.Log})
 	if err != nil {
 		return err
 	}
-	bar := kit.NewProgress(cio.stderr, len(sel), "replay")
+	bar := kit.NewProgress(cio.Stderr, len(sel), "replay")
 	job.opts.Progress = bar.Func()
-	cio.log.Info("replaying", "records", len(sel), "workers", job.opts.Workers, "input", job.input, "shard", runtime.Shard{Index: job.opts.ShardIndex, Count: max(job.opts.ShardCount, 1)}.String())
+	cio.Log.Info("replaying", "records", len(sel), "workers", job.opts.Workers, "input", job.input, "shard", runtime.Shard{Index: job.opts.ShardIndex, Count: max(job.opts.ShardCount, 1)}.String())
 	start := time.Now()
 	results := eng.Replay(ctx, recs, job.opts)
 	bar.Finish()
@@ -192,14 +192,14 @@ func replay(ctx context.Context, cio cmdIO, job replayJob) error {
 	}
 	committed = true
 	if job.asJSON {
-		if err := writeJSON(cio.stdout, rep); err != nil {
+		if err := kit.WriteJSON(cio.Stdout, rep); err != nil {
 			return err
 		}
 	} else {
-		printReport(cio.stdout, rep, job.out)
+		printReport(cio.Stdout, rep, job.out)
 	}
 	if len(rep.FailedRecords) > 0 {
-		return failedf("replay: %d of %d records failed or were scored incorrect (see %s)", len(rep.FailedRecords), rep.Records, filepath.Join(job.out, runtime.ReportFile))
+		return kit.Failedf("replay: %d of %d records failed or were scored incorrect (see %s)", len(rep.FailedRecords), rep.Records, filepath.Join(job.out, runtime.ReportFile))
 	}
 	return nil
 }

@@ -2,12 +2,13 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+
+	kit "github.com/geodisaster/engine/internal/cli"
 )
 
 // cli runs the CLI with empty stdin.
@@ -19,7 +20,7 @@ func cli(t *testing.T, args ...string) (int, string, string) {
 func TestReplayDefaultCorpusIsFixtureAndCorrect(t *testing.T) {
 	out := t.TempDir()
 	code, stdout, stderr := cli(t, "replay", "--output-dir", out, "--json")
-	if code != exitOK {
+	if code != kit.ExitOK {
 		t.Fatalf("replay exit %d\n%s\n%s", code, stdout, stderr)
 	}
 	var rep struct {
@@ -74,25 +75,14 @@ func readFile(t *testing.T, p string) string {
 // TestShardsMergeToUnsharded replays a corpus whole and in four shards and
 // requires the merged results and per-type report to equal the whole run.
 func TestShardsMergeToUnsharded(t *testing.T) {
-	corpus := t.TempDir()
-	if code, _, e := cli(t, "synth", "--out", corpus, "--per-type", "5", "--seed", "3"); code != exitOK {
-		t.Fatalf("synth: %s", e)
-	}
-	in := filepath.Join(corpus, "records.jsonl")
+	in := sharedCorpus(t)
 	whole := t.TempDir()
-	if code, _, e := cli(t, "replay", "--input", in, "--output-dir", whole); code != exitOK {
+	if code, _, e := cli(t, "replay", "--input", in, "--output-dir", whole); code != kit.ExitOK {
 		t.Fatalf("replay: %s", e)
 	}
-	var shards []string
-	for i := 0; i < 4; i++ {
-		d := t.TempDir()
-		if code, _, e := cli(t, "replay", "--input", in, "--output-dir", d, "--shard", fmt.Sprintf("%d/4", i)); code != exitOK {
-			t.Fatalf("shard %d: %s", i, e)
-		}
-		shards = append(shards, d)
-	}
+	shards := sharedShards(t)
 	merged := t.TempDir()
-	if code, _, e := cli(t, append([]string{"merge", "--output-dir", merged, "--input", in}, shards...)...); code != exitOK {
+	if code, _, e := cli(t, append([]string{"merge", "--output-dir", merged, "--input", in}, shards...)...); code != kit.ExitOK {
 		t.Fatalf("merge: %s", e)
 	}
 	if html := readFile(t, filepath.Join(merged, "report.html")); !strings.Contains(html, "sen1_flood_e") || !strings.Contains(html, "<html") {
@@ -103,7 +93,7 @@ func TestShardsMergeToUnsharded(t *testing.T) {
 	if err := os.WriteFile(other, []byte(readFile(t, in)+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, e := cli(t, append([]string{"merge", "--output-dir", t.TempDir(), "--input", other}, shards...)...); code == exitOK || !strings.Contains(e, "SHA-256") {
+	if code, _, e := cli(t, append([]string{"merge", "--output-dir", t.TempDir(), "--input", other}, shards...)...); code == kit.ExitOK || !strings.Contains(e, "SHA-256") {
 		t.Fatalf("merge with another corpus as --input: exit %d, %s", code, e)
 	}
 	if a, b := readFile(t, filepath.Join(whole, "results.jsonl")), readFile(t, filepath.Join(merged, "results.jsonl")); a != b {
@@ -151,11 +141,11 @@ func TestReplayUsageErrors(t *testing.T) {
 		{"replay", "extra"},
 		{"nosuchcommand"},
 	} {
-		if code, _, _ := cli(t, args...); code != exitUsage {
-			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
+		if code, _, _ := cli(t, args...); code != kit.ExitUsage {
+			t.Errorf("%v: exit %d, want %d", args, code, kit.ExitUsage)
 		}
 	}
-	if code, _, e := cli(t, "replay", "--input", filepath.Join(t.TempDir(), "missing.jsonl")); code != exitCannotRun || !strings.Contains(e, "missing.jsonl") {
+	if code, _, e := cli(t, "replay", "--input", filepath.Join(t.TempDir(), "missing.jsonl")); code != kit.ExitCannotRun || !strings.Contains(e, "missing.jsonl") {
 		t.Errorf("missing input: exit %d %s", code, e)
 	}
 }

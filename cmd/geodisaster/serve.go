@@ -27,7 +27,7 @@ import (
 )
 
 func init() {
-	register(command{name: "serve", summary: "serve gold-free agent sessions over MCP: one record over stdio, or every record over streamable HTTP", run: runServe, signalIsStop: true})
+	register(kit.Command{Name: "serve", Summary: "serve gold-free agent sessions over MCP: one record over stdio, or every record over streamable HTTP", Run: runServe, SignalIsStop: true})
 }
 
 // drainWait bounds how long serve keeps answering requests already read
@@ -62,8 +62,8 @@ type serveFlags struct {
 // record on stdin/stdout (stdout carries only the protocol; logs go to
 // stderr) or as streamable HTTP with --record, or every record of the
 // test inputs over streamable HTTP without --record.
-func runServe(ctx context.Context, cio cmdIO, args []string) error {
-	fs := newFlagSet("serve", serveUsage, cio.stderr)
+func runServe(ctx context.Context, cio kit.IO, args []string) error {
+	fs := kit.NewFlagSet("serve", serveUsage)
 	fs.Description = serveDescription
 	fs.Example("geodisaster serve --dataset-root bundle --input bundle/test_inputs.jsonl --http 127.0.0.1:8765 --episodes episodes/", "every record over streamable HTTP; then geodisaster score --gold records.jsonl --pred episodes/")
 	fs.Example("geodisaster serve --dataset-root bundle --input bundle/test_inputs.jsonl --record ID", "one single-agent session over stdio")
@@ -91,7 +91,7 @@ func runServe(ctx context.Context, cio cmdIO, args []string) error {
 	fs.IntVar(&f.callSlots, "call-slots", 0, "tool calls running at once across sessions (default: the number of CPUs)")
 	fs.DurationVar(&f.grace, "shutdown-grace", 30*time.Second, "on SIGINT or SIGTERM, time running calls get to finish before every session is closed")
 	f.limits.ReadBytes, f.limits.ArtifactBytes, f.maxRequest = 2<<30, 1<<30, 1<<20
-	if err := parseNoOperands(fs, args); err != nil {
+	if err := fs.ParseNoOperands(args); err != nil {
 		return err
 	}
 	// --record, or --http with --episodes: which flags are required depends
@@ -114,11 +114,11 @@ func runServe(ctx context.Context, cio cmdIO, args []string) error {
 	}
 	switch {
 	case f.record == "" && (f.agent != "" || f.role != "" || f.auditPath != ""):
-		return usagef("serve: --agent, --role and --audit apply to one record (--record); serving every record, clients choose the agent form by endpoint")
+		return kit.Usagef("serve: --agent, --role and --audit apply to one record (--record); serving every record, clients choose the agent form by endpoint")
 	case f.limits.ToolCalls < 0 || f.limits.WallTime < 0 || f.maxSessions < 1 || f.idle <= 0 || f.requestTimeout <= 0 || f.callSlots < 0 || f.grace < 0:
-		return usagef("serve: --limit-calls, --limit-wall, --call-slots and --shutdown-grace must not be negative; --max-sessions, --idle-timeout and --request-timeout must be positive")
+		return kit.Usagef("serve: --limit-calls, --limit-wall, --call-slots and --shutdown-grace must not be negative; --max-sessions, --idle-timeout and --request-timeout must be positive")
 	case f.maxRequest <= 0:
-		return usagef("serve: --max-request must be positive")
+		return kit.Usagef("serve: --max-request must be positive")
 	}
 	token, err := serveToken(f.tokenFile)
 	if err != nil {
@@ -127,7 +127,7 @@ func runServe(ctx context.Context, cio cmdIO, args []string) error {
 	var ln net.Listener
 	if f.httpAddr != "" {
 		if err := checkBindAddr(f.httpAddr, token != ""); err != nil {
-			return usageError{err}
+			return &kit.UsageError{Err: err}
 		}
 		l, err := net.Listen("tcp", f.httpAddr)
 		if err != nil {
@@ -136,7 +136,7 @@ func runServe(ctx context.Context, cio cmdIO, args []string) error {
 		ln = l
 		defer ln.Close()
 	} else if token != "" {
-		return usagef("serve: --token-file applies to --http")
+		return kit.Usagef("serve: --token-file applies to --http")
 	}
 	// SIGTERM, as a service manager sends it, shuts down as SIGINT does.
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM)
@@ -170,13 +170,13 @@ func serveToken(path string) (string, error) {
 
 // serveAll serves every record of the test inputs over streamable HTTP
 // until ctx ends, then shuts down gracefully.
-func serveAll(ctx context.Context, cio cmdIO, f serveFlags, token string, ln net.Listener) error {
+func serveAll(ctx context.Context, cio kit.IO, f serveFlags, token string, ln net.Listener) error {
 	recs, err := mcp.ReadTestInputs(f.input)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
 	warnGoldInRoot(cio, f.root)
-	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: f.root, Logger: cio.log})
+	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: f.root, Logger: cio.Log})
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
@@ -185,7 +185,7 @@ func serveAll(ctx context.Context, cio cmdIO, f serveFlags, token string, ln net
 		return fmt.Errorf("serve: %w", err)
 	}
 	host, err := mcp.NewHost(eng, recs, mcp.HostOptions{
-		Logger: cio.log, Version: version(), Limits: f.limits, MaxSessions: f.maxSessions,
+		Logger: cio.Log, Version: version(), Limits: f.limits, MaxSessions: f.maxSessions,
 		IdleTimeout: f.idle, MaxRequestBytes: f.maxRequest, RequestTimeout: f.requestTimeout,
 		MaxConcurrentCalls: f.callSlots, ArtifactDir: f.artifactDir,
 		Episodes: episodes, Token: token,
@@ -196,21 +196,21 @@ func serveAll(ctx context.Context, cio cmdIO, f serveFlags, token string, ln net
 	hs := host.HTTPServer()
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
-	cio.log.Info("serving every record", "records", len(recs), "url", "http://"+ln.Addr().String()+"/records/<id>", "episodes", f.episodes, "auth", token != "")
+	cio.Log.Info("serving every record", "records", len(recs), "url", "http://"+ln.Addr().String()+"/records/<id>", "episodes", f.episodes, "auth", token != "")
 	var serveErr error
 	select {
 	case serveErr = <-errc:
 	case <-ctx.Done():
 	}
-	cio.log.Info("shutting down", "open_sessions", len(host.Sessions()), "grace", f.grace)
+	cio.Log.Info("shutting down", "open_sessions", len(host.Sessions()), "grace", f.grace)
 	gctx, cancel := context.WithTimeout(context.Background(), f.grace)
 	if err := host.Shutdown(gctx); err != nil {
-		cio.log.Warn("running calls were cancelled at the end of the shutdown grace", "err", err)
+		cio.Log.Warn("running calls were cancelled at the end of the shutdown grace", "err", err)
 	}
 	cancel()
 	stopHTTP(cio, hs, errc, serveErr == nil)
 	st := host.Status()
-	cio.log.Info("server stopped", "sessions", st.Sessions.Opened, "ended", st.Sessions.Ended, "calls", st.Calls.Total, "episodes", st.Episodes.Written, "episode_errors", st.Episodes.Failed)
+	cio.Log.Info("server stopped", "sessions", st.Sessions.Opened, "ended", st.Sessions.Ended, "calls", st.Calls.Total, "episodes", st.Episodes.Written, "episode_errors", st.Episodes.Failed)
 	if serveErr != nil && !errors.Is(serveErr, http.ErrServerClosed) {
 		return fmt.Errorf("serve: %w", serveErr)
 	}
@@ -221,27 +221,27 @@ func serveAll(ctx context.Context, cio cmdIO, f serveFlags, token string, ln net
 }
 
 // serveOne serves one record's session over stdio or streamable HTTP.
-func serveOne(ctx context.Context, cio cmdIO, f serveFlags, token string, ln net.Listener) error {
-	opts := mcp.Options{Agent: mcp.Agent(f.agent), Role: workers.Role(f.role), Logger: cio.log, Version: version(), Limits: f.limits}
+func serveOne(ctx context.Context, cio kit.IO, f serveFlags, token string, ln net.Listener) error {
+	opts := mcp.Options{Agent: mcp.Agent(f.agent), Role: workers.Role(f.role), Logger: cio.Log, Version: version(), Limits: f.limits}
 	switch opts.Agent {
 	case "", mcp.AgentSingle, mcp.AgentOrchestrator:
 	default:
-		return usagef("serve: --agent must be single or orc, got %q", f.agent)
+		return kit.Usagef("serve: --agent must be single or orc, got %q", f.agent)
 	}
 	switch opts.Role {
 	case "", workers.RoleGA, workers.RolePA, workers.RoleVRA:
 	default:
-		return usagef("serve: --role must be GA, PA or VRA, got %q", f.role)
+		return kit.Usagef("serve: --role must be GA, PA or VRA, got %q", f.role)
 	}
 	if opts.Role != "" && opts.Agent == mcp.AgentSingle {
-		return usagef("serve: --role %s is a multi-agent specialist; it cannot be combined with --agent single", f.role)
+		return kit.Usagef("serve: --role %s is a multi-agent specialist; it cannot be combined with --agent single", f.role)
 	}
 	rec, err := mcp.ReadTestInput(f.input, f.record)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
 	warnGoldInRoot(cio, f.root)
-	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: f.root, ArtifactDir: f.artifactDir, Logger: cio.log})
+	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: f.root, ArtifactDir: f.artifactDir, Logger: cio.Log})
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
@@ -251,7 +251,7 @@ func serveOne(ctx context.Context, cio cmdIO, f serveFlags, token string, ln net
 		return fmt.Errorf("serve: %w", err)
 	}
 	defer srv.Close()
-	cio.log.Info("serving", "record", rec.ID, "question_type", rec.QuestionType, "tools", len(srv.Tools()), "transport", transportName(f.httpAddr))
+	cio.Log.Info("serving", "record", rec.ID, "question_type", rec.QuestionType, "tools", len(srv.Tools()), "transport", transportName(f.httpAddr))
 
 	var serveErr error
 	if ln != nil {
@@ -264,14 +264,14 @@ func serveOne(ctx context.Context, cio cmdIO, f serveFlags, token string, ln net
 		}
 		serveErr = serveHTTP(ctx, cio, handler, ln)
 	} else {
-		t := mcp.Sequential(&sdk.IOTransport{Reader: io.NopCloser(cio.stdin), Writer: nopWriteCloser{cio.stdout}}, drainWait)
+		t := mcp.Sequential(&sdk.IOTransport{Reader: io.NopCloser(cio.Stdin), Writer: nopWriteCloser{cio.Stdout}}, drainWait)
 		serveErr = srv.Run(ctx, t)
 		if errors.Is(serveErr, context.Canceled) || errors.Is(serveErr, io.EOF) {
 			serveErr = nil
 		}
 	}
 	a := srv.Audit()
-	cio.log.Info("session ended", "record", rec.ID, "calls", len(a.Calls), "denials", len(a.Denials), "refusals", len(a.Refusals), "answered", string(a.Answer) != "null")
+	cio.Log.Info("session ended", "record", rec.ID, "calls", len(a.Calls), "denials", len(a.Denials), "refusals", len(a.Refusals), "answered", string(a.Answer) != "null")
 	var errs []error
 	if serveErr != nil {
 		errs = append(errs, fmt.Errorf("serve: %w", serveErr))
@@ -310,9 +310,9 @@ func serveOne(ctx context.Context, cio cmdIO, f serveFlags, token string, ln net
 }
 
 // warnGoldInRoot warns when the dataset root holds the gold records file.
-func warnGoldInRoot(cio cmdIO, root string) {
+func warnGoldInRoot(cio kit.IO, root string) {
 	if _, err := os.Stat(filepath.Join(root, "records.jsonl")); err == nil {
-		cio.log.Warn("the dataset root holds records.jsonl (gold); the read gate keeps it unreadable, but a fair run mounts only the gold-free bundle", "dataset_root", root)
+		cio.Log.Warn("the dataset root holds records.jsonl (gold); the read gate keeps it unreadable, but a fair run mounts only the gold-free bundle", "dataset_root", root)
 	}
 }
 
@@ -367,9 +367,9 @@ func newHTTPServer(h http.Handler) *http.Server {
 }
 
 // serveHTTP serves streamable HTTP on ln until ctx is cancelled.
-func serveHTTP(ctx context.Context, cio cmdIO, handler http.Handler, ln net.Listener) error {
+func serveHTTP(ctx context.Context, cio kit.IO, handler http.Handler, ln net.Listener) error {
 	hs := newHTTPServer(handler)
-	cio.log.Info("listening", "url", "http://"+ln.Addr().String()+"/")
+	cio.Log.Info("listening", "url", "http://"+ln.Addr().String()+"/")
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {
@@ -384,16 +384,16 @@ func serveHTTP(ctx context.Context, cio cmdIO, handler http.Handler, ln net.List
 // stopHTTP shuts the HTTP server down, closing connections still open
 // after 5 s (open event streams keep them busy), and collects Serve's
 // result when it is still running.
-func stopHTTP(cio cmdIO, hs *http.Server, errc <-chan error, running bool) {
+func stopHTTP(cio kit.IO, hs *http.Server, errc <-chan error, running bool) {
 	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if err := hs.Shutdown(sctx); err != nil {
-		cio.log.Info("closing open HTTP connections", "reason", err)
+		cio.Log.Info("closing open HTTP connections", "reason", err)
 		hs.Close()
 	}
 	if running {
 		if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
-			cio.log.Warn("http server", "err", err)
+			cio.Log.Warn("http server", "err", err)
 		}
 	}
 }

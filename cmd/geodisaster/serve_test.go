@@ -17,6 +17,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/geodisaster/engine/conformance/synth"
+	kit "github.com/geodisaster/engine/internal/cli"
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/workers"
 )
@@ -67,7 +68,7 @@ func startStdioServe(t *testing.T, client string, args ...string) *stdioServe {
 	outR, outW := io.Pipe()
 	s := &stdioServe{stdin: inW, stderr: &lockedBuffer{}, done: make(chan int, 1)}
 	go func() {
-		s.done <- run(context.Background(), cmdIO{stdin: inR, stdout: outW, stderr: s.stderr}, append([]string{"serve"}, args...))
+		s.done <- run(context.Background(), kit.IO{Stdin: inR, Stdout: outW, Stderr: s.stderr}, append([]string{"serve"}, args...))
 		outW.Close()
 	}()
 	cs, err := sdk.NewClient(&sdk.Implementation{Name: client, Version: "1"}, nil).
@@ -86,7 +87,7 @@ func (s *stdioServe) stop(t *testing.T) {
 	s.stdin.Close()
 	select {
 	case code := <-s.done:
-		if code != exitOK {
+		if code != kit.ExitOK {
 			t.Fatalf("serve exit %d\n%s", code, s.stderr.String())
 		}
 	case <-time.After(20 * time.Second):
@@ -185,7 +186,7 @@ func TestServeStdio(t *testing.T) {
 		Denials []json.RawMessage
 		Answer  json.RawMessage
 	}
-	if err := json.Unmarshal([]byte(readFileServe(t, auditPath)), &audit); err != nil {
+	if err := json.Unmarshal([]byte(readFile(t, auditPath)), &audit); err != nil {
 		t.Fatal(err)
 	}
 	if len(audit.Denials) != 0 || len(audit.Calls) != len(gold.GTChain)+2 || !sameJSON(t, audit.Answer, rep.Answer) {
@@ -274,7 +275,7 @@ func serveOrcHTTP(t *testing.T, root, inputs, id string) *httpServe {
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	t.Cleanup(s.cancel)
 	go func() {
-		s.done <- run(s.ctx, cmdIO{stdin: strings.NewReader(""), stdout: io.Discard, stderr: s.stderr},
+		s.done <- run(s.ctx, kit.IO{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: s.stderr},
 			[]string{"serve", "--dataset-root", root, "--input", inputs, "--record", id, "--agent", "orc", "--http", s.addr})
 	}()
 	return s
@@ -301,7 +302,7 @@ func (s *httpServe) dial(path string) *sdk.ClientSession {
 func (s *httpServe) stop() {
 	s.t.Helper()
 	s.cancel()
-	if code := <-s.done; code != exitOK {
+	if code := <-s.done; code != kit.ExitOK {
 		s.t.Fatalf("serve exit %d\n%s", code, s.stderr.String())
 	}
 }
@@ -318,12 +319,12 @@ func TestServeRefusals(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{[]string{"--input", goldFile, "--record", gold.ID}, exitCannotRun, "not a gold-free test-input projection"},
-		{[]string{"--input", inputs, "--record", "nope"}, exitCannotRun, "no record with id"},
-		{[]string{"--input", inputs, "--record", gold.ID, "--http", "0.0.0.0:0"}, exitUsage, "loopback"},
-		{[]string{"--input", inputs, "--record", gold.ID, "--agent", "single", "--role", "GA"}, exitUsage, "specialist"},
-		{[]string{"--input", inputs, "--record", gold.ID, "--role", "XX"}, exitUsage, "--role"},
-		{[]string{"--input", inputs}, exitUsage, "missing required flag --record"},
+		{[]string{"--input", goldFile, "--record", gold.ID}, kit.ExitCannotRun, "not a gold-free test-input projection"},
+		{[]string{"--input", inputs, "--record", "nope"}, kit.ExitCannotRun, "no record with id"},
+		{[]string{"--input", inputs, "--record", gold.ID, "--http", "0.0.0.0:0"}, kit.ExitUsage, "loopback"},
+		{[]string{"--input", inputs, "--record", gold.ID, "--agent", "single", "--role", "GA"}, kit.ExitUsage, "specialist"},
+		{[]string{"--input", inputs, "--record", gold.ID, "--role", "XX"}, kit.ExitUsage, "--role"},
+		{[]string{"--input", inputs}, kit.ExitUsage, "missing required flag --record"},
 	} {
 		code, _, stderr := runCLI(t, "", append([]string{"serve", "--dataset-root", root}, tc.args...)...)
 		if code != tc.code || !strings.Contains(stderr, tc.msg) {
@@ -340,15 +341,6 @@ func mustCreate(t *testing.T, path string) io.Writer {
 	}
 	t.Cleanup(func() { f.Close() })
 	return f
-}
-
-func readFileServe(t *testing.T, p string) string {
-	t.Helper()
-	b, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }
 
 // TestServeEveryRecordAndScoreEpisodes serves every record of a corpus
@@ -370,7 +362,7 @@ func TestServeEveryRecordAndScoreEpisodes(t *testing.T) {
 	var stderr lockedBuffer
 	done := make(chan int, 1)
 	go func() {
-		done <- run(ctx, cmdIO{stdin: strings.NewReader(""), stdout: io.Discard, stderr: &stderr},
+		done <- run(ctx, kit.IO{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &stderr},
 			[]string{"serve", "--dataset-root", root, "--input", filepath.Join(root, "test_inputs.jsonl"), "--http", addr, "--episodes", epDir, "--limit-calls", "50"})
 	}()
 	dial := func(id string) *sdk.ClientSession {
@@ -405,7 +397,7 @@ func TestServeEveryRecordAndScoreEpisodes(t *testing.T) {
 	cancel()
 	select {
 	case code := <-done:
-		if code != exitOK {
+		if code != kit.ExitOK {
 			t.Fatalf("serve exit %d\n%s", code, stderr.String())
 		}
 	case <-time.After(30 * time.Second):
@@ -417,7 +409,7 @@ func TestServeEveryRecordAndScoreEpisodes(t *testing.T) {
 	}
 
 	code, out, errOut := runCLI(t, "", "score", "--gold", goldPath, "--pred", epDir, "--json")
-	if code != exitOK {
+	if code != kit.ExitOK {
 		t.Fatalf("score: exit %d: %s", code, errOut)
 	}
 	var rep struct {
@@ -451,14 +443,14 @@ func TestServeEveryRecordAndScoreEpisodes(t *testing.T) {
 		}
 	}
 	code, out, _ = runCLI(t, "", "score", "--gold", goldPath, "--pred", epDir)
-	if code != exitOK || !strings.Contains(out, "== attempt 2 of 2") || !strings.Contains(out, fmt.Sprintf("%d episodes of %d records", len(gold)+1, len(gold))) {
+	if code != kit.ExitOK || !strings.Contains(out, "== attempt 2 of 2") || !strings.Contains(out, fmt.Sprintf("%d episodes of %d records", len(gold)+1, len(gold))) {
 		t.Fatalf("score text: exit %d\n%s", code, out)
 	}
 	// A session record that is not one, or whose episode is gone, is
 	// refused with the file's name.
 	stray := filepath.Join(epDir, "stray.session.json")
 	os.WriteFile(stray, []byte(`{"hello":1}`), 0o644)
-	if code, _, errOut := runCLI(t, "", "score", "--gold", goldPath, "--pred", epDir); code == exitOK || !strings.Contains(errOut, "stray.session.json: not a session record") {
+	if code, _, errOut := runCLI(t, "", "score", "--gold", goldPath, "--pred", epDir); code == kit.ExitOK || !strings.Contains(errOut, "stray.session.json: not a session record") {
 		t.Fatalf("stray file: exit %d %s", code, errOut)
 	}
 	os.Remove(stray)
@@ -467,7 +459,7 @@ func TestServeEveryRecordAndScoreEpisodes(t *testing.T) {
 		t.Fatalf("%d episode rows for %d answered sessions", len(eps), len(gold))
 	}
 	os.Remove(eps[0])
-	if code, _, errOut := runCLI(t, "", "score", "--gold", goldPath, "--pred", epDir); code == exitOK || !strings.Contains(errOut, "its episode") {
+	if code, _, errOut := runCLI(t, "", "score", "--gold", goldPath, "--pred", epDir); code == kit.ExitOK || !strings.Contains(errOut, "its episode") {
 		t.Fatalf("missing episode: exit %d %s", code, errOut)
 	}
 }
@@ -483,13 +475,13 @@ func TestServeEveryRecordRefusals(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{[]string{"--http", "127.0.0.1:0"}, exitUsage, "missing required flag --episodes"},
-		{[]string{"--http", "0.0.0.0:0", "--episodes", t.TempDir()}, exitUsage, "requires --token-file"},
-		{[]string{"--http", ":0", "--episodes", t.TempDir()}, exitUsage, "requires --token-file"},
-		{[]string{"--http", "127.0.0.1:0", "--episodes", t.TempDir(), "--agent", "orc"}, exitUsage, "apply to one record"},
-		{[]string{"--http", "127.0.0.1:0", "--episodes", t.TempDir(), "--token-file", shortToken}, exitCannotRun, "use at least 16"},
-		{[]string{"--http", "127.0.0.1:0", "--episodes", t.TempDir(), "--limit-read", "12 parsecs"}, exitUsage, "unknown unit"},
-		{[]string{"--http", "127.0.0.1:0", "--episodes", t.TempDir(), "--max-sessions", "0"}, exitUsage, "--max-sessions"},
+		{[]string{"--http", "127.0.0.1:0"}, kit.ExitUsage, "missing required flag --episodes"},
+		{[]string{"--http", "0.0.0.0:0", "--episodes", t.TempDir()}, kit.ExitUsage, "requires --token-file"},
+		{[]string{"--http", ":0", "--episodes", t.TempDir()}, kit.ExitUsage, "requires --token-file"},
+		{[]string{"--http", "127.0.0.1:0", "--episodes", t.TempDir(), "--agent", "orc"}, kit.ExitUsage, "apply to one record"},
+		{[]string{"--http", "127.0.0.1:0", "--episodes", t.TempDir(), "--token-file", shortToken}, kit.ExitCannotRun, "use at least 16"},
+		{[]string{"--http", "127.0.0.1:0", "--episodes", t.TempDir(), "--limit-read", "12 parsecs"}, kit.ExitUsage, "unknown unit"},
+		{[]string{"--http", "127.0.0.1:0", "--episodes", t.TempDir(), "--max-sessions", "0"}, kit.ExitUsage, "--max-sessions"},
 	} {
 		code, _, stderr := runCLI(t, "", append([]string{"serve", "--dataset-root", root, "--input", inputs}, tc.args...)...)
 		if code != tc.code || !strings.Contains(stderr, tc.msg) {

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	kit "github.com/geodisaster/engine/internal/cli"
 	"github.com/geodisaster/engine/internal/testdir"
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/workers"
@@ -28,6 +29,7 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	sharedCorpusDir.Remove()
+	sharedShardsDir.Remove()
 	os.Exit(code)
 }
 
@@ -38,12 +40,35 @@ var sharedCorpusDir testdir.Once
 func sharedCorpus(t *testing.T) string {
 	t.Helper()
 	dir := sharedCorpusDir.Dir(t, "geodisaster-shard-test-", func(dir string) error {
-		if code, _, e := cli(t, "synth", "--out", dir, "--per-type", "5", "--seed", "3"); code != exitOK {
+		if code, _, e := cli(t, "synth", "--out", dir, "--per-type", "5", "--seed", "3"); code != kit.ExitOK {
 			return fmt.Errorf("synth: exit %d: %s", code, e)
 		}
 		return nil
 	})
 	return filepath.Join(dir, "records.jsonl")
+}
+
+var sharedShardsDir testdir.Once
+
+// sharedShards are the four shards of sharedCorpus's replay (replay
+// --shard i/4), replayed once for the tests that only read them.
+func sharedShards(t *testing.T) []string {
+	t.Helper()
+	in := sharedCorpus(t)
+	dirs := make([]string, 4)
+	base := sharedShardsDir.Dir(t, "geodisaster-shards-test-", func(base string) error {
+		for i := range dirs {
+			d := filepath.Join(base, fmt.Sprintf("shard-%d", i))
+			if code, _, e := cli(t, "replay", "--input", in, "--output-dir", d, "--shard", fmt.Sprintf("%d/4", i)); code != kit.ExitOK {
+				return fmt.Errorf("shard %d/4: exit %d: %s", i, code, e)
+			}
+		}
+		return nil
+	})
+	for i := range dirs {
+		dirs[i] = filepath.Join(base, fmt.Sprintf("shard-%d", i))
+	}
+	return dirs
 }
 
 // replayShards replays in into n shard directories under a new directory
@@ -55,7 +80,7 @@ func replayShards(t *testing.T, in string, n int, extra ...string) []string {
 	for i := range dirs {
 		dirs[i] = filepath.Join(base, fmt.Sprintf("shard-%d", i))
 		args := append([]string{"replay", "--input", in, "--output-dir", dirs[i], "--shard", fmt.Sprintf("%d/%d", i, n)}, extra...)
-		if code, _, e := cli(t, args...); code != exitOK {
+		if code, _, e := cli(t, args...); code != kit.ExitOK {
 			t.Fatalf("shard %d/%d: exit %d: %s", i, n, code, e)
 		}
 	}
@@ -75,7 +100,7 @@ func requireNothingComplete(t *testing.T, dir string) {
 
 func TestMergeRefusesIncompleteOrForeignShards(t *testing.T) {
 	in := sharedCorpus(t)
-	shards := replayShards(t, in, 4)
+	shards := sharedShards(t)
 	// A shard of another corpus: the same records with one gold answer
 	// changed (another SHA-256).
 	otherDir := t.TempDir()
@@ -85,15 +110,10 @@ func TestMergeRefusesIncompleteOrForeignShards(t *testing.T) {
 	}
 	recs[0].Answer = json.RawMessage(`{"changed":true}`)
 	other := filepath.Join(otherDir, "records.jsonl")
-	f, err := os.Create(other)
-	if err != nil {
+	if err := workers.WriteRecords(mustCreate(t, other), recs); err != nil {
 		t.Fatal(err)
 	}
-	if err := workers.WriteRecords(f, recs); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	foreign := replayShardsAllowFailure(t, other, filepath.Dir(in), 4)
+	foreign1 := replayShard(t, other, filepath.Dir(in), t.TempDir(), 1, 4)
 	// A shard that did not finish: a directory without a manifest.
 	unfinished := filepath.Join(t.TempDir(), "shard-1")
 	if err := os.MkdirAll(filepath.Join(unfinished, ".incomplete-123", "artifacts"), 0o755); err != nil {
@@ -107,7 +127,7 @@ func TestMergeRefusesIncompleteOrForeignShards(t *testing.T) {
 		{"missing shard", []string{shards[0], shards[2], shards[3]}, []string{"shard 1/4 is missing"}},
 		{"two missing", []string{shards[0], shards[2]}, []string{"2 of 4 shards are missing: 1/4, 3/4"}},
 		{"duplicated shard", []string{shards[0], shards[1], shards[2], shards[3], shards[2]}, []string{"shard 2/4 appears 2 times: " + shards[2] + ", " + shards[2]}},
-		{"shard of another corpus", []string{shards[0], foreign[1], shards[2], shards[3]}, []string{foreign[1] + " is shard 1/4 of another corpus", "shard 1/4 is missing"}},
+		{"shard of another corpus", []string{shards[0], foreign1, shards[2], shards[3]}, []string{foreign1 + " is shard 1/4 of another corpus", "shard 1/4 is missing"}},
 		{"unfinished shard", []string{shards[0], unfinished, shards[2], shards[3]}, []string{unfinished + " has no manifest.json: not a finished shard", "shard 1/4 is missing"}},
 		{"shard never ran", []string{shards[0], filepath.Join(otherDir, "shard-1"), shards[2], shards[3]}, []string{filepath.Join(otherDir, "shard-1") + " does not exist", "shard 1/4 is missing"}},
 		{"wrong --input", append([]string{"--input", other}, shards...), []string{"no shard replayed the corpus with SHA-256", "the shards replayed"}},
@@ -116,8 +136,8 @@ func TestMergeRefusesIncompleteOrForeignShards(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "merged")
 			code, stdout, stderr := cli(t, append([]string{"merge", "--output-dir", out}, tc.args...)...)
-			if code != exitCannotRun {
-				t.Errorf("exit %d, want %d\n%s%s", code, exitCannotRun, stdout, stderr)
+			if code != kit.ExitCannotRun {
+				t.Errorf("exit %d, want %d\n%s%s", code, kit.ExitCannotRun, stdout, stderr)
 			}
 			for _, r := range tc.reason {
 				if !strings.Contains(stderr, r) {
@@ -131,22 +151,24 @@ func TestMergeRefusesIncompleteOrForeignShards(t *testing.T) {
 	}
 	// The same four shards merge; a merge's output is not a shard.
 	merged := filepath.Join(t.TempDir(), "merged")
-	if code, _, e := cli(t, append([]string{"merge", "--output-dir", merged, "--input", in}, shards...)...); code != exitOK {
+	if code, _, e := cli(t, append([]string{"merge", "--output-dir", merged, "--input", in}, shards...)...); code != kit.ExitOK {
 		t.Fatalf("complete merge: exit %d: %s", code, e)
 	}
-	if code, _, e := cli(t, "merge", "--output-dir", t.TempDir()+"/m", merged); code != exitCannotRun || !strings.Contains(e, "is a merge's output, not a shard") {
+	if code, _, e := cli(t, "merge", "--output-dir", t.TempDir()+"/m", merged); code != kit.ExitCannotRun || !strings.Contains(e, "is a merge's output, not a shard") {
 		t.Errorf("merging a merge: exit %d: %s", code, e)
 	}
-	// A shard whose results.jsonl changed after its manifest was written.
-	b, err := os.ReadFile(filepath.Join(shards[3], runtime.ResultsFile))
+	// A shard whose results.jsonl changed after its manifest was written
+	// (a copy: the shared shards stay as replayed).
+	tampered := testdir.Copy(t, shards[3])
+	b, err := os.ReadFile(filepath.Join(tampered, runtime.ResultsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(shards[3], runtime.ResultsFile), bytes.Replace(b, []byte(`"correct":true`), []byte(`"correct":false`), 1), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(tampered, runtime.ResultsFile), bytes.Replace(b, []byte(`"correct":true`), []byte(`"correct":false`), 1), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "merged")
-	if code, _, e := cli(t, append([]string{"merge", "--output-dir", out}, shards...)...); code != exitCannotRun || !strings.Contains(e, "results.jsonl is not the file its manifest names") {
+	if code, _, e := cli(t, "merge", "--output-dir", out, shards[0], shards[1], shards[2], tampered); code != kit.ExitCannotRun || !strings.Contains(e, "results.jsonl is not the file its manifest names") {
 		t.Errorf("tampered shard: exit %d: %s", code, e)
 	}
 	requireNothingComplete(t, out)
@@ -157,10 +179,10 @@ func TestMergeRefusesIncompleteOrForeignShards(t *testing.T) {
 func TestReplayRerunReplacesTheOldOutput(t *testing.T) {
 	in := sharedCorpus(t)
 	out := t.TempDir()
-	if code, _, e := cli(t, "replay", "--input", in, "--type", "area_estimation", "--output-dir", out); code != exitOK {
+	if code, _, e := cli(t, "replay", "--input", in, "--type", "area_estimation", "--output-dir", out); code != kit.ExitOK {
 		t.Fatalf("first run: %s", e)
 	}
-	if code, _, e := cli(t, "replay", "--input", in, "--type", "wildfire_a", "--output-dir", out); code != exitOK {
+	if code, _, e := cli(t, "replay", "--input", in, "--type", "wildfire_a", "--output-dir", out); code != kit.ExitOK {
 		t.Fatalf("rerun: %s", e)
 	}
 	for _, sub := range []string{runtime.TracesDir, runtime.ArtifactsDir} {
@@ -198,7 +220,7 @@ func TestReplayRerunReplacesTheOldOutput(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(mine, "notes.txt"), []byte("mine"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, e := cli(t, "replay", "--input", in, "--type", "wildfire_a", "--output-dir", mine); code != exitCannotRun || !strings.Contains(e, "notes.txt") {
+	if code, _, e := cli(t, "replay", "--input", in, "--type", "wildfire_a", "--output-dir", mine); code != kit.ExitCannotRun || !strings.Contains(e, "notes.txt") {
 		t.Errorf("replay into a foreign directory: exit %d: %s", code, e)
 	}
 	if ents, _ := os.ReadDir(mine); len(ents) != 1 {
@@ -210,7 +232,7 @@ func TestReplayShardFromEnv(t *testing.T) {
 	in := sharedCorpus(t)
 	base := t.TempDir()
 	t.Setenv("GEODISASTER_TEST_INDEX", "2")
-	if code, _, e := cli(t, "replay", "--input", in, "--type", "wildfire_a", "--shard-count", "3", "--shard-from-env", "GEODISASTER_TEST_INDEX", "--output-dir", filepath.Join(base, "shard-{shard}")); code != exitOK {
+	if code, _, e := cli(t, "replay", "--input", in, "--type", "wildfire_a", "--shard-count", "3", "--shard-from-env", "GEODISASTER_TEST_INDEX", "--output-dir", filepath.Join(base, "shard-{shard}")); code != kit.ExitOK {
 		t.Fatalf("exit %d: %s", code, e)
 	}
 	m, err := runtime.ReadManifest(filepath.Join(base, "shard-2"))
@@ -231,7 +253,7 @@ func TestReplayShardFromEnv(t *testing.T) {
 		t.Setenv("GEODISASTER_TEST_INDEX", tc.env)
 		out := filepath.Join(t.TempDir(), "o")
 		code, _, e := cli(t, append([]string{"replay", "--input", in, "--output-dir", out}, tc.args...)...)
-		if code != exitUsage || !strings.Contains(e, tc.msg) {
+		if code != kit.ExitUsage || !strings.Contains(e, tc.msg) {
 			t.Errorf("%v with %q: exit %d: %s", tc.args, tc.env, code, e)
 		}
 		if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
@@ -282,8 +304,8 @@ func TestReplayKilledMidRun(t *testing.T) {
 			if !errors.As(err, &ee) {
 				t.Fatalf("the replay was not stopped (it finished first?): %v\n%s", err, stderr.String())
 			}
-			if sig == syscall.SIGTERM && ee.ExitCode() != exitTerminated {
-				t.Errorf("SIGTERM: exit %d, want %d\n%s", ee.ExitCode(), exitTerminated, stderr.String())
+			if sig == syscall.SIGTERM && ee.ExitCode() != kit.ExitTerminated {
+				t.Errorf("SIGTERM: exit %d, want %d\n%s", ee.ExitCode(), kit.ExitTerminated, stderr.String())
 			}
 			requireNothingComplete(t, dir)
 			left, _ := filepath.Glob(filepath.Join(dir, ".incomplete-*"))
@@ -292,12 +314,12 @@ func TestReplayKilledMidRun(t *testing.T) {
 			}
 			merged := filepath.Join(t.TempDir(), "merged")
 			code, _, e := cli(t, "merge", "--output-dir", merged, shards[0], dir)
-			if code != exitCannotRun || !strings.Contains(e, dir+" has no manifest.json") || !strings.Contains(e, "shard 1/2 is missing") {
+			if code != kit.ExitCannotRun || !strings.Contains(e, dir+" has no manifest.json") || !strings.Contains(e, "shard 1/2 is missing") {
 				t.Errorf("merge with the killed shard: exit %d: %s", code, e)
 			}
 			requireNothingComplete(t, merged)
 			// The rerun, as documented, completes the shard.
-			if code, _, e := cli(t, "replay", "--input", in, "--shard", "1/2", "--output-dir", dir); code != exitOK {
+			if code, _, e := cli(t, "replay", "--input", in, "--shard", "1/2", "--output-dir", dir); code != kit.ExitOK {
 				t.Fatalf("rerun: exit %d: %s", code, e)
 			}
 			if left, _ := filepath.Glob(filepath.Join(dir, ".incomplete-*")); len(left) != 0 {
@@ -327,17 +349,12 @@ func TestReportLinksFailuresToTraces(t *testing.T) {
 	}
 	sel[0].Answer = json.RawMessage(`{"not":"the answer"}`)
 	edited := filepath.Join(t.TempDir(), "records.jsonl")
-	f, err := os.Create(edited)
-	if err != nil {
+	if err := workers.WriteRecords(mustCreate(t, edited), sel); err != nil {
 		t.Fatal(err)
 	}
-	if err := workers.WriteRecords(f, sel); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
 	out := t.TempDir()
 	code, _, e := cli(t, "replay", "--input", edited, "--dataset-root", filepath.Dir(in), "--output-dir", out)
-	if code != exitFailure || !strings.Contains(e, "1 of 5 records failed") {
+	if code != kit.ExitFailure || !strings.Contains(e, "1 of 5 records failed") {
 		t.Fatalf("exit %d: %s", code, e)
 	}
 	href := runtime.TraceHref(sel[0].ID)
@@ -354,23 +371,32 @@ func TestReportLinksFailuresToTraces(t *testing.T) {
 	}
 	// The shards of a failing replay merge to the same exit code.
 	shards := replayShardsAllowFailure(t, edited, filepath.Dir(in), 2)
-	if code, _, e := cli(t, append([]string{"merge", "--output-dir", filepath.Join(t.TempDir(), "m"), "--input", edited}, shards...)...); code != exitFailure || !strings.Contains(e, "1 of 5 records failed") {
+	if code, _, e := cli(t, append([]string{"merge", "--output-dir", filepath.Join(t.TempDir(), "m"), "--input", edited}, shards...)...); code != kit.ExitFailure || !strings.Contains(e, "1 of 5 records failed") {
 		t.Errorf("merge of failing shards: exit %d: %s", code, e)
 	}
 }
 
+// replayShardsAllowFailure replays the n shards of in (paths under root)
+// into a new directory; records may fail.
 func replayShardsAllowFailure(t *testing.T, in, root string, n int) []string {
 	t.Helper()
 	base := t.TempDir()
 	var dirs []string
 	for i := 0; i < n; i++ {
-		d := filepath.Join(base, fmt.Sprintf("shard-%d", i))
-		if code, _, e := cli(t, "replay", "--input", in, "--dataset-root", root, "--output-dir", d, "--shard", fmt.Sprintf("%d/%d", i, n)); code != exitOK && code != exitFailure {
-			t.Fatalf("shard %d: exit %d: %s", i, code, e)
-		}
-		dirs = append(dirs, d)
+		dirs = append(dirs, replayShard(t, in, root, base, i, n))
 	}
 	return dirs
+}
+
+// replayShard replays shard i/n of in (paths under root) into
+// base/shard-i and returns that directory; records may fail.
+func replayShard(t *testing.T, in, root, base string, i, n int) string {
+	t.Helper()
+	d := filepath.Join(base, fmt.Sprintf("shard-%d", i))
+	if code, _, e := cli(t, "replay", "--input", in, "--dataset-root", root, "--output-dir", d, "--shard", fmt.Sprintf("%d/%d", i, n)); code != kit.ExitOK && code != kit.ExitFailure {
+		t.Fatalf("shard %d: exit %d: %s", i, code, e)
+	}
+	return d
 }
 
 // requireRegenerable runs the command a report of the embedded default
@@ -392,7 +418,7 @@ func requireRegenerable(t *testing.T, stdout, out string) {
 			args[i] = dir
 		}
 	}
-	if code, _, e := cli(t, args[1:]...); code != exitOK {
+	if code, _, e := cli(t, args[1:]...); code != kit.ExitOK {
 		t.Fatalf("%v: %s", args, e)
 	}
 	id, err := identifyCorpus(filepath.Join(dir, "records.jsonl"))

@@ -10,11 +10,11 @@ import (
 )
 
 func init() {
-	register(command{name: "synth", summary: "generate a deterministic GeoDisaster-shaped corpus", run: runSynth})
+	register(kit.Command{Name: "synth", Summary: "generate a deterministic GeoDisaster-shaped corpus", Run: runSynth})
 }
 
-func runSynth(ctx context.Context, cio cmdIO, args []string) error {
-	fs := newFlagSet("synth", "--out DIR [--types t1,t2] [--per-type N] [--full] [--seed S] [--workers N] [--json]", cio.stderr)
+func runSynth(ctx context.Context, cio kit.IO, args []string) error {
+	fs := kit.NewFlagSet("synth", "--out DIR [--types t1,t2] [--per-type N] [--full] [--seed S] [--workers N] [--json]")
 	fs.Description = `Writes a deterministic synthetic corpus into DIR: records.jsonl (full
 records with GT chains and gold answers), test_inputs.jsonl (the gold-free
 projection), corpus.json (its manifest) and the input files at the
@@ -28,23 +28,23 @@ Replays of it are FIXTURE: generated material never backs a published number.`
 	per := fs.Int("per-type", 6, "records per type")
 	full := fs.Bool("full", false, "use the specification's per-type record counts and input sizes")
 	seed := fs.Uint64("seed", defaultCorpusSeed, "random seed")
-	nworkers := fs.Int("workers", defaultWorkers(), "records generated in parallel (the output is byte-identical for any value)")
+	nworkers := fs.Int("workers", kit.DefaultWorkers(), "records generated in parallel (the output is byte-identical for any value)")
 	asJSON := fs.Bool("json", false, "print the corpus manifest as JSON")
 	fs.Require("out")
-	if err := parseNoOperands(fs, args); err != nil {
+	if err := fs.ParseNoOperands(args); err != nil {
 		return err
 	}
 	if *per < 1 {
-		return usagef("synth: --per-type must be >= 1")
+		return kit.Usagef("synth: --per-type must be >= 1")
 	}
 	if *nworkers < 1 {
-		return usagef("synth: --workers must be >= 1")
+		return kit.Usagef("synth: --workers must be >= 1")
 	}
 	opts := synth.Options{PerType: *per, Full: *full, Seed: *seed, Workers: *nworkers}
 	if *types != "" {
 		opts.Types = strings.Split(*types, ",")
 	}
-	bar := kit.NewProgress(cio.stderr, -1, "synth")
+	bar := kit.NewProgress(cio.Stderr, -1, "synth")
 	opts.Progress = bar.Func()
 	m, err := synth.Generate(ctx, *out, opts)
 	bar.Finish()
@@ -52,8 +52,8 @@ Replays of it are FIXTURE: generated material never backs a published number.`
 		return err
 	}
 	if *asJSON {
-		return writeJSON(cio.stdout, m)
+		return kit.WriteJSON(cio.Stdout, m)
 	}
-	fmt.Fprintf(cio.stdout, "wrote %d records (%d files) to %s; records.jsonl sha256 %s\n", m.Records, m.Files, *out, m.RecordsSHA256)
+	fmt.Fprintf(cio.Stdout, "wrote %d records (%d files) to %s; records.jsonl sha256 %s\n", m.Records, m.Files, *out, m.RecordsSHA256)
 	return nil
 }

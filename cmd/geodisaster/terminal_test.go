@@ -3,28 +3,27 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/geodisaster/engine/internal/cli/cmdtest"
 )
 
-// buildBinary builds the geodisaster command into a temporary directory.
-func buildBinary(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "geodisaster")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
+// asCLI is the environment under which this test binary runs as the
+// geodisaster command (see TestMain): the same main, without a second
+// build of the package.
+func asCLI() []string { return append(os.Environ(), "GEODISASTER_TEST_AS_CLI=1") }
 
 // onTerminal runs a command line under script(1), which gives it a pty
 // for stdin, stdout and stderr, and returns what the terminal showed.
 func onTerminal(t *testing.T, script, line string) string {
 	t.Helper()
-	out, err := exec.Command(script, "-qefc", line, "/dev/null").CombinedOutput()
+	cmd := exec.Command(script, "-qefc", line, "/dev/null")
+	cmd.Env = asCLI()
+	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("script %q: %v\n%s", line, err, out)
 	}
@@ -34,8 +33,8 @@ func onTerminal(t *testing.T, script, line string) string {
 // TestProgressAndLogsOnATerminal runs synth and replay on a pty (a bar
 // and readable log lines) and in a pipe (no bar, slog JSON on stderr).
 func TestProgressAndLogsOnATerminal(t *testing.T) {
-	script := needTool(t, "script")
-	bin := buildBinary(t)
+	script := cmdtest.NeedTool(t, "script")
+	bin := os.Args[0]
 	dir := t.TempDir()
 	corpus := filepath.Join(dir, "c")
 	synthArgs := " synth --out " + corpus + " --types baseline_canopy_assessment,xbd_q5,sen1_flood_a --per-type 4 --workers 1"
@@ -60,6 +59,7 @@ func TestProgressAndLogsOnATerminal(t *testing.T) {
 	} {
 		var stderr bytes.Buffer
 		cmd := exec.Command(bin, args...)
+		cmd.Env = asCLI()
 		cmd.Stderr = &stderr
 		if err := cmd.Run(); err != nil {
 			t.Fatalf("%v: %v\n%s", args, err, stderr.String())
@@ -77,6 +77,7 @@ func TestProgressAndLogsOnATerminal(t *testing.T) {
 	// --log-format text forces readable lines in a pipe too.
 	var stderr bytes.Buffer
 	cmd := exec.Command(bin, "replay", "--log-format", "text", "--input", filepath.Join(corpus, "records.jsonl"), "--workers", "1", "--output-dir", filepath.Join(dir, "out3"))
+	cmd.Env = asCLI()
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil || !strings.Contains(stderr.String(), " INFO  replaying") {
 		t.Errorf("--log-format text: %v %q", err, stderr.String())

@@ -1,4 +1,4 @@
-package main
+package audit
 
 import (
 	"encoding/json"
@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	kit "github.com/geodisaster/engine/internal/cli"
+	"github.com/geodisaster/engine/internal/cli/cmdtest"
 )
 
 // auditRecord is one canonical-format record line for the split audit.
@@ -23,16 +26,16 @@ func TestAuditSplitsCommand(t *testing.T) {
 		auditRecord("a2", "train", "s2", "q one", "0.5"),
 		auditRecord("b1", "test", "s3", "q two", "1"),
 	}
-	cleanPath := scoringWriteFile(t, dir, "clean.jsonl", strings.Join(clean, "\n")+"\n")
-	code, out, stderr := scoringRunCLI(t, "", "audit-splits", "--records", cleanPath)
-	if code != exitOK || !strings.Contains(out, "PASS") {
+	cleanPath := cmdtest.WriteFile(t, dir, "clean.jsonl", strings.Join(clean, "\n")+"\n")
+	code, out, stderr := cmdtest.Run(t, Commands(), "", "audit-splits", "--records", cleanPath)
+	if code != kit.ExitOK || !strings.Contains(out, "PASS") {
 		t.Fatalf("clean corpus: exit %d\n%s%s", code, out, stderr)
 	}
 	// A deliberately leaked test record reusing train sample s1.
 	leaked := append(clean, auditRecord("x1", "test", "s1", "q three", "1"))
-	leakPath := scoringWriteFile(t, dir, "leak.jsonl", strings.Join(leaked, "\n")+"\n")
-	code, out, _ = scoringRunCLI(t, "", "audit-splits", "--records", leakPath, "--json")
-	if code != exitFailure {
+	leakPath := cmdtest.WriteFile(t, dir, "leak.jsonl", strings.Join(leaked, "\n")+"\n")
+	code, out, _ = cmdtest.Run(t, Commands(), "", "audit-splits", "--records", leakPath, "--json")
+	if code != kit.ExitFailure {
 		t.Fatalf("leaked corpus: exit %d", code)
 	}
 	var a struct {
@@ -54,16 +57,16 @@ func TestAuditSplitsCommand(t *testing.T) {
 			t.Errorf("leak %+v does not name x1 and a1", l)
 		}
 	}
-	empty := scoringWriteFile(t, dir, "empty.jsonl", "")
+	empty := cmdtest.WriteFile(t, dir, "empty.jsonl", "")
 	for _, tc := range []struct {
 		args []string
 		code int
 	}{
-		{[]string{"audit-splits"}, exitUsage},
-		{[]string{"audit-splits", "--records", empty}, exitCannotRun},
-		{[]string{"audit-splits", "--records", filepath.Join(dir, "absent")}, exitCannotRun},
+		{[]string{"audit-splits"}, kit.ExitUsage},
+		{[]string{"audit-splits", "--records", empty}, kit.ExitCannotRun},
+		{[]string{"audit-splits", "--records", filepath.Join(dir, "absent")}, kit.ExitCannotRun},
 	} {
-		if code, _, _ := scoringRunCLI(t, "", tc.args...); code != tc.code {
+		if code, _, _ := cmdtest.Run(t, Commands(), "", tc.args...); code != tc.code {
 			t.Errorf("%v: exit %d, want %d", tc.args, code, tc.code)
 		}
 	}
@@ -82,10 +85,10 @@ func TestSealCommands(t *testing.T) {
 		}
 	}
 	seal := filepath.Join(root, "seal.json")
-	if code, out, stderr := scoringRunCLI(t, "", "seal", "--dir", corpus, "--out", seal); code != exitOK || !strings.Contains(out, "sealed 4 files") {
+	if code, out, stderr := cmdtest.Run(t, Commands(), "", "seal", "--dir", corpus, "--out", seal); code != kit.ExitOK || !strings.Contains(out, "sealed 4 files") {
 		t.Fatalf("seal: exit %d %s %s", code, out, stderr)
 	}
-	if code, out, _ := scoringRunCLI(t, "", "verify-seal", "--dir", corpus, "--seal", seal); code != exitOK {
+	if code, out, _ := cmdtest.Run(t, Commands(), "", "verify-seal", "--dir", corpus, "--seal", seal); code != kit.ExitOK {
 		t.Fatalf("verify intact: exit %d\n%s", code, out)
 	}
 	// The four deltas.
@@ -99,8 +102,8 @@ func TestSealCommands(t *testing.T) {
 	must(os.WriteFile(filepath.Join(corpus, "sub/b.txt"), []byte("bbbbb"), 0o644)) // resized
 	must(os.WriteFile(filepath.Join(corpus, "sub/new.txt"), []byte("n"), 0o644))   // added
 	must(os.Remove(filepath.Join(corpus, "d.txt")))                                // removed
-	code, out, _ := scoringRunCLI(t, "", "verify-seal", "--dir", corpus, "--seal", seal, "--json")
-	if code != exitFailure {
+	code, out, _ := cmdtest.Run(t, Commands(), "", "verify-seal", "--dir", corpus, "--seal", seal, "--json")
+	if code != kit.ExitFailure {
 		t.Fatalf("verify tampered: exit %d", code)
 	}
 	var rep struct {
@@ -123,13 +126,13 @@ func TestSealCommands(t *testing.T) {
 		args []string
 		code int
 	}{
-		{[]string{"seal", "--dir", emptyDir, "--out", filepath.Join(root, "e.json")}, exitCannotRun},
-		{[]string{"seal", "--dir", corpus, "--out", filepath.Join(corpus, "seal.json")}, exitUsage},
-		{[]string{"seal", "--dir", corpus}, exitUsage},
-		{[]string{"verify-seal", "--dir", corpus}, exitUsage},
-		{[]string{"verify-seal", "--dir", corpus, "--seal", filepath.Join(root, "absent.json")}, exitCannotRun},
+		{[]string{"seal", "--dir", emptyDir, "--out", filepath.Join(root, "e.json")}, kit.ExitCannotRun},
+		{[]string{"seal", "--dir", corpus, "--out", filepath.Join(corpus, "seal.json")}, kit.ExitUsage},
+		{[]string{"seal", "--dir", corpus}, kit.ExitUsage},
+		{[]string{"verify-seal", "--dir", corpus}, kit.ExitUsage},
+		{[]string{"verify-seal", "--dir", corpus, "--seal", filepath.Join(root, "absent.json")}, kit.ExitCannotRun},
 	} {
-		if code, _, stderr := scoringRunCLI(t, "", tc.args...); code != tc.code {
+		if code, _, stderr := cmdtest.Run(t, Commands(), "", tc.args...); code != tc.code {
 			t.Errorf("%v: exit %d, want %d (%s)", tc.args, code, tc.code, stderr)
 		}
 	}

@@ -1,8 +1,6 @@
-package main
+package inspect
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"math"
 	"os"
@@ -11,16 +9,23 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	kit "github.com/geodisaster/engine/internal/cli"
+	"github.com/geodisaster/engine/internal/cli/cmdtest"
 )
 
-// inspectCorpus is the committed raster conformance corpus.
-const inspectCorpus = "../../conformance/raster/testdata"
+// rasterCorpus is the committed raster conformance corpus.
+const rasterCorpus = "../../../../conformance/raster/testdata"
 
-func runInspectCLI(t *testing.T, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code := run(context.Background(), cmdIO{stdin: strings.NewReader(""), stdout: &out, stderr: &errb}, args)
-	return code, out.String(), errb.String()
+// sharedData is the read-only real data (/work/shared/data beside the
+// repository).
+var sharedData = filepath.Join("..", "..", "..", "..", "..", "shared", "data")
+
+// TestMain removes the files the tests of the binary share.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	userDefinedDir.Remove()
+	os.Exit(code)
 }
 
 // numOrString decodes inspect's JSON numbers, which may be "nan"/"inf".
@@ -44,7 +49,7 @@ func numOrString(t *testing.T, v any) float64 {
 // --stats --recompute (the engine's own document) on every corpus file and
 // compares with GDAL's goldens.
 func TestInspectEngineAgreesWithGDAL(t *testing.T) {
-	raw, err := os.ReadFile(filepath.Join(inspectCorpus, "goldens.json"))
+	raw, err := os.ReadFile(filepath.Join(rasterCorpus, "goldens.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +75,7 @@ func TestInspectEngineAgreesWithGDAL(t *testing.T) {
 	sort.Strings(names)
 	for _, name := range names {
 		want := g.Files[name]
-		code, out, errs := runInspectCLI(t, "inspect", "--engine", "--json", "--checksum", "--stats", "--recompute", filepath.Join(inspectCorpus, name))
+		code, out, errs := cmdtest.Run(t, Commands(), "", "inspect", "--engine", "--json", "--checksum", "--stats", "--recompute", filepath.Join(rasterCorpus, name))
 		if code != 0 {
 			t.Errorf("%s: exit %d: %s", name, code, errs)
 			continue
@@ -137,13 +142,13 @@ func TestInspectEngineAgreesWithGDAL(t *testing.T) {
 }
 
 func TestInspectStoredStatistics(t *testing.T) {
-	p := "../../../shared/data/rasterio/RGB.byte.tif"
+	p := filepath.Join(sharedData, "rasterio", "RGB.byte.tif")
 	if _, err := os.Stat(p); err != nil {
 		t.Skipf("corpus absent: %s", p)
 	}
 	// gdalinfo -stats reports the statistics stored in RGB.byte.tif (and
 	// gdalinfo without -stats too).
-	code, out, errs := runInspectCLI(t, "inspect", p, "--stats")
+	code, out, errs := cmdtest.Run(t, Commands(), "", "inspect", p, "--stats")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -153,7 +158,7 @@ func TestInspectStoredStatistics(t *testing.T) {
 		}
 	}
 	// --recompute excludes nodata 0, as GDAL's ComputeStatistics does.
-	_, out, _ = runInspectCLI(t, "inspect", "--stats", "--recompute", "--engine", "--json", p)
+	_, out, _ = cmdtest.Run(t, Commands(), "", "inspect", "--stats", "--recompute", "--engine", "--json", p)
 	var rep struct {
 		Bands []struct {
 			Stats struct {
@@ -171,21 +176,21 @@ func TestInspectStoredStatistics(t *testing.T) {
 }
 
 func TestInspectUsage(t *testing.T) {
-	if code, _, _ := runInspectCLI(t, "inspect"); code != exitUsage {
+	if code, _, _ := cmdtest.Run(t, Commands(), "", "inspect"); code != kit.ExitUsage {
 		t.Errorf("no file: exit %d", code)
 	}
-	if code, _, _ := runInspectCLI(t, "inspect", "a.tif", "b.tif"); code != exitUsage {
+	if code, _, _ := cmdtest.Run(t, Commands(), "", "inspect", "a.tif", "b.tif"); code != kit.ExitUsage {
 		t.Errorf("two files: exit %d", code)
 	}
-	if code, _, _ := runInspectCLI(t, "inspect", "--help"); code != exitOK {
+	if code, _, _ := cmdtest.Run(t, Commands(), "", "inspect", "--help"); code != kit.ExitOK {
 		t.Errorf("--help: exit %d", code)
 	}
-	if code, _, errs := runInspectCLI(t, "inspect", filepath.Join(t.TempDir(), "missing.tif")); code != exitCannotRun || errs == "" {
+	if code, _, errs := cmdtest.Run(t, Commands(), "", "inspect", filepath.Join(t.TempDir(), "missing.tif")); code != kit.ExitCannotRun || errs == "" {
 		t.Errorf("missing file: exit %d %q", code, errs)
 	}
 	bad := filepath.Join(t.TempDir(), "bad.tif")
 	os.WriteFile(bad, []byte("II*\x00garbage"), 0o644)
-	if code, _, errs := runInspectCLI(t, "inspect", "--json", bad); code != exitCannotRun || !strings.Contains(errs, "invalid format") {
+	if code, _, errs := cmdtest.Run(t, Commands(), "", "inspect", "--json", bad); code != kit.ExitCannotRun || !strings.Contains(errs, "invalid format") {
 		t.Errorf("bad file: exit %d %q", code, errs)
 	}
 }

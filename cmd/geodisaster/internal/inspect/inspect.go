@@ -1,21 +1,19 @@
-package main
+package inspect
 
 import (
 	"context"
 	"strings"
 
+	kit "github.com/geodisaster/engine/internal/cli"
 	"github.com/geodisaster/engine/raster"
 )
 
-func init() {
-	register(command{
-		name:    "inspect",
-		summary: "describe a GeoTIFF like gdalinfo (its text layout; --json its -json schema; --stats, --checksum)",
-		run:     runInspect,
-	})
+// Commands returns the inspect command.
+func Commands() []kit.Command {
+	return []kit.Command{{Name: "inspect", Summary: "describe a GeoTIFF like gdalinfo (its text layout; --json its -json schema; --stats, --checksum)", Run: runInspect}}
 }
 
-const inspectDescription = `Describes a GeoTIFF (a path or an http(s) URL, read with range requests) the
+const description = `Describes a GeoTIFF (a path or an http(s) URL, read with range requests) the
 way GDAL 3.6's gdalinfo does: its text layout, or with --json the document of
 gdalinfo -json (description, size, coordinateSystem, geoTransform in GDAL
 order, metadata, cornerCoordinates, wgs84Extent, bands[] with block, type,
@@ -35,9 +33,9 @@ rasterio-order transform, "crs": "EPSG:n", and with --checksum band_sha256,
 the SHA-256 of each band's samples (little-endian, row-major).`
 
 // runInspect implements "geodisaster inspect [--json] [--stats] [--checksum] [--engine] FILE".
-func runInspect(ctx context.Context, cio cmdIO, args []string) error {
-	fs := newFlagSet("inspect", "[--json] [--stats [--recompute]] [--checksum] [--engine] FILE", cio.stderr)
-	fs.Description = inspectDescription
+func runInspect(ctx context.Context, cio kit.IO, args []string) error {
+	fs := kit.NewFlagSet("inspect", "[--json] [--stats [--recompute]] [--checksum] [--engine] FILE")
+	fs.Description = description
 	fs.Example("geodisaster inspect scene.tif", "gdalinfo's text layout")
 	fs.Example("geodisaster inspect --json --stats --checksum scene.tif", "as gdalinfo -json -stats -checksum")
 	fs.Example("geodisaster inspect --json https://example.org/cog.tif", "a COG over HTTP (range requests)")
@@ -47,22 +45,22 @@ func runInspect(ctx context.Context, cio cmdIO, args []string) error {
 	stats := fs.Bool("stats", false, "add exact min/max/mean/stddev per band as gdalinfo -stats reports them (stored STATISTICS_* first)")
 	recompute := fs.Bool("recompute", false, "with --stats, ignore STATISTICS_* stored in the file")
 	engine := fs.Bool("engine", false, "print the engine's own document (rasterio-order transform, EPSG, band_sha256) instead of gdalinfo's")
-	if err := parseFlags(fs, args); err != nil {
+	if _, err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
-		return usagef("inspect: need exactly one FILE (a path or an http(s) URL), got %d", fs.NArg())
+		return kit.Usagef("inspect: need exactly one FILE (a path or an http(s) URL), got %d", fs.NArg())
 	}
 	file := fs.Arg(0)
 	if *engine {
-		rep, err := inspectFile(ctx, file, *checksum, *stats, *recompute)
+		rep, err := engineReportOf(ctx, file, *checksum, *stats, *recompute)
 		if err != nil {
 			return err
 		}
 		if *asJSON {
-			return writeJSON(cio.stdout, rep)
+			return kit.WriteJSON(cio.Stdout, rep)
 		}
-		writeInspectText(cio.stdout, rep)
+		writeInspectText(cio.Stdout, rep)
 		return nil
 	}
 	d, err := raster.Open(file, raster.WithContext(ctx))
@@ -78,8 +76,8 @@ func runInspect(ctx context.Context, cio cmdIO, args []string) error {
 		var b strings.Builder
 		gi.json().writeJSON(&b, 0)
 		b.WriteByte('\n')
-		_, err := cio.stdout.Write([]byte(b.String()))
+		_, err := cio.Stdout.Write([]byte(b.String()))
 		return err
 	}
-	return gi.writeText(cio.stdout)
+	return gi.writeText(cio.Stdout)
 }

@@ -1,8 +1,6 @@
-package main
+package geod
 
 import (
-	"bytes"
-	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -10,19 +8,14 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	kit "github.com/geodisaster/engine/internal/cli"
+	"github.com/geodisaster/engine/internal/cli/cmdtest"
 )
 
-// runCLI runs the CLI with args and stdin, returning exit code and streams.
-func runCLI(t *testing.T, stdin string, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code := run(context.Background(), cmdIO{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errb}, args)
-	return code, out.String(), errb.String()
-}
-
 func TestGeodInverseCLI(t *testing.T) {
-	code, out, _ := runCLI(t, "40.64 -73.78 1.36 103.99\n0 0 0 0\n", "geod", "inverse")
-	if code != exitOK {
+	code, out, _ := cmdtest.Run(t, Commands(), "40.64 -73.78 1.36 103.99\n0 0 0 0\n", "geod", "inverse")
+	if code != kit.ExitOK {
 		t.Fatalf("exit %d", code)
 	}
 	// PROJ 9.1 "geod +ellps=WGS84 -I -f %.12f" gives 3.305773478018 and
@@ -31,42 +24,19 @@ func TestGeodInverseCLI(t *testing.T) {
 	if out != want {
 		t.Errorf("got %q want %q", out, want)
 	}
-	code, out, stderr := runCLI(t, "91 0 0 0\n", "geod", "inverse")
-	if code != exitCannotRun || !strings.Contains(stderr, "outside [-90, 90]") || out != "* * * *\n" {
+	code, out, stderr := cmdtest.Run(t, Commands(), "91 0 0 0\n", "geod", "inverse")
+	if code != kit.ExitCannotRun || !strings.Contains(stderr, "outside [-90, 90]") || out != "* * * *\n" {
 		t.Errorf("bad latitude: exit %d out %q err %q", code, out, stderr)
 	}
-	if code, _, _ := runCLI(t, "", "geod", "sideways"); code != exitUsage {
+	if code, _, _ := cmdtest.Run(t, Commands(), "", "geod", "sideways"); code != kit.ExitUsage {
 		t.Errorf("unknown mode exit %d", code)
 	}
 }
 
 func TestGeodDirectCLI(t *testing.T) {
-	code, out, _ := runCLI(t, "40.64 -73.78 45 1e6\n", "geod", "direct")
-	if code != exitOK || out != "46.655636678549634 -64.53973721897452 51.39392747930283\n" {
+	code, out, _ := cmdtest.Run(t, Commands(), "40.64 -73.78 45 1e6\n", "geod", "direct")
+	if code != kit.ExitOK || out != "46.655636678549634 -64.53973721897452 51.39392747930283\n" {
 		t.Errorf("exit %d out %q", code, out)
-	}
-}
-
-func TestTransformCLI(t *testing.T) {
-	in := "15 45\n# comment\n12.5 -33 7\n"
-	code, out, _ := runCLI(t, in, "transform", "--from", "EPSG:4326", "--to", "EPSG:32633")
-	want := "500000 4982950.400226552\n# comment\n266430.0369029905 -3654063.334933304 7\n"
-	if code != exitOK || out != want {
-		t.Errorf("exit %d out %q want %q", code, out, want)
-	}
-	code, out, _ = runCLI(t, "0 0\n", "transform", "--from", "aeqd:10,20", "--to", "EPSG:4326")
-	if code != exitOK || out != "20 10\n" {
-		t.Errorf("aeqd centre: exit %d out %q", code, out)
-	}
-	code, out, stderr := runCLI(t, "0 95\nfoo bar\n", "transform", "--from", "EPSG:4326", "--to", "EPSG:3857")
-	if code != exitCannotRun || out != "* *\n* *\n" || !strings.Contains(stderr, "2 of 2 points failed") {
-		t.Errorf("bad points: exit %d out %q err %q", code, out, stderr)
-	}
-	if code, _, _ := runCLI(t, "", "transform", "--from", "EPSG:1", "--to", "EPSG:4326"); code != exitUsage {
-		t.Errorf("unknown EPSG exit %d", code)
-	}
-	if code, _, _ := runCLI(t, "", "transform", "--to", "EPSG:4326"); code != exitUsage {
-		t.Errorf("missing --from exit %d", code)
 	}
 }
 
@@ -79,22 +49,22 @@ func TestGeodSolveForm(t *testing.T) {
 		want string
 		code int
 	}{
-		{[]string{"-i"}, "40.64 -73.78 1.36 103.99\n", "3.30577348 177.48784021 15347512.941\n", exitOK},
-		{nil, "40.64 -73.78 45 1e6\n", "46.65563668 -64.53973722 51.39392748\n", exitOK},
-		{[]string{"-f"}, "40.64 -73.78 45 1e6\n", "40.64000000 -73.78000000 45.00000000 46.65563668 -64.53973722 51.39392748 1000000.000 8.99895413 995906.811 0.9877275854 0.9877333431 4519060892061\n", exitOK},
-		{[]string{"-i", "-f"}, "40.64 -73.78 1.36 103.99\n", "40.64000000 -73.78000000 3.30577348 1.36000000 103.99000000 177.48784021 15347512.941 138.05119073 4302543.400 -0.7373860917 -0.7435439240 123380874261204\n", exitOK},
-		{[]string{"-i", "-p", "9"}, "40.64 -73.78 1.36 103.99\n", "3.30577347801761 177.48784020815515 15347512.940512940\n", exitOK},
-		{[]string{"-i", "-p", "0"}, "40.64 -73.78 1.36 103.99\n", "3.30577 177.48784 15347513\n", exitOK},
-		{[]string{"-p", "0", "-f"}, "40.64 -73.78 45 1e6\n", "40.64000 -73.78000 45.00000 46.65564 -64.53974 51.39393 1000000 8.99895 995907 0.9877276 0.9877333 4519060892061\n", exitOK},
-		{[]string{"-i"}, "40:38:23N 073:46:44W 01:21:33N 103:59:22E\n", "3.30831240 177.48590214 15347627.660\n", exitOK},
-		{nil, "E10 N40 45 1\n10E 40N 45 1\n", "40.00000637 10.00000828 45.00000532\n40.00000637 10.00000828 45.00000532\n", exitOK},
-		{[]string{"-i"}, "91 0 0 0\n0 0 0 0\n", "ERROR: Latitude 91d not in [-90d, 90d]\n180.00000000 180.00000000 0.000\n", exitCannotRun},
-		{nil, "foo\n1e1 20 30 40\n0 0 45 1,5\n0 0 0 0 0\n", "ERROR: Incomplete input: foo\nERROR: Illegal character e in DMS string 1e1\nERROR: Extra text ,5 at end of 1,5\nERROR: Extraneous input: 0\n", exitCannotRun},
-		{[]string{"--comment-delimiter", "#"}, "40.64 -73.78 45 1e6 # JFK\n", "46.65563668 -64.53973722 51.39392748 # JFK\n", exitOK},
-		{[]string{"-i", "--input-string", "40.64 -73.78 1.36 103.99;0 0 0 0"}, "", "3.30577348 177.48784021 15347512.941\n180.00000000 180.00000000 0.000\n", exitOK},
+		{[]string{"-i"}, "40.64 -73.78 1.36 103.99\n", "3.30577348 177.48784021 15347512.941\n", kit.ExitOK},
+		{nil, "40.64 -73.78 45 1e6\n", "46.65563668 -64.53973722 51.39392748\n", kit.ExitOK},
+		{[]string{"-f"}, "40.64 -73.78 45 1e6\n", "40.64000000 -73.78000000 45.00000000 46.65563668 -64.53973722 51.39392748 1000000.000 8.99895413 995906.811 0.9877275854 0.9877333431 4519060892061\n", kit.ExitOK},
+		{[]string{"-i", "-f"}, "40.64 -73.78 1.36 103.99\n", "40.64000000 -73.78000000 3.30577348 1.36000000 103.99000000 177.48784021 15347512.941 138.05119073 4302543.400 -0.7373860917 -0.7435439240 123380874261204\n", kit.ExitOK},
+		{[]string{"-i", "-p", "9"}, "40.64 -73.78 1.36 103.99\n", "3.30577347801761 177.48784020815515 15347512.940512940\n", kit.ExitOK},
+		{[]string{"-i", "-p", "0"}, "40.64 -73.78 1.36 103.99\n", "3.30577 177.48784 15347513\n", kit.ExitOK},
+		{[]string{"-p", "0", "-f"}, "40.64 -73.78 45 1e6\n", "40.64000 -73.78000 45.00000 46.65564 -64.53974 51.39393 1000000 8.99895 995907 0.9877276 0.9877333 4519060892061\n", kit.ExitOK},
+		{[]string{"-i"}, "40:38:23N 073:46:44W 01:21:33N 103:59:22E\n", "3.30831240 177.48590214 15347627.660\n", kit.ExitOK},
+		{nil, "E10 N40 45 1\n10E 40N 45 1\n", "40.00000637 10.00000828 45.00000532\n40.00000637 10.00000828 45.00000532\n", kit.ExitOK},
+		{[]string{"-i"}, "91 0 0 0\n0 0 0 0\n", "ERROR: Latitude 91d not in [-90d, 90d]\n180.00000000 180.00000000 0.000\n", kit.ExitCannotRun},
+		{nil, "foo\n1e1 20 30 40\n0 0 45 1,5\n0 0 0 0 0\n", "ERROR: Incomplete input: foo\nERROR: Illegal character e in DMS string 1e1\nERROR: Extra text ,5 at end of 1,5\nERROR: Extraneous input: 0\n", kit.ExitCannotRun},
+		{[]string{"--comment-delimiter", "#"}, "40.64 -73.78 45 1e6 # JFK\n", "46.65563668 -64.53973722 51.39392748 # JFK\n", kit.ExitOK},
+		{[]string{"-i", "--input-string", "40.64 -73.78 1.36 103.99;0 0 0 0"}, "", "3.30577348 177.48784021 15347512.941\n180.00000000 180.00000000 0.000\n", kit.ExitOK},
 	}
 	for _, c := range cases {
-		code, out, _ := runCLI(t, c.in, append([]string{"geod"}, c.args...)...)
+		code, out, _ := cmdtest.Run(t, Commands(), c.in, append([]string{"geod"}, c.args...)...)
 		if code != c.code || out != c.want {
 			t.Errorf("geod %v <<%q: exit %d\n got %q\nwant %q", c.args, c.in, code, out, c.want)
 		}
@@ -103,24 +73,24 @@ func TestGeodSolveForm(t *testing.T) {
 
 func TestGeodUsage(t *testing.T) {
 	for _, args := range [][]string{{"geod", "--help"}, {"geod", "-h"}, {"geod", "inverse", "--help"}, {"geod", "direct", "-h"}, {"help", "geod"}} {
-		code, out, errs := runCLI(t, "", args...)
-		if code != exitOK || !strings.Contains(out, "examples:") || !strings.Contains(out, "-i            inverse problem") || errs != "" {
+		code, out, errs := cmdtest.Run(t, Commands(), "", args...)
+		if code != kit.ExitOK || !strings.Contains(out, "examples:") || !strings.Contains(out, "-i            inverse problem") || errs != "" {
 			t.Errorf("%v: exit %d stderr %q\n%s", args, code, errs, out)
 		}
 	}
 	for _, args := range [][]string{{"geod", "-x"}, {"geod", "-p"}, {"geod", "-p", "many"}, {"geod", "-L", "1", "2", "3"}, {"geod", "-e", "-1", "0"}} {
-		code, _, errs := runCLI(t, "", args...)
-		if code != exitUsage || strings.Count(errs, "geodisaster: ") != 1 {
+		code, _, errs := cmdtest.Run(t, Commands(), "", args...)
+		if code != kit.ExitUsage || strings.Count(errs, "geodisaster: ") != 1 {
 			t.Errorf("%v: exit %d, stderr %q (want one error line)", args, code, errs)
 		}
 	}
 }
 
-// geodCompareLines compares GeodSolve's output with ours line by line,
+// compareLines compares GeodSolve's output with ours line by line,
 // field by field: equal text, or numbers that differ by at most one unit
 // in the last printed decimal (the two implementations round differently
 // in the last bits of long series, as GeodSolve's documentation warns).
-func geodCompareLines(t *testing.T, label, want, got string) {
+func compareLines(t *testing.T, label, want, got string) {
 	t.Helper()
 	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
 	if len(wl) != len(gl) {
@@ -158,7 +128,7 @@ func geodCompareLines(t *testing.T, label, want, got string) {
 // TestGeodAgreesWithGeodSolve runs GeographicLib's GeodSolve and geod on
 // the same lines with the same flags and compares every field.
 func TestGeodAgreesWithGeodSolve(t *testing.T) {
-	bin := needTool(t, "GeodSolve")
+	bin := cmdtest.NeedTool(t, "GeodSolve")
 	rng := rand.New(rand.NewPCG(23, 1))
 	var inv, dir, arc strings.Builder
 	for i := 0; i < 400; i++ {
@@ -199,7 +169,7 @@ func TestGeodAgreesWithGeodSolve(t *testing.T) {
 		cmd := exec.Command(bin, c.flags...)
 		cmd.Stdin = strings.NewReader(c.in)
 		want, _ := cmd.Output() // GeodSolve exits 1 when a line errs
-		_, got, _ := runCLI(t, c.in, append([]string{"geod"}, c.flags...)...)
-		geodCompareLines(t, fmt.Sprintf("GeodSolve %v", c.flags), string(want), got)
+		_, got, _ := cmdtest.Run(t, Commands(), c.in, append([]string{"geod"}, c.flags...)...)
+		compareLines(t, fmt.Sprintf("GeodSolve %v", c.flags), string(want), got)
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package mixture
 
 import (
 	"encoding/json"
@@ -6,11 +6,14 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	kit "github.com/geodisaster/engine/internal/cli"
+	"github.com/geodisaster/engine/internal/cli/cmdtest"
 )
 
 func TestMixtureCommandAuditFigures(t *testing.T) {
-	code, out, stderr := scoringRunCLI(t, "", "mixture", "--dev", "10,50,15,10", "--test", "30,100,50,30", "--scores", "90,80,60,40", "--json")
-	if code != exitOK {
+	code, out, stderr := cmdtest.Run(t, Commands(), "", "mixture", "--dev", "10,50,15,10", "--test", "30,100,50,30", "--scores", "90,80,60,40", "--json")
+	if code != kit.ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	var rep struct {
@@ -32,8 +35,8 @@ func TestMixtureCommandAuditFigures(t *testing.T) {
 		t.Errorf("per_k %d rows, bootstrap %v", len(rep.PerK), rep.Bootstrap)
 	}
 	// Defaults are the audit's inputs; the table names the profile as illustrative.
-	code, out, _ = scoringRunCLI(t, "", "mixture")
-	if code != exitOK || !strings.Contains(out, "11.204") || !strings.Contains(out, "72.94") || !strings.Contains(out, "70.95") || !strings.Contains(out, "illustrative") {
+	code, out, _ = cmdtest.Run(t, Commands(), "", "mixture")
+	if code != kit.ExitOK || !strings.Contains(out, "11.204") || !strings.Contains(out, "72.94") || !strings.Contains(out, "70.95") || !strings.Contains(out, "illustrative") {
 		t.Errorf("default table (exit %d):\n%s", code, out)
 	}
 }
@@ -47,9 +50,9 @@ func TestMixtureCommandCases(t *testing.T) {
 		}
 	}
 	fmt.Fprintln(&b, `{"id":"v","k":1,"template":"t1_0_old","score":1}`)
-	cases := scoringWriteFile(t, dir, "cases.jsonl", b.String())
-	code, out, stderr := scoringRunCLI(t, "", "mixture", "--cases", cases, "--replicates", "300", "--merge-template", "t1_0_old=t1_0", "--json")
-	if code != exitOK {
+	cases := cmdtest.WriteFile(t, dir, "cases.jsonl", b.String())
+	code, out, stderr := cmdtest.Run(t, Commands(), "", "mixture", "--cases", cases, "--replicates", "300", "--merge-template", "t1_0_old=t1_0", "--json")
+	if code != kit.ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	var rep struct {
@@ -96,8 +99,8 @@ func TestMixtureCommandCases(t *testing.T) {
 	if !strings.Contains(withMeans.Source, "case means") || math.Abs(withMeans.Profile[0]-4.0/7) > 1e-12 {
 		t.Errorf("profile %v from %q", withMeans.Profile, withMeans.Source)
 	}
-	code, out, _ = scoringRunCLI(t, "", "mixture", "--cases", cases)
-	if code != exitOK || !strings.Contains(out, "template_cluster") {
+	code, out, _ = cmdtest.Run(t, Commands(), "", "mixture", "--cases", cases)
+	if code != kit.ExitOK || !strings.Contains(out, "template_cluster") {
 		t.Errorf("table (exit %d):\n%s", code, out)
 	}
 	for _, args := range [][]string{
@@ -107,8 +110,8 @@ func TestMixtureCommandCases(t *testing.T) {
 		{"mixture", "--merge-template", "a=b"},
 		{"mixture", "--cases", cases, "--merge-template", "nonsense"},
 	} {
-		if code, _, _ := scoringRunCLI(t, "", args...); code != exitUsage {
-			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
+		if code, _, _ := cmdtest.Run(t, Commands(), "", args...); code != kit.ExitUsage {
+			t.Errorf("%v: exit %d, want %d", args, code, kit.ExitUsage)
 		}
 	}
 }

@@ -1,14 +1,20 @@
-package main
+package inspect
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
+
+	kit "github.com/geodisaster/engine/internal/cli"
+	"github.com/geodisaster/engine/internal/cli/cmdtest"
 )
 
 // gdalinfoJSON runs gdalinfo -json with args on file (PAM disabled, so
@@ -73,8 +79,8 @@ func jsonDiff(path string, want, got any, diffs, missing *[]string) {
 // rasterio test rasters with GDAL into dir and returns their paths.
 func gdalVariants(t *testing.T, dir string) []string {
 	t.Helper()
-	translate := needTool(t, "gdal_translate")
-	src := filepath.Join("..", "..", "..", "shared", "data", "rasterio")
+	translate := cmdtest.NeedTool(t, "gdal_translate")
+	src := filepath.Join(sharedData, "rasterio")
 	rgb, shade, world := filepath.Join(src, "RGB.byte.tif"), filepath.Join(src, "shade.tif"), filepath.Join(src, "world.byte.tif")
 	variants := []struct {
 		name string
@@ -100,35 +106,45 @@ func gdalVariants(t *testing.T, dir string) []string {
 		{"pixelispoint.tif", []string{"-mo", "AREA_OR_POINT=Point", "-mo", "TIFFTAG_SOFTWARE=geodisaster test", "-mo", "OWNER=me", world}},
 		{"webmercator_tiled.tif", []string{"-co", "TILED=YES", "-co", "BLOCKXSIZE=512", "-co", "BLOCKYSIZE=256", shade}},
 	}
-	var out []string
-	for _, v := range variants {
-		p := filepath.Join(dir, v.name)
-		args := append([]string{"-q"}, v.args[:len(v.args)-1]...)
-		args = append(args, v.args[len(v.args)-1], p)
-		cmd := exec.Command(translate, args...)
-		cmd.Env = append(os.Environ(), "GDAL_PAM_ENABLED=NO")
-		if msg, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("gdal_translate %s: %v\n%s", v.name, err, msg)
-		}
-		out = append(out, p)
-	}
-	// Overviews, and an internal mask with overviews of its own.
-	if addo, err := exec.LookPath("gdaladdo"); err == nil {
-		for _, f := range []string{"lzw_band.tif", "deflate_pred2_tiled.tif"} {
-			p := filepath.Join(dir, f)
-			cmd := exec.Command(addo, "-q", p, "2", "4")
-			cmd.Env = append(os.Environ(), "GDAL_PAM_ENABLED=NO")
-			if msg, err := cmd.CombinedOutput(); err != nil {
-				t.Fatalf("gdaladdo %s: %v\n%s", f, err, msg)
+	addo, _ := exec.LookPath("gdaladdo")
+	out := make([]string, len(variants))
+	errs := make([]error, len(variants))
+	sem := make(chan struct{}, runtime.NumCPU())
+	var wg sync.WaitGroup
+	for i, v := range variants {
+		out[i] = filepath.Join(dir, v.name)
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			args := append([]string{"-q"}, v.args[:len(v.args)-1]...)
+			errs[i] = gdalTool(translate, append(args, v.args[len(v.args)-1], out[i])...)
+			// Overviews, and an internal mask with overviews of its own.
+			if errs[i] == nil && addo != "" && (v.name == "lzw_band.tif" || v.name == "deflate_pred2_tiled.tif") {
+				errs[i] = gdalTool(addo, "-q", out[i], "2", "4")
 			}
-		}
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
 	}
 	return out
 }
 
-// inspectKnownDifferences are the members that cannot equal gdalinfo's
+// gdalTool runs a GDAL command-line tool with PAM disabled.
+func gdalTool(tool string, args ...string) error {
+	cmd := exec.Command(tool, args...)
+	cmd.Env = append(os.Environ(), "GDAL_PAM_ENABLED=NO")
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("%s %v: %v\n%s", filepath.Base(tool), args, err, msg)
+	}
+	return nil
+}
+
+// knownDifferences are the members that cannot equal gdalinfo's
 // yet, by file and path, with the reason; the test logs them.
-var inspectKnownDifferences = map[string]string{
+var knownDifferences = map[string]string{
 	"geo_epsg32735.tif .wgs84Extent.coordinates[0]": "the file's corners lie 500 km west of UTM 35S's false easting near 85°S, where crs's transverse Mercator refuses points PROJ still converts",
 }
 
@@ -139,8 +155,8 @@ var inspectKnownDifferences = map[string]string{
 // emit to have the same value. Members only gdalinfo emits are listed in
 // the log (the CRS's WKT, JPEG/WebP quality guesses).
 func TestInspectAgreesWithGdalinfo(t *testing.T) {
-	bin := needTool(t, "gdalinfo")
-	shared := filepath.Join("..", "..", "..", "shared", "data")
+	bin := cmdtest.NeedTool(t, "gdalinfo")
+	shared := filepath.Join(sharedData)
 	var files []string
 	for _, f := range []string{"rasterio/RGB.byte.tif", "rasterio/shade.tif", "rasterio/world.byte.tif",
 		"sen1floods11/Spain_7370579/S1Hand.tif", "sen1floods11/Spain_7370579/LabelHand.tif", "sen1floods11/Spain_7370579/S2Hand.tif"} {
@@ -160,46 +176,24 @@ func TestInspectAgreesWithGdalinfo(t *testing.T) {
 	real := len(files)
 	// The committed decoder corpus, with statistics and checksums only
 	// (the plain form adds nothing there and doubles the time).
-	corpus, _ := filepath.Glob(filepath.Join(inspectCorpus, "*.tif"))
+	corpus, _ := filepath.Glob(filepath.Join(rasterCorpus, "*.tif"))
 	files = append(files, corpus...)
+	var mu sync.Mutex
 	missingByKey := map[string]int{}
-	for i, f := range files {
-		optSets := [][]string{{"-stats", "-checksum"}}
-		if i < real {
-			optSets = append(optSets, nil)
+	t.Run("file", func(t *testing.T) {
+		for i, f := range files {
+			t.Run(filepath.Base(f), func(t *testing.T) {
+				t.Parallel()
+				inspectLikeGdalinfoJSON(t, bin, f, i < real, func(missing []string) {
+					mu.Lock()
+					defer mu.Unlock()
+					for _, m := range missing {
+						missingByKey[m]++
+					}
+				})
+			})
 		}
-		for _, opts := range optSets {
-			want := gdalinfoJSON(t, bin, f, opts...)
-			args := []string{"inspect", "--json"}
-			for _, o := range opts {
-				args = append(args, "-"+o)
-			}
-			code, out, errs := runCLI(t, "", append(args, f)...)
-			if code != exitOK {
-				t.Errorf("%s %v: exit %d: %s", f, opts, code, errs)
-				continue
-			}
-			var got map[string]any
-			if err := json.Unmarshal([]byte(out), &got); err != nil {
-				t.Fatalf("%s: %v\n%s", f, err, out)
-			}
-			var diffs, missing []string
-			jsonDiff("", want, got, &diffs, &missing)
-			for _, d := range diffs {
-				if why, ok := inspectKnownDifferences[filepath.Base(f)+" "+strings.SplitN(d, ":", 2)[0]]; ok {
-					t.Logf("known difference, %s %v: %s (%s)", filepath.Base(f), opts, d, why)
-					continue
-				}
-				t.Errorf("%s %v: %s", filepath.Base(f), opts, d)
-			}
-			for _, m := range missing {
-				missingByKey[m]++
-				if os.Getenv("GEODISASTER_INSPECT_VERBOSE") != "" {
-					t.Logf("%s %v: only gdalinfo has %s", filepath.Base(f), opts, m)
-				}
-			}
-		}
-	}
+	})
 	keys := make([]string, 0, len(missingByKey))
 	for k := range missingByKey {
 		keys = append(keys, k)
@@ -208,32 +202,76 @@ func TestInspectAgreesWithGdalinfo(t *testing.T) {
 	t.Logf("%d files compared; members gdalinfo emits and inspect does not: %s", len(files), strings.Join(keys, ", "))
 }
 
+// inspectLikeGdalinfoJSON compares inspect --json with gdalinfo -json on
+// f, with -stats -checksum and, when plain, without them too; it passes
+// the members only gdalinfo has to missingOnly.
+func inspectLikeGdalinfoJSON(t *testing.T, bin, f string, plain bool, missingOnly func([]string)) {
+	optSets := [][]string{{"-stats", "-checksum"}}
+	if plain {
+		optSets = append(optSets, nil)
+	}
+	for _, opts := range optSets {
+		want := gdalinfoJSON(t, bin, f, opts...)
+		args := []string{"inspect", "--json"}
+		for _, o := range opts {
+			args = append(args, "-"+o)
+		}
+		code, out, errs := cmdtest.Run(t, Commands(), "", append(args, f)...)
+		if code != kit.ExitOK {
+			t.Errorf("%s %v: exit %d: %s", f, opts, code, errs)
+			continue
+		}
+		var got map[string]any
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatalf("%s: %v\n%s", f, err, out)
+		}
+		var diffs, missing []string
+		jsonDiff("", want, got, &diffs, &missing)
+		for _, d := range diffs {
+			if why, ok := knownDifferences[filepath.Base(f)+" "+strings.SplitN(d, ":", 2)[0]]; ok {
+				t.Logf("known difference, %s %v: %s (%s)", filepath.Base(f), opts, d, why)
+				continue
+			}
+			t.Errorf("%s %v: %s", filepath.Base(f), opts, d)
+		}
+		missingOnly(missing)
+		if os.Getenv("GEODISASTER_INSPECT_VERBOSE") != "" {
+			for _, m := range missing {
+				t.Logf("%s %v: only gdalinfo has %s", filepath.Base(f), opts, m)
+			}
+		}
+	}
+}
+
 // TestInspectTextMatchesGdalinfo compares inspect's text with gdalinfo's,
 // WKT block and corner coordinates included.
 func TestInspectTextMatchesGdalinfo(t *testing.T) {
-	bin := needTool(t, "gdalinfo")
+	bin := cmdtest.NeedTool(t, "gdalinfo")
 	for _, f := range []string{"rasterio/RGB.byte.tif", "rasterio/shade.tif", "rasterio/world.byte.tif",
 		"sen1floods11/Spain_7370579/S1Hand.tif", "sen1floods11/Spain_7370579/S2Hand.tif", "sen1floods11/Spain_7370579/LabelHand.tif"} {
-		p := filepath.Join("..", "..", "..", "shared", "data", f)
+		p := filepath.Join(sharedData, f)
 		if _, err := os.Stat(p); err != nil {
 			t.Logf("corpus absent: %s", p)
 			continue
 		}
-		for _, opts := range [][]string{nil, {"-stats", "-checksum"}} {
-			cmd := exec.Command(bin, append(opts, p)...)
-			cmd.Env = append(os.Environ(), "GDAL_PAM_ENABLED=NO")
-			want, err := cmd.Output()
-			if err != nil {
-				t.Fatal(err)
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			t.Parallel()
+			for _, opts := range [][]string{nil, {"-stats", "-checksum"}} {
+				cmd := exec.Command(bin, append(opts, p)...)
+				cmd.Env = append(os.Environ(), "GDAL_PAM_ENABLED=NO")
+				want, err := cmd.Output()
+				if err != nil {
+					t.Fatal(err)
+				}
+				args := []string{"inspect"}
+				for _, o := range opts {
+					args = append(args, "-"+o)
+				}
+				_, got, _ := cmdtest.Run(t, Commands(), "", append(args, p)...)
+				if w, g := string(want), got; w != g {
+					t.Errorf("%s %v text differs:\n--- gdalinfo\n%s\n--- inspect\n%s", f, opts, w, g)
+				}
 			}
-			args := []string{"inspect"}
-			for _, o := range opts {
-				args = append(args, "-"+o)
-			}
-			_, got, _ := runCLI(t, "", append(args, p)...)
-			if w, g := string(want), got; w != g {
-				t.Errorf("%s %v text differs:\n--- gdalinfo\n%s\n--- inspect\n%s", f, opts, w, g)
-			}
-		}
+		})
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package inspect
 
 import (
 	"context"
@@ -39,8 +39,8 @@ func (f jsonFloat) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// inspectStats is one band's statistics in inspect's output.
-type inspectStats struct {
+// engineStats is one band's statistics in inspect's output.
+type engineStats struct {
 	Minimum      jsonFloat         `json:"minimum"`
 	Maximum      jsonFloat         `json:"maximum"`
 	Mean         jsonFloat         `json:"mean"`
@@ -51,41 +51,41 @@ type inspectStats struct {
 	Metadata     map[string]string `json:"metadata"`
 }
 
-// inspectBand is one band in inspect's output.
-type inspectBand struct {
-	Band        int           `json:"band"`
-	Description string        `json:"description"`
-	DType       string        `json:"dtype"`
-	NoData      any           `json:"nodata"`
-	Block       [2]int        `json:"block"`
-	SHA256      string        `json:"sha256,omitempty"`
-	Stats       *inspectStats `json:"stats,omitempty"`
-	StatsError  string        `json:"stats_error,omitempty"`
+// engineBand is one band in inspect's output.
+type engineBand struct {
+	Band        int          `json:"band"`
+	Description string       `json:"description"`
+	DType       string       `json:"dtype"`
+	NoData      any          `json:"nodata"`
+	Block       [2]int       `json:"block"`
+	SHA256      string       `json:"sha256,omitempty"`
+	Stats       *engineStats `json:"stats,omitempty"`
+	StatsError  string       `json:"stats_error,omitempty"`
 }
 
-// inspectReport is inspect's JSON document.
-type inspectReport struct {
-	File        string        `json:"file"`
-	Driver      string        `json:"driver"`
-	Width       int           `json:"width"`
-	Height      int           `json:"height"`
-	Size        [2]int        `json:"size"`
-	Count       int           `json:"count"`
-	DType       string        `json:"dtype"`
-	Transform   []jsonFloat   `json:"transform"`
-	CRS         *string       `json:"crs"`
-	EPSG        int           `json:"epsg"`
-	NoData      any           `json:"nodata"`
-	Blocks      [2]int        `json:"blocks"`
-	Tiled       bool          `json:"tiled"`
-	Compression string        `json:"compression"`
-	Predictor   int           `json:"predictor"`
-	Interleave  string        `json:"interleave"`
-	BigTIFF     bool          `json:"bigtiff"`
-	ByteOrder   string        `json:"byte_order"`
-	Overviews   int           `json:"overviews"`
-	BandSHA256  []string      `json:"band_sha256,omitempty"`
-	Bands       []inspectBand `json:"bands"`
+// engineReport is inspect's JSON document.
+type engineReport struct {
+	File        string       `json:"file"`
+	Driver      string       `json:"driver"`
+	Width       int          `json:"width"`
+	Height      int          `json:"height"`
+	Size        [2]int       `json:"size"`
+	Count       int          `json:"count"`
+	DType       string       `json:"dtype"`
+	Transform   []jsonFloat  `json:"transform"`
+	CRS         *string      `json:"crs"`
+	EPSG        int          `json:"epsg"`
+	NoData      any          `json:"nodata"`
+	Blocks      [2]int       `json:"blocks"`
+	Tiled       bool         `json:"tiled"`
+	Compression string       `json:"compression"`
+	Predictor   int          `json:"predictor"`
+	Interleave  string       `json:"interleave"`
+	BigTIFF     bool         `json:"bigtiff"`
+	ByteOrder   string       `json:"byte_order"`
+	Overviews   int          `json:"overviews"`
+	BandSHA256  []string     `json:"band_sha256,omitempty"`
+	Bands       []engineBand `json:"bands"`
 }
 
 // nodataValue returns the JSON form of a nodata value.
@@ -96,9 +96,9 @@ func nodataValue(v float64, ok bool) any {
 	return jsonFloat(v)
 }
 
-// inspectFile opens path and builds the report, decoding pixels only for
+// engineReportOf opens path and builds the report, decoding pixels only for
 // --checksum and --stats.
-func inspectFile(ctx context.Context, path string, checksum, stats, recompute bool) (*inspectReport, error) {
+func engineReportOf(ctx context.Context, path string, checksum, stats, recompute bool) (*engineReport, error) {
 	d, err := raster.Open(path)
 	if err != nil {
 		return nil, err
@@ -106,7 +106,7 @@ func inspectFile(ctx context.Context, path string, checksum, stats, recompute bo
 	defer d.Close()
 	st := d.Structure()
 	nd, hasND := d.NoData()
-	rep := &inspectReport{
+	rep := &engineReport{
 		File: path, Driver: "GTiff",
 		Width: d.Width(), Height: d.Height(), Size: [2]int{d.Width(), d.Height()},
 		Count: d.Count(), DType: d.DataType().String(),
@@ -129,7 +129,7 @@ func inspectFile(ctx context.Context, path string, checksum, stats, recompute bo
 		rep.CRS = &s
 	}
 	for b := 1; b <= d.Count(); b++ {
-		rep.Bands = append(rep.Bands, inspectBand{Band: b, Description: d.BandDescription(b), DType: rep.DType,
+		rep.Bands = append(rep.Bands, engineBand{Band: b, Description: d.BandDescription(b), DType: rep.DType,
 			NoData: rep.NoData, Block: rep.Blocks})
 	}
 	if !checksum && !stats {
@@ -153,7 +153,7 @@ func inspectFile(ctx context.Context, path string, checksum, stats, recompute bo
 			return nil, err
 		}
 		for i, band := range bands {
-			if err := inspectBandPixels(ctx, d, rep, i+1, band, stats, statOpts); err != nil {
+			if err := engineBandPixels(ctx, d, rep, i+1, band, stats, statOpts); err != nil {
 				return nil, err
 			}
 			bands[i] = nil
@@ -167,7 +167,7 @@ func inspectFile(ctx context.Context, path string, checksum, stats, recompute bo
 					return nil, err
 				}
 			}
-			if err := inspectBandPixels(ctx, d, rep, b, band, stats, statOpts); err != nil {
+			if err := engineBandPixels(ctx, d, rep, b, band, stats, statOpts); err != nil {
 				return nil, err
 			}
 		}
@@ -180,9 +180,9 @@ func inspectFile(ctx context.Context, path string, checksum, stats, recompute bo
 	return rep, nil
 }
 
-// inspectBandPixels fills band b's checksum (when its pixels were read)
+// engineBandPixels fills band b's checksum (when its pixels were read)
 // and statistics.
-func inspectBandPixels(ctx context.Context, d *raster.Dataset, rep *inspectReport, b int, band *raster.Band, stats bool, opts []raster.StatisticsOption) error {
+func engineBandPixels(ctx context.Context, d *raster.Dataset, rep *engineReport, b int, band *raster.Band, stats bool, opts []raster.StatisticsOption) error {
 	ib := &rep.Bands[b-1]
 	if band != nil {
 		h := sha256.Sum256(raster.LittleEndianBytes(band))
@@ -201,7 +201,7 @@ func inspectBandPixels(ctx context.Context, d *raster.Dataset, rep *inspectRepor
 }
 
 // setInspectStats records computed statistics, or the error computing them.
-func setInspectStats(ib *inspectBand, s raster.Statistics, err error) {
+func setInspectStats(ib *engineBand, s raster.Statistics, err error) {
 	if err == nil {
 		ib.Stats = toInspectStats(s)
 		return
@@ -209,7 +209,7 @@ func setInspectStats(ib *inspectBand, s raster.Statistics, err error) {
 	ib.StatsError = err.Error()
 	if errors.Is(err, raster.ErrNoValidPixels) {
 		vp := jsonFloat(s.ValidPercent)
-		ib.Stats = &inspectStats{Minimum: jsonFloat(math.NaN()), Maximum: jsonFloat(math.NaN()),
+		ib.Stats = &engineStats{Minimum: jsonFloat(math.NaN()), Maximum: jsonFloat(math.NaN()),
 			Mean: jsonFloat(math.NaN()), StdDev: jsonFloat(math.NaN()), ValidPercent: &vp,
 			ValidCount: &s.Valid, Source: "computed",
 			Metadata: map[string]string{"STATISTICS_VALID_PERCENT": cfmt.FormatG(s.ValidPercent, 4)}}
@@ -217,8 +217,8 @@ func setInspectStats(ib *inspectBand, s raster.Statistics, err error) {
 }
 
 // toInspectStats converts raster statistics to the report's form.
-func toInspectStats(s raster.Statistics) *inspectStats {
-	out := &inspectStats{Minimum: jsonFloat(s.Min), Maximum: jsonFloat(s.Max), Mean: jsonFloat(s.Mean),
+func toInspectStats(s raster.Statistics) *engineStats {
+	out := &engineStats{Minimum: jsonFloat(s.Min), Maximum: jsonFloat(s.Max), Mean: jsonFloat(s.Mean),
 		StdDev: jsonFloat(s.StdDev), Source: "computed", Metadata: s.Metadata()}
 	if s.HasValidPercent {
 		vp := jsonFloat(s.ValidPercent)
@@ -246,7 +246,7 @@ func fmtNoData(v any) string {
 }
 
 // writeInspectText prints the report in a gdalinfo-like text layout.
-func writeInspectText(w io.Writer, r *inspectReport) {
+func writeInspectText(w io.Writer, r *engineReport) {
 	fmt.Fprintf(w, "Driver: %s/GeoTIFF\n", r.Driver)
 	fmt.Fprintf(w, "Files: %s\n", r.File)
 	fmt.Fprintf(w, "Size is %d, %d\n", r.Width, r.Height)

@@ -1,4 +1,4 @@
-package main
+package mixture
 
 import (
 	"bufio"
@@ -12,27 +12,25 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	kit "github.com/geodisaster/engine/internal/cli"
 	"github.com/geodisaster/engine/scoring"
 )
 
-func init() {
-	register(command{
-		name:    "mixture",
-		summary: "GeoKTools mixture audit: TV bound, corner check, per-K means, case and template-cluster bootstraps",
-		run:     runMixture,
-	})
+// Commands returns the mixture command.
+func Commands() []kit.Command {
+	return []kit.Command{{Name: "mixture", Summary: "GeoKTools mixture audit: TV bound, corner check, per-K means, case and template-cluster bootstraps", Run: runMixture}}
 }
 
-// mixtureDefaults are the audit's factual inputs (GeoKTools development
+// defaults are the audit's factual inputs (GeoKTools development
 // and documented held-out counts for K=1..4) and its illustrative profile.
 const (
-	mixtureDefaultDev     = "10,50,15,10"
-	mixtureDefaultTest    = "30,100,50,30"
-	mixtureDefaultProfile = "0.9,0.8,0.6,0.4"
+	defaultDev     = "10,50,15,10"
+	defaultTest    = "30,100,50,30"
+	defaultProfile = "0.9,0.8,0.6,0.4"
 )
 
-// mixtureLevel is one K row of the report.
-type mixtureLevel struct {
+// level is one K row of the report.
+type level struct {
 	K             int      `json:"k"`
 	DevCount      float64  `json:"dev_count"`
 	TestCount     float64  `json:"test_count"`
@@ -44,8 +42,8 @@ type mixtureLevel struct {
 	CaseMeanPct   *float64 `json:"case_mean_pct,omitempty"`
 }
 
-// mixtureInterval is a bootstrap interval in percent.
-type mixtureInterval struct {
+// interval is a bootstrap interval in percent.
+type interval struct {
 	Method      string   `json:"method"`
 	Statistic   string   `json:"statistic"`
 	Units       int      `json:"units"`
@@ -56,80 +54,80 @@ type mixtureInterval struct {
 	HiPct       *float64 `json:"hi_pct"`
 }
 
-// mixtureReport is the JSON output of the mixture command.
-type mixtureReport struct {
-	TVBoundPP     float64           `json:"tv_bound_pp"`
-	CornerMaxPP   float64           `json:"corner_max_pp"`
-	Corner        []int             `json:"corner_levels_scored_one"`
-	Profile       []float64         `json:"profile"`
-	ProfileSource string            `json:"profile_source"`
-	DevMeanPct    float64           `json:"dev_mean_pct"`
-	TestMeanPct   float64           `json:"test_mean_pct"`
-	PerK          []mixtureLevel    `json:"per_k"`
-	Confidence    *float64          `json:"confidence,omitempty"`
-	Seed          *uint64           `json:"seed,omitempty"`
-	Bootstrap     []mixtureInterval `json:"bootstrap,omitempty"`
+// report is the JSON output of the mixture command.
+type report struct {
+	TVBoundPP     float64    `json:"tv_bound_pp"`
+	CornerMaxPP   float64    `json:"corner_max_pp"`
+	Corner        []int      `json:"corner_levels_scored_one"`
+	Profile       []float64  `json:"profile"`
+	ProfileSource string     `json:"profile_source"`
+	DevMeanPct    float64    `json:"dev_mean_pct"`
+	TestMeanPct   float64    `json:"test_mean_pct"`
+	PerK          []level    `json:"per_k"`
+	Confidence    *float64   `json:"confidence,omitempty"`
+	Seed          *uint64    `json:"seed,omitempty"`
+	Bootstrap     []interval `json:"bootstrap,omitempty"`
 }
 
 // runMixture implements "geodisaster mixture --dev 10,50,15,10 --test
 // 30,100,50,30 [--scores 0.9,0.8,0.6,0.4] [--cases FILE.jsonl] [--json]".
-func runMixture(_ context.Context, cio cmdIO, args []string) error {
-	fs := newFlagSet("mixture", "[--dev N1,N2,...] [--test N1,N2,...] [--scores S1,S2,...] [--cases FILE.jsonl [--replicates R] [--seed S] [--confidence C] [--merge-template A=B,...]] [--json]", cio.stderr)
+func runMixture(_ context.Context, cio kit.IO, args []string) error {
+	fs := kit.NewFlagSet("mixture", "[--dev N1,N2,...] [--test N1,N2,...] [--scores S1,S2,...] [--cases FILE.jsonl [--replicates R] [--seed S] [--confidence C] [--merge-template A=B,...]] [--json]")
 	fs.Description = "The GeoKTools mixture audit: total-variation bound, corner check, per-K\nmeans and case- and template-cluster bootstrap intervals."
 	fs.Example("geodisaster mixture", "the audit's documented counts and illustrative profile")
 	fs.Example("geodisaster mixture --cases cases.jsonl --replicates 5000 --json", "")
-	devFlag := fs.String("dev", mixtureDefaultDev, "development case counts per K level")
-	testFlag := fs.String("test", mixtureDefaultTest, "held-out case counts per K level")
-	scoresFlag := fs.String("scores", "", "hypothetical per-K scores as fractions (0.9,...) or percentages (90,...); default "+mixtureDefaultProfile+", the audit's illustrative profile")
+	devFlag := fs.String("dev", defaultDev, "development case counts per K level")
+	testFlag := fs.String("test", defaultTest, "held-out case counts per K level")
+	scoresFlag := fs.String("scores", "", "hypothetical per-K scores as fractions (0.9,...) or percentages (90,...); default "+defaultProfile+", the audit's illustrative profile")
 	casesFlag := fs.String("cases", "", `per-case JSONL {"id","k","template","score"} for per-K means and bootstrap intervals`)
 	replicates := fs.Int("replicates", 2000, "bootstrap replicates")
 	seed := fs.Uint64("seed", 1, "bootstrap random seed")
 	confidence := fs.Float64("confidence", 0.95, "bootstrap interval confidence level")
 	merge := fs.String("merge-template", "", "merge declared template variants into one family: VARIANT=FAMILY[,...]")
 	asJSON := fs.Bool("json", false, "print JSON")
-	if err := parseNoOperands(fs, args); err != nil {
+	if err := fs.ParseNoOperands(args); err != nil {
 		return err
 	}
-	dev, err := mixtureList(*devFlag)
+	dev, err := parseList(*devFlag)
 	if err != nil {
-		return usagef("mixture: --dev: %v", err)
+		return kit.Usagef("mixture: --dev: %v", err)
 	}
-	test, err := mixtureList(*testFlag)
+	test, err := parseList(*testFlag)
 	if err != nil {
-		return usagef("mixture: --test: %v", err)
+		return kit.Usagef("mixture: --test: %v", err)
 	}
 	source := "--scores"
 	explicitScores := *scoresFlag != ""
 	if !explicitScores {
-		*scoresFlag, source = mixtureDefaultProfile, "illustrative default (the audit's 90/80/60/40 profile; not a measurement)"
+		*scoresFlag, source = defaultProfile, "illustrative default (the audit's 90/80/60/40 profile; not a measurement)"
 	}
-	profile, err := mixtureProfile(*scoresFlag)
+	profile, err := parseProfile(*scoresFlag)
 	if err != nil {
-		return usagef("mixture: --scores: %v", err)
+		return kit.Usagef("mixture: --scores: %v", err)
 	}
 	audit, err := scoring.AuditMixture(dev, test, profile)
 	if err != nil {
-		return usageError{err}
+		return &kit.UsageError{Err: err}
 	}
-	rep := mixtureReport{
+	rep := report{
 		TVBoundPP: 100 * audit.TVBound, CornerMaxPP: 100 * audit.CornerMax, Corner: audit.Corner,
 		Profile: profile, ProfileSource: source,
 		DevMeanPct: 100 * *audit.DevMean, TestMeanPct: 100 * *audit.TestMean,
 	}
 	for i := range dev {
 		pp := 100 * profile[i]
-		rep.PerK = append(rep.PerK, mixtureLevel{
+		rep.PerK = append(rep.PerK, level{
 			K: i + 1, DevCount: dev[i], TestCount: test[i],
 			DevWeightPct: 100 * audit.DevWeights[i], TestWeightPct: 100 * audit.TestWeights[i],
 			DiffPP: 100 * (audit.DevWeights[i] - audit.TestWeights[i]), ProfilePct: &pp,
 		})
 	}
 	if *casesFlag != "" {
-		merges, err := mixtureMerges(*merge)
+		merges, err := parseMerges(*merge)
 		if err != nil {
-			return usagef("mixture: --merge-template: %v", err)
+			return kit.Usagef("mixture: --merge-template: %v", err)
 		}
-		cases, err := mixtureReadCases(cio, *casesFlag, merges)
+		cases, err := readCases(cio, *casesFlag, merges)
 		if err != nil {
 			return err
 		}
@@ -165,11 +163,11 @@ func runMixture(_ context.Context, cio cmdIO, args []string) error {
 		}
 		ivs, err := scoring.Bootstrap(cases, audit.TestWeights, *replicates, *confidence, *seed)
 		if err != nil {
-			return usagef("mixture: %v", err)
+			return kit.Usagef("mixture: %v", err)
 		}
 		rep.Confidence, rep.Seed = confidence, seed
 		for _, iv := range ivs {
-			mi := mixtureInterval{Method: iv.Method, Statistic: iv.Statistic, Units: iv.Units, Replicates: iv.Replicates, Discarded: iv.Discarded}
+			mi := interval{Method: iv.Method, Statistic: iv.Statistic, Units: iv.Units, Replicates: iv.Replicates, Discarded: iv.Discarded}
 			if iv.Defined {
 				e, lo, hi := 100*iv.Estimate, 100*iv.Lo, 100*iv.Hi
 				mi.EstimatePct, mi.LoPct, mi.HiPct = &e, &lo, &hi
@@ -177,15 +175,15 @@ func runMixture(_ context.Context, cio cmdIO, args []string) error {
 			rep.Bootstrap = append(rep.Bootstrap, mi)
 		}
 	} else if *merge != "" {
-		return usagef("mixture: --merge-template needs --cases")
+		return kit.Usagef("mixture: --merge-template needs --cases")
 	}
 	if *asJSON {
-		return writeJSON(cio.stdout, rep)
+		return kit.WriteJSON(cio.Stdout, rep)
 	}
-	return mixturePrint(cio.stdout, &rep)
+	return printReport(cio.Stdout, &rep)
 }
 
-func mixturePrint(w io.Writer, rep *mixtureReport) error {
+func printReport(w io.Writer, rep *report) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "tv_bound_pp\t%.3f\t(exact bound on the mixture-only difference)\n", rep.TVBoundPP)
 	fmt.Fprintf(tw, "corner_max_pp\t%.3f\t(max over all %d zero/one corners; levels scored 1: %v)\n", rep.CornerMaxPP, 1<<len(rep.PerK), rep.Corner)
@@ -220,8 +218,8 @@ func mixturePrint(w io.Writer, rep *mixtureReport) error {
 	return nil
 }
 
-// mixtureList parses a comma-separated list of numbers.
-func mixtureList(s string) ([]float64, error) {
+// parseList parses a comma-separated list of numbers.
+func parseList(s string) ([]float64, error) {
 	var out []float64
 	for _, f := range strings.Split(s, ",") {
 		f = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(f), "%"))
@@ -234,10 +232,10 @@ func mixtureList(s string) ([]float64, error) {
 	return out, nil
 }
 
-// mixtureProfile parses per-K scores: fractions in [0,1], or percentages
+// parseProfile parses per-K scores: fractions in [0,1], or percentages
 // when any value exceeds 1 or carries a % sign.
-func mixtureProfile(s string) ([]float64, error) {
-	v, err := mixtureList(s)
+func parseProfile(s string) ([]float64, error) {
+	v, err := parseList(s)
 	if err != nil {
 		return nil, err
 	}
@@ -255,8 +253,8 @@ func mixtureProfile(s string) ([]float64, error) {
 	return v, nil
 }
 
-// mixtureMerges parses VARIANT=FAMILY pairs.
-func mixtureMerges(s string) (map[string]string, error) {
+// parseMerges parses VARIANT=FAMILY pairs.
+func parseMerges(s string) (map[string]string, error) {
 	m := map[string]string{}
 	if s == "" {
 		return m, nil
@@ -271,9 +269,9 @@ func mixtureMerges(s string) (map[string]string, error) {
 	return m, nil
 }
 
-// mixtureReadCases reads the per-case JSONL ("-" for stdin).
-func mixtureReadCases(cio cmdIO, path string, merges map[string]string) ([]scoring.Case, error) {
-	var r io.Reader = cio.stdin
+// readCases reads the per-case JSONL ("-" for stdin).
+func readCases(cio kit.IO, path string, merges map[string]string) ([]scoring.Case, error) {
+	var r io.Reader = cio.Stdin
 	if path != "-" {
 		f, err := os.Open(path)
 		if err != nil {
@@ -287,7 +285,7 @@ func mixtureReadCases(cio cmdIO, path string, merges map[string]string) ([]scori
 	for n := 1; ; n++ {
 		line, rerr := br.ReadBytes('\n')
 		if len(bytes.TrimSpace(line)) > 0 {
-			c, err := mixtureParseCase(line)
+			c, err := parseCase(line)
 			if err != nil {
 				return nil, fmt.Errorf("mixture: %s line %d: %w", path, n, err)
 			}
@@ -309,7 +307,7 @@ func mixtureReadCases(cio cmdIO, path string, merges map[string]string) ([]scori
 	return cases, nil
 }
 
-func mixtureParseCase(line []byte) (scoring.Case, error) {
+func parseCase(line []byte) (scoring.Case, error) {
 	v, err := scoring.DecodeJSON(line)
 	if err != nil {
 		return scoring.Case{}, err
@@ -323,7 +321,7 @@ func mixtureParseCase(line []byte) (scoring.Case, error) {
 	if c.Template, ok = obj["template"].(string); !ok || c.Template == "" {
 		return c, errors.New("missing or non-string template")
 	}
-	k, err := mixtureNumber(obj, "k")
+	k, err := number(obj, "k")
 	if err != nil {
 		return c, err
 	}
@@ -331,13 +329,13 @@ func mixtureParseCase(line []byte) (scoring.Case, error) {
 		return c, fmt.Errorf("k %v is not an integer", k)
 	}
 	c.K = int(k)
-	if c.Score, err = mixtureNumber(obj, "score"); err != nil {
+	if c.Score, err = number(obj, "score"); err != nil {
 		return c, err
 	}
 	return c, nil
 }
 
-func mixtureNumber(obj map[string]any, key string) (float64, error) {
+func number(obj map[string]any, key string) (float64, error) {
 	raw, ok := obj[key]
 	if !ok {
 		return 0, fmt.Errorf("missing %s", key)

@@ -1,4 +1,4 @@
-package main
+package score
 
 import (
 	"encoding/json"
@@ -6,6 +6,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	kit "github.com/geodisaster/engine/internal/cli"
+	"github.com/geodisaster/engine/internal/cli/cmdtest"
 )
 
 func TestGeoKToolsScoreCommandProbes(t *testing.T) {
@@ -20,8 +23,8 @@ func TestGeoKToolsScoreCommandProbes(t *testing.T) {
 		{"1000", `"1,000"`, "0.001"},
 		{`"flood extent map"`, "flood map", "0.8"}, // not JSON: taken as a string
 	} {
-		code, out, stderr := scoringRunCLI(t, "", "geoktools-score", "--reference", tc.ref, "--prediction", tc.pred)
-		if code != exitOK {
+		code, out, stderr := cmdtest.Run(t, Commands(), "", "geoktools-score", "--reference", tc.ref, "--prediction", tc.pred)
+		if code != kit.ExitOK {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
 		// Printed at full precision; compare at the audit's 4 decimals.
@@ -37,14 +40,14 @@ func TestGeoKToolsScoreCommandProbes(t *testing.T) {
 
 func TestGeoKToolsScoreBatch(t *testing.T) {
 	dir := t.TempDir()
-	p := scoringWriteFile(t, dir, "b.jsonl", `{"id":"a","k":1,"reference":100,"prediction":110}
+	p := cmdtest.WriteFile(t, dir, "b.jsonl", `{"id":"a","k":1,"reference":100,"prediction":110}
 {"id":"b","k":2,"reference":1000,"prediction":"1e3"}
 {"id":"c","k":2,"reference":0}
 
 {"id":"d","reference":"x","prediction":"x"}
 `)
-	code, out, stderr := scoringRunCLI(t, "", "geoktools-score", "--batch", p, "--json")
-	if code != exitOK {
+	code, out, stderr := cmdtest.Run(t, Commands(), "", "geoktools-score", "--batch", p, "--json")
+	if code != kit.ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	var rep struct {
@@ -79,12 +82,12 @@ func TestGeoKToolsScoreBatch(t *testing.T) {
 		{"geoktools-score", "--reference", "1"},
 		{"geoktools-score", "--batch", p, "--reference", "1"},
 	} {
-		if code, _, _ := scoringRunCLI(t, "", args...); code != exitUsage {
-			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
+		if code, _, _ := cmdtest.Run(t, Commands(), "", args...); code != kit.ExitUsage {
+			t.Errorf("%v: exit %d, want %d", args, code, kit.ExitUsage)
 		}
 	}
-	bad := scoringWriteFile(t, dir, "bad.jsonl", `{"prediction":1}`+"\n")
-	if code, _, _ := scoringRunCLI(t, "", "geoktools-score", "--batch", bad); code != exitCannotRun {
+	bad := cmdtest.WriteFile(t, dir, "bad.jsonl", `{"prediction":1}`+"\n")
+	if code, _, _ := cmdtest.Run(t, Commands(), "", "geoktools-score", "--batch", bad); code != kit.ExitCannotRun {
 		t.Errorf("batch without reference: exit %d", code)
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package transform
 
 import (
 	"bufio"
@@ -10,23 +10,22 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/geodisaster/engine/cmd/geodisaster/internal/pointlines"
 	"github.com/geodisaster/engine/crs"
+	kit "github.com/geodisaster/engine/internal/cli"
 )
 
-func init() {
-	register(command{
-		name:    "transform",
-		summary: "convert coordinates between CRSs like PROJ's cs2cs (SRC DST, EPSG codes, PROJ strings, WKT)",
-		run:     runTransform,
-	})
+// Commands returns the transform command.
+func Commands() []kit.Command {
+	return []kit.Command{{Name: "transform", Summary: "convert coordinates between CRSs like PROJ's cs2cs (SRC DST, EPSG codes, PROJ strings, WKT)", Run: runTransform}}
 }
 
-const transformUsage = `[-I] [-d N | -f FORMAT] [-r] [-s] [-E] [-e TEXT] SRC DST < points
+const usage = `[-I] [-d N | -f FORMAT] [-r] [-s] [-E] [-e TEXT] SRC DST < points
        geodisaster transform [-I] ... +proj=... +to +proj=... < points
        geodisaster transform --from CRS --to CRS < points
        geodisaster transform --list [--json]`
 
-const transformHelp = `Converts coordinates read from standard input, one point per line, as
+const description = `Converts coordinates read from standard input, one point per line, as
 PROJ's cs2cs does.
 
   SRC DST    the source and target CRSs: EPSG:n (or a bare code), a PROJ
@@ -79,8 +78,8 @@ exit codes:
   2    usage error (unknown flag, bad operand, unknown CRS)
   5    some points failed to convert, or reading or writing failed`
 
-// transformOptions are the cs2cs-style options.
-type transformOptions struct {
+// options are the cs2cs-style options.
+type options struct {
 	from, to        string
 	inverse         bool
 	decimals        int // -1: default
@@ -97,11 +96,11 @@ type transformOptions struct {
 }
 
 // parseTransformArgs reads flags anywhere among the operands.
-func parseTransformArgs(args []string) (*transformOptions, error) {
-	o := &transformOptions{decimals: -1, errText: "*\t*"}
+func parseTransformArgs(args []string) (*options, error) {
+	o := &options{decimals: -1, errText: "*\t*"}
 	need := func(i int, flag string) (string, error) {
 		if i+1 >= len(args) {
-			return "", usagef("transform: %s needs a value", flag)
+			return "", kit.Usagef("transform: %s needs a value", flag)
 		}
 		return args[i+1], nil
 	}
@@ -144,21 +143,21 @@ func parseTransformArgs(args []string) (*transformOptions, error) {
 			if err == nil {
 				n, perr := strconv.Atoi(v)
 				if perr != nil || n < 0 || n > 30 {
-					return nil, usagef("transform: -d wants a number of decimals 0-30, got %q", v)
+					return nil, kit.Usagef("transform: -d wants a number of decimals 0-30, got %q", v)
 				}
 				o.decimals = n
 			}
 		case "-f":
 			o.format = value("-f")
 			if err == nil && !validFloatFormat(o.format) {
-				return nil, usagef("transform: -f %q: want one printf float verb such as %%.3f, %%.8g or %%.4e", o.format)
+				return nil, kit.Usagef("transform: -f %q: want one printf float verb such as %%.3f, %%.8g or %%.4e", o.format)
 			}
 		case "--list", "-list":
 			o.list = true
 		case "--json", "-json":
 			o.listJSON = true
 		default:
-			return nil, usagef("transform: unknown flag %q (run 'geodisaster transform --help')", a)
+			return nil, kit.Usagef("transform: unknown flag %q (run 'geodisaster transform --help')", a)
 		}
 		if err != nil {
 			return nil, err
@@ -173,67 +172,63 @@ var floatFormat = regexp.MustCompile(`^[^%]*%[-+ 0#]*[0-9]*(\.[0-9]+)?[eEfFgG][^
 func validFloatFormat(f string) bool { return floatFormat.MatchString(f) }
 
 // crsOperands splits SRC DST (or cs2cs's "+proj=... +to +proj=...").
-func (o *transformOptions) crsOperands() (src, dst string, srcProj, dstProj bool, err error) {
+func (o *options) crsOperands() (src, dst string, srcProj, dstProj bool, err error) {
 	ops := o.positional
 	for i, a := range ops {
 		if a == "+to" {
 			src = strings.Join(ops[:i], " ")
 			dst = strings.Join(ops[i+1:], " ")
 			if src == "" || dst == "" {
-				return "", "", false, false, usagef("transform: +to needs a PROJ string on each side")
+				return "", "", false, false, kit.Usagef("transform: +to needs a PROJ string on each side")
 			}
 			return src, dst, true, true, nil
 		}
 	}
 	if len(ops) != 2 {
-		return "", "", false, false, usagef("transform: want SRC DST (two CRSs), got %d operands %q", len(ops), ops)
+		return "", "", false, false, kit.Usagef("transform: want SRC DST (two CRSs), got %d operands %q", len(ops), ops)
 	}
 	isProj := func(s string) bool { return strings.HasPrefix(s, "+") || strings.HasPrefix(s, "proj=") }
 	return ops[0], ops[1], isProj(ops[0]), isProj(ops[1]), nil
 }
 
 // runTransform implements "geodisaster transform".
-func runTransform(ctx context.Context, cio cmdIO, args []string) error {
+func runTransform(ctx context.Context, cio kit.IO, args []string) error {
 	o, err := parseTransformArgs(args)
 	if err != nil {
 		return err
 	}
 	if o.help {
-		fmt.Fprintf(cio.stdout, "usage: geodisaster transform %s\n\n%s\n", transformUsage, transformHelp)
+		fmt.Fprintf(cio.Stdout, "usage: geodisaster transform %s\n\n%s\n", usage, description)
 		return nil
 	}
 	if o.list {
 		if len(o.positional) > 0 || o.legacyFromOrTo {
-			return usagef("transform: --list takes no CRSs")
+			return kit.Usagef("transform: --list takes no CRSs")
 		}
 		return listCRSs(cio, o.listJSON)
 	}
 	if o.listJSON {
-		return usagef("transform: --json goes with --list")
+		return kit.Usagef("transform: --json goes with --list")
 	}
 	if o.legacyFromOrTo {
 		if len(o.positional) > 0 {
-			return usagef("transform: unexpected arguments %q with --from/--to", o.positional)
+			return kit.Usagef("transform: unexpected arguments %q with --from/--to", o.positional)
 		}
 		if o.inverse || o.decimals >= 0 || o.format != "" || o.reverseIn || o.reverseOut || o.echo || o.errText != "*\t*" {
-			return usagef("transform: cs2cs options (-I -d -f -r -s -E -e) go with SRC DST, not --from/--to")
+			return kit.Usagef("transform: cs2cs options (-I -d -f -r -s -E -e) go with SRC DST, not --from/--to")
 		}
 		return runTransformXY(ctx, cio, o.from, o.to)
 	}
 	if o.decimals >= 0 && o.format != "" {
-		return usagef("transform: -d and -f are exclusive")
+		return kit.Usagef("transform: -d and -f are exclusive")
 	}
 	srcText, dstText, srcProj, dstProj, err := o.crsOperands()
 	if err != nil {
 		return err
 	}
-	src, err := crs.Parse(srcText)
+	src, dst, err := parseCRSPair("SRC", srcText, "DST", dstText)
 	if err != nil {
-		return usagef("transform: SRC: %v", err)
-	}
-	dst, err := crs.Parse(dstText)
-	if err != nil {
-		return usagef("transform: DST: %v", err)
+		return err
 	}
 	if o.inverse {
 		src, dst = dst, src
@@ -246,38 +241,46 @@ func runTransform(ctx context.Context, cio cmdIO, args []string) error {
 	return c.run(ctx, cio)
 }
 
+// parseCRSPair parses the source and target CRS texts; a text that does
+// not parse is a usage error naming its operand or flag.
+func parseCRSPair(srcName, srcText, dstName, dstText string) (src, dst crs.CRS, err error) {
+	if src, err = crs.Parse(srcText); err != nil {
+		return nil, nil, kit.Usagef("transform: %s: %v", srcName, err)
+	}
+	if dst, err = crs.Parse(dstText); err != nil {
+		return nil, nil, kit.Usagef("transform: %s: %v", dstName, err)
+	}
+	return src, dst, nil
+}
+
 // runTransformXY is the original --from/--to form.
-func runTransformXY(ctx context.Context, cio cmdIO, from, to string) error {
+func runTransformXY(ctx context.Context, cio kit.IO, from, to string) error {
 	if from == "" || to == "" {
-		return usagef("transform: need --from and --to")
+		return kit.Usagef("transform: need --from and --to")
 	}
-	src, err := crs.Parse(from)
+	src, dst, err := parseCRSPair("--from", from, "--to", to)
 	if err != nil {
-		return usagef("transform: --from: %v", err)
+		return err
 	}
-	dst, err := crs.Parse(to)
-	if err != nil {
-		return usagef("transform: --to: %v", err)
-	}
-	return forEachLine(ctx, cio, "transform", 2, func(v []float64) (string, error) {
+	return pointlines.Numbers(ctx, cio, "transform", 2, func(v []float64) (string, error) {
 		x, y, err := crs.Transform(src, dst, v[0], v[1])
 		if err != nil {
 			return "* *", err
 		}
-		return formatFloat(x) + " " + formatFloat(y), nil
+		return pointlines.FormatFloat(x) + " " + pointlines.FormatFloat(y), nil
 	})
 }
 
 // cs2cs converts lines in cs2cs's conventions.
 type cs2cs struct {
 	src, dst         crs.CRS
-	opts             *transformOptions
+	opts             *options
 	srcSwap, dstSwap bool
 	srcDeg, dstDeg   float64 // degrees per angular unit of geographic CRSs
 }
 
-func (c *cs2cs) run(ctx context.Context, cio cmdIO) error {
-	return eachPointLine(ctx, cio, "transform", func(text string) (string, error) {
+func (c *cs2cs) run(ctx context.Context, cio kit.IO) error {
+	return pointlines.Each(ctx, cio, "transform", func(text string) (string, error) {
 		out, err := c.convert(text)
 		if c.opts.echo {
 			out = strings.TrimRight(text, " \t") + "\t" + out
@@ -471,8 +474,8 @@ func dms(deg float64, lat bool) string {
 
 // listCRSs prints the CRSs transform converts (non-deprecated EPSG codes)
 // with their names and areas of use.
-func listCRSs(cio cmdIO, asJSON bool) error {
-	w := bufio.NewWriter(cio.stdout)
+func listCRSs(cio kit.IO, asJSON bool) error {
+	w := bufio.NewWriter(cio.Stdout)
 	defer w.Flush()
 	type entry struct {
 		Code   string     `json:"code"`
@@ -507,87 +510,6 @@ func listCRSs(cio cmdIO, asJSON bool) error {
 	}
 	if err := w.Flush(); err != nil {
 		return fmt.Errorf("transform: writing output: %w", err)
-	}
-	return nil
-}
-
-// formatFloat prints v at full precision: the shortest decimal that reads
-// back as the same float64, without an exponent.
-func formatFloat(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
-
-// forEachLine reads numeric lines from cio.stdin, calls f with the first n
-// numbers of each and prints its result followed by any further fields
-// (blank and '#' lines are copied, see eachPointLine). Failed or
-// unparsable lines print f's failure text (or "*" fields for unparsable
-// input) and are counted; the returned error reports how many failed.
-func forEachLine(ctx context.Context, cio cmdIO, name string, n int, f func([]float64) (string, error)) error {
-	vals := make([]float64, n)
-	return eachPointLine(ctx, cio, name, func(text string) (string, error) {
-		fields := strings.FieldsFunc(strings.TrimSpace(text), func(r rune) bool { return r == ' ' || r == '\t' || r == ',' })
-		out, err := "", error(nil)
-		if len(fields) < n {
-			err = fmt.Errorf("want %d numbers, got %d fields", n, len(fields))
-		} else {
-			for i := range n {
-				v, perr := strconv.ParseFloat(fields[i], 64)
-				if perr != nil {
-					err = fmt.Errorf("field %d: %q is not a number", i+1, fields[i])
-					break
-				}
-				vals[i] = v
-			}
-			if err == nil {
-				out, err = f(vals)
-			}
-		}
-		if err != nil && out == "" {
-			out = strings.TrimSpace(strings.Repeat("* ", n))
-		}
-		if len(fields) > n {
-			out += " " + strings.Join(fields[n:], " ")
-		}
-		return out, err
-	})
-}
-
-// eachPointLine copies the blank and '#' lines of cio.stdin to cio.stdout
-// and writes conv(line) for every other line; a line whose conversion
-// fails is reported on cio.stderr with its number and counted, and the
-// returned error says how many of the points failed.
-func eachPointLine(ctx context.Context, cio cmdIO, name string, conv func(line string) (string, error)) error {
-	sc := bufio.NewScanner(cio.stdin)
-	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
-	w := bufio.NewWriter(cio.stdout)
-	defer w.Flush()
-	failed, total := 0, 0
-	for line := 1; sc.Scan(); line++ {
-		if line%4096 == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		text := sc.Text()
-		trim := strings.TrimSpace(text)
-		if trim == "" || strings.HasPrefix(trim, "#") {
-			fmt.Fprintln(w, text)
-			continue
-		}
-		total++
-		out, err := conv(text)
-		if err != nil {
-			failed++
-			fmt.Fprintf(cio.stderr, "geodisaster %s: line %d: %v\n", name, line, err)
-		}
-		fmt.Fprintln(w, out)
-	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("%s: reading input: %w", name, err)
-	}
-	if err := w.Flush(); err != nil {
-		return fmt.Errorf("%s: writing output: %w", name, err)
-	}
-	if failed > 0 {
-		return fmt.Errorf("%s: %d of %d points failed", name, failed, total)
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package main
+package score
 
 import (
 	"context"
@@ -7,24 +7,25 @@ import (
 	"os"
 	"text/tabwriter"
 
+	kit "github.com/geodisaster/engine/internal/cli"
 	"github.com/geodisaster/engine/runtime/mcp"
 	"github.com/geodisaster/engine/scoring"
 )
 
-func init() {
-	register(command{
-		name:    "score",
-		summary: "score predictions against gold under geodisaster_structured_answer_v2",
-		run:     runScore,
-	})
+// Commands returns the score and geoktools-score commands.
+func Commands() []kit.Command {
+	return []kit.Command{
+		{Name: "score", Summary: "score predictions against gold under geodisaster_structured_answer_v2", Run: runScore},
+		{Name: "geoktools-score", Summary: "score answers with the GeoKTools deterministic scorer (numeric 10% branch, ROUGE-L strings)", Run: runGeoKToolsScore},
+	}
 }
 
 // runScore implements "geodisaster score --gold G --pred P [--policy F] [--json]".
 // It exits 0 when every gold record is predicted and correct, 1 when
 // scoring ran but some are not (the report names them), 5 when an input or
 // the policy cannot be read, 2 on usage errors.
-func runScore(_ context.Context, cio cmdIO, args []string) error {
-	fs := newFlagSet("score", "--gold GOLD.jsonl --pred PRED.jsonl|EPISODES_DIR [--policy POLICY.json] [--json]", cio.stderr)
+func runScore(_ context.Context, cio kit.IO, args []string) error {
+	fs := kit.NewFlagSet("score", "--gold GOLD.jsonl --pred PRED.jsonl|EPISODES_DIR [--policy POLICY.json] [--json]")
 	fs.Description = `Scores predictions against gold answers with geodisaster_structured_answer_v2
 under the scoring policy, per type and per family with denominators (no
 overall score), and names every incorrect record's first failing path.
@@ -39,22 +40,22 @@ and correct, 1 when scoring ran but some are not.`
 	policyPath := fs.String("policy", "", "scoring policy JSON (default: the embedded scoring_policy_43.json)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	fs.Require("gold", "pred")
-	if err := parseNoOperands(fs, args); err != nil {
+	if err := fs.ParseNoOperands(args); err != nil {
 		return err
 	}
 
-	policy, err := scoreLoadPolicy(*policyPath)
+	policy, err := loadPolicy(*policyPath)
 	if err != nil {
 		return err
 	}
-	gold, err := scoreReadFile(*goldPath, scoring.ReadGold)
+	gold, err := readFile(*goldPath, scoring.ReadGold)
 	if err != nil {
 		return err
 	}
 	if st, err := os.Stat(*predPath); err == nil && st.IsDir() {
 		return scoreEpisodes(cio, policy, gold, *goldPath, *predPath, *asJSON)
 	}
-	preds, err := scoreReadFile(*predPath, scoring.ReadPredictions)
+	preds, err := readFile(*predPath, scoring.ReadPredictions)
 	if err != nil {
 		return err
 	}
@@ -63,10 +64,10 @@ and correct, 1 when scoring ran but some are not.`
 		return fmt.Errorf("score %s: %w", *goldPath, err)
 	}
 	if *asJSON {
-		if err := writeJSON(cio.stdout, rep); err != nil {
+		if err := kit.WriteJSON(cio.Stdout, rep); err != nil {
 			return fmt.Errorf("score: write report: %w", err)
 		}
-	} else if err := printScoreReport(cio.stdout, policy, rep); err != nil {
+	} else if err := printScoreReport(cio.Stdout, policy, rep); err != nil {
 		return err
 	}
 	incorrect := 0
@@ -76,13 +77,13 @@ and correct, 1 when scoring ran but some are not.`
 		}
 	}
 	if incorrect > 0 {
-		return failedf("score: %d of %d records are not predicted correctly", incorrect, len(rep.Records))
+		return kit.Failedf("score: %d of %d records are not predicted correctly", incorrect, len(rep.Records))
 	}
 	return nil
 }
 
-// scoreLoadPolicy loads the policy named by --policy, or the embedded one.
-func scoreLoadPolicy(path string) (*scoring.Policy, error) {
+// loadPolicy loads the policy named by --policy, or the embedded one.
+func loadPolicy(path string) (*scoring.Policy, error) {
 	if path == "" {
 		return scoring.DefaultPolicy()
 	}
@@ -98,8 +99,8 @@ func scoreLoadPolicy(path string) (*scoring.Policy, error) {
 	return p, nil
 }
 
-// scoreReadFile opens path and parses it with read.
-func scoreReadFile[T any](path string, read func(io.Reader) (T, error)) (T, error) {
+// readFile opens path and parses it with read.
+func readFile[T any](path string, read func(io.Reader) (T, error)) (T, error) {
 	var zero T
 	f, err := os.Open(path)
 	if err != nil {
@@ -121,13 +122,13 @@ func printScoreReport(w io.Writer, p *scoring.Policy, rep *scoring.Report) error
 	fmt.Fprintln(tw, "question_type\tfamily\trecords\tpredicted\tcorrect\tcorrect/records")
 	for _, t := range p.Types {
 		if c, ok := rep.ByType[t.QuestionType]; ok {
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\n", t.QuestionType, t.Family, c.Records, c.Predicted, c.Correct, scorePct(c.Correct, c.Records))
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\n", t.QuestionType, t.Family, c.Records, c.Predicted, c.Correct, pct(c.Correct, c.Records))
 		}
 	}
 	fmt.Fprintln(tw, "\nfamily\t\trecords\tpredicted\tcorrect\tcorrect/records")
 	for _, f := range p.Families() {
 		if c, ok := rep.ByFamily[f]; ok {
-			fmt.Fprintf(tw, "%s\t\t%d\t%d\t%d\t%s\n", f, c.Records, c.Predicted, c.Correct, scorePct(c.Correct, c.Records))
+			fmt.Fprintf(tw, "%s\t\t%d\t%d\t%d\t%s\n", f, c.Records, c.Predicted, c.Correct, pct(c.Correct, c.Records))
 		}
 	}
 	if err := tw.Flush(); err != nil {
@@ -153,10 +154,10 @@ func printScoreReport(w io.Writer, p *scoring.Policy, rep *scoring.Report) error
 		}
 	}
 	if n := len(rep.UnknownPredictions); n > 0 {
-		fmt.Fprintf(w, "\n%d prediction(s) with ids not in gold (ignored): %s\n", n, scoreClip(rep.UnknownPredictions, 10))
+		fmt.Fprintf(w, "\n%d prediction(s) with ids not in gold (ignored): %s\n", n, clip(rep.UnknownPredictions, 10))
 	}
 	if n := len(rep.DuplicatePredictions); n > 0 {
-		fmt.Fprintf(w, "%d id(s) predicted on more than one line (scored incorrect): %s\n", n, scoreClip(rep.DuplicatePredictions, 10))
+		fmt.Fprintf(w, "%d id(s) predicted on more than one line (scored incorrect): %s\n", n, clip(rep.DuplicatePredictions, 10))
 	}
 	if n := len(rep.UnparsedPredictionLines); n > 0 {
 		fmt.Fprintf(w, "%d prediction line(s) without a readable id (ignored): %v\n", n, rep.UnparsedPredictionLines)
@@ -164,16 +165,16 @@ func printScoreReport(w io.Writer, p *scoring.Policy, rep *scoring.Report) error
 	return nil
 }
 
-// scorePct formats num/den as a percentage, or "-" for an empty denominator.
-func scorePct(num, den int) string {
+// pct formats num/den as a percentage, or "-" for an empty denominator.
+func pct(num, den int) string {
 	if den == 0 {
 		return "-"
 	}
 	return fmt.Sprintf("%.2f%%", 100*float64(num)/float64(den))
 }
 
-// scoreClip renders at most n items of s.
-func scoreClip(s []string, n int) string {
+// clip renders at most n items of s.
+func clip(s []string, n int) string {
 	if len(s) <= n {
 		return fmt.Sprint(s)
 	}
@@ -196,7 +197,7 @@ type attemptsReport struct {
 // sessions opened) forms attempt k, scored on its own against all of
 // gold; with one episode per record the report is the one a prediction
 // file gets.
-func scoreEpisodes(cio cmdIO, policy *scoring.Policy, gold []scoring.GoldRecord, goldPath, dir string, asJSON bool) error {
+func scoreEpisodes(cio kit.IO, policy *scoring.Policy, gold []scoring.GoldRecord, goldPath, dir string, asJSON bool) error {
 	eps, err := mcp.ReadEpisodeDir(dir)
 	if err != nil {
 		return fmt.Errorf("score: %w", err)
@@ -231,25 +232,25 @@ func scoreEpisodes(cio cmdIO, policy *scoring.Policy, gold []scoring.GoldRecord,
 		if len(reps) > 1 {
 			v = attemptsReport{Scorer: reps[0].Scorer, Policy: reps[0].Policy, Episodes: len(eps), Attempts: reps}
 		}
-		if err := writeJSON(cio.stdout, v); err != nil {
+		if err := kit.WriteJSON(cio.Stdout, v); err != nil {
 			return fmt.Errorf("score: write report: %w", err)
 		}
 		return nil
 	}
-	fmt.Fprintf(cio.stdout, "%d episodes of %d records under %s", len(eps), len(seen), dir)
+	fmt.Fprintf(cio.Stdout, "%d episodes of %d records under %s", len(eps), len(seen), dir)
 	if len(reps) > 1 {
-		fmt.Fprintf(cio.stdout, "; %d attempts (attempt k holds the k-th session of each record, in the order they opened)", len(reps))
+		fmt.Fprintf(cio.Stdout, "; %d attempts (attempt k holds the k-th session of each record, in the order they opened)", len(reps))
 	}
-	fmt.Fprint(cio.stdout, "\n\n")
+	fmt.Fprint(cio.Stdout, "\n\n")
 	for k, rep := range reps {
 		if len(reps) > 1 {
-			fmt.Fprintf(cio.stdout, "== attempt %d of %d\n", k+1, len(reps))
+			fmt.Fprintf(cio.Stdout, "== attempt %d of %d\n", k+1, len(reps))
 		}
-		if err := printScoreReport(cio.stdout, policy, rep); err != nil {
+		if err := printScoreReport(cio.Stdout, policy, rep); err != nil {
 			return err
 		}
 		if k < len(reps)-1 {
-			fmt.Fprintln(cio.stdout)
+			fmt.Fprintln(cio.Stdout)
 		}
 	}
 	return nil

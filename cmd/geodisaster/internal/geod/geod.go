@@ -1,4 +1,4 @@
-package main
+package geod
 
 import (
 	"bufio"
@@ -10,19 +10,17 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/geodisaster/engine/cmd/geodisaster/internal/pointlines"
 	"github.com/geodisaster/engine/geodesy"
 	kit "github.com/geodisaster/engine/internal/cli"
 )
 
-func init() {
-	register(command{
-		name:    "geod",
-		summary: "geodesics like GeographicLib's GeodSolve (direct by default, -i inverse, -p, -f); 'geod inverse|direct' for scripts",
-		run:     runGeod,
-	})
+// Commands returns the geod command.
+func Commands() []kit.Command {
+	return []kit.Command{{Name: "geod", Summary: "geodesics like GeographicLib's GeodSolve (direct by default, -i inverse, -p, -f); 'geod inverse|direct' for scripts", Run: runGeod}}
 }
 
-const geodDescription = `Solves geodesic problems on the WGS84 ellipsoid (Karney's algorithms) with
+const description = `Solves geodesic problems on the WGS84 ellipsoid (Karney's algorithms) with
 GeodSolve's input, output and flags. Each input line holds
 
   lat1 lon1 azi1 s12    direct problem (default); prints lat2 lon2 azi2
@@ -58,7 +56,7 @@ back as the same doubles), "* * *" for a failed line.`
 
 // runGeod implements "geodisaster geod [GeodSolve flags]" and the script
 // forms "geodisaster geod inverse" and "geodisaster geod direct".
-func runGeod(ctx context.Context, cio cmdIO, args []string) error {
+func runGeod(ctx context.Context, cio kit.IO, args []string) error {
 	if len(args) > 0 && (args[0] == "inverse" || args[0] == "direct") {
 		return runGeodScript(ctx, cio, args[0], args[1:])
 	}
@@ -66,7 +64,7 @@ func runGeod(ctx context.Context, cio cmdIO, args []string) error {
 	if err != nil {
 		return err
 	}
-	in := cio.stdin
+	in := cio.Stdin
 	switch {
 	case opts.inputString != "":
 		in = strings.NewReader(strings.ReplaceAll(opts.inputString, string(opts.lineSep), "\n"))
@@ -78,7 +76,7 @@ func runGeod(ctx context.Context, cio cmdIO, args []string) error {
 		defer f.Close()
 		in = f
 	}
-	out := cio.stdout
+	out := cio.Stdout
 	var outFile *os.File
 	if opts.outputFile != "" && opts.outputFile != "-" {
 		f, err := os.Create(opts.outputFile)
@@ -88,7 +86,7 @@ func runGeod(ctx context.Context, cio cmdIO, args []string) error {
 		outFile = f
 		out = f
 	}
-	failed, lines, err := geodSolve(ctx, in, out, opts)
+	failed, lines, err := solve(ctx, in, out, opts)
 	if outFile != nil {
 		if cerr := outFile.Close(); err == nil && cerr != nil {
 			err = fmt.Errorf("geod: %w", cerr)
@@ -103,8 +101,8 @@ func runGeod(ctx context.Context, cio cmdIO, args []string) error {
 	return nil
 }
 
-// geodOptions are GeodSolve's settings.
-type geodOptions struct {
+// options are GeodSolve's settings.
+type options struct {
 	inverse, full, longFirst, azi2Back, unroll, arc bool
 	prec                                            int
 	ellipsoid                                       geodesy.Ellipsoid
@@ -113,10 +111,10 @@ type geodOptions struct {
 	lineSep                                         byte
 }
 
-// geodHelp is the help of the geod command.
-func geodHelp() *kit.FlagSet {
+// helpFlags is the help of the geod command.
+func helpFlags() *kit.FlagSet {
 	fs := kit.NewFlagSet("geod", "[-i] [-p PREC] [-f] [-w] [-b] [-u] [-a] [-e A F] < lines\n       geodisaster geod inverse|direct < lines")
-	fs.Description = geodDescription
+	fs.Description = description
 	fs.Example(`echo "40.64 -73.78 1.36 103.99" | geodisaster geod -i`, "JFK to Singapore Changi: azi1 azi2 s12")
 	fs.Example(`echo "40.64 -73.78 45 1e6" | geodisaster geod -f -p 6`, "direct problem, full output, micrometres")
 	fs.Example(`echo "40:38:23N 073:46:44W 01:21:33N 103:59:22E" | geodisaster geod -i`, "DMS input")
@@ -125,8 +123,8 @@ func geodHelp() *kit.FlagSet {
 }
 
 // parseGeodArgs reads GeodSolve's command line (flags only, no operands).
-func parseGeodArgs(args []string) (geodOptions, error) {
-	o := geodOptions{prec: 3, ellipsoid: geodesy.WGS84(), lineSep: ';'}
+func parseGeodArgs(args []string) (options, error) {
+	o := options{prec: 3, ellipsoid: geodesy.WGS84(), lineSep: ';'}
 	need := func(i, n int) error {
 		if i+n >= len(args) {
 			return kit.Usagef("geod: %s needs %d argument(s)", args[i], n)
@@ -197,7 +195,7 @@ func parseGeodArgs(args []string) (geodOptions, error) {
 				o.lineSep = v[0]
 			}
 		case "-h", "--help", "-help":
-			return o, &kit.HelpRequest{FlagSet: geodHelp()}
+			return o, &kit.HelpRequest{FlagSet: helpFlags()}
 		case "-L", "-l", "-D", "-I", "-F", "-d", "-:", "-E":
 			return o, kit.Usagef("geod: GeodSolve's %s is not provided (see geodisaster geod --help)", a)
 		default:
@@ -227,9 +225,9 @@ func decodeFraction(s string) (float64, error) {
 	return p / q, nil
 }
 
-// geodSolve processes every line of in, writing one line per input line
+// solve processes every line of in, writing one line per input line
 // to out, and returns how many failed out of how many lines.
-func geodSolve(ctx context.Context, in io.Reader, out io.Writer, o geodOptions) (failed, lines int, err error) {
+func solve(ctx context.Context, in io.Reader, out io.Writer, o options) (failed, lines int, err error) {
 	r := bufio.NewReaderSize(in, 64<<10)
 	w := bufio.NewWriter(out)
 	for {
@@ -254,7 +252,7 @@ func geodSolve(ctx context.Context, in io.Reader, out io.Writer, o geodOptions) 
 				line = line[:m]
 			}
 		}
-		text, err := geodLine(line, o)
+		text, err := solveLine(line, o)
 		if err != nil {
 			failed++
 			text, eol = "ERROR: "+err.Error(), "\n"
@@ -271,9 +269,9 @@ func geodSolve(ctx context.Context, in io.Reader, out io.Writer, o geodOptions) 
 	return failed, lines, nil
 }
 
-// geodLine solves one input line and formats its output (without the end
+// solveLine solves one input line and formats its output (without the end
 // of line).
-func geodLine(line string, o geodOptions) (string, error) {
+func solveLine(line string, o options) (string, error) {
 	fields := strings.FieldsFunc(line, func(r rune) bool { return r < 0x80 && isCSpace(byte(r)) })
 	if len(fields) < 4 {
 		return "", errors.New("Incomplete input: " + line)
@@ -363,10 +361,10 @@ func fixed(v float64, prec int) string {
 }
 
 // angle formats an angle with prec+5 decimals.
-func (o geodOptions) angle(v float64) string { return fixed(v, o.prec+5) }
+func (o options) angle(v float64) string { return fixed(v, o.prec+5) }
 
 // latLon formats a point in the configured order.
-func (o geodOptions) latLon(lat, lon float64) string {
+func (o options) latLon(lat, lon float64) string {
 	if o.longFirst {
 		return o.angle(lon) + " " + o.angle(lat)
 	}
@@ -374,7 +372,7 @@ func (o geodOptions) latLon(lat, lon float64) string {
 }
 
 // back turns the forward azimuth at point 2 into the back azimuth with -b.
-func (o geodOptions) back(azi2 float64) float64 {
+func (o options) back(azi2 float64) float64 {
 	if !o.azi2Back {
 		return azi2
 	}
@@ -385,7 +383,7 @@ func (o geodOptions) back(azi2 float64) float64 {
 }
 
 // distances formats s12 and, in full or arc mode, a12.
-func (o geodOptions) distances(s geodesy.Solution) string {
+func (o options) distances(s geodesy.Solution) string {
 	var parts []string
 	if o.full || !o.arc {
 		parts = append(parts, fixed(s.S12, o.prec))
@@ -397,7 +395,7 @@ func (o geodOptions) distances(s geodesy.Solution) string {
 }
 
 // extras formats m12 M12 M21 S12 of the full output.
-func (o geodOptions) extras(s geodesy.Solution) string {
+func (o options) extras(s geodesy.Solution) string {
 	return fixed(s.ReducedLength, o.prec) + " " + fixed(s.ScaleM12, o.prec+7) + " " +
 		fixed(s.ScaleM21, o.prec+7) + " " + fixed(s.Area, max(o.prec-7, 0))
 }
@@ -406,32 +404,32 @@ func (o geodOptions) extras(s geodesy.Solution) string {
 // lon1 lat2 lon2" in, "azi1 azi2 s12" out, as GeodSolve -i) and "geod
 // direct" (lines "lat1 lon1 azi1 s12" in, "lat2 lon2 azi2" out), at full
 // precision; azi2 is the forward azimuth at the second point.
-func runGeodScript(ctx context.Context, cio cmdIO, mode string, args []string) error {
-	fs := newFlagSet("geod "+mode, "< lines", cio.stderr)
-	fs.Description = geodDescription
+func runGeodScript(ctx context.Context, cio kit.IO, mode string, args []string) error {
+	fs := kit.NewFlagSet("geod "+mode, "< lines")
+	fs.Description = description
 	if mode == "inverse" {
 		fs.Example(`echo "40.64 -73.78 1.36 103.99" | geodisaster geod inverse`, "prints azi1 azi2 s12 at full precision")
 	} else {
 		fs.Example(`echo "40.64 -73.78 45 1e6" | geodisaster geod direct`, "prints lat2 lon2 azi2 at full precision")
 	}
-	if err := parseNoOperands(fs, args); err != nil {
+	if err := fs.ParseNoOperands(args); err != nil {
 		return err
 	}
 	g := geodesy.NewGeodesic(geodesy.WGS84())
 	if mode == "inverse" {
-		return forEachLine(ctx, cio, "geod inverse", 4, func(v []float64) (string, error) {
+		return pointlines.Numbers(ctx, cio, "geod inverse", 4, func(v []float64) (string, error) {
 			s12, azi1, azi2, err := g.Inverse(v[0], v[1], v[2], v[3])
 			if err != nil {
 				return "", err
 			}
-			return formatFloat(azi1) + " " + formatFloat(azi2) + " " + formatFloat(s12), nil
+			return pointlines.FormatFloat(azi1) + " " + pointlines.FormatFloat(azi2) + " " + pointlines.FormatFloat(s12), nil
 		})
 	}
-	return forEachLine(ctx, cio, "geod direct", 4, func(v []float64) (string, error) {
+	return pointlines.Numbers(ctx, cio, "geod direct", 4, func(v []float64) (string, error) {
 		lat2, lon2, azi2, err := g.Direct(v[0], v[1], v[2], v[3])
 		if err != nil {
 			return "", err
 		}
-		return formatFloat(lat2) + " " + formatFloat(lon2) + " " + formatFloat(azi2), nil
+		return pointlines.FormatFloat(lat2) + " " + pointlines.FormatFloat(lon2) + " " + pointlines.FormatFloat(azi2), nil
 	})
 }

@@ -1,4 +1,4 @@
-package main
+package score
 
 import (
 	"bufio"
@@ -14,16 +14,9 @@ import (
 	"strconv"
 	"text/tabwriter"
 
+	kit "github.com/geodisaster/engine/internal/cli"
 	"github.com/geodisaster/engine/scoring"
 )
-
-func init() {
-	register(command{
-		name:    "geoktools-score",
-		summary: "score answers with the GeoKTools deterministic scorer (numeric 10% branch, ROUGE-L strings)",
-		run:     runGeoKToolsScore,
-	})
-}
 
 // geokLiteral decodes a command-line JSON literal; text that is not valid
 // JSON is taken as a string, so --prediction abc means "abc".
@@ -55,8 +48,8 @@ type geokGroup struct {
 // runGeoKToolsScore implements
 // "geodisaster geoktools-score --reference R --prediction P [--json]" and
 // "geodisaster geoktools-score --batch FILE.jsonl [--json]".
-func runGeoKToolsScore(_ context.Context, cio cmdIO, args []string) error {
-	fs := newFlagSet("geoktools-score", "(--reference JSON --prediction JSON | --batch FILE.jsonl) [--json]", cio.stderr)
+func runGeoKToolsScore(_ context.Context, cio kit.IO, args []string) error {
+	fs := kit.NewFlagSet("geoktools-score", "(--reference JSON --prediction JSON | --batch FILE.jsonl) [--json]")
 	fs.Description = "Scores answers with the GeoKTools deterministic scorer: numbers within 10%,\nstrings by ROUGE-L; a batch gives per-K and overall means."
 	fs.Example(`geodisaster geoktools-score --reference 1000 --prediction 1050`, "")
 	fs.Example(`geodisaster geoktools-score --batch cases.jsonl --json`, "")
@@ -64,29 +57,29 @@ func runGeoKToolsScore(_ context.Context, cio cmdIO, args []string) error {
 	pred := fs.String("prediction", "", "prediction as a JSON literal; text that is not JSON is taken as a string")
 	batch := fs.String("batch", "", `JSONL with {"id"?, "k"?, "reference", "prediction"} per line ("-" for stdin)`)
 	asJSON := fs.Bool("json", false, "print JSON")
-	if err := parseNoOperands(fs, args); err != nil {
+	if err := fs.ParseNoOperands(args); err != nil {
 		return err
 	}
 	seen := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { seen[f.Name] = true })
 	switch {
 	case *batch != "" && (seen["reference"] || seen["prediction"]):
-		return usagef("geoktools-score: --batch excludes --reference/--prediction")
+		return kit.Usagef("geoktools-score: --batch excludes --reference/--prediction")
 	case *batch != "":
 		return geokBatch(cio, *batch, *asJSON)
 	case !seen["reference"] || !seen["prediction"]:
-		return usagef("geoktools-score: need --reference and --prediction, or --batch")
+		return kit.Usagef("geoktools-score: need --reference and --prediction, or --batch")
 	}
 	score := scoring.GeoKToolsScore(geokLiteral(*ref), geokLiteral(*pred))
 	if *asJSON {
-		return writeJSON(cio.stdout, map[string]any{"scorer": "geoktools_deterministic", "score": score})
+		return kit.WriteJSON(cio.Stdout, map[string]any{"scorer": "geoktools_deterministic", "score": score})
 	}
-	fmt.Fprintln(cio.stdout, strconv.FormatFloat(score, 'g', -1, 64))
+	fmt.Fprintln(cio.Stdout, strconv.FormatFloat(score, 'g', -1, 64))
 	return nil
 }
 
-func geokBatch(cio cmdIO, path string, asJSON bool) error {
-	var r io.Reader = cio.stdin
+func geokBatch(cio kit.IO, path string, asJSON bool) error {
+	var r io.Reader = cio.Stdin
 	if path != "-" {
 		f, err := os.Open(path)
 		if err != nil {
@@ -145,11 +138,11 @@ func geokBatch(cio cmdIO, path string, asJSON bool) error {
 		g.Mean = g.Sum / float64(g.N)
 	}
 	if asJSON {
-		return writeJSON(cio.stdout, map[string]any{
+		return kit.WriteJSON(cio.Stdout, map[string]any{
 			"scorer": "geoktools_deterministic", "cases": cases, "by_k": groups, "all": all,
 		})
 	}
-	tw := tabwriter.NewWriter(cio.stdout, 0, 0, 2, ' ', 0)
+	tw := tabwriter.NewWriter(cio.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "line\tid\tk\tscore")
 	for _, c := range cases {
 		k := "-"

@@ -1,4 +1,4 @@
-package main
+package audit
 
 import (
 	"context"
@@ -11,32 +11,24 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	kit "github.com/geodisaster/engine/internal/cli"
 	"github.com/geodisaster/engine/runtime/export"
 	"github.com/geodisaster/engine/scoring"
 )
 
-func init() {
-	register(command{
-		name:    "audit-splits",
-		summary: "check train/test isolation (groups, samples, paths, routing content, trajectories) and training weights",
-		run:     runAuditSplits,
-	})
-	register(command{
-		name:    "seal",
-		summary: "seal a corpus directory: SHA-256 and size of every file into a manifest",
-		run:     runSeal,
-	})
-	register(command{
-		name:    "verify-seal",
-		summary: "verify a corpus directory against its seal: changed, resized, added, removed files",
-		run:     runVerifySeal,
-	})
+// Commands returns the audit-splits, seal and verify-seal commands.
+func Commands() []kit.Command {
+	return []kit.Command{
+		{Name: "audit-splits", Summary: "check train/test isolation (groups, samples, paths, routing content, trajectories) and training weights", Run: runAuditSplits},
+		{Name: "seal", Summary: "seal a corpus directory: SHA-256 and size of every file into a manifest", Run: runSeal},
+		{Name: "verify-seal", Summary: "verify a corpus directory against its seal: changed, resized, added, removed files", Run: runVerifySeal},
+	}
 }
 
-// auditListLimit bounds how many leaks or issues the table lists.
-const auditListLimit = 20
+// listLimit bounds how many leaks or issues the table lists.
+const listLimit = 20
 
-const auditSplitsDescription = `Checks the split contract ` + scoring.SplitContract + `
+const splitsDescription = `Checks the split contract ` + scoring.SplitContract + `
 (spec section 6): records connected by a split group, source sample or
 declared input path (source groups), routing records with the same
 analytical content (path-renamed copies), and records with the same
@@ -52,26 +44,21 @@ proxy computed from the records (question, input digests, chain, answer).`
 
 // runAuditSplits implements "geodisaster audit-splits --records FILE [--export OUT] [--json]".
 // It exits 1 when any leak, cross-split group or weight issue is found.
-func runAuditSplits(_ context.Context, cio cmdIO, args []string) error {
-	fs := newFlagSet("audit-splits", "--records RECORDS.jsonl [--export OUT] [--json]", cio.stderr)
-	fs.Description = auditSplitsDescription
+func runAuditSplits(_ context.Context, cio kit.IO, args []string) error {
+	fs := kit.NewFlagSet("audit-splits", "--records RECORDS.jsonl [--export OUT] [--json]")
+	fs.Description = splitsDescription
 	fs.Example("geodisaster audit-splits --records /tmp/full/records.jsonl", "")
 	fs.Example("geodisaster audit-splits --records /tmp/full/records.jsonl --export /tmp/full-export --json", "")
 	records := fs.String("records", "", "canonical records JSONL (with split, handles, gt_chain, training_weight)")
 	exportDir := fs.String("export", "", "an export directory: take the trajectory groups from its single-agent episodes")
 	asJSON := fs.Bool("json", false, "print JSON")
 	fs.Require("records")
-	if err := parseNoOperands(fs, args); err != nil {
+	if err := fs.ParseNoOperands(args); err != nil {
 		return err
 	}
-	f, err := os.Open(*records)
+	recs, err := readFile("audit-splits", *records, scoring.ReadSplitRecords)
 	if err != nil {
-		return fmt.Errorf("audit-splits: %w", err)
-	}
-	defer f.Close()
-	recs, err := scoring.ReadSplitRecords(f)
-	if err != nil {
-		return fmt.Errorf("audit-splits: %s: %w", *records, err)
+		return err
 	}
 	if len(recs) == 0 {
 		return fmt.Errorf("audit-splits: %s holds no records; an absent corpus is not a pass", *records)
@@ -97,20 +84,20 @@ func runAuditSplits(_ context.Context, cio cmdIO, args []string) error {
 	}
 	a := scoring.AuditSplits(recs)
 	if *asJSON {
-		if err := writeJSON(cio.stdout, a); err != nil {
+		if err := kit.WriteJSON(cio.Stdout, a); err != nil {
 			return err
 		}
-	} else if err := auditPrintSplits(cio.stdout, a); err != nil {
+	} else if err := printSplits(cio.Stdout, a); err != nil {
 		return err
 	}
 	if !a.OK {
-		return failedf("audit-splits: %d cross-split key(s), %d cross-split group(s), %d trajectory group issue(s), %d training_weight issue(s)",
+		return kit.Failedf("audit-splits: %d cross-split key(s), %d cross-split group(s), %d trajectory group issue(s), %d training_weight issue(s)",
 			len(a.Leaks), len(a.CrossSplitGroups), len(a.GroupIssues), len(a.WeightIssues))
 	}
 	return nil
 }
 
-func auditPrintSplits(w io.Writer, a *scoring.SplitAudit) error {
+func printSplits(w io.Writer, a *scoring.SplitAudit) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	splits := make([]string, 0, len(a.BySplit))
 	for s := range a.BySplit {
@@ -142,19 +129,19 @@ func auditPrintSplits(w io.Writer, a *scoring.SplitAudit) error {
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("audit-splits: write: %w", err)
 	}
-	auditList(w, "leaks", len(a.Leaks), func(i int) string {
+	printList(w, "leaks", len(a.Leaks), func(i int) string {
 		l := a.Leaks[i]
-		return fmt.Sprintf("%s %s: %s", l.Kind, l.Key, auditIDs(l.IDs))
+		return fmt.Sprintf("%s %s: %s", l.Kind, l.Key, joinIDs(l.IDs))
 	})
-	auditList(w, "groups across splits", len(a.CrossSplitGroups), func(i int) string {
+	printList(w, "groups across splits", len(a.CrossSplitGroups), func(i int) string {
 		g := a.CrossSplitGroups[i]
-		return fmt.Sprintf("%s: %s", g.Kind, auditIDs(g.IDs))
+		return fmt.Sprintf("%s: %s", g.Kind, joinIDs(g.IDs))
 	})
-	auditList(w, "trajectory group issues", len(a.GroupIssues), func(i int) string {
+	printList(w, "trajectory group issues", len(a.GroupIssues), func(i int) string {
 		g := a.GroupIssues[i]
 		return fmt.Sprintf("%s %s: %s", g.Declared, g.Reason, strings.Join(g.IDs, ","))
 	})
-	auditList(w, "training_weight issues", len(a.WeightIssues), func(i int) string {
+	printList(w, "training_weight issues", len(a.WeightIssues), func(i int) string {
 		wi := a.WeightIssues[i]
 		got := "absent"
 		if wi.Weight != nil {
@@ -170,14 +157,14 @@ func auditPrintSplits(w io.Writer, a *scoring.SplitAudit) error {
 	return nil
 }
 
-// auditList prints a titled list of n items, at most auditListLimit.
-func auditList(w io.Writer, title string, n int, item func(i int) string) {
+// printList prints a titled list of n items, at most listLimit.
+func printList(w io.Writer, title string, n int, item func(i int) string) {
 	if n == 0 {
 		return
 	}
 	fmt.Fprintf(w, "\n%s (%d):\n", title, n)
 	for i := 0; i < n; i++ {
-		if i == auditListLimit {
+		if i == listLimit {
 			fmt.Fprintf(w, "  ... %d more (use --json)\n", n-i)
 			break
 		}
@@ -185,16 +172,16 @@ func auditList(w io.Writer, title string, n int, item func(i int) string) {
 	}
 }
 
-// auditIDs writes the ids of each split as split=id,id.
-func auditIDs(ids map[string][]string) string {
+// joinIDs writes the ids of each split as split=id,id.
+func joinIDs(ids map[string][]string) string {
 	var parts []string
-	for _, s := range auditSortedKeys(ids) {
+	for _, s := range sortedKeys(ids) {
 		parts = append(parts, fmt.Sprintf("%s=%s", s, strings.Join(ids[s], ",")))
 	}
 	return strings.Join(parts, " ")
 }
 
-func auditSortedKeys(m map[string][]string) []string {
+func sortedKeys(m map[string][]string) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
 		out = append(out, k)
@@ -204,23 +191,23 @@ func auditSortedKeys(m map[string][]string) []string {
 }
 
 // runSeal implements "geodisaster seal --dir DIR --out SEAL.json".
-func runSeal(_ context.Context, cio cmdIO, args []string) error {
-	fs := newFlagSet("seal", "--dir CORPUS_DIR --out SEAL.json", cio.stderr)
+func runSeal(_ context.Context, cio kit.IO, args []string) error {
+	fs := kit.NewFlagSet("seal", "--dir CORPUS_DIR --out SEAL.json")
 	fs.Description = "Seals a corpus directory: the SHA-256 and size of every file into a manifest."
 	fs.Example("geodisaster seal --dir corpus --out corpus.seal.json", "")
 	dir := fs.String("dir", "", "corpus directory to seal")
 	out := fs.String("out", "", `seal manifest to write ("-" for stdout); must lie outside --dir`)
 	fs.Require("dir", "out")
-	if err := parseNoOperands(fs, args); err != nil {
+	if err := fs.ParseNoOperands(args); err != nil {
 		return err
 	}
 	if *out != "-" {
-		inside, err := auditWithin(*dir, *out)
+		inside, err := within(*dir, *out)
 		if err != nil {
 			return fmt.Errorf("seal: %w", err)
 		}
 		if inside {
-			return usagef("seal: --out %s lies inside the sealed directory %s", *out, *dir)
+			return kit.Usagef("seal: --out %s lies inside the sealed directory %s", *out, *dir)
 		}
 	}
 	if st, err := os.Stat(*dir); err != nil {
@@ -238,11 +225,11 @@ func runSeal(_ context.Context, cio cmdIO, args []string) error {
 	}
 	b = append(b, '\n')
 	if *out == "-" {
-		_, err = cio.stdout.Write(b)
+		_, err = cio.Stdout.Write(b)
 	} else {
 		err = os.WriteFile(*out, b, 0o644)
 		if err == nil {
-			fmt.Fprintf(cio.stdout, "sealed %d files (%d bytes) of %s into %s\n", s.Files, s.TotalBytes, *dir, *out)
+			fmt.Fprintf(cio.Stdout, "sealed %d files (%d bytes) of %s into %s\n", s.Files, s.TotalBytes, *dir, *out)
 		}
 	}
 	if err != nil {
@@ -251,8 +238,8 @@ func runSeal(_ context.Context, cio cmdIO, args []string) error {
 	return nil
 }
 
-// auditWithin reports whether file lies inside dir (both made absolute).
-func auditWithin(dir, file string) (bool, error) {
+// within reports whether file lies inside dir (both made absolute).
+func within(dir, file string) (bool, error) {
 	d, err := filepath.Abs(dir)
 	if err != nil {
 		return false, fmt.Errorf("resolve %s: %w", dir, err)
@@ -270,25 +257,20 @@ func auditWithin(dir, file string) (bool, error) {
 
 // runVerifySeal implements "geodisaster verify-seal --dir DIR --seal SEAL.json [--json]".
 // It exits 1 when the corpus differs from its seal.
-func runVerifySeal(_ context.Context, cio cmdIO, args []string) error {
-	fs := newFlagSet("verify-seal", "--dir CORPUS_DIR --seal SEAL.json [--json]", cio.stderr)
+func runVerifySeal(_ context.Context, cio kit.IO, args []string) error {
+	fs := kit.NewFlagSet("verify-seal", "--dir CORPUS_DIR --seal SEAL.json [--json]")
 	fs.Description = "Verifies a corpus directory against its seal (changed, resized, added and\nremoved files); exits 1 when it differs."
 	fs.Example("geodisaster verify-seal --dir corpus --seal corpus.seal.json", "")
 	dir := fs.String("dir", "", "corpus directory to verify")
 	sealPath := fs.String("seal", "", "seal manifest written by 'geodisaster seal'")
 	asJSON := fs.Bool("json", false, "print JSON")
 	fs.Require("dir", "seal")
-	if err := parseNoOperands(fs, args); err != nil {
+	if err := fs.ParseNoOperands(args); err != nil {
 		return err
 	}
-	f, err := os.Open(*sealPath)
+	s, err := readFile("verify-seal", *sealPath, scoring.ReadSeal)
 	if err != nil {
-		return fmt.Errorf("verify-seal: %w", err)
-	}
-	defer f.Close()
-	s, err := scoring.ReadSeal(f)
-	if err != nil {
-		return fmt.Errorf("verify-seal: %s: %w", *sealPath, err)
+		return err
 	}
 	if st, err := os.Stat(*dir); err != nil {
 		return fmt.Errorf("verify-seal: %w", err)
@@ -300,24 +282,40 @@ func runVerifySeal(_ context.Context, cio cmdIO, args []string) error {
 		return fmt.Errorf("verify-seal %s: %w", *dir, err)
 	}
 	if *asJSON {
-		if err := writeJSON(cio.stdout, map[string]any{"ok": d.OK(), "sealed_files": s.Files, "diff": d}); err != nil {
+		if err := kit.WriteJSON(cio.Stdout, map[string]any{"ok": d.OK(), "sealed_files": s.Files, "diff": d}); err != nil {
 			return err
 		}
 	} else {
-		fmt.Fprintf(cio.stdout, "sealed files %d, verified %d\n", s.Files, d.Verified)
+		fmt.Fprintf(cio.Stdout, "sealed files %d, verified %d\n", s.Files, d.Verified)
 		for _, g := range []struct {
 			name  string
 			paths []string
 		}{{"changed", d.Changed}, {"resized", d.Resized}, {"added", d.Added}, {"removed", d.Removed}} {
-			fmt.Fprintf(cio.stdout, "%-8s %d\n", g.name, len(g.paths))
+			fmt.Fprintf(cio.Stdout, "%-8s %d\n", g.name, len(g.paths))
 			for _, p := range g.paths {
-				fmt.Fprintf(cio.stdout, "  %s\n", p)
+				fmt.Fprintf(cio.Stdout, "  %s\n", p)
 			}
 		}
 	}
 	if !d.OK() {
-		return failedf("verify-seal: %s differs from its seal (%d changed, %d resized, %d added, %d removed)",
+		return kit.Failedf("verify-seal: %s differs from its seal (%d changed, %d resized, %d added, %d removed)",
 			*dir, len(d.Changed), len(d.Resized), len(d.Added), len(d.Removed))
 	}
 	return nil
+}
+
+// readFile opens path and parses it with read; the errors name the
+// command cmd, and the path when it does not parse.
+func readFile[T any](cmd, path string, read func(io.Reader) (T, error)) (T, error) {
+	var zero T
+	f, err := os.Open(path)
+	if err != nil {
+		return zero, fmt.Errorf("%s: %w", cmd, err)
+	}
+	defer f.Close()
+	v, err := read(f)
+	if err != nil {
+		return zero, fmt.Errorf("%s: %s: %w", cmd, path, err)
+	}
+	return v, nil
 }
