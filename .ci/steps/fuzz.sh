@@ -2,8 +2,8 @@
 # Brief fuzz runs of every parser the engine reads user files with: the
 # GeoTIFF reader (raster's Dataset and raster/geotiff's Reader), codecs,
 # labellings and nodata texts, vector's line GeoJSON decoder, and crs's
-# GeoKey directories, PROJ strings and WKT (8 s each, about 90 s of fuzzing
-# plus builds).
+# GeoKey directories, PROJ strings and WKT, and geod's GeodSolve input lines
+# (8 s each, about 100 s of fuzzing plus builds).
 # A crasher is saved under <package>/testdata/fuzz/<target>/ and fails CI.
 #
 # Go's fuzzer can report "context deadline exceeded" when -fuzztime runs out
@@ -27,6 +27,7 @@ targets=(
   ./raster/geotiff/ FuzzNoDataText
   ./crs/ FuzzParseGeoKeyDirectory
   ./crs/ FuzzParse
+  ./cmd/geodisaster/internal/geod/ FuzzGeodLine
 )
 for ((i = 0; i < ${#targets[@]}; i += 2)); do
   pkg=${targets[i]} target=${targets[i+1]}
