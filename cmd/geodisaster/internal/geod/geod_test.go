@@ -150,6 +150,10 @@ func TestGeodAgreesWithGeodSolve(t *testing.T) {
 		"W73.78 N40.64 E103.99 N1.36\n" +
 		"90 0 -90 0\n0 0 0 179.5\n0 0 0.5 179.7\n0 0 0 0\n45 10 45 10\n"
 	heldDir := "40:38:23N 073:46:44W 45 1e6\n-90 0 30 5e6\n0 0 90 1e7\n0 0 0 0\n33.5 -118.25 -45W 250000\n12 34 400 1234.5\n"
+	// Malformed DMS: GeodSolve's own error text, line by line (a colon
+	// after the seconds once made the parser index past its components).
+	heldBad := "0 0\"00:000 0 0\n0 1:2:3:4 0 0\n0 1d2'3\"4:5 0 0\n0 0\"00: 0 0\n0 1:2:3: 0 0\n" +
+		"0 1dd 0 0\n0 N1S 0 0\n0 1.2.3 0 0\n0 1:60 0 0\n0 1 2 3\n"
 	for _, c := range []struct {
 		flags []string
 		in    string
@@ -165,6 +169,7 @@ func TestGeodAgreesWithGeodSolve(t *testing.T) {
 		{[]string{"-e", "6378388", "1/297", "-i", "-f"}, inv.String()},
 		{[]string{"-i", "-f"}, heldInv},
 		{[]string{"-f"}, heldDir},
+		{[]string{"-i"}, heldBad},
 	} {
 		cmd := exec.Command(bin, c.flags...)
 		cmd.Stdin = strings.NewReader(c.in)

@@ -175,6 +175,11 @@ func parseDMSPiece(s string) (float64, dmsKind, string) {
 					return 0, 0, "Illegal for : to appear at the end of " + body
 				}
 				k = npiece
+				if k >= len(components) {
+					// A colon after the seconds: GeodSolve reports it as
+					// text following them.
+					return 0, 0, "Extra text following seconds in DMS string " + body
+				}
 			}
 			if k == npiece-1 {
 				return 0, 0, "Repeated " + components[k] + " component in " + body
