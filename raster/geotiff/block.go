@@ -151,6 +151,7 @@ type blockState struct {
 	buf   []byte
 	tmp   []byte
 	exp   []byte
+	rows  []byte // ReadRows' window rows
 }
 
 // blockReaders holds closed BlockReaders of every image: reads of many

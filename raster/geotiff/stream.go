@@ -317,13 +317,12 @@ func (br *BlockReader) ReadRows(plane, bx, by, band int, fn func(samples []byte,
 		return err
 	}
 	defer s.close()
-	var out []byte
 	err = s.decodeRows(st, d, w.Height, func(blk []byte, r int) {
 		n := len(blk) / (d.blockW * d.blockSamples() * size)
 		cw := Window{w.Col, y0 + r, w.Width, n}
-		out = grow(out, n*w.Width*size)
-		d.copyBlockRows(blk, y0+r, plane, bx, bands, cw, [][]byte{out}, cw.Col, cw.Row, cw.Col+cw.Width, cw.Row+n)
-		fn(out, cw)
+		st.rows = grow(st.rows, n*w.Width*size)
+		d.copyBlockRows(blk, y0+r, plane, bx, bands, cw, [][]byte{st.rows}, cw.Col, cw.Row, cw.Col+cw.Width, cw.Row+n)
+		fn(st.rows, cw)
 	})
 	if err != nil {
 		return fmt.Errorf("block %d: %w", idx, err)
