@@ -63,7 +63,7 @@ type Image struct {
 	counts        []uint64
 	jpegTables    []byte
 	ycbcrSub      [2]int
-	streamable    bool // large blocks can be decoded as a stream of rows
+	streamable    bool // large blocks can be decoded as a stream of rows (not JPEG, WebP, or a scheme registered without a streaming decoder)
 
 	transform    crs.Affine
 	hasTransform bool

@@ -29,10 +29,6 @@ const (
 	streamReadBytes = 1 << 20
 )
 
-// wholeOnly reports whether blocks can only be decoded whole: JPEG and
-// WebP images, and schemes registered without a streaming decoder.
-func (d *Image) wholeOnly() bool { return !d.streamable }
-
 // rowBytes64 is rowBytes in 64-bit arithmetic.
 func (d *Image) rowBytes64() int64 {
 	return (int64(d.blockW)*int64(d.blockSamples())*int64(d.bps) + 7) / 8
@@ -52,7 +48,7 @@ func (d *Image) blockBytes64() int64 {
 // stream (but see wholeIntoOutput).
 func (br *BlockReader) streamed(cnt uint64) bool {
 	d, above := br.img, br.lim.StreamBlockBytes
-	return !d.wholeOnly() && (d.blockBytes64() > above || cnt > uint64(above))
+	return d.streamable && (d.blockBytes64() > above || cnt > uint64(above))
 }
 
 // wholeIntoOutput reports whether a large block of cnt stored bytes that
@@ -119,7 +115,7 @@ func (d *Image) blockExtent(idx int) (off, cnt uint64, err error) {
 // Limits.StreamBlockBytes there.
 func (br *BlockReader) checkInMemory(idx int, cnt uint64) error {
 	d := br.img
-	if !d.wholeOnly() {
+	if d.streamable {
 		return nil
 	}
 	lim := br.lim.MaxBlockBytes
