@@ -465,7 +465,7 @@ func (d *Image) finishRows(st *blockState, buf []byte, rows int, rawFloat bool) 
 
 // fileNative reports whether the file's byte order is the host's.
 func (d *Image) fileNative() bool {
-	return (d.bo.Uint16([]byte{1, 0}) == 1) == tiff.NativeLE
+	return (d.hdr.ByteOrder.Uint16([]byte{1, 0}) == 1) == tiff.NativeLE
 }
 
 // expandHalf widens native-order IEEE half floats to float32.
