@@ -128,20 +128,32 @@ func ReadBlock[T Sample](br *BlockReader, plane, bx, by int, dst []T) (err error
 		rowOut := len(out) / rows
 		return s.decodeRows(&br.st, d, rows, func(blk []byte, r int) { copy(out[r*rowOut:], blk) })
 	}
-	if err := br.checkInMemory(idx, cnt); err != nil {
-		return fmt.Errorf("block %d: %w", idx, err)
-	}
-	st := &br.st
-	st.raw = grow(st.raw, int(cnt))
-	if err := readFull(d.r, d.size, st.raw, off, fmt.Sprintf("block %d", idx)); err != nil {
+	raw, err := br.readStored(idx, off, cnt)
+	if err != nil {
 		return err
 	}
-	blk, err := d.decodeBlock(st, st.raw, rows, false)
+	blk, err := d.decodeBlock(&br.st, raw, rows, false)
 	if err != nil {
 		return fmt.Errorf("block %d: %w", idx, err)
 	}
 	copy(out, blk)
 	return nil
+}
+
+// readStored reads the cnt stored bytes of block idx at off (its extent
+// already checked) into the reader's scratch memory, for a block decoded
+// whole: those that cannot be streamed are bounded by
+// Limits.MaxBlockBytes first.
+func (br *BlockReader) readStored(idx int, off, cnt uint64) ([]byte, error) {
+	if err := br.checkInMemory(idx, cnt); err != nil {
+		return nil, fmt.Errorf("block %d: %w", idx, err)
+	}
+	d, st := br.img, &br.st
+	st.raw = grow(st.raw, int(cnt))
+	if err := readFull(d.r, d.size, st.raw, off, fmt.Sprintf("block %d", idx)); err != nil {
+		return nil, err
+	}
+	return st.raw, nil
 }
 
 // blockState is one decoding goroutine's scratch memory.
@@ -151,6 +163,7 @@ type blockState struct {
 	buf   []byte
 	tmp   []byte
 	exp   []byte
+	rows  []byte // ReadRows' window rows
 }
 
 // blockReaders holds closed BlockReaders of every image: reads of many
@@ -201,24 +214,20 @@ func (br *BlockReader) readBlock(plane, bx, by int, bands []int, w Window, outs 
 		d.fillSparse(bands, plane, w, outs, c0, r0, c1, r1)
 		return nil
 	}
-	if br.streamed(cnt) {
-		// A large block whose stored bytes are few still decodes whole,
-		// at full speed, when it goes straight into the output.
-		if _, direct := d.directOutput(plane, bx, by, rows, bands, w, outs, c0, r0, c1, r1); !direct || !br.wholeIntoOutput(cnt) {
-			return br.readBlockStreamed(idx, plane, bx, by, rows, bands, w, outs, c0, r0, c1, r1)
-		}
+	dst, direct := d.directOutput(plane, bx, by, rows, bands, w, outs, c0, r0, c1, r1)
+	// A large block whose stored bytes are few still decodes whole, at
+	// full speed, when it goes straight into the output.
+	if br.streamed(cnt) && (!direct || !br.wholeIntoOutput(cnt)) {
+		return br.readBlockStreamed(idx, plane, bx, by, rows, bands, w, outs, c0, r0, c1, r1)
 	}
-	if err := br.checkInMemory(idx, cnt); err != nil {
-		return fmt.Errorf("block %d: %w", idx, err)
-	}
-	st.raw = grow(st.raw, int(cnt))
-	if err := readFull(d.r, d.size, st.raw, off, fmt.Sprintf("block %d", idx)); err != nil {
+	raw, err := br.readStored(idx, off, cnt)
+	if err != nil {
 		return err
 	}
 	stride := d.blockW * bs * size
-	if dst, ok := d.directOutput(plane, bx, by, rows, bands, w, outs, c0, r0, c1, r1); ok {
+	if direct {
 		// The block is a contiguous part of the output: decode it there.
-		if _, err := d.decodeInto(st, st.raw, dst, rows, false); err != nil {
+		if _, err := d.decodeInto(st, raw, dst, rows, false); err != nil {
 			return fmt.Errorf("block %d: %w", idx, err)
 		}
 		return nil
@@ -226,7 +235,7 @@ func (br *BlockReader) readBlock(plane, bx, by int, bands []int, w Window, outs 
 	// Floating-point predictor on single-sample blocks: undo it row by row
 	// straight into the output, skipping rows outside the window.
 	fused := d.predictor == 3 && bs == 1 && (d.bps == 32 || d.bps == 64) && len(bands) == 1
-	blk, err := d.decodeBlock(st, st.raw, rows, fused)
+	blk, err := d.decodeBlock(st, raw, rows, fused)
 	if err != nil {
 		return fmt.Errorf("block %d: %w", idx, err)
 	}
@@ -456,7 +465,7 @@ func (d *Image) finishRows(st *blockState, buf []byte, rows int, rawFloat bool) 
 
 // fileNative reports whether the file's byte order is the host's.
 func (d *Image) fileNative() bool {
-	return (d.bo.Uint16([]byte{1, 0}) == 1) == tiff.NativeLE
+	return (d.hdr.ByteOrder.Uint16([]byte{1, 0}) == 1) == tiff.NativeLE
 }
 
 // expandHalf widens native-order IEEE half floats to float32.

@@ -39,8 +39,6 @@ const (
 type Image struct {
 	r      io.ReaderAt
 	size   int64
-	bo     binary.ByteOrder
-	big    bool
 	hdr    Header
 	ifd    *IFD
 	codecs *codec.Registry
@@ -63,7 +61,7 @@ type Image struct {
 	counts        []uint64
 	jpegTables    []byte
 	ycbcrSub      [2]int
-	streamable    bool // large blocks can be decoded as a stream of rows
+	streamable    bool // large blocks can be decoded as a stream of rows (not JPEG, WebP, or a scheme registered without a streaming decoder)
 
 	transform    crs.Affine
 	hasTransform bool
@@ -532,8 +530,8 @@ func (d *Image) Structure() Structure {
 		BlockHeight:   d.blockH,
 		Interleave:    il,
 		BitsPerSample: d.bps,
-		BigTIFF:       d.big,
-		LittleEndian:  d.bo == binary.LittleEndian,
+		BigTIFF:       d.hdr.Big,
+		LittleEndian:  d.hdr.ByteOrder == binary.LittleEndian,
 		Photometric:   d.photometric,
 		Overviews:     len(d.overviewIFDs),
 	}

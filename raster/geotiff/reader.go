@@ -64,7 +64,7 @@ func (r *Reader) Image() (img *Image, err error) {
 
 // newImage returns an Image of directory f bound to the file.
 func (r *Reader) newImage(f *IFD) *Image {
-	return &Image{r: r.r, size: r.size, bo: r.hdr.ByteOrder, big: r.hdr.Big, hdr: r.hdr, ifd: f, codecs: r.codecs.reg}
+	return &Image{r: r.r, size: r.size, hdr: r.hdr, ifd: f, codecs: r.codecs.reg}
 }
 
 // A BlockDecoder decompresses whole blocks: Decode fills exactly len(dst)

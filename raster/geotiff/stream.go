@@ -29,10 +29,6 @@ const (
 	streamReadBytes = 1 << 20
 )
 
-// wholeOnly reports whether blocks can only be decoded whole: JPEG and
-// WebP images, and schemes registered without a streaming decoder.
-func (d *Image) wholeOnly() bool { return !d.streamable }
-
 // rowBytes64 is rowBytes in 64-bit arithmetic.
 func (d *Image) rowBytes64() int64 {
 	return (int64(d.blockW)*int64(d.blockSamples())*int64(d.bps) + 7) / 8
@@ -52,7 +48,7 @@ func (d *Image) blockBytes64() int64 {
 // stream (but see wholeIntoOutput).
 func (br *BlockReader) streamed(cnt uint64) bool {
 	d, above := br.img, br.lim.StreamBlockBytes
-	return !d.wholeOnly() && (d.blockBytes64() > above || cnt > uint64(above))
+	return d.streamable && (d.blockBytes64() > above || cnt > uint64(above))
 }
 
 // wholeIntoOutput reports whether a large block of cnt stored bytes that
@@ -119,7 +115,7 @@ func (d *Image) blockExtent(idx int) (off, cnt uint64, err error) {
 // Limits.StreamBlockBytes there.
 func (br *BlockReader) checkInMemory(idx int, cnt uint64) error {
 	d := br.img
-	if !d.wholeOnly() {
+	if d.streamable {
 		return nil
 	}
 	lim := br.lim.MaxBlockBytes
@@ -317,13 +313,12 @@ func (br *BlockReader) ReadRows(plane, bx, by, band int, fn func(samples []byte,
 		return err
 	}
 	defer s.close()
-	var out []byte
 	err = s.decodeRows(st, d, w.Height, func(blk []byte, r int) {
 		n := len(blk) / (d.blockW * d.blockSamples() * size)
 		cw := Window{w.Col, y0 + r, w.Width, n}
-		out = grow(out, n*w.Width*size)
-		d.copyBlockRows(blk, y0+r, plane, bx, bands, cw, [][]byte{out}, cw.Col, cw.Row, cw.Col+cw.Width, cw.Row+n)
-		fn(out, cw)
+		st.rows = grow(st.rows, n*w.Width*size)
+		d.copyBlockRows(blk, y0+r, plane, bx, bands, cw, [][]byte{st.rows}, cw.Col, cw.Row, cw.Col+cw.Width, cw.Row+n)
+		fn(st.rows, cw)
 	})
 	if err != nil {
 		return fmt.Errorf("block %d: %w", idx, err)

@@ -71,7 +71,7 @@ func (d *Image) parseTIFFTags(f *IFD) {
 // header.
 func (d *Image) hasCOGHeader() bool {
 	off := uint64(ClassicHeaderSize)
-	if d.big {
+	if d.hdr.Big {
 		off = BigTIFFHeaderSize
 	}
 	const marker = "GDAL_STRUCTURAL_METADATA_SIZE="
