@@ -4,7 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
+
+	"github.com/geodisaster/engine/internal/atomicfile"
 )
 
 // The file-system steps that output directories and artifacts share.
@@ -13,13 +14,8 @@ import (
 // same directory (mode OutputFileMode, synced) and a rename: a reader
 // sees the old file or the whole new one, never a part.
 func WriteFileAtomic(path string, data []byte) error {
-	tmp, err := writeTemp(filepath.Dir(path), filepath.Base(path), data, true, path)
-	if err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
+	if err := atomicfile.WriteFile(path, data, OutputFileMode, true); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil
 }

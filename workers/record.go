@@ -1,7 +1,6 @@
 package workers
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -11,6 +10,8 @@ import (
 	"os"
 	"regexp"
 	"strings"
+
+	"github.com/geodisaster/engine/internal/jsonl"
 )
 
 // Record is one benchmark record in the engine's record format (one JSON
@@ -195,42 +196,49 @@ func (r Record) TestInput() Record {
 // ReadRecords reads JSONL records from r; withGold requires GT chains and
 // answers. Blank lines are skipped. Errors name the line and field.
 func ReadRecords(r io.Reader, withGold bool) ([]Record, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 256<<20)
 	var out []Record
 	seen := map[string]int{}
-	line := 0
-	for sc.Scan() {
-		line++
-		b := bytes.TrimSpace(sc.Bytes())
-		if len(b) == 0 {
-			continue
-		}
+	var recErr error // the first bad record, as opposed to a read error
+	err := jsonl.Scan(r, func(line int, b []byte) error {
 		var rec Record
-		if err := json.Unmarshal(b, &rec); err != nil {
-			var te *json.UnmarshalTypeError
-			if errors.As(err, &te) {
-				return nil, &RecordError{Line: line, Field: te.Field, Err: fmt.Errorf("wrong JSON type: %v", err)}
-			}
-			return nil, &RecordError{Line: line, Err: fmt.Errorf("malformed JSON: %w", err)}
-		}
-		if err := rec.Validate(withGold); err != nil {
-			var re *RecordError
-			if errors.As(err, &re) {
-				re.Line = line
-			}
-			return nil, err
+		if recErr = decodeRecord(b, line, withGold, &rec); recErr != nil {
+			return recErr
 		}
 		if prev, dup := seen[rec.ID]; dup {
-			return nil, &RecordError{Line: line, ID: rec.ID, Field: "id", Err: fmt.Errorf("duplicate of line %d", prev)}
+			recErr = &RecordError{Line: line, ID: rec.ID, Field: "id", Err: fmt.Errorf("duplicate of line %d", prev)}
+			return recErr
 		}
 		seen[rec.ID] = line
 		out = append(out, rec)
+		return nil
+	})
+	if recErr != nil {
+		return nil, recErr
 	}
-	if err := sc.Err(); err != nil {
+	if err != nil {
 		return nil, fmt.Errorf("reading records: %w", err)
 	}
 	return out, nil
+}
+
+// decodeRecord decodes and validates line number line of a records file
+// into rec.
+func decodeRecord(b []byte, line int, withGold bool, rec *Record) error {
+	if err := json.Unmarshal(b, rec); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return &RecordError{Line: line, Field: te.Field, Err: fmt.Errorf("wrong JSON type: %v", err)}
+		}
+		return &RecordError{Line: line, Err: fmt.Errorf("malformed JSON: %w", err)}
+	}
+	if err := rec.Validate(withGold); err != nil {
+		var re *RecordError
+		if errors.As(err, &re) {
+			re.Line = line
+		}
+		return err
+	}
+	return nil
 }
 
 // ReadRecordsFile reads a JSONL records file.

@@ -24,6 +24,8 @@ import (
 	"path"
 	"path/filepath"
 	"time"
+
+	"github.com/geodisaster/engine/internal/atomicfile"
 )
 
 // Media types of the OCI image specification (v1.1).
@@ -184,14 +186,14 @@ func Write(dir string, binary []byte, opts Options) (Descriptor, error) {
 		return Descriptor{}, err
 	}
 	for d, b := range blobs {
-		if err := writeFile(filepath.Join(dir, "blobs", "sha256", d[len("sha256:"):]), b); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(dir, "blobs", "sha256", d[len("sha256:"):]), b, 0o644, false); err != nil {
 			return Descriptor{}, err
 		}
 	}
-	if err := writeFile(filepath.Join(dir, "oci-layout"), []byte(`{"imageLayoutVersion":"1.0.0"}`)); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(dir, "oci-layout"), []byte(`{"imageLayoutVersion":"1.0.0"}`), 0o644, false); err != nil {
 		return Descriptor{}, err
 	}
-	if err := writeFile(filepath.Join(dir, "index.json"), idx); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(dir, "index.json"), idx, 0o644, false); err != nil {
 		return Descriptor{}, err
 	}
 	return md, nil
@@ -244,12 +246,4 @@ func platformOf(binary []byte) (Platform, error) {
 func digest(b []byte) string {
 	s := sha256.Sum256(b)
 	return "sha256:" + hex.EncodeToString(s[:])
-}
-
-func writeFile(p string, b []byte) error {
-	tmp := p + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, p)
 }
