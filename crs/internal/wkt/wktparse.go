@@ -650,12 +650,16 @@ func asWGS84Aeqd(r *core.Registry, p *core.ProjectedCRS) (core.CRS, bool) {
 }
 
 // codeByName returns the code of the registry name that equals name up
-// to normName, 0 for none.
+// to normName, 0 for none. Where several codes share the name, the
+// smallest wins, so that the answer does not follow map order: EPSG
+// reuses a method name only for the codes it deprecated in favour of a
+// newer one (9842 and 9823 for Equidistant Cylindrical 1028 and its
+// spherical form 1029), and the newer code is the smaller.
 func codeByName(names map[int]string, name string) int {
 	n := normName(name)
 	code := 0
 	for c, s := range names {
-		if normName(s) == n {
+		if (code == 0 || c < code) && normName(s) == n {
 			code = c
 		}
 	}

@@ -40,3 +40,23 @@ func TestParseTree(t *testing.T) {
 		}
 	}
 }
+
+// TestCodeByNameIsDeterministic: a method name EPSG gives two codes (a
+// deprecated one and its successor) resolves to the same code on every
+// call, whatever the map's iteration order; names match up to case and
+// punctuation.
+func TestCodeByNameIsDeterministic(t *testing.T) {
+	names := map[int]string{9842: "Equidistant Cylindrical", 1028: "Equidistant Cylindrical",
+		1029: "Equidistant Cylindrical (Spherical)", 9823: "Equidistant Cylindrical (Spherical)", 9807: "Transverse Mercator"}
+	for range 100 {
+		if c := codeByName(names, "equidistant_cylindrical"); c != 1028 {
+			t.Fatalf("Equidistant Cylindrical: %d, want 1028", c)
+		}
+		if c := codeByName(names, "Equidistant Cylindrical (Spherical)"); c != 1029 {
+			t.Fatalf("Equidistant Cylindrical (Spherical): %d, want 1029", c)
+		}
+	}
+	if c := codeByName(names, "Mercator"); c != 0 {
+		t.Errorf("Mercator: %d, want 0", c)
+	}
+}

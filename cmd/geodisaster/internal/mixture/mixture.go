@@ -1,8 +1,6 @@
 package mixture
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -13,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	kit "github.com/geodisaster/engine/internal/cli"
+	"github.com/geodisaster/engine/internal/jsonl"
 	"github.com/geodisaster/engine/scoring"
 )
 
@@ -281,25 +280,24 @@ func readCases(cio kit.IO, path string, merges map[string]string) ([]scoring.Cas
 		r = f
 	}
 	var cases []scoring.Case
-	br := bufio.NewReader(r)
-	for n := 1; ; n++ {
-		line, rerr := br.ReadBytes('\n')
-		if len(bytes.TrimSpace(line)) > 0 {
-			c, err := parseCase(line)
-			if err != nil {
-				return nil, fmt.Errorf("mixture: %s line %d: %w", path, n, err)
-			}
-			if to, ok := merges[c.Template]; ok {
-				c.Template = to
-			}
-			cases = append(cases, c)
+	var lineErr error
+	err := jsonl.Scan(r, func(n int, line []byte) error {
+		c, err := parseCase(line)
+		if err != nil {
+			lineErr = fmt.Errorf("mixture: %s line %d: %w", path, n, err)
+			return lineErr
 		}
-		if errors.Is(rerr, io.EOF) {
-			break
+		if to, ok := merges[c.Template]; ok {
+			c.Template = to
 		}
-		if rerr != nil {
-			return nil, fmt.Errorf("mixture: read %s: %w", path, rerr)
-		}
+		cases = append(cases, c)
+		return nil
+	})
+	if lineErr != nil {
+		return nil, lineErr
+	}
+	if err != nil {
+		return nil, fmt.Errorf("mixture: read %s: %w", path, err)
 	}
 	if len(cases) == 0 {
 		return nil, fmt.Errorf("mixture: %s holds no cases", path)

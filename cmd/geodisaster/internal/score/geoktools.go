@@ -1,8 +1,6 @@
 package score
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,6 +13,7 @@ import (
 	"text/tabwriter"
 
 	kit "github.com/geodisaster/engine/internal/cli"
+	"github.com/geodisaster/engine/internal/jsonl"
 	"github.com/geodisaster/engine/scoring"
 )
 
@@ -89,22 +88,21 @@ func geokBatch(cio kit.IO, path string, asJSON bool) error {
 		r = f
 	}
 	var cases []geokCase
-	br := bufio.NewReader(r)
-	for n := 1; ; n++ {
-		line, rerr := br.ReadBytes('\n')
-		if len(bytes.TrimSpace(line)) > 0 {
-			c, err := geokParseCase(line, n)
-			if err != nil {
-				return fmt.Errorf("geoktools-score: %s line %d: %w", path, n, err)
-			}
-			cases = append(cases, c)
+	var lineErr error
+	err := jsonl.Scan(r, func(n int, line []byte) error {
+		c, err := geokParseCase(line, n)
+		if err != nil {
+			lineErr = fmt.Errorf("geoktools-score: %s line %d: %w", path, n, err)
+			return lineErr
 		}
-		if errors.Is(rerr, io.EOF) {
-			break
-		}
-		if rerr != nil {
-			return fmt.Errorf("geoktools-score: read %s: %w", path, rerr)
-		}
+		cases = append(cases, c)
+		return nil
+	})
+	if lineErr != nil {
+		return lineErr
+	}
+	if err != nil {
+		return fmt.Errorf("geoktools-score: read %s: %w", path, err)
 	}
 	if len(cases) == 0 {
 		return fmt.Errorf("geoktools-score: %s holds no cases", path)

@@ -3,7 +3,6 @@ package transform
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"regexp"
@@ -234,7 +233,11 @@ func runTransform(ctx context.Context, cio kit.IO, args []string) error {
 		src, dst = dst, src
 		srcProj, dstProj = dstProj, srcProj
 	}
-	c := &cs2cs{src: src, dst: dst, opts: o,
+	tr, err := crs.NewTransformer(src, dst)
+	if err != nil {
+		return err
+	}
+	c := &cs2cs{src: src, dst: dst, tr: tr, opts: o,
 		srcSwap: !srcProj && crs.AuthorityOrderSwapped(src), dstSwap: !dstProj && crs.AuthorityOrderSwapped(dst)}
 	c.srcDeg, _ = crs.DegreesPerUnit(src)
 	c.dstDeg, _ = crs.DegreesPerUnit(dst)
@@ -262,8 +265,12 @@ func runTransformXY(ctx context.Context, cio kit.IO, from, to string) error {
 	if err != nil {
 		return err
 	}
+	tr, err := crs.NewTransformer(src, dst)
+	if err != nil {
+		return err
+	}
 	return pointlines.Numbers(ctx, cio, "transform", 2, func(v []float64) (string, error) {
-		x, y, err := crs.Transform(src, dst, v[0], v[1])
+		x, y, err := tr.Transform(v[0], v[1])
 		if err != nil {
 			return "* *", err
 		}
@@ -274,6 +281,7 @@ func runTransformXY(ctx context.Context, cio kit.IO, from, to string) error {
 // cs2cs converts lines in cs2cs's conventions.
 type cs2cs struct {
 	src, dst         crs.CRS
+	tr               *crs.Transformer // src to dst, its path resolved once
 	opts             *options
 	srcSwap, dstSwap bool
 	srcDeg, dstDeg   float64 // degrees per angular unit of geographic CRSs
@@ -326,7 +334,7 @@ func (c *cs2cs) convert(text string) (string, error) {
 	if c.src.Geographic() && c.srcDeg != 1 {
 		x, y = x/c.srcDeg, y/c.srcDeg
 	}
-	ox, oy, err := crs.Transform(c.src, c.dst, x, y)
+	ox, oy, err := c.tr.Transform(x, y)
 	if err != nil {
 		return fail(err)
 	}
@@ -494,9 +502,7 @@ func listCRSs(cio kit.IO, asJSON bool) error {
 			Area: i.Area, BBox: [4]float64{i.South, i.West, i.North, i.East}})
 	}
 	if asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(list); err != nil {
+		if err := kit.WriteJSON(w, list); err != nil {
 			return err
 		}
 	} else {
