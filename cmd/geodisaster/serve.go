@@ -20,6 +20,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/geodisaster/engine/internal/atomicfile"
 	kit "github.com/geodisaster/engine/internal/cli"
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/runtime/mcp"
@@ -279,7 +280,7 @@ func serveOne(ctx context.Context, cio kit.IO, f serveFlags, token string, ln ne
 	if f.auditPath != "" {
 		b, err := json.MarshalIndent(a, "", "  ")
 		if err == nil {
-			err = os.WriteFile(f.auditPath, append(b, '\n'), 0o644)
+			err = atomicfile.WriteFile(f.auditPath, append(b, '\n'), 0o644, false)
 		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("serve: writing audit %s: %w", f.auditPath, err))

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/geodisaster/engine/internal/atomicfile"
 	kit "github.com/geodisaster/engine/internal/cli"
 	"github.com/geodisaster/engine/runtime/export"
 	"github.com/geodisaster/engine/scoring"
@@ -227,7 +228,7 @@ func runSeal(_ context.Context, cio kit.IO, args []string) error {
 	if *out == "-" {
 		_, err = cio.Stdout.Write(b)
 	} else {
-		err = os.WriteFile(*out, b, 0o644)
+		err = atomicfile.WriteFile(*out, b, 0o644, false)
 		if err == nil {
 			fmt.Fprintf(cio.Stdout, "sealed %d files (%d bytes) of %s into %s\n", s.Files, s.TotalBytes, *dir, *out)
 		}
