@@ -12,7 +12,6 @@ row's cell; projected areas are count * |a*e|.
 
     /usr/bin/python3 conformance/geodesy/gen_area.py
 """
-import json
 import os
 
 import mpmath
@@ -20,7 +19,7 @@ import numpy as np
 import pyproj
 from osgeo import gdal, osr
 
-from points import LCG
+from points import LCG, write_goldens
 
 mpmath.mp.dps = 50
 A = mpmath.mpf(6378137)
@@ -117,9 +116,7 @@ def main():
     n = int((u == 1).sum())
     out["cases"].append({"file": "mask_32633.tif", "value": 1, "pixels": n,
                          "projected_m2": n * 100.0})
-    with open(os.path.join(HERE, "area_goldens.json"), "w") as fh:
-        json.dump(out, fh, indent=1)
-        fh.write("\n")
+    write_goldens("area_goldens.json", out, indent=1)
 
 
 if __name__ == "__main__":
