@@ -7,7 +7,6 @@ import (
 	"io"
 	"maps"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/geodisaster/engine/internal/jsonl"
@@ -156,7 +155,7 @@ func referenceArtifacts(b []byte) []ReferenceArtifact {
 			}
 		}
 	})
-	sort.Slice(out, func(i, j int) bool { return out[i].Locator < out[j].Locator })
+	slices.SortFunc(out, func(a, b ReferenceArtifact) int { return strings.Compare(a.Locator, b.Locator) })
 	return out
 }
 
