@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"reflect"
 	"slices"
 	"sort"
 	"strconv"
@@ -151,26 +152,10 @@ func classify(v any) (k kind, f float64, finite bool) {
 	case float32:
 		f := float64(x)
 		return kNumber, f, !math.IsInf(f, 0) && !math.IsNaN(f)
-	case int:
-		return kNumber, float64(x), true
-	case int8:
-		return kNumber, float64(x), true
-	case int16:
-		return kNumber, float64(x), true
-	case int32:
-		return kNumber, float64(x), true
-	case int64:
-		return kNumber, float64(x), true
-	case uint:
-		return kNumber, float64(x), true
-	case uint8:
-		return kNumber, float64(x), true
-	case uint16:
-		return kNumber, float64(x), true
-	case uint32:
-		return kNumber, float64(x), true
-	case uint64:
-		return kNumber, float64(x), true
+	case int, int8, int16, int32, int64:
+		return kNumber, float64(reflect.ValueOf(x).Int()), true
+	case uint, uint8, uint16, uint32, uint64:
+		return kNumber, float64(reflect.ValueOf(x).Uint()), true
 	}
 	return kUnsupported, 0, false
 }

@@ -141,6 +141,22 @@ func TestScoreV2ValuesGoTypes(t *testing.T) {
 	if v := ScoreV2Values(nil, nil, DefaultAbsTol); !v.Correct {
 		t.Errorf("null vs null: %+v", v)
 	}
+	// Every Go integer type is a finite number of its value.
+	for _, n := range []any{int(-7), int8(-7), int16(-7), int32(-7), int64(-7), uint(7), uint8(7), uint16(7), uint32(7), uint64(7)} {
+		want := 7.0
+		if fmt.Sprint(n)[0] == '-' {
+			want = -7
+		}
+		if v := ScoreV2Values(want, n, 0); !v.Correct {
+			t.Errorf("%T %v against %v: %+v", n, n, want, v)
+		}
+		if v := ScoreV2Values(want+1, n, 0.5); v.Correct {
+			t.Errorf("%T %v against %v accepted", n, n, want+1)
+		}
+	}
+	if v := ScoreV2Values(float64(math.MaxUint64), uint64(math.MaxUint64), 0); !v.Correct {
+		t.Errorf("uint64 max: %+v", v)
+	}
 }
 
 func TestScoreV2OrderVersusValue(t *testing.T) {

@@ -6,6 +6,7 @@
 # tests fail, never skip, when a tool is missing. Runs as root without
 # standard input.
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/apt.sh"
 pkgs=(gdal-bin python3-gdal python3-rasterio python3-skimage python3-scipy
       python3-pyproj python3-shapely proj-bin geographiclib-tools)
 missing=()
@@ -16,10 +17,5 @@ if [ ${#missing[@]} -eq 0 ]; then
   echo "   native stack present: $(gdalinfo --version), $(cs2cs 2>&1 | head -1)"
   exit 0
 fi
-export DEBIAN_FRONTEND=noninteractive
-sudo=""
-if [ "$(id -u)" != 0 ]; then sudo="sudo -n"; fi
-echo "   installing ${missing[*]} (apt-get)"
-$sudo apt-get update -qq </dev/null
-$sudo apt-get install -y -qq "${missing[@]}" </dev/null >/tmp/native-stack-apt.log
+apt_install native-stack "${missing[@]}"
 echo "   native stack installed: $(gdalinfo --version)"

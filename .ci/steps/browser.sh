@@ -4,14 +4,10 @@
 # steps; under CI=true that test fails when there is no browser). Runs as
 # root without standard input.
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/apt.sh"
 if command -v chromium >/dev/null 2>&1; then
   echo "   chromium present: $(chromium --version 2>/dev/null || echo unknown version)"
   exit 0
 fi
-export DEBIAN_FRONTEND=noninteractive
-sudo=""
-if [ "$(id -u)" != 0 ]; then sudo="sudo -n"; fi
-echo "   installing chromium (apt-get)"
-$sudo apt-get update </dev/null
-$sudo apt-get install -y chromium </dev/null
+apt_install browser chromium
 echo "   chromium installed: $(chromium --version 2>/dev/null || echo unknown version)"

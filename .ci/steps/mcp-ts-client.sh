@@ -5,14 +5,10 @@
 # the machine image ships (Node.js 20). Under CI=true that test fails when
 # node or the SDK is missing. Runs as root without standard input.
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/apt.sh"
 cd "$(dirname "$0")/../../runtime/mcp/testdata/tsclient"
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
-  export DEBIAN_FRONTEND=noninteractive
-  sudo=""
-  if [ "$(id -u)" != 0 ]; then sudo="sudo -n"; fi
-  echo "   installing nodejs and npm (apt-get)"
-  $sudo apt-get update </dev/null
-  $sudo apt-get install -y nodejs npm </dev/null
+  apt_install mcp-ts-client nodejs npm
 fi
 echo "   node $(node --version), npm $(npm --version)"
 npm ci --no-audit --no-fund --loglevel=error </dev/null

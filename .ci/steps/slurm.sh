@@ -21,6 +21,7 @@
 # and JobAcctGatherType=jobacct_gather/none (no cgroups needed). Runs as
 # root without standard input.
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/apt.sh"
 cd "$(dirname "$0")/../.."
 repo=$(pwd)
 export CGO_ENABLED=0
@@ -28,12 +29,8 @@ export CGO_ENABLED=0
 need=()
 for c in munged slurmctld slurmd sbatch; do command -v "$c" >/dev/null 2>&1 || need+=("$c"); done
 if [ ${#need[@]} -gt 0 ]; then
-  echo "   installing slurm-wlm and munge (missing: ${need[*]})"
-  sudo=""
-  if [ "$(id -u)" != 0 ]; then sudo="sudo -n"; fi
-  $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq </dev/null >/tmp/slurm-apt.log 2>&1
-  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq slurm-wlm munge </dev/null >>/tmp/slurm-apt.log 2>&1 ||
-    { echo "slurm: FAIL: apt-get install slurm-wlm munge failed:"; tail -20 /tmp/slurm-apt.log; exit 1; }
+  echo "   missing: ${need[*]}"
+  apt_install slurm slurm-wlm munge
 fi
 [ "$(id -u)" = 0 ] || { echo "slurm: FAIL: the single-node cluster runs its daemons as root"; exit 1; }
 

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"math"
-	"os"
 	"strconv"
 	"testing"
 
@@ -14,10 +13,6 @@ import (
 // conformance/geodesy/gen_area.py against mpmath (quadrangle) and
 // pyproj.Geod (geodesic) answers.
 func TestAreaCLI(t *testing.T) {
-	b, err := os.ReadFile("../../conformance/geodesy/area_goldens.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var g struct {
 		Cases []struct {
 			File       string
@@ -28,9 +23,7 @@ func TestAreaCLI(t *testing.T) {
 			Projected  float64 `json:"projected_m2"`
 		}
 	}
-	if err := json.Unmarshal(b, &g); err != nil {
-		t.Fatal(err)
-	}
+	readJSON(t, "../../conformance/geodesy/area_goldens.json", &g)
 	for _, c := range g.Cases {
 		path := "../../conformance/geodesy/testdata/" + c.File
 		methods := map[string]float64{"quadrangle": c.Quadrangle, "geodesic": c.Geodesic}

@@ -99,14 +99,8 @@ func TestConformanceFixtureRelease(t *testing.T) {
 	if !strings.Contains(stdout, "corpus status FIXTURE") {
 		t.Errorf("table:\n%s", stdout)
 	}
-	b, err := os.ReadFile(filepath.Join(out, "report.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var rep cliConformanceReport
-	if err := json.Unmarshal(b, &rep); err != nil {
-		t.Fatal(err)
-	}
+	readJSON(t, filepath.Join(out, "report.json"), &rep)
 	if rep.Status != "FIXTURE" {
 		t.Fatalf("report.json status %s", rep.Status)
 	}
@@ -121,11 +115,7 @@ func TestConformanceFixtureRelease(t *testing.T) {
 
 	// Tamper with the records: the run must refuse with exit 4 and say why.
 	p := filepath.Join(root, filepath.FromSlash(release.CanonicalRecordsPath))
-	recs, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, append(recs, '\n'), 0o644); err != nil {
+	if err := os.WriteFile(p, []byte(readFile(t, p)+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	code, stdout, _, err = conformanceCLI(t, "--release-root", root, "--workers", "2")

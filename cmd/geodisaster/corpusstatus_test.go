@@ -52,13 +52,10 @@ func TestStatusSyntheticWithoutManifestIsFixture(t *testing.T) {
 func TestStatusManifestClaimingRealIsIgnored(t *testing.T) {
 	dir := smallCorpus(t)
 	p := filepath.Join(dir, "corpus.json")
-	b, _ := os.ReadFile(p)
 	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
+	readJSON(t, p, &m)
 	m["status"] = runtime.StatusReal
-	b, _ = json.Marshal(m)
+	b, _ := json.Marshal(m)
 	if err := os.WriteFile(p, b, 0o644); err != nil {
 		t.Fatal(err)
 	}

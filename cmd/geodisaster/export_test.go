@@ -189,14 +189,11 @@ func TestServeFeedsTestEpisodes(t *testing.T) {
 // file's bytes from before.
 func replaceInFile(t *testing.T, path, old, new string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
+	b := readFile(t, path)
+	if err := os.WriteFile(path, []byte(strings.Replace(b, old, new, 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(path, []byte(strings.Replace(string(b), old, new, 1)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return []byte(b)
 }
 
 func TestExportCommand(t *testing.T) {
@@ -228,10 +225,7 @@ func TestExportCommand(t *testing.T) {
 	}
 	// export.json counts the core rows per split: one per record.
 	var m export.Manifest
-	mb, err := os.ReadFile(filepath.Join(out, export.ManifestFile))
-	if err != nil || json.Unmarshal(mb, &m) != nil {
-		t.Fatalf("manifest: %v", err)
-	}
+	readJSON(t, filepath.Join(out, export.ManifestFile), &m)
 	if ps := m.Projections[export.CoreTasks]; ps == nil || ps.Train != 2 || ps.Test != 2 || ps.Files[0] != core {
 		t.Fatalf("core_tasks summary %+v", ps)
 	}

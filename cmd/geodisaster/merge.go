@@ -112,38 +112,27 @@ func merge(ctx context.Context, cio kit.IO, out, input string, dirs []string) er
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	od, err := runtime.CreateOutputDir(out)
+	err = writeRunDir(ctx, "merge", out, func(od *runtime.OutputDir) (*runtime.Manifest, error) {
+		if err := od.WriteTraceBytes(traces); err != nil {
+			return nil, fmt.Errorf("merge: %w", err)
+		}
+		for _, d := range set.Dirs {
+			if err := od.AddArtifacts(d); err != nil {
+				return nil, fmt.Errorf("merge: artifacts of %s: %w", d, err)
+			}
+			bar.Add(1)
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+		}
+		if err := writeReplayOutputs(ctx, od, results, rep, recs, false); err != nil {
+			return nil, fmt.Errorf("merge: %w", err)
+		}
+		return set.MergedManifest(results), nil
+	})
 	if err != nil {
-		return fmt.Errorf("merge: %w", err)
+		return err
 	}
-	committed := false
-	defer func() {
-		if !committed {
-			od.Abort()
-		}
-	}()
-	if err := od.WriteTraceBytes(traces); err != nil {
-		return fmt.Errorf("merge: %w", err)
-	}
-	for _, d := range set.Dirs {
-		if err := od.AddArtifacts(d); err != nil {
-			return fmt.Errorf("merge: artifacts of %s: %w", d, err)
-		}
-		bar.Add(1)
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-	}
-	if err := writeReplayOutputs(ctx, od, results, rep, recs, false); err != nil {
-		return fmt.Errorf("merge: %w", err)
-	}
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	if err := od.Commit(set.MergedManifest(results)); err != nil {
-		return fmt.Errorf("merge: %w", err)
-	}
-	committed = true
 	fmt.Fprintf(cio.Stdout, "merged %d records from %d shards into %s\n", len(results), len(set.Dirs), out)
 	if len(rep.FailedRecords) > 0 {
 		return kit.Failedf("merge: %d of %d records failed or were scored incorrect (see %s)", len(rep.FailedRecords), rep.Records, filepath.Join(out, runtime.ReportFile))

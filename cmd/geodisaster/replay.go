@@ -154,43 +154,33 @@ func replay(ctx context.Context, cio kit.IO, job replayJob) error {
 		return fmt.Errorf("replay: no record of %s matches the filters", job.input)
 	}
 	sel := job.opts.Select(recs)
-	od, err := runtime.CreateOutputDir(job.out)
-	if err != nil {
-		return fmt.Errorf("replay: %w", err)
-	}
-	committed := false
-	defer func() {
-		if !committed {
-			od.Abort()
+	var rep *runtime.Report
+	err = writeRunDir(ctx, "replay", job.out, func(od *runtime.OutputDir) (*runtime.Manifest, error) {
+		eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: job.root, ArtifactDir: filepath.Join(od.Stage(), runtime.ArtifactsDir), Logger: cio.Log})
+		if err != nil {
+			return nil, err
 		}
-	}()
-	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: job.root, ArtifactDir: filepath.Join(od.Stage(), runtime.ArtifactsDir), Logger: cio.Log})
+		bar := kit.NewProgress(cio.Stderr, len(sel), "replay")
+		job.opts.Progress = bar.Func()
+		cio.Log.Info("replaying", "records", len(sel), "workers", job.opts.Workers, "input", job.input, "shard", runtime.Shard{Index: job.opts.ShardIndex, Count: max(job.opts.ShardCount, 1)}.String())
+		start := time.Now()
+		results := eng.Replay(ctx, recs, job.opts)
+		bar.Finish()
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		rep = runtime.NewReport(results, corpus)
+		rep.Engine = version()
+		rep.Workers = job.opts.Workers
+		rep.WallSeconds = time.Since(start).Seconds()
+		if err := writeReplayOutputs(ctx, od, results, rep, sel, true); err != nil {
+			return nil, err
+		}
+		return runtime.NewManifest(rep.Engine, corpus, recs, job.opts, results), nil
+	})
 	if err != nil {
 		return err
 	}
-	bar := kit.NewProgress(cio.Stderr, len(sel), "replay")
-	job.opts.Progress = bar.Func()
-	cio.Log.Info("replaying", "records", len(sel), "workers", job.opts.Workers, "input", job.input, "shard", runtime.Shard{Index: job.opts.ShardIndex, Count: max(job.opts.ShardCount, 1)}.String())
-	start := time.Now()
-	results := eng.Replay(ctx, recs, job.opts)
-	bar.Finish()
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	rep := runtime.NewReport(results, corpus)
-	rep.Engine = version()
-	rep.Workers = job.opts.Workers
-	rep.WallSeconds = time.Since(start).Seconds()
-	if err := writeReplayOutputs(ctx, od, results, rep, sel, true); err != nil {
-		return err
-	}
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	if err := od.Commit(runtime.NewManifest(rep.Engine, corpus, recs, job.opts, results)); err != nil {
-		return fmt.Errorf("replay: %w", err)
-	}
-	committed = true
 	if job.asJSON {
 		if err := kit.WriteJSON(cio.Stdout, rep); err != nil {
 			return err
@@ -263,6 +253,36 @@ func identifyCorpus(input string) (runtime.CorpusInfo, error) {
 	info := runtime.CorpusInfo{Path: input, SHA256: hex.EncodeToString(h.Sum(nil))}
 	info.Status, info.Note = corpusStatus(info.SHA256, synthManifestBeside(input))
 	return info, nil
+}
+
+// writeRunDir creates the output directory out of a replay or merge, lets
+// fill write the outputs into its stage and commits the manifest fill
+// returns (written last). When fill fails, ctx is done or the commit
+// fails, the directory is aborted: nothing that looks complete is left.
+// Errors of the directory itself are prefixed with cmd.
+func writeRunDir(ctx context.Context, cmd, out string, fill func(od *runtime.OutputDir) (*runtime.Manifest, error)) error {
+	od, err := runtime.CreateOutputDir(out)
+	if err != nil {
+		return fmt.Errorf("%s: %w", cmd, err)
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			od.Abort()
+		}
+	}()
+	m, err := fill(od)
+	if err != nil {
+		return err
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if err := od.Commit(m); err != nil {
+		return fmt.Errorf("%s: %w", cmd, err)
+	}
+	committed = true
+	return nil
 }
 
 // writeReplayOutputs writes results.jsonl, report.json, report.html and,

@@ -72,6 +72,14 @@ func readFile(t *testing.T, p string) string {
 	return string(b)
 }
 
+// readJSON decodes the JSON file p into v.
+func readJSON(t *testing.T, p string, v any) {
+	t.Helper()
+	if err := json.Unmarshal([]byte(readFile(t, p)), v); err != nil {
+		t.Fatalf("%s: %v", p, err)
+	}
+}
+
 // TestShardsMergeToUnsharded replays a corpus whole and in four shards and
 // requires the merged results and per-type report to equal the whole run.
 func TestShardsMergeToUnsharded(t *testing.T) {

@@ -160,11 +160,8 @@ func TestMergeRefusesIncompleteOrForeignShards(t *testing.T) {
 	// A shard whose results.jsonl changed after its manifest was written
 	// (a copy: the shared shards stay as replayed).
 	tampered := testdir.Copy(t, shards[3])
-	b, err := os.ReadFile(filepath.Join(tampered, runtime.ResultsFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(tampered, runtime.ResultsFile), bytes.Replace(b, []byte(`"correct":true`), []byte(`"correct":false`), 1), 0o644); err != nil {
+	b := readFile(t, filepath.Join(tampered, runtime.ResultsFile))
+	if err := os.WriteFile(filepath.Join(tampered, runtime.ResultsFile), []byte(strings.Replace(b, `"correct":true`, `"correct":false`, 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "merged")

@@ -12,7 +12,6 @@ row's cell; projected areas are count * |a*e|.
 
     /usr/bin/python3 conformance/geodesy/gen_area.py
 """
-import json
 import os
 
 import mpmath
@@ -20,7 +19,7 @@ import numpy as np
 import pyproj
 from osgeo import gdal, osr
 
-from points import LCG
+from points import LCG, write_goldens
 
 mpmath.mp.dps = 50
 A = mpmath.mpf(6378137)
@@ -76,50 +75,49 @@ def geo_expect(arr, gt, value, nodata):
     return int(sel.sum()), float(quad), geod
 
 
+def lcg_grid(r, h, w, dtype, pick):
+    """An h x w array of dtype filled in row order with pick(r.next())."""
+    a = np.zeros((h, w), dtype)
+    for i in range(h):
+        for j in range(w):
+            a[i, j] = pick(r.next())
+    return a
+
+
+def geographic_cases(name, arr, gt, values, nodata):
+    """The expected areas of name's pixels of each value (None: every valid
+    pixel)."""
+    cases = []
+    for value in values:
+        n, qa, ga = geo_expect(arr, gt, value, nodata)
+        cases.append({"file": name, "value": value, "pixels": n,
+                      "quadrangle_m2": qa, "geodesic_m2": ga})
+    return cases
+
+
 def main():
     r = LCG(21)
     out = {"generator": "conformance/geodesy/gen_area.py", "pyproj": pyproj.__version__,
            "gdal": gdal.__version__, "cases": []}
     # 1. uint8 mask near Venice, north-up.
-    h, w = 300, 200
-    m = np.zeros((h, w), np.uint8)
-    for i in range(h):
-        for j in range(w):
-            v = r.next()
-            m[i, j] = 1 if v < 0.3 else (255 if v > 0.95 else 0)
+    m = lcg_grid(r, 300, 200, np.uint8, lambda v: 1 if v < 0.3 else (255 if v > 0.95 else 0))
     gt = (12.5, 0.0001, 0.0, 45.3, 0.0, -0.0001)
     write("mask_4326.tif", m, gt, 4326, 255, gdal.GDT_Byte)
-    for value in (1, 0, None):
-        n, qa, ga = geo_expect(m, gt, value, 255)
-        out["cases"].append({"file": "mask_4326.tif", "value": value, "pixels": n,
-                             "quadrangle_m2": qa, "geodesic_m2": ga})
+    out["cases"] += geographic_cases("mask_4326.tif", m, gt, (1, 0, None), 255)
     # 2. float32 with 0.1 and NaN, coarse pixels spanning the poles' rows.
-    h, w = 180, 36
-    f = np.zeros((h, w), np.float32)
-    for i in range(h):
-        for j in range(w):
-            v = r.next()
-            f[i, j] = np.float32(0.1) if v < 0.5 else (np.nan if v > 0.9 else np.float32(2.5))
+    f = lcg_grid(r, 180, 36, np.float32,
+                 lambda v: np.float32(0.1) if v < 0.5 else (np.nan if v > 0.9 else np.float32(2.5)))
     gt = (-180.0, 10.0, 0.0, 90.0, 0.0, -1.0)
     write("float_4326.tif", f, gt, 4326, None, gdal.GDT_Float32)
-    for value in (0.1, 2.5, None):
-        n, qa, ga = geo_expect(f, gt, value, None)
-        out["cases"].append({"file": "float_4326.tif", "value": value, "pixels": n,
-                             "quadrangle_m2": qa, "geodesic_m2": ga})
+    out["cases"] += geographic_cases("float_4326.tif", f, gt, (0.1, 2.5, None), None)
     # 3. UTM mask.
-    h, w = 64, 48
-    u = np.zeros((h, w), np.uint8)
-    for i in range(h):
-        for j in range(w):
-            u[i, j] = 1 if r.next() < 0.4 else 0
+    u = lcg_grid(r, 64, 48, np.uint8, lambda v: 1 if v < 0.4 else 0)
     gt = (500000.0, 10.0, 0.0, 5000000.0, 0.0, -10.0)
     write("mask_32633.tif", u, gt, 32633, None, gdal.GDT_Byte)
     n = int((u == 1).sum())
     out["cases"].append({"file": "mask_32633.tif", "value": 1, "pixels": n,
                          "projected_m2": n * 100.0})
-    with open(os.path.join(HERE, "area_goldens.json"), "w") as fh:
-        json.dump(out, fh, indent=1)
-        fh.write("\n")
+    write_goldens("area_goldens.json", out, indent=1)
 
 
 if __name__ == "__main__":

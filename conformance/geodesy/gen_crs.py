@@ -7,14 +7,12 @@ and the other EPSG systems github.com/wroge/wgs84 registers.
 
 Run with Debian's python3 (pyproj 3.4 / PROJ 9.1): /usr/bin/python3 gen_crs.py
 """
-import json
 import math
-import os
 
 import pyproj
 from pyproj import Transformer
 
-from points import LCG
+from points import LCG, write_goldens
 
 AEQD = "+proj=aeqd +lat_0={lat} +lon_0={lon} +datum=WGS84 +units=m +no_defs"
 
@@ -124,10 +122,7 @@ def main():
         "proj": pyproj.proj_version_str,
         "cases": cases,
     }
-    here = os.path.dirname(os.path.abspath(__file__))
-    with open(os.path.join(here, "crs_goldens.json"), "w") as f:
-        json.dump(out, f, separators=(",", ":"))
-        f.write("\n")
+    write_goldens("crs_goldens.json", out)
 
 
 if __name__ == "__main__":

@@ -5,14 +5,12 @@ quadrangle areas from the authalic-latitude formula.
 
 Run with Debian's python3 (pyproj 3.4 / PROJ 9.1): /usr/bin/python3 gen_geodesy.py
 """
-import json
 import math
-import os
 
 import mpmath
 import pyproj
 
-from points import LCG, direct_cases, geodesic_pairs
+from points import LCG, direct_cases, geodesic_pairs, write_goldens
 
 mpmath.mp.dps = 50
 A = mpmath.mpf(6378137)
@@ -96,10 +94,7 @@ def main():
         "quadrangles": quads,
         "total_area_m2": quad(-90, 90, 360),
     }
-    here = os.path.dirname(os.path.abspath(__file__))
-    with open(os.path.join(here, "geodesy_goldens.json"), "w") as f:
-        json.dump(out, f, separators=(",", ":"))
-        f.write("\n")
+    write_goldens("geodesy_goldens.json", out)
 
 
 if __name__ == "__main__":

@@ -5,14 +5,12 @@ transforms and points, including points exactly on pixel edges.
 
     /usr/bin/python3 conformance/geodesy/gen_pixel.py
 """
-import json
-import os
 
 import rasterio
 from affine import Affine
 from rasterio.transform import rowcol, xy
 
-from points import LCG
+from points import LCG, write_goldens
 
 
 def main():
@@ -45,9 +43,7 @@ def main():
             rcs.append([x, y, rr, cc])
         cases.append({"transform": list(t)[:6], "xy": xys, "rowcol": rcs})
     out = {"generator": "conformance/geodesy/gen_pixel.py", "rasterio": rasterio.__version__, "cases": cases}
-    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "pixel_goldens.json"), "w") as f:
-        json.dump(out, f, separators=(",", ":"))
-        f.write("\n")
+    write_goldens("pixel_goldens.json", out)
 
 
 if __name__ == "__main__":

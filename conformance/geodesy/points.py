@@ -1,8 +1,13 @@
-"""Deterministic point sets shared by the geodesy/CRS golden generators.
+"""What the geodesy/CRS golden generators share: deterministic point sets
+and the writer of their goldens files.
 
 No randomness from library RNGs: a fixed 64-bit LCG so the sets are the same
 on every Python/NumPy version.
 """
+import json
+import os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 class LCG:
@@ -70,3 +75,14 @@ def direct_cases(n_random=300, seed=2):
     for _ in range(n_random):
         out.append((r.uniform(-90, 90), r.uniform(-180, 180), r.uniform(-180, 180), r.uniform(0, 2e7)))
     return out
+
+
+def write_goldens(name, doc, indent=None):
+    """Write doc as JSON to name beside these scripts, with a final newline:
+    compact, or indented by indent spaces."""
+    with open(os.path.join(HERE, name), "w") as f:
+        if indent is None:
+            json.dump(doc, f, separators=(",", ":"))
+        else:
+            json.dump(doc, f, indent=indent)
+        f.write("\n")

@@ -175,8 +175,8 @@ def _largest(o):
     return (L["area"] if L else 0.0), (L["centroid"] if L else None), (L["bbox"] if L else None)
 
 
-def sen1_flood_a(rec, root):
-    o = analyse(rec, root)
+def _extent(o):
+    """Type A's fields: the flood's extent, its largest component and grid."""
     area, cen, _ = _largest(o)
     return {
         "flood_percentage": pct(o["flood"], o["valid"]),
@@ -186,6 +186,25 @@ def sen1_flood_a(rec, root):
         "largest_component_centroid": cen,
         "grid_4x4": o["grid"],
     }
+
+
+def _hotspots(o):
+    """Type C's fields: the densest cells and the pattern."""
+    return {"top3_cells": o["top3"], "max_cell_concentration": o["concentration"], "pattern": o["pattern"]}
+
+
+def _reference(o):
+    """The flood pixels inside and outside the reference water."""
+    return {
+        "overlap_pixels": o["overlap"],
+        "overlap_percentage": pct(o["overlap"], o["flood"]),
+        "outside_reference_pixels": o["outside"],
+        "outside_reference_percentage": pct(o["outside"], o["flood"]),
+    }
+
+
+def sen1_flood_a(rec, root):
+    return _extent(analyse(rec, root))
 
 
 def sen1_flood_b(rec, root):
@@ -204,8 +223,7 @@ def sen1_flood_b(rec, root):
 
 
 def sen1_flood_c(rec, root):
-    o = analyse(rec, root)
-    return {"top3_cells": o["top3"], "max_cell_concentration": o["concentration"], "pattern": o["pattern"]}
+    return _hotspots(analyse(rec, root))
 
 
 def sen1_flood_d(rec, root):
@@ -213,10 +231,7 @@ def sen1_flood_d(rec, root):
     area, cen, _ = _largest(o)
     return {
         "total_flood_pixels": o["flood"],
-        "overlap_pixels": o["overlap"],
-        "overlap_percentage": pct(o["overlap"], o["flood"]),
-        "outside_reference_pixels": o["outside"],
-        "outside_reference_percentage": pct(o["outside"], o["flood"]),
+        **_reference(o),
         "largest_component_area_m2": area,
         "largest_component_centroid": cen,
     }
@@ -224,23 +239,13 @@ def sen1_flood_d(rec, root):
 
 def sen1_flood_e(rec, root):
     o = analyse(rec, root)
-    area, cen, bbox = _largest(o)
+    _, _, bbox = _largest(o)
     return {
-        "flood_percentage": pct(o["flood"], o["valid"]),
-        "flood_area_m2": round(o["flood_area"], 3),
-        "component_count": o["components"],
+        **_extent(o),
         "polygon_count": o["polygons"],
-        "largest_component_area_m2": area,
         "largest_component_bbox": bbox,
-        "largest_component_centroid": cen,
-        "grid_4x4": o["grid"],
-        "top3_cells": o["top3"],
-        "max_cell_concentration": o["concentration"],
-        "pattern": o["pattern"],
-        "overlap_pixels": o["overlap"],
-        "overlap_percentage": pct(o["overlap"], o["flood"]),
-        "outside_reference_pixels": o["outside"],
-        "outside_reference_percentage": pct(o["outside"], o["flood"]),
+        **_hotspots(o),
+        **_reference(o),
         "method": "s1_min_backscatter_otsu_v1",
         "mask_generated": True,
         "polygons_generated": True,

@@ -5,7 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/geodisaster/engine/internal/jsonl"
@@ -154,7 +155,7 @@ func referenceArtifacts(b []byte) []ReferenceArtifact {
 			}
 		}
 	})
-	sort.Slice(out, func(i, j int) bool { return out[i].Locator < out[j].Locator })
+	slices.SortFunc(out, func(a, b ReferenceArtifact) int { return strings.Compare(a.Locator, b.Locator) })
 	return out
 }
 
@@ -165,21 +166,30 @@ type adaptState struct {
 }
 
 func (st *adaptState) miss(field, id string) {
-	u := st.unmapped[field]
-	if u == nil {
-		u = &UnmappedField{Field: field, FirstID: id}
-		st.unmapped[field] = u
-	}
-	u.Records++
+	entry(st.unmapped, field, func() *UnmappedField { return &UnmappedField{Field: field, FirstID: id} }).Records++
 }
 
 func (st *adaptState) derive(field, rule string) {
-	d := st.derived[field]
-	if d == nil {
-		d = &DerivedField{Field: field, Rule: rule}
-		st.derived[field] = d
+	entry(st.derived, field, func() *DerivedField { return &DerivedField{Field: field, Rule: rule} }).Records++
+}
+
+// entry returns m's entry for field, made by first when field is new.
+func entry[T any](m map[string]*T, field string, first func() *T) *T {
+	e := m[field]
+	if e == nil {
+		e = first()
+		m[field] = e
 	}
-	d.Records++
+	return e
+}
+
+// byField returns m's entries in the order of their fields.
+func byField[T any](m map[string]*T) []T {
+	out := make([]T, 0, len(m))
+	for _, field := range slices.Sorted(maps.Keys(m)) {
+		out = append(out, *m[field])
+	}
+	return out
 }
 
 // Adapt reads canonical records JSONL and maps each line to workers.Record
@@ -188,7 +198,7 @@ func (st *adaptState) derive(field, rule string) {
 // silently); fields that are not in the table are listed in Unmapped. Only
 // an unreadable stream is an error.
 func Adapt(r io.Reader) (*AdaptResult, error) {
-	res := &AdaptResult{TrajectoryGroups: map[string]string{}, AnswerRefs: map[string]int{}, Unmapped: []UnmappedField{}, Derived: []DerivedField{}, Errors: []AdaptError{}, ReferenceArtifacts: map[string][]ReferenceArtifact{}}
+	res := &AdaptResult{TrajectoryGroups: map[string]string{}, AnswerRefs: map[string]int{}, Errors: []AdaptError{}, ReferenceArtifacts: map[string][]ReferenceArtifact{}}
 	st := &adaptState{unmapped: map[string]*UnmappedField{}, derived: map[string]*DerivedField{}}
 	seen := map[string]int{}
 	err := jsonl.Scan(r, func(line int, b []byte) error {
@@ -218,14 +228,7 @@ func Adapt(r io.Reader) (*AdaptResult, error) {
 	if err != nil {
 		return nil, fmt.Errorf("adapt: reading records: %w", err)
 	}
-	for _, u := range st.unmapped {
-		res.Unmapped = append(res.Unmapped, *u)
-	}
-	sort.Slice(res.Unmapped, func(i, j int) bool { return res.Unmapped[i].Field < res.Unmapped[j].Field })
-	for _, d := range st.derived {
-		res.Derived = append(res.Derived, *d)
-	}
-	sort.Slice(res.Derived, func(i, j int) bool { return res.Derived[i].Field < res.Derived[j].Field })
+	res.Unmapped, res.Derived = byField(st.unmapped), byField(st.derived)
 	return res, nil
 }
 

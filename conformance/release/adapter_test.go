@@ -101,10 +101,7 @@ func TestAdaptCanonicalLayout(t *testing.T) {
 	if res.AnswerRefs[AnswerRef] != 1 || res.GeneratedArtifactLocators != 1 {
 		t.Errorf("answer refs %v, locators %d", res.AnswerRefs, res.GeneratedArtifactLocators)
 	}
-	unmapped := map[string]bool{}
-	for _, u := range res.Unmapped {
-		unmapped[u.Field] = true
-	}
+	unmapped := fieldSet(t, res.Unmapped, func(u UnmappedField) string { return u.Field })
 	for _, want := range []string{"messages", "handles.*.role", "handles.*.files[].exists"} {
 		if !unmapped[want] {
 			t.Errorf("unmapped %v lacks %s", res.Unmapped, want)
@@ -115,15 +112,26 @@ func TestAdaptCanonicalLayout(t *testing.T) {
 			t.Errorf("%s is in the mapping table but reported unmapped", notWant)
 		}
 	}
-	derived := map[string]bool{}
-	for _, d := range res.Derived {
-		derived[d.Field] = true
-	}
+	derived := fieldSet(t, res.Derived, func(d DerivedField) string { return d.Field })
 	for _, want := range []string{"family", "handles.*.kind", "answer"} {
 		if !derived[want] {
 			t.Errorf("derived %v lacks %s", res.Derived, want)
 		}
 	}
+}
+
+// fieldSet returns the fields of entries, which Adapt lists in field order.
+func fieldSet[T any](t *testing.T, entries []T, field func(T) string) map[string]bool {
+	t.Helper()
+	set := map[string]bool{}
+	for i, e := range entries {
+		f := field(e)
+		if i > 0 && f <= field(entries[i-1]) {
+			t.Errorf("%q listed after %q", f, field(entries[i-1]))
+		}
+		set[f] = true
+	}
+	return set
 }
 
 func TestAdaptRejects(t *testing.T) {

@@ -45,45 +45,38 @@ func newProgress(w io.Writer, total int, desc string, throttle time.Duration) *P
 // Set moves the bar to done steps of total (total may change, for work
 // whose size is learnt on the way).
 func (p *Progress) Set(done, total int) {
-	if p == nil {
-		return
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if total > 0 && int64(total) != p.bar.GetMax64() {
-		p.bar.ChangeMax(total)
-	}
-	_ = p.bar.Set(done)
+	p.locked(func(bar *progressbar.ProgressBar) {
+		if total > 0 && int64(total) != bar.GetMax64() {
+			bar.ChangeMax(total)
+		}
+		_ = bar.Set(done)
+	})
 }
 
 // Add advances the bar by n steps.
 func (p *Progress) Add(n int) {
-	if p == nil {
-		return
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	_ = p.bar.Add(n)
+	p.locked(func(bar *progressbar.ProgressBar) { _ = bar.Add(n) })
 }
 
 // Describe changes the bar's label.
 func (p *Progress) Describe(desc string) {
-	if p == nil {
-		return
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.bar.Describe(desc)
+	p.locked(func(bar *progressbar.ProgressBar) { bar.Describe(desc) })
 }
 
 // Finish completes the bar and clears it from the terminal.
 func (p *Progress) Finish() {
+	p.locked(func(bar *progressbar.ProgressBar) { _ = bar.Finish() })
+}
+
+// locked runs f on the bar under the mutex; on a nil Progress (no
+// terminal) it does nothing.
+func (p *Progress) locked(f func(bar *progressbar.ProgressBar)) {
 	if p == nil {
 		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	_ = p.bar.Finish()
+	f(p.bar)
 }
 
 // Func returns a callback of the form func(done, total int) that moves the

@@ -5,6 +5,7 @@ package cmdtest
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -47,6 +48,21 @@ func Run(t testing.TB, cmds []kit.Command, stdin string, args ...string) (code i
 	}
 	t.Fatalf("cmdtest: no command %q", args)
 	return 0, "", ""
+}
+
+// RunJSON runs args as Run does, with empty standard input, fails the
+// test unless the command exits with code want, and decodes its standard
+// output (a --json report) into v. It returns the standard output.
+func RunJSON(t testing.TB, cmds []kit.Command, want int, v any, args ...string) string {
+	t.Helper()
+	code, out, errs := Run(t, cmds, "", args...)
+	if code != want {
+		t.Fatalf("%v: exit %d, want %d: %s", args, code, want, errs)
+	}
+	if err := json.Unmarshal([]byte(out), v); err != nil {
+		t.Fatalf("%v: bad JSON output: %v\n%s", args, err, out)
+	}
+	return out
 }
 
 // NeedTool returns the path of a native tool a test compares against: it

@@ -1,7 +1,6 @@
 package audit
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,10 +33,6 @@ func TestAuditSplitsCommand(t *testing.T) {
 	// A deliberately leaked test record reusing train sample s1.
 	leaked := append(clean, auditRecord("x1", "test", "s1", "q three", "1"))
 	leakPath := cmdtest.WriteFile(t, dir, "leak.jsonl", strings.Join(leaked, "\n")+"\n")
-	code, out, _ = cmdtest.Run(t, Commands(), "", "audit-splits", "--records", leakPath, "--json")
-	if code != kit.ExitFailure {
-		t.Fatalf("leaked corpus: exit %d", code)
-	}
 	var a struct {
 		OK         bool           `json:"ok"`
 		LeakCounts map[string]int `json:"leak_counts"`
@@ -46,9 +41,7 @@ func TestAuditSplitsCommand(t *testing.T) {
 			IDs  map[string][]string `json:"ids"`
 		} `json:"leaks"`
 	}
-	if err := json.Unmarshal([]byte(out), &a); err != nil {
-		t.Fatal(err)
-	}
+	cmdtest.RunJSON(t, Commands(), kit.ExitFailure, &a, "audit-splits", "--records", leakPath, "--json")
 	if a.OK || a.LeakCounts["split_group_id"] != 1 || a.LeakCounts["sample"] != 1 || a.LeakCounts["declared_path"] != 1 {
 		t.Errorf("leak counts %v", a.LeakCounts)
 	}
@@ -102,19 +95,13 @@ func TestSealCommands(t *testing.T) {
 	must(os.WriteFile(filepath.Join(corpus, "sub/b.txt"), []byte("bbbbb"), 0o644)) // resized
 	must(os.WriteFile(filepath.Join(corpus, "sub/new.txt"), []byte("n"), 0o644))   // added
 	must(os.Remove(filepath.Join(corpus, "d.txt")))                                // removed
-	code, out, _ := cmdtest.Run(t, Commands(), "", "verify-seal", "--dir", corpus, "--seal", seal, "--json")
-	if code != kit.ExitFailure {
-		t.Fatalf("verify tampered: exit %d", code)
-	}
 	var rep struct {
 		OK bool `json:"ok"`
 		D  struct {
 			Changed, Resized, Added, Removed []string
 		} `json:"diff"`
 	}
-	if err := json.Unmarshal([]byte(out), &rep); err != nil {
-		t.Fatal(err)
-	}
+	cmdtest.RunJSON(t, Commands(), kit.ExitFailure, &rep, "verify-seal", "--dir", corpus, "--seal", seal, "--json")
 	got := strings.Join([]string{strings.Join(rep.D.Changed, ","), strings.Join(rep.D.Resized, ","), strings.Join(rep.D.Added, ","), strings.Join(rep.D.Removed, ",")}, "|")
 	if rep.OK || got != "a.txt|sub/b.txt|sub/new.txt|d.txt" {
 		t.Errorf("diff %s", got)

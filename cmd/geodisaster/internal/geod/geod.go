@@ -131,21 +131,30 @@ func parseGeodArgs(args []string) (options, error) {
 		}
 		return nil
 	}
+	// GeodSolve's switches (-w and -a toggle, as there) and the options
+	// that take one string.
+	switches := map[string]*bool{"-i": &o.inverse, "-f": &o.full, "-b": &o.azi2Back, "-u": &o.unroll}
+	toggles := map[string]*bool{"-w": &o.longFirst, "-a": &o.arc}
+	strs := map[string]*string{"--comment-delimiter": &o.commentDelim, "--input-string": &o.inputString, "--input-file": &o.inputFile, "--output-file": &o.outputFile}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
+		if p, ok := switches[a]; ok {
+			*p = true
+			continue
+		}
+		if p, ok := toggles[a]; ok {
+			*p = !*p
+			continue
+		}
+		if p, ok := strs[a]; ok {
+			if err := need(i, 1); err != nil {
+				return o, err
+			}
+			i++
+			*p = args[i]
+			continue
+		}
 		switch a {
-		case "-i":
-			o.inverse = true
-		case "-f":
-			o.full = true
-		case "-w":
-			o.longFirst = !o.longFirst
-		case "-b":
-			o.azi2Back = true
-		case "-u":
-			o.unroll = true
-		case "-a":
-			o.arc = !o.arc
 		case "-p":
 			if err := need(i, 1); err != nil {
 				return o, err
@@ -173,27 +182,15 @@ func parseGeodArgs(args []string) (options, error) {
 				return o, kit.Usagef("geod: -e %s %s: %v", args[i+1], args[i+2], err)
 			}
 			i += 2
-		case "--comment-delimiter", "--input-string", "--input-file", "--output-file", "--line-separator":
+		case "--line-separator":
 			if err := need(i, 1); err != nil {
 				return o, err
 			}
 			i++
-			v := args[i]
-			switch a {
-			case "--comment-delimiter":
-				o.commentDelim = v
-			case "--input-string":
-				o.inputString = v
-			case "--input-file":
-				o.inputFile = v
-			case "--output-file":
-				o.outputFile = v
-			case "--line-separator":
-				if len(v) != 1 {
-					return o, kit.Usagef("geod: the line separator must be a single character")
-				}
-				o.lineSep = v[0]
+			if len(args[i]) != 1 {
+				return o, kit.Usagef("geod: the line separator must be a single character")
 			}
+			o.lineSep = args[i][0]
 		case "-h", "--help", "-help":
 			return o, &kit.HelpRequest{FlagSet: helpFlags()}
 		case "-L", "-l", "-D", "-I", "-F", "-d", "-:", "-E":

@@ -62,6 +62,8 @@ func TestGeodSolveForm(t *testing.T) {
 		{nil, "foo\n1e1 20 30 40\n0 0 45 1,5\n0 0 0 0 0\n", "ERROR: Incomplete input: foo\nERROR: Illegal character e in DMS string 1e1\nERROR: Extra text ,5 at end of 1,5\nERROR: Extraneous input: 0\n", kit.ExitCannotRun},
 		{[]string{"--comment-delimiter", "#"}, "40.64 -73.78 45 1e6 # JFK\n", "46.65563668 -64.53973722 51.39392748 # JFK\n", kit.ExitOK},
 		{[]string{"-i", "--input-string", "40.64 -73.78 1.36 103.99;0 0 0 0"}, "", "3.30577348 177.48784021 15347512.941\n180.00000000 180.00000000 0.000\n", kit.ExitOK},
+		{[]string{"-i", "--input-string", "40.64 -73.78 1.36 103.99|0 0 0 0", "--line-separator", "|"}, "", "3.30577348 177.48784021 15347512.941\n180.00000000 180.00000000 0.000\n", kit.ExitOK},
+		{[]string{"-w", "-w"}, "40.64 -73.78 45 1e6\n", "46.65563668 -64.53973722 51.39392748\n", kit.ExitOK}, // -w toggles
 	}
 	for _, c := range cases {
 		code, out, _ := cmdtest.Run(t, Commands(), c.in, append([]string{"geod"}, c.args...)...)
@@ -78,7 +80,7 @@ func TestGeodUsage(t *testing.T) {
 			t.Errorf("%v: exit %d stderr %q\n%s", args, code, errs, out)
 		}
 	}
-	for _, args := range [][]string{{"geod", "-x"}, {"geod", "-p"}, {"geod", "-p", "many"}, {"geod", "-L", "1", "2", "3"}, {"geod", "-e", "-1", "0"}} {
+	for _, args := range [][]string{{"geod", "-x"}, {"geod", "-p"}, {"geod", "-p", "many"}, {"geod", "-L", "1", "2", "3"}, {"geod", "-e", "-1", "0"}, {"geod", "--line-separator", "ab"}, {"geod", "--input-file"}, {"geod", "--input-string", "1 2 3 4", "--input-file", "f"}} {
 		code, _, errs := cmdtest.Run(t, Commands(), "", args...)
 		if code != kit.ExitUsage || strings.Count(errs, "geodisaster: ") != 1 {
 			t.Errorf("%v: exit %d, stderr %q (want one error line)", args, code, errs)

@@ -4,11 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -46,12 +47,7 @@ func jsonDiff(path string, want, got any, diffs, missing *[]string) {
 			*diffs = append(*diffs, fmt.Sprintf("%s: object vs %T", path, got))
 			return
 		}
-		keys := make([]string, 0, len(w))
-		for k := range w {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(w)) {
 			gv, ok := g[k]
 			if !ok {
 				*missing = append(*missing, path+"."+k)
@@ -194,12 +190,7 @@ func TestInspectAgreesWithGdalinfo(t *testing.T) {
 			})
 		}
 	})
-	keys := make([]string, 0, len(missingByKey))
-	for k := range missingByKey {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	t.Logf("%d files compared; members gdalinfo emits and inspect does not: %s", len(files), strings.Join(keys, ", "))
+	t.Logf("%d files compared; members gdalinfo emits and inspect does not: %s", len(files), strings.Join(slices.Sorted(maps.Keys(missingByKey)), ", "))
 }
 
 // inspectLikeGdalinfoJSON compares inspect --json with gdalinfo -json on

@@ -2,10 +2,11 @@ package inspect
 
 import (
 	"encoding/json"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -68,12 +69,7 @@ func TestInspectEngineAgreesWithGDAL(t *testing.T) {
 	if err := json.Unmarshal(raw, &g); err != nil {
 		t.Fatal(err)
 	}
-	names := make([]string, 0, len(g.Files))
-	for n := range g.Files {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(g.Files)) {
 		want := g.Files[name]
 		code, out, errs := cmdtest.Run(t, Commands(), "", "inspect", "--engine", "--json", "--checksum", "--stats", "--recompute", filepath.Join(rasterCorpus, name))
 		if code != 0 {

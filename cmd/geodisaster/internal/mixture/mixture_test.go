@@ -12,10 +12,6 @@ import (
 )
 
 func TestMixtureCommandAuditFigures(t *testing.T) {
-	code, out, stderr := cmdtest.Run(t, Commands(), "", "mixture", "--dev", "10,50,15,10", "--test", "30,100,50,30", "--scores", "90,80,60,40", "--json")
-	if code != kit.ExitOK {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
 	var rep struct {
 		TV        float64          `json:"tv_bound_pp"`
 		Corner    float64          `json:"corner_max_pp"`
@@ -24,9 +20,7 @@ func TestMixtureCommandAuditFigures(t *testing.T) {
 		PerK      []map[string]any `json:"per_k"`
 		Bootstrap []any            `json:"bootstrap"`
 	}
-	if err := json.Unmarshal([]byte(out), &rep); err != nil {
-		t.Fatal(err)
-	}
+	cmdtest.RunJSON(t, Commands(), kit.ExitOK, &rep, "mixture", "--dev", "10,50,15,10", "--test", "30,100,50,30", "--scores", "90,80,60,40", "--json")
 	got := fmt.Sprintf("%.3f %.3f %.2f %.2f", rep.TV, rep.Corner, rep.DevMean, rep.TestMean)
 	if got != "11.204 11.204 72.94 70.95" {
 		t.Errorf("figures %s, want 11.204 11.204 72.94 70.95", got)
@@ -35,7 +29,7 @@ func TestMixtureCommandAuditFigures(t *testing.T) {
 		t.Errorf("per_k %d rows, bootstrap %v", len(rep.PerK), rep.Bootstrap)
 	}
 	// Defaults are the audit's inputs; the table names the profile as illustrative.
-	code, out, _ = cmdtest.Run(t, Commands(), "", "mixture")
+	code, out, _ := cmdtest.Run(t, Commands(), "", "mixture")
 	if code != kit.ExitOK || !strings.Contains(out, "11.204") || !strings.Contains(out, "72.94") || !strings.Contains(out, "70.95") || !strings.Contains(out, "illustrative") {
 		t.Errorf("default table (exit %d):\n%s", code, out)
 	}
@@ -51,10 +45,6 @@ func TestMixtureCommandCases(t *testing.T) {
 	}
 	fmt.Fprintln(&b, `{"id":"v","k":1,"template":"t1_0_old","score":1}`)
 	cases := cmdtest.WriteFile(t, dir, "cases.jsonl", b.String())
-	code, out, stderr := cmdtest.Run(t, Commands(), "", "mixture", "--cases", cases, "--replicates", "300", "--merge-template", "t1_0_old=t1_0", "--json")
-	if code != kit.ExitOK {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
 	var rep struct {
 		PerK []struct {
 			Cases *int `json:"cases"`
@@ -67,9 +57,7 @@ func TestMixtureCommandCases(t *testing.T) {
 			Hi        *float64 `json:"hi_pct"`
 		} `json:"bootstrap"`
 	}
-	if err := json.Unmarshal([]byte(out), &rep); err != nil {
-		t.Fatal(err)
-	}
+	out := cmdtest.RunJSON(t, Commands(), kit.ExitOK, &rep, "mixture", "--cases", cases, "--replicates", "300", "--merge-template", "t1_0_old=t1_0", "--json")
 	if *rep.PerK[0].Cases != 7 || *rep.PerK[3].Cases != 6 {
 		t.Errorf("per-K cases %d %d", *rep.PerK[0].Cases, *rep.PerK[3].Cases)
 	}
@@ -99,7 +87,7 @@ func TestMixtureCommandCases(t *testing.T) {
 	if !strings.Contains(withMeans.Source, "case means") || math.Abs(withMeans.Profile[0]-4.0/7) > 1e-12 {
 		t.Errorf("profile %v from %q", withMeans.Profile, withMeans.Source)
 	}
-	code, out, _ = cmdtest.Run(t, Commands(), "", "mixture", "--cases", cases)
+	code, out, _ := cmdtest.Run(t, Commands(), "", "mixture", "--cases", cases)
 	if code != kit.ExitOK || !strings.Contains(out, "template_cluster") {
 		t.Errorf("table (exit %d):\n%s", code, out)
 	}

@@ -1,7 +1,6 @@
 package score
 
 import (
-	"encoding/json"
 	"math"
 	"strconv"
 	"strings"
@@ -46,10 +45,6 @@ func TestGeoKToolsScoreBatch(t *testing.T) {
 
 {"id":"d","reference":"x","prediction":"x"}
 `)
-	code, out, stderr := cmdtest.Run(t, Commands(), "", "geoktools-score", "--batch", p, "--json")
-	if code != kit.ExitOK {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
 	var rep struct {
 		Cases []struct {
 			ID    string  `json:"id"`
@@ -65,9 +60,7 @@ func TestGeoKToolsScoreBatch(t *testing.T) {
 			Sum float64 `json:"sum"`
 		} `json:"all"`
 	}
-	if err := json.Unmarshal([]byte(out), &rep); err != nil {
-		t.Fatal(err, out)
-	}
+	cmdtest.RunJSON(t, Commands(), kit.ExitOK, &rep, "geoktools-score", "--batch", p, "--json")
 	if len(rep.Cases) != 4 || rep.Cases[0].Score != 1 || rep.Cases[2].Score != 0 || rep.Cases[3].Score != 1 {
 		t.Errorf("cases %+v", rep.Cases)
 	}

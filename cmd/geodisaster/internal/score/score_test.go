@@ -1,7 +1,6 @@
 package score
 
 import (
-	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -22,10 +21,6 @@ func TestScoreCommand(t *testing.T) {
 {"id":"c","answer":{"fraction":Infinity}}
 `)
 	// Scoring ran and three of four records are not correct: exit 1.
-	code, out, stderr := cmdtest.Run(t, Commands(), "", "score", "--gold", gold, "--pred", pred, "--json")
-	if code != kit.ExitFailure {
-		t.Fatalf("exit %d, stderr %s", code, stderr)
-	}
 	var rep struct {
 		Records []struct {
 			ID      string `json:"id"`
@@ -36,9 +31,7 @@ func TestScoreCommand(t *testing.T) {
 		ByType   map[string]map[string]int `json:"by_type"`
 		ByFamily map[string]map[string]int `json:"by_family"`
 	}
-	if err := json.Unmarshal([]byte(out), &rep); err != nil {
-		t.Fatalf("bad JSON output: %v\n%s", err, out)
-	}
+	out := cmdtest.RunJSON(t, Commands(), kit.ExitFailure, &rep, "score", "--gold", gold, "--pred", pred, "--json")
 	got := map[string]string{}
 	for _, r := range rep.Records {
 		got[r.ID] = r.Path + " " + r.Reason
@@ -60,7 +53,7 @@ func TestScoreCommand(t *testing.T) {
 	}
 
 	// Plain table.
-	code, out, _ = cmdtest.Run(t, Commands(), "", "score", "--gold", gold, "--pred", pred)
+	code, out, _ := cmdtest.Run(t, Commands(), "", "score", "--gold", gold, "--pred", pred)
 	if code != kit.ExitFailure || !strings.Contains(out, "xbd_q1") || !strings.Contains(out, "50.00%") || !strings.Contains(out, "missing prediction") {
 		t.Errorf("table (exit %d):\n%s", code, out)
 	}
