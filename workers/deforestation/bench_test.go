@@ -112,19 +112,24 @@ func (c *cachedEnv) hansenSceneTB(b *testing.B, year int, annual, lossyear, cano
 	return s
 }
 
-func BenchmarkOpticalDropsAOI(b *testing.B) {
-	c := newCachedEnv()
-	s := c.benchOptical(b)
-	if _, err := opticalDrops(c, s, nil); err != nil {
+// runBench checks run once, then times b.N runs of it.
+func runBench(b *testing.B, run func() error) {
+	if err := run(); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := opticalDrops(c, s, nil); err != nil {
+		if err := run(); err != nil {
 			b.Fatal(err)
 		}
 	}
+}
+
+func BenchmarkOpticalDropsAOI(b *testing.B) {
+	c := newCachedEnv()
+	s := c.benchOptical(b)
+	runBench(b, func() error { _, err := opticalDrops(c, s, nil); return err })
 }
 
 func BenchmarkOpticalDropsLossRegion(b *testing.B) {
@@ -134,46 +139,19 @@ func BenchmarkOpticalDropsLossRegion(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := opticalDrops(c, s, loss); err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, err := opticalDrops(c, s, loss); err != nil {
-			b.Fatal(err)
-		}
-	}
+	runBench(b, func() error { _, err := opticalDrops(c, s, loss); return err })
 }
 
 func BenchmarkSARChange(b *testing.B) {
 	c := newCachedEnv()
 	s := c.benchSAR(b)
-	if _, err := sarChange(c, s); err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, err := sarChange(c, s); err != nil {
-			b.Fatal(err)
-		}
-	}
+	runBench(b, func() error { _, err := sarChange(c, s); return err })
 }
 
 func BenchmarkEventYearLoss(b *testing.B) {
 	c := newCachedEnv()
 	s := c.benchHansen(b, 2021)
-	if _, err := eventYearLoss(c, s, 2021); err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, err := eventYearLoss(c, s, 2021); err != nil {
-			b.Fatal(err)
-		}
-	}
+	runBench(b, func() error { _, err := eventYearLoss(c, s, 2021); return err })
 }
 
 func BenchmarkHansenQuality(b *testing.B) {
@@ -183,31 +161,13 @@ func BenchmarkHansenQuality(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := hansenQuality(c, s, af); err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, err := hansenQuality(c, s, af); err != nil {
-			b.Fatal(err)
-		}
-	}
+	runBench(b, func() error { _, err := hansenQuality(c, s, af); return err })
 }
 
 func BenchmarkCanopyMean(b *testing.B) {
 	c := newCachedEnv()
 	s := c.benchHansen(b, 2021)
-	if _, err := canopyMean(c, s); err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, err := canopyMean(c, s); err != nil {
-			b.Fatal(err)
-		}
-	}
+	runBench(b, func() error { _, err := canopyMean(c, s); return err })
 }
 
 func BenchmarkLossYearCells(b *testing.B) {
@@ -217,11 +177,5 @@ func BenchmarkLossYearCells(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, _, err := bandLossYearCells(band, info, f.Path); err != nil {
-			b.Fatal(err)
-		}
-	}
+	runBench(b, func() error { _, _, err := bandLossYearCells(band, info, f.Path); return err })
 }

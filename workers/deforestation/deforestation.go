@@ -109,26 +109,15 @@ func computeTreecoverMean(env workers.Env, a workers.Args) (*workers.Result, err
 // order, rejecting values outside 0..100.
 func validCanopy(b *raster.Band, info workers.RasterInfo, path string) ([]float32, error) {
 	out := make([]float32, 0, b.Width*b.Height)
-	bad, badV := -1, 0.0
+	var bad int
+	var badV float64
 	switch s := b.Data.(type) {
-	case []uint8:
-		out, bad, badV = canopyValues(out, s, info)
-	case []int8:
-		out, bad, badV = canopyValues(out, s, info)
-	case []uint16:
-		out, bad, badV = canopyValues(out, s, info)
-	case []int16:
-		out, bad, badV = canopyValues(out, s, info)
-	case []uint32:
-		out, bad, badV = canopyValues(out, s, info)
-	case []int32:
-		out, bad, badV = canopyValues(out, s, info)
-	case []float32:
+	case []uint8: // Hansen's type
 		out, bad, badV = canopyValues(out, s, info)
 	case []float64:
 		out, bad, badV = canopyValues(out, s, info)
-	default:
-		return nil, fmt.Errorf("%s: tree-cover band has unsupported sample type %T", path, b.Data)
+	default: // exact float64 conversion, as Band.At gives
+		out, bad, badV = canopyValues(out, b.Float64s(), info)
 	}
 	if bad >= 0 {
 		return nil, fmt.Errorf("%s: tree-cover value %v at pixel %d is outside 0..100", path, badV, bad)

@@ -107,28 +107,10 @@ func indexKernel[T sample](n, a, b []T, ndN, ndA, ndB nodata32, region []bool, a
 			continue
 		}
 		if y := float32(a[i]); ndA.valid(y) {
-			if d := (x - y) / (x + y); finiteBits32(d) {
-				if whole {
-					an[ka] = d
-					ka++
-				}
-				if in {
-					rn[kra] = d
-					kra++
-				}
-			}
+			ka, kra = keep((x-y)/(x+y), whole, in, an, ka, rn, kra)
 		}
 		if y := float32(b[i]); ndB.valid(y) {
-			if d := (x - y) / (x + y); finiteBits32(d) {
-				if whole {
-					ab[kb] = d
-					kb++
-				}
-				if in {
-					rb[krb] = d
-					krb++
-				}
-			}
+			kb, krb = keep((x-y)/(x+y), whole, in, ab, kb, rb, krb)
 		}
 	}
 	if aoi != nil {
@@ -137,6 +119,23 @@ func indexKernel[T sample](n, a, b []T, ndN, ndA, ndB nodata32, region []bool, a
 	if region != nil {
 		reg.ndvi, reg.nbr = rn[:kra], rb[:krb]
 	}
+}
+
+// keep stores a finite index value d at aoi[ka] when whole and at reg[kr]
+// when in, and returns the advanced counts.
+func keep(d float32, whole, in bool, aoi []float32, ka int, reg []float32, kr int) (int, int) {
+	if !finiteBits32(d) {
+		return ka, kr
+	}
+	if whole {
+		aoi[ka] = d
+		ka++
+	}
+	if in {
+		reg[kr] = d
+		kr++
+	}
+	return ka, kr
 }
 
 // indexStack runs indexKernel on B8, B4 and B12 in their own sample type
@@ -202,6 +201,7 @@ func hansenCounts[T sample](s []T, nd nodata32) (valid, positive int) {
 // valid negative sample, returning its index (bad, -1 when none) and value.
 func annualLoss[T sample](s []T, nd nodata32, mask []bool) (idx []int, valid, bad int, badV float32) {
 	mask = mask[:len(s)]
+	idx = make([]int, 0, positives(s))
 	for i, v := range s {
 		x := float32(v)
 		if !hansenOK(x, nd) {
@@ -217,6 +217,18 @@ func annualLoss[T sample](s []T, nd nodata32, mask []bool) (idx []int, valid, ba
 		}
 	}
 	return idx, valid, -1, 0
+}
+
+// positives counts the samples above zero: a bound on the positive valid
+// cells, so that their index list is allocated once.
+func positives[T sample](s []T) int {
+	n := 0
+	for _, x := range s {
+		if x > 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // lossYearCells checks the codes of a lossyear.tif band and lists, for

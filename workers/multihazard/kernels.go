@@ -1,7 +1,6 @@
 package multihazard
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/geodisaster/engine/raster"
@@ -24,7 +23,7 @@ type sample interface {
 // 0..maxCode, returning its index (bad, -1 when none) and value.
 func codedCells[T sample](m *HazardMask, s []T, nd float64, hasND bool, maxCode int) (bad int, badV float64) {
 	ok, set := make([]bool, len(s)), make([]bool, len(s))
-	m.OK, m.IsSet = ok, set
+	m.OK, m.IsSet, m.Ones = ok, set, make([]int, 0, positives(s))
 	top := float64(maxCode)
 	for i, x := range s {
 		v := float64(x)
@@ -44,31 +43,31 @@ func codedCells[T sample](m *HazardMask, s []T, nd float64, hasND bool, maxCode 
 	return -1, 0
 }
 
-// bandCodedCells is codedCells on a band in its own sample type.
-func bandCodedCells(m *HazardMask, b *raster.Band, nd float64, hasND bool, maxCode int) (int, float64, error) {
-	var bad int
-	var badV float64
+// bandCodedCells is codedCells on a band in its own sample type (uint8
+// and float32, the masks' types, or float64), other types through their
+// exact float64 conversion.
+func bandCodedCells(m *HazardMask, b *raster.Band, nd float64, hasND bool, maxCode int) (bad int, badV float64) {
 	switch s := b.Data.(type) {
 	case []uint8:
-		bad, badV = codedCells(m, s, nd, hasND, maxCode)
-	case []int8:
-		bad, badV = codedCells(m, s, nd, hasND, maxCode)
-	case []uint16:
-		bad, badV = codedCells(m, s, nd, hasND, maxCode)
-	case []int16:
-		bad, badV = codedCells(m, s, nd, hasND, maxCode)
-	case []uint32:
-		bad, badV = codedCells(m, s, nd, hasND, maxCode)
-	case []int32:
-		bad, badV = codedCells(m, s, nd, hasND, maxCode)
+		return codedCells(m, s, nd, hasND, maxCode)
 	case []float32:
-		bad, badV = codedCells(m, s, nd, hasND, maxCode)
+		return codedCells(m, s, nd, hasND, maxCode)
 	case []float64:
-		bad, badV = codedCells(m, s, nd, hasND, maxCode)
-	default:
-		return 0, 0, fmt.Errorf("%s: band has unsupported sample type %T", m.Path, b.Data)
+		return codedCells(m, s, nd, hasND, maxCode)
 	}
-	return bad, badV, nil
+	return codedCells(m, b.Float64s(), nd, hasND, maxCode)
+}
+
+// positives counts the samples above zero: a bound on the positive valid
+// cells, so that their index list is allocated once.
+func positives[T sample](s []T) int {
+	n := 0
+	for _, x := range s {
+		if x > 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // continuousCells converts s to float64 into c.F64 and marks its valid pixels (finite, not nodata when hasND) in c.OK and
@@ -87,8 +86,7 @@ func continuousCells[T sample](c *Continuous, s []T, nd float64, hasND bool) {
 	}
 }
 
-// validCells marks the valid pixels of float64 samples (a float64 band's
-// own, which c.F64 shares).
+// validCells marks the valid pixels of c.F64.
 func validCells(c *Continuous, nd float64, hasND bool) {
 	ok := make([]bool, len(c.F64))
 	c.OK, c.Valid = ok, make([]int, 0, len(c.F64))
@@ -101,31 +99,19 @@ func validCells(c *Continuous, nd float64, hasND bool) {
 	}
 }
 
-// bandContinuousCells fills c.F64, c.OK and c.Valid from a band in its own
-// sample type; a float64 band's samples are shared, not copied.
-func bandContinuousCells(c *Continuous, b *raster.Band, nd float64, hasND bool) error {
-	if s, ok := b.Data.([]float64); ok {
-		c.F64 = s
-		validCells(c, nd, hasND)
-		return nil
-	}
+// bandContinuousCells fills c.F64, c.OK and c.Valid from a band: a
+// float32 band (the continuous rasters' type) in one pass, a float64
+// band's own samples shared, not copied, other types through their exact
+// float64 conversion.
+func bandContinuousCells(c *Continuous, b *raster.Band, nd float64, hasND bool) {
 	switch s := b.Data.(type) {
-	case []uint8:
-		continuousCells(c, s, nd, hasND)
-	case []int8:
-		continuousCells(c, s, nd, hasND)
-	case []uint16:
-		continuousCells(c, s, nd, hasND)
-	case []int16:
-		continuousCells(c, s, nd, hasND)
-	case []uint32:
-		continuousCells(c, s, nd, hasND)
-	case []int32:
-		continuousCells(c, s, nd, hasND)
 	case []float32:
 		continuousCells(c, s, nd, hasND)
+		return
+	case []float64:
+		c.F64 = s
 	default:
-		return fmt.Errorf("%s: band has unsupported sample type %T", c.Path, b.Data)
+		c.F64 = b.Float64s()
 	}
-	return nil
+	validCells(c, nd, hasND)
 }

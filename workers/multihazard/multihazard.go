@@ -370,11 +370,7 @@ func loadCodedMask(env workers.Env, s *workers.Scene, file string, maxCode int) 
 	}
 	f := d.file
 	m := &HazardMask{Path: f.Path, Info: d.info, Band: d.band, Handle: stem(f.Path)}
-	bad, v, err := bandCodedCells(m, d.band, d.nodata, d.hasNoData, maxCode)
-	if err != nil {
-		return nil, err
-	}
-	if bad >= 0 {
+	if bad, v := bandCodedCells(m, d.band, d.nodata, d.hasNoData, maxCode); bad >= 0 {
 		if maxCode == 1 {
 			return nil, fmt.Errorf("%s: pixel %d has value %v; a binary mask holds only 0 and 1", f.Path, bad, v)
 		}
@@ -415,9 +411,7 @@ func loadContinuous(env workers.Env, s *workers.Scene, file string) (*Continuous
 	}
 	f := d.file
 	c := &Continuous{Path: f.Path, Handle: stem(f.Path), Info: d.info, Band: d.band}
-	if err := bandContinuousCells(c, d.band, d.nodata, d.hasNoData); err != nil {
-		return nil, err
-	}
+	bandContinuousCells(c, d.band, d.nodata, d.hasNoData)
 	if len(c.Valid) == 0 {
 		return nil, fmt.Errorf("%s: no finite valid pixels", f.Path)
 	}
