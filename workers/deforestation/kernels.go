@@ -201,7 +201,6 @@ func hansenCounts[T sample](s []T, nd nodata32) (valid, positive int) {
 // valid negative sample, returning its index (bad, -1 when none) and value.
 func annualLoss[T sample](s []T, nd nodata32, mask []bool) (idx []int, valid, bad int, badV float32) {
 	mask = mask[:len(s)]
-	idx = make([]int, 0, positives(s))
 	for i, v := range s {
 		x := float32(v)
 		if !hansenOK(x, nd) {
@@ -217,18 +216,6 @@ func annualLoss[T sample](s []T, nd nodata32, mask []bool) (idx []int, valid, ba
 		}
 	}
 	return idx, valid, -1, 0
-}
-
-// positives counts the samples above zero: a bound on the positive valid
-// cells, so that their index list is allocated once.
-func positives[T sample](s []T) int {
-	n := 0
-	for _, x := range s {
-		if x > 0 {
-			n++
-		}
-	}
-	return n
 }
 
 // lossYearCells checks the codes of a lossyear.tif band and lists, for
