@@ -108,17 +108,19 @@ func computeTreecoverMean(env workers.Env, a workers.Args) (*workers.Result, err
 // validCanopy returns the valid tree-cover values as float32, in row-major
 // order, rejecting values outside 0..100.
 func validCanopy(b *raster.Band, info workers.RasterInfo, path string) ([]float32, error) {
-	n := b.Width * b.Height
-	out := make([]float32, 0, n)
-	for i := 0; i < n; i++ {
-		v := b.At(i)
-		if !workers.Finite(v) || v == hansenNoData || (info.HasNoData && v == info.NoData) {
-			continue
-		}
-		if v < 0 || v > 100 {
-			return nil, fmt.Errorf("%s: tree-cover value %v at pixel %d is outside 0..100", path, v, i)
-		}
-		out = append(out, float32(v))
+	out := make([]float32, 0, b.Width*b.Height)
+	var bad int
+	var badV float64
+	switch s := b.Data.(type) {
+	case []uint8: // Hansen's type
+		out, bad, badV = canopyValues(out, s, info)
+	case []float64:
+		out, bad, badV = canopyValues(out, s, info)
+	default: // exact float64 conversion, as Band.At gives
+		out, bad, badV = canopyValues(out, b.Float64s(), info)
+	}
+	if bad >= 0 {
+		return nil, fmt.Errorf("%s: tree-cover value %v at pixel %d is outside 0..100", path, badV, bad)
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("%s: no valid tree-cover pixels", path)
@@ -227,22 +229,23 @@ func hansenReadVariant() workers.Variant {
 // Hansen raster.
 func hansenQuality(env workers.Env, s *workers.Scene, annual *workers.SceneFile) (map[string]any, error) {
 	out := map[string]any{}
+	var scratch []float32
 	for _, f := range sceneTIFFs(s) {
 		b, info, err := env.Band(f.Path, 1)
 		if err != nil {
 			return nil, err
 		}
-		vals := bandFloat32(b)
-		valid, positive := 0, 0
-		for _, v := range vals {
-			if hansenValid(v, info) {
-				valid++
-				if v > 0 {
-					positive++
-				}
-			}
+		v := viewOf(b, &scratch)
+		var valid, positive int
+		switch nd := nodataOf(info); {
+		case v.u8 != nil:
+			valid, positive = hansenCounts(v.u8, nd)
+		case v.u16 != nil:
+			valid, positive = hansenCounts(v.u16, nd)
+		default:
+			valid, positive = hansenCounts(v.f32, nd)
 		}
-		e := map[string]any{"pixels": len(vals), "valid": valid, "nodata": len(vals) - valid, "positive": positive}
+		e := map[string]any{"pixels": v.len(), "valid": valid, "nodata": v.len() - valid, "positive": positive}
 		if f == annual {
 			e["annual_mask"] = true
 			e["fallback_required"] = valid == 0

@@ -214,13 +214,10 @@ func checkSARScene(s *workers.Scene) error {
 	return nil
 }
 
-// bandFloat32 returns a band's samples as float32 (exact for the integer
-// and float32 types the sources use): a float32 band's own samples,
-// otherwise a converted copy.
-func bandFloat32(b *raster.Band) []float32 { return bandFloat32Into(nil, b) }
-
-// bandFloat32Into is bandFloat32 converting into dst's memory when it is
-// large enough; callers reuse dst across bands.
+// bandFloat32Into returns a band's samples as float32 (exact for the
+// integer and float32 types the sources use): a float32 band's own
+// samples, otherwise a conversion into dst's memory when it is large
+// enough; callers reuse dst across bands.
 func bandFloat32Into(dst []float32, b *raster.Band) []float32 {
 	switch s := b.Data.(type) {
 	case []float32:
@@ -240,12 +237,7 @@ func bandFloat32Into(dst []float32, b *raster.Band) []float32 {
 	case []float64:
 		return toFloat32(dst, s)
 	}
-	n := b.Width * b.Height
-	dst = grow32(dst, n)
-	for i := range dst {
-		dst[i] = float32(b.At(i))
-	}
-	return dst
+	return dst[:0] // not a sample slice (raster.Band.Validate rejects it): no samples
 }
 
 // toFloat32 converts samples to float32 into dst's memory. Each integer
@@ -267,16 +259,6 @@ func grow32(dst []float32, n int) []float32 {
 	return dst[:n]
 }
 
-// validFloat32Sample reports whether a sample is finite and not the declared
-// nodata.
-func validFloat32Sample(v float32, info workers.RasterInfo) bool {
-	f := float64(v)
-	if !workers.Finite(f) {
-		return false
-	}
-	return !(info.HasNoData && f == info.NoData)
-}
-
 // float32NoData returns the declared nodata as the float32 a sample must
 // equal to match it (float64(v) == NoData); ok is false when no float32
 // can (no nodata, NaN, or a value float32 cannot hold exactly).
@@ -288,20 +270,6 @@ func float32NoData(info workers.RasterInfo) (nd float32, ok bool) {
 // finiteBits32 reports whether v is finite from its exponent bits.
 func finiteBits32(v float32) bool { return math.Float32bits(v)&0x7f800000 != 0x7f800000 }
 
-// validMask32 sets mask[i] to validFloat32Sample(vals[i], info), reusing
-// mask's memory.
-func validMask32(mask []bool, vals []float32, info workers.RasterInfo) []bool {
-	if cap(mask) < len(vals) {
-		mask = make([]bool, len(vals))
-	}
-	mask = mask[:len(vals)]
-	nd, hasND := float32NoData(info)
-	for i, v := range vals {
-		mask[i] = math.Float32bits(v)&0x7f800000 != 0x7f800000 && !(hasND && v == nd)
-	}
-	return mask
-}
-
 // EpochIndices are one optical epoch's NDVI and NBR means.
 type EpochIndices struct {
 	Epoch string
@@ -312,109 +280,83 @@ type EpochIndices struct {
 	NDVIPixels, NBRPixels int
 }
 
-// normalizedDifference computes (a-b)/(a+b) in float32 for the pixels
-// where region (nil: every pixel) holds and both samples are valid, and
-// returns the finite values in row-major order.
-func normalizedDifference(a, b []float32, ia, ib workers.RasterInfo, region []bool) []float32 {
-	out, _ := normalizedDifferences(a, b, nil, validMask32(nil, a, ia), validMask32(nil, b, ib), nil, region, nil, nil)
-	return out
-}
-
-// normalizedDifferences is normalizedDifference fused over a stack: in one
-// pass over the pixels where region (nil: every pixel) holds and n is
-// valid (mask mn) it appends the finite (n-a)/(n+a) where a is valid (ma)
-// to outA and, when b is not nil, the finite (n-b)/(n+b) where b is valid
-// (mb) to outB, in row-major order.
-func normalizedDifferences(n, a, b []float32, mn, ma, mb, region []bool, outA, outB []float32) ([]float32, []float32) {
-	outA, outB = outA[:0], outB[:0]
-	a, ma = a[:len(n)], ma[:len(n)]
-	mn = mn[:len(n)]
-	if region != nil {
-		region = region[:len(n)]
-	}
-	if b != nil {
-		b, mb = b[:len(n)], mb[:len(n)]
-	}
-	for i, x := range n {
-		if region != nil && !region[i] || !mn[i] {
-			continue
-		}
-		if ma[i] {
-			y := a[i]
-			if v := (x - y) / (x + y); finiteBits32(v) {
-				outA = append(outA, v)
-			}
-		}
-		if b != nil && mb[i] {
-			y := b[i]
-			if v := (x - y) / (x + y); finiteBits32(v) {
-				outB = append(outB, v)
-			}
-		}
-	}
-	return outA, outB
-}
-
 // opticalScratch holds an optical stack's reusable per-epoch buffers:
-// converted bands, their validity masks and the index values.
+// float32 conversions of bands that are neither uint8 nor uint16 nor
+// float32 (or of mixed types) and the index values of the whole AOI and
+// of the region.
 type opticalScratch struct {
-	b4, b8, b12 []float32
-	m4, m8, m12 []bool
-	ndvi, nbr   []float32
+	c4, c8, c12 []float32
+	aoi, reg    indexValues
 }
 
-// epochIndices computes an epoch's NDVI = (B8-B4)/(B8+B4) and
-// NBR = (B8-B12)/(B8+B12) means (spec type 1 step 1) over region (nil: the
-// whole AOI), which must be on the epoch's grid. B8's validity mask is
-// computed once for both indices, which one pass computes; sc's buffers
-// are reused from epoch to epoch.
-func epochIndices(env workers.Env, e opticalEpoch, region []bool, regionInfo *workers.RasterInfo, sc *opticalScratch) (EpochIndices, error) {
-	out := EpochIndices{Epoch: e.Epoch, Path: e.File.Path}
-	get := func(name string, conv *[]float32, mask *[]bool) ([]float32, workers.RasterInfo, error) {
+// epochMeans computes an epoch's NDVI = (B8-B4)/(B8+B4) and
+// NBR = (B8-B12)/(B8+B12) means (spec type 1 step 1) over the whole AOI
+// (when whole is true) and over region (when not nil), in one pass over
+// the three bands. The region must be on the epoch's grid: when it is
+// not, regionErr says so and only the AOI means are computed. sc's
+// buffers are reused from epoch to epoch.
+func epochMeans(env workers.Env, e opticalEpoch, whole bool, region []bool, regionInfo *workers.RasterInfo, sc *opticalScratch) (aoi, reg EpochIndices, regionErr, err error) {
+	aoi = EpochIndices{Epoch: e.Epoch, Path: e.File.Path}
+	reg = aoi
+	get := func(name string, scratch *[]float32) (bandView, workers.RasterInfo, error) {
 		bi, err := declaredBand(e.File, name)
 		if err != nil {
 			if name == "B12" {
-				return nil, workers.RasterInfo{}, fmt.Errorf("missing NBR input: %w", err)
+				return bandView{}, workers.RasterInfo{}, fmt.Errorf("missing NBR input: %w", err)
 			}
-			return nil, workers.RasterInfo{}, err
+			return bandView{}, workers.RasterInfo{}, err
 		}
 		b, info, err := env.Band(e.File.Path, bi)
 		if err != nil {
-			return nil, workers.RasterInfo{}, err
+			return bandView{}, workers.RasterInfo{}, err
 		}
-		v := bandFloat32Into(*conv, b)
-		if _, own := b.Data.([]float32); !own {
-			// Keep the converted memory for the next epoch; a float32
-			// band's own samples are shared and never written.
-			*conv = v
-		}
-		*mask = validMask32(*mask, v, info)
-		return v, info, nil
+		return viewOf(b, scratch), info, nil
 	}
-	b4, i4, err := get("B4", &sc.b4, &sc.m4)
+	v4, i4, err := get("B4", &sc.c4)
 	if err != nil {
-		return out, err
+		return aoi, reg, nil, err
 	}
-	b8, i8, err := get("B8", &sc.b8, &sc.m8)
+	v8, i8, err := get("B8", &sc.c8)
 	if err != nil {
-		return out, err
+		return aoi, reg, nil, err
 	}
-	b12, i12, err := get("B12", &sc.b12, &sc.m12)
+	v12, i12, err := get("B12", &sc.c12)
 	if err != nil {
-		return out, err
+		return aoi, reg, nil, err
 	}
+	n := v8.len()
 	if region != nil {
 		if err := workers.CheckSameGrid("the Hansen loss mask", *regionInfo, e.File.Path, i8); err != nil {
-			return out, fmt.Errorf("optical epoch %s is not on the Hansen loss mask's grid: %w", e.File.Path, err)
+			regionErr = fmt.Errorf("optical epoch %s is not on the Hansen loss mask's grid: %w", e.File.Path, err)
+			region = nil
+		} else if len(region) != n {
+			regionErr = fmt.Errorf("optical epoch %s has %d pixels, the Hansen loss mask %d", e.File.Path, n, len(region))
+			region = nil
 		}
 	}
-	if len(b4) != len(b8) || len(b12) != len(b8) || i4.Width != i8.Width || i12.Width != i8.Width {
-		return out, fmt.Errorf("optical epoch %s: bands B4, B8 and B12 differ in size", e.File.Path)
+	if v4.len() != n || v12.len() != n || i4.Width != i8.Width || i12.Width != i8.Width {
+		return aoi, reg, regionErr, fmt.Errorf("optical epoch %s: bands B4, B8 and B12 differ in size", e.File.Path)
 	}
-	sc.ndvi, sc.nbr = normalizedDifferences(b8, b4, b12, sc.m8, sc.m4, sc.m12, region, sc.ndvi, sc.nbr)
-	out.NDVI, out.NDVIPixels = numpy.MeanFloat32(sc.ndvi), len(sc.ndvi)
-	out.NBR, out.NBRPixels = numpy.MeanFloat32(sc.nbr), len(sc.nbr)
-	return out, nil
+	var wa, wr *indexValues
+	if whole {
+		wa = &sc.aoi
+	}
+	if region != nil {
+		wr = &sc.reg
+	}
+	if wa == nil && wr == nil {
+		return aoi, reg, regionErr, nil
+	}
+	indexStack(v8, v4, v12, nodataOf(i8), nodataOf(i4), nodataOf(i12), region, wa, wr, sc)
+	if wa != nil {
+		aoi.NDVI, aoi.NDVIPixels = numpy.MeanFloat32(wa.ndvi), len(wa.ndvi)
+		aoi.NBR, aoi.NBRPixels = numpy.MeanFloat32(wa.nbr), len(wa.nbr)
+	}
+	if wr != nil {
+		reg.NDVI, reg.NDVIPixels = numpy.MeanFloat32(wr.ndvi), len(wr.ndvi)
+		reg.NBR, reg.NBRPixels = numpy.MeanFloat32(wr.nbr), len(wr.nbr)
+	}
+	return aoi, reg, regionErr, nil
 }
 
 // OpticalDrops is the whole-period optical change: mean of the available
@@ -450,29 +392,88 @@ func opticalDrops(env workers.Env, s *workers.Scene, loss *HansenLoss) (*Optical
 	if err != nil {
 		return nil, err
 	}
-	var region []bool
-	var rinfo *workers.RasterInfo
-	od := &OpticalDrops{Region: "aoi"}
-	if loss != nil && len(loss.Indices) > 0 {
-		region, rinfo, od.Region = loss.Mask, &loss.Info, "event_year_loss"
-	}
-	var preNDVI, postNDVI, preNBR, postNBR []float32
+	region, rinfo, name := lossRegion(loss)
 	var sc opticalScratch
+	var per []EpochIndices
 	for _, e := range eps {
-		ei, err := epochIndices(env, e, region, rinfo, &sc)
+		aoi, reg, regionErr, err := epochMeans(env, e, region == nil, region, rinfo, &sc)
+		if err == nil {
+			err = regionErr
+		}
 		if err != nil {
 			return nil, err
 		}
+		if region == nil {
+			per = append(per, aoi)
+		} else {
+			per = append(per, reg)
+		}
+	}
+	return dropsOf(s, per, name)
+}
+
+// opticalDropsWithAOI is opticalDrops together with the whole-AOI epoch
+// means, both from one pass over each epoch's bands (spec type 3 needs
+// the AOI means for the window and the loss-region drops). Its errors and
+// their order are those of the AOI means computed first, then check (the
+// caller's test of the AOI means), then opticalDrops.
+func opticalDropsWithAOI(env workers.Env, s *workers.Scene, loss *HansenLoss, check func([]EpochIndices) error) ([]EpochIndices, *OpticalDrops, error) {
+	eps, err := opticalEpochs(s)
+	if err != nil {
+		return nil, nil, err
+	}
+	region, rinfo, name := lossRegion(loss)
+	var sc opticalScratch
+	var aois, regs []EpochIndices
+	var firstRegionErr error
+	for _, e := range eps {
+		aoi, reg, regionErr, err := epochMeans(env, e, true, region, rinfo, &sc)
+		if err != nil {
+			return nil, nil, err
+		}
+		if regionErr != nil && firstRegionErr == nil {
+			firstRegionErr = regionErr
+		}
+		aois, regs = append(aois, aoi), append(regs, reg)
+	}
+	if err := check(aois); err != nil {
+		return nil, nil, err
+	}
+	if firstRegionErr != nil {
+		return nil, nil, firstRegionErr
+	}
+	if region == nil {
+		regs = aois
+	}
+	od, err := dropsOf(s, regs, name)
+	return aois, od, err
+}
+
+// lossRegion returns the Hansen event-year loss cells as a region with its
+// grid and name, or a nil region ("aoi") when there is none.
+func lossRegion(loss *HansenLoss) ([]bool, *workers.RasterInfo, string) {
+	if loss != nil && len(loss.Indices) > 0 {
+		return loss.Mask, &loss.Info, "event_year_loss"
+	}
+	return nil, nil, "aoi"
+}
+
+// dropsOf groups per-epoch means (in canonical order) by pre and post and
+// computes the drops over the named region.
+func dropsOf(s *workers.Scene, per []EpochIndices, region string) (*OpticalDrops, error) {
+	od := &OpticalDrops{Region: region}
+	var preNDVI, postNDVI, preNBR, postNBR []float32
+	for _, ei := range per {
 		od.Epochs = append(od.Epochs, ei)
-		if strings.HasPrefix(e.Epoch, "pre_") {
+		if strings.HasPrefix(ei.Epoch, "pre_") {
 			preNDVI, preNBR = append(preNDVI, ei.NDVI), append(preNBR, ei.NBR)
 			if workers.Finite(float64(ei.NDVI)) {
-				od.PreEpochs = append(od.PreEpochs, e.Epoch)
+				od.PreEpochs = append(od.PreEpochs, ei.Epoch)
 			}
 		} else {
 			postNDVI, postNBR = append(postNDVI, ei.NDVI), append(postNBR, ei.NBR)
 			if workers.Finite(float64(ei.NDVI)) {
-				od.PostEps = append(od.PostEps, e.Epoch)
+				od.PostEps = append(od.PostEps, ei.Epoch)
 			}
 		}
 	}
@@ -520,14 +521,8 @@ func declaredBandMean(env workers.Env, f *workers.SceneFile, name string, buf *[
 	if err != nil {
 		return 0, 0, err
 	}
-	vals := bandFloat32(b) // a SAR band's own float32 samples
-	nd, hasND := float32NoData(info)
-	valid := (*buf)[:0]
-	for _, v := range vals {
-		if math.Float32bits(v)&0x7f800000 != 0x7f800000 && !(hasND && v == nd) {
-			valid = append(valid, v)
-		}
-	}
+	var scratch []float32
+	valid := gatherBand(*buf, viewOf(b, &scratch), nodataOf(info))
 	*buf = valid
 	if len(valid) == 0 {
 		return 0, 0, fmt.Errorf("%s: band %s has no valid pixel", f.Path, name)
@@ -656,32 +651,6 @@ func hansenCode(v float32, path string, i int) (int, error) {
 	return int(f), nil
 }
 
-// lossYearCells checks the codes of a lossyear.tif band and lists, for
-// each loss code 1..25, its valid cells in row-major order; valid counts
-// every valid cell (code 0, no loss, included).
-func lossYearCells(vals []float32, info workers.RasterInfo, path string) (byCode [26][]int, valid int, err error) {
-	for i, v := range vals {
-		if !hansenValid(v, info) {
-			continue
-		}
-		c, err := hansenCode(v, path, i)
-		if err != nil {
-			return byCode, 0, err
-		}
-		valid++
-		if c > 0 {
-			byCode[c] = append(byCode[c], i)
-		}
-	}
-	return byCode, valid, nil
-}
-
-// hansenValid reports whether a Hansen sample is valid: finite, not 255 and
-// not the raster's declared nodata.
-func hansenValid(v float32, info workers.RasterInfo) bool {
-	return validFloat32Sample(v, info) && v != hansenNoData
-}
-
 // eventYearLoss selects the event-year loss cells: the positive valid cells
 // of loss_year_<year>.tif, or, when that mask has no valid cell, the cells
 // of the declared lossyear.tif equal to year-2000 (spec type 2 steps 2-3),
@@ -695,20 +664,22 @@ func eventYearLoss(env workers.Env, s *workers.Scene, year int) (*HansenLoss, er
 	if err != nil {
 		return nil, err
 	}
-	vals := bandFloat32(b)
-	hl := &HansenLoss{EventYear: year, Source: "annual_mask", Path: af.Path, Info: info, Mask: make([]bool, len(vals))}
-	for i, v := range vals {
-		if !hansenValid(v, info) {
-			continue
-		}
-		if v < 0 {
-			return nil, fmt.Errorf("%s: pixel %d has negative loss value %v", af.Path, i, v)
-		}
-		hl.AnnualValid++
-		if v > 0 {
-			hl.Mask[i] = true
-			hl.Indices = append(hl.Indices, i)
-		}
+	var scratch []float32
+	v := viewOf(b, &scratch)
+	hl := &HansenLoss{EventYear: year, Source: "annual_mask", Path: af.Path, Info: info, Mask: make([]bool, v.len())}
+	var bad int
+	var badV float32
+	nd := nodataOf(info)
+	switch {
+	case v.u8 != nil:
+		hl.Indices, hl.AnnualValid, bad, badV = annualLoss(v.u8, nd, hl.Mask)
+	case v.u16 != nil:
+		hl.Indices, hl.AnnualValid, bad, badV = annualLoss(v.u16, nd, hl.Mask)
+	default:
+		hl.Indices, hl.AnnualValid, bad, badV = annualLoss(v.f32, nd, hl.Mask)
+	}
+	if bad >= 0 {
+		return nil, fmt.Errorf("%s: pixel %d has negative loss value %v", af.Path, bad, badV)
 	}
 	if hl.AnnualValid == 0 {
 		lf, err := s.Require("lossyear.tif")
@@ -719,15 +690,14 @@ func eventYearLoss(env workers.Env, s *workers.Scene, year int) (*HansenLoss, er
 		if err != nil {
 			return nil, err
 		}
-		lvals := bandFloat32(lb)
-		byCode, valid, err := lossYearCells(lvals, linfo, lf.Path)
+		byCode, valid, err := bandLossYearCells(lb, linfo, lf.Path)
 		if err != nil {
 			return nil, err
 		}
 		if year < 2001 || year > 2025 {
 			return nil, fmt.Errorf("event year %d is outside Hansen's 2001..2025 code range", year)
 		}
-		hl = &HansenLoss{EventYear: year, Source: "lossyear_fallback", Path: lf.Path, Info: linfo, Mask: make([]bool, len(lvals)), Indices: byCode[year-2000]}
+		hl = &HansenLoss{EventYear: year, Source: "lossyear_fallback", Path: lf.Path, Info: linfo, Mask: make([]bool, lb.Width*lb.Height), Indices: byCode[year-2000]}
 		for _, i := range hl.Indices {
 			hl.Mask[i] = true
 		}

@@ -574,25 +574,17 @@ func detectClearingInterval(env workers.Env, a workers.Args) (*workers.Result, e
 	if err != nil {
 		return nil, err
 	}
-	eps, err := opticalEpochs(optical)
-	if err != nil {
-		return nil, err
-	}
-	var aoi []EpochIndices
-	var osc opticalScratch
-	for _, e := range eps {
-		ei, err := epochIndices(env, e, nil, nil, &osc)
-		if err != nil {
-			return nil, err
-		}
-		aoi = append(aoi, ei)
-	}
-	names, pairs, best := dominantPair(aoi)
+	var names []string
+	var pairs []WindowPair
+	var best *WindowPair
 	confirmed := loss.AreaHa >= 0.5
-	if confirmed && best == nil {
-		return nil, fmt.Errorf("DetectChange: Hansen confirms %v ha of %d loss but only %d optical epoch(s) have finite NDVI and NBR; two are needed", loss.AreaHa, year, len(names))
-	}
-	od, err := opticalDrops(env, optical, loss)
+	aoi, od, err := opticalDropsWithAOI(env, optical, loss, func(aoi []EpochIndices) error {
+		names, pairs, best = dominantPair(aoi)
+		if confirmed && best == nil {
+			return fmt.Errorf("DetectChange: Hansen confirms %v ha of %d loss but only %d optical epoch(s) have finite NDVI and NBR; two are needed", loss.AreaHa, year, len(names))
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -688,7 +680,7 @@ func computeLossByYear(env workers.Env, a workers.Args) (*workers.Result, error)
 	if err != nil {
 		return nil, err
 	}
-	byCode, valid, err := lossYearCells(bandFloat32(b), info, f.Path)
+	byCode, valid, err := bandLossYearCells(b, info, f.Path)
 	if err != nil {
 		return nil, err
 	}

@@ -162,11 +162,15 @@ func scoreClassTable(env workers.Env, a workers.Args, scale string) (*workers.Re
 		return nil, fmt.Errorf("%s: empty analysis population (no valid %s pixel in scope %s)", val.Path, val.Handle, sch.Scope)
 	}
 	members := make([][]int, len(bins))
+	lower, upper := make([]float64, len(bins)), make([]float64, len(bins))
+	for b, bin := range bins {
+		lower[b], upper[b] = val.asDtype(bin.Lower), val.asDtype(bin.Upper)
+	}
 	for _, i := range sel {
 		v := val.F64[i]
 		k := -1
-		for b, bin := range bins {
-			if v >= val.asDtype(bin.Lower) && v < val.asDtype(bin.Upper) {
+		for b := range lower {
+			if v >= lower[b] && v < upper[b] {
 				k = b
 				break
 			}

@@ -336,12 +336,11 @@ func loadBinaryMask(env workers.Env, s *workers.Scene, file string) (*HazardMask
 }
 
 // declaredSamples is band 1 of a scene's declared raster with the nodata
-// its tag and sidecar declare and its samples as float64.
+// its tag and sidecar declare.
 type declaredSamples struct {
 	file      *workers.SceneFile
 	band      *raster.Band
 	info      workers.RasterInfo
-	vals      []float64
 	nodata    float64
 	hasNoData bool
 }
@@ -357,7 +356,7 @@ func readDeclaredSamples(env workers.Env, s *workers.Scene, file string) (*decla
 	if err != nil {
 		return nil, err
 	}
-	return &declaredSamples{file: f, band: b, info: info, vals: samples64(b), nodata: nd, hasNoData: hasND}, nil
+	return &declaredSamples{file: f, band: b, info: info, nodata: nd, hasNoData: hasND}, nil
 }
 
 // loadCodedMask reads a declared mask whose valid values are the integers
@@ -369,25 +368,13 @@ func loadCodedMask(env workers.Env, s *workers.Scene, file string, maxCode int) 
 	if err != nil {
 		return nil, err
 	}
-	f, vals, nd, hasND := d.file, d.vals, d.nodata, d.hasNoData
-	n := len(vals)
-	m := &HazardMask{Path: f.Path, Info: d.info, Band: d.band, Handle: stem(f.Path), IsSet: make([]bool, n), OK: make([]bool, n)}
-	for i, v := range vals {
-		if !workers.Finite(v) || (hasND && v == nd) {
-			continue
+	f := d.file
+	m := &HazardMask{Path: f.Path, Info: d.info, Band: d.band, Handle: stem(f.Path)}
+	if bad, v := bandCodedCells(m, d.band, d.nodata, d.hasNoData, maxCode); bad >= 0 {
+		if maxCode == 1 {
+			return nil, fmt.Errorf("%s: pixel %d has value %v; a binary mask holds only 0 and 1", f.Path, bad, v)
 		}
-		if v != math.Trunc(v) || v < 0 || v > float64(maxCode) {
-			if maxCode == 1 {
-				return nil, fmt.Errorf("%s: pixel %d has value %v; a binary mask holds only 0 and 1", f.Path, i, v)
-			}
-			return nil, fmt.Errorf("%s: pixel %d has value %v; allowed codes are 0..%d", f.Path, i, v, maxCode)
-		}
-		m.Valid++
-		m.OK[i] = true
-		if v > 0 {
-			m.Ones = append(m.Ones, i)
-			m.IsSet[i] = true
-		}
+		return nil, fmt.Errorf("%s: pixel %d has value %v; allowed codes are 0..%d", f.Path, bad, v, maxCode)
 	}
 	if m.Valid == 0 {
 		return nil, fmt.Errorf("%s: no valid pixels", f.Path)
@@ -411,15 +398,6 @@ type Continuous struct {
 	Valid []int
 }
 
-// samples64 returns a band's samples as float64: a float64 band's own
-// samples, otherwise one typed conversion (exact for every sample type).
-func samples64(b *raster.Band) []float64 {
-	if d, ok := b.Data.([]float64); ok {
-		return d
-	}
-	return b.Float64s()
-}
-
 // loadContinuous reads a declared single-band continuous raster. Nodata
 // (tag or sidecar) and non-finite pixels are invalid; at least one pixel
 // must be valid.
@@ -431,15 +409,9 @@ func loadContinuous(env workers.Env, s *workers.Scene, file string) (*Continuous
 	if err != nil {
 		return nil, err
 	}
-	f, vals, nd, hasND := d.file, d.vals, d.nodata, d.hasNoData
-	c := &Continuous{Path: f.Path, Handle: stem(f.Path), Info: d.info, Band: d.band, F64: vals, OK: make([]bool, len(vals))}
-	for i, v := range vals {
-		if !workers.Finite(v) || (hasND && v == nd) {
-			continue
-		}
-		c.OK[i] = true
-		c.Valid = append(c.Valid, i)
-	}
+	f := d.file
+	c := &Continuous{Path: f.Path, Handle: stem(f.Path), Info: d.info, Band: d.band}
+	bandContinuousCells(c, d.band, d.nodata, d.hasNoData)
 	if len(c.Valid) == 0 {
 		return nil, fmt.Errorf("%s: no finite valid pixels", f.Path)
 	}

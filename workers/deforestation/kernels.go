@@ -1,0 +1,272 @@
+package deforestation
+
+import (
+	"github.com/geodisaster/engine/raster"
+	"github.com/geodisaster/engine/workers"
+)
+
+// Typed per-pixel kernels of the family. Each band's sample type is
+// switched on once (bandView); the loops then read the typed slice
+// directly, with no per-sample interface or method call, and convert each
+// sample to float32 exactly as the NumPy reference's astype(float32) does,
+// so the values, their order and the pairwise means are bit-identical to
+// converting the band first.
+
+// sample is the element type of a decoded band's Data.
+type sample interface {
+	~uint8 | ~int8 | ~uint16 | ~int16 | ~uint32 | ~int32 | ~float32 | ~float64
+}
+
+// nodata32 is a declared nodata as the float32 a sample must equal to
+// match it; ok is false when no float32 can (see float32NoData).
+type nodata32 struct {
+	v  float32
+	ok bool
+}
+
+func nodataOf(info workers.RasterInfo) nodata32 {
+	v, ok := float32NoData(info)
+	return nodata32{v: v, ok: ok}
+}
+
+// valid reports whether x is finite and not the nodata.
+func (nd nodata32) valid(x float32) bool { return finiteBits32(x) && !(nd.ok && x == nd.v) }
+
+// bandView is a band's samples as one of the kernels' typed slices: the
+// band's own uint8, uint16 or float32 samples, or, for any other type, a
+// float32 conversion (exact for the integer types up to 16 bits, one
+// rounding otherwise, as float32(v) is in the kernels).
+type bandView struct {
+	u8  []uint8
+	u16 []uint16
+	f32 []float32
+}
+
+// viewOf returns b's view; a conversion goes into *scratch's memory, kept
+// there for the next band.
+func viewOf(b *raster.Band, scratch *[]float32) bandView {
+	switch s := b.Data.(type) {
+	case []uint8:
+		return bandView{u8: s}
+	case []uint16:
+		return bandView{u16: s}
+	case []float32:
+		return bandView{f32: s}
+	}
+	v := bandFloat32Into(*scratch, b)
+	*scratch = v
+	return bandView{f32: v}
+}
+
+// len is the number of samples.
+func (v bandView) len() int { return len(v.u8) + len(v.u16) + len(v.f32) }
+
+// float32s returns the view as float32, converting integer samples into
+// *scratch.
+func (v bandView) float32s(scratch *[]float32) []float32 {
+	switch {
+	case v.u8 != nil:
+		*scratch = toFloat32(*scratch, v.u8)
+	case v.u16 != nil:
+		*scratch = toFloat32(*scratch, v.u16)
+	default:
+		return v.f32
+	}
+	return *scratch
+}
+
+// indexValues are the finite NDVI and NBR values of one region of an
+// epoch, row-major; their memory is reused from epoch to epoch.
+type indexValues struct{ ndvi, nbr []float32 }
+
+// indexKernel computes NDVI = (n-a)/(n+a) and NBR = (n-b)/(n+b) in
+// float32 in one pass over the pixels where n (B8) is valid: a value is
+// kept when its other band is valid and the value is finite. Every kept
+// value goes to aoi (when not nil) and, where region holds, to reg (when
+// region is not nil). The three slices have one length.
+func indexKernel[T sample](n, a, b []T, ndN, ndA, ndB nodata32, region []bool, aoi, reg *indexValues) {
+	m := len(n)
+	a, b = a[:m], b[:m]
+	var an, ab, rn, rb []float32
+	if aoi != nil {
+		an, ab = grow32(aoi.ndvi, m), grow32(aoi.nbr, m)
+	}
+	if region != nil {
+		region = region[:m]
+		rn, rb = grow32(reg.ndvi, m), grow32(reg.nbr, m)
+	}
+	ka, kb, kra, krb := 0, 0, 0, 0
+	whole := aoi != nil
+	for i, v := range n {
+		in := region != nil && region[i]
+		if !whole && !in {
+			continue
+		}
+		x := float32(v)
+		if !ndN.valid(x) {
+			continue
+		}
+		if y := float32(a[i]); ndA.valid(y) {
+			ka, kra = keep((x-y)/(x+y), whole, in, an, ka, rn, kra)
+		}
+		if y := float32(b[i]); ndB.valid(y) {
+			kb, krb = keep((x-y)/(x+y), whole, in, ab, kb, rb, krb)
+		}
+	}
+	if aoi != nil {
+		aoi.ndvi, aoi.nbr = an[:ka], ab[:kb]
+	}
+	if region != nil {
+		reg.ndvi, reg.nbr = rn[:kra], rb[:krb]
+	}
+}
+
+// keep stores a finite index value d at aoi[ka] when whole and at reg[kr]
+// when in, and returns the advanced counts.
+func keep(d float32, whole, in bool, aoi []float32, ka int, reg []float32, kr int) (int, int) {
+	if !finiteBits32(d) {
+		return ka, kr
+	}
+	if whole {
+		aoi[ka] = d
+		ka++
+	}
+	if in {
+		reg[kr] = d
+		kr++
+	}
+	return ka, kr
+}
+
+// indexStack runs indexKernel on B8, B4 and B12 in their own sample type
+// when they share one, otherwise on float32 conversions in sc's buffers.
+func indexStack(b8, b4, b12 bandView, ndN, ndA, ndB nodata32, region []bool, aoi, reg *indexValues, sc *opticalScratch) {
+	switch {
+	case b8.u16 != nil && b4.u16 != nil && b12.u16 != nil:
+		indexKernel(b8.u16, b4.u16, b12.u16, ndN, ndA, ndB, region, aoi, reg)
+	case b8.u8 != nil && b4.u8 != nil && b12.u8 != nil:
+		indexKernel(b8.u8, b4.u8, b12.u8, ndN, ndA, ndB, region, aoi, reg)
+	default:
+		indexKernel(b8.float32s(&sc.c8), b4.float32s(&sc.c4), b12.float32s(&sc.c12), ndN, ndA, ndB, region, aoi, reg)
+	}
+}
+
+// gatherValid writes the valid samples of s (finite, not nd) as float32
+// into dst's memory, in row-major order.
+func gatherValid[T sample](dst []float32, s []T, nd nodata32) []float32 {
+	dst = grow32(dst, len(s))
+	k := 0
+	for _, v := range s {
+		x := float32(v)
+		dst[k] = x
+		if nd.valid(x) {
+			k++
+		}
+	}
+	return dst[:k]
+}
+
+// gatherBand is gatherValid on a band's view.
+func gatherBand(dst []float32, v bandView, nd nodata32) []float32 {
+	switch {
+	case v.u8 != nil:
+		return gatherValid(dst, v.u8, nd)
+	case v.u16 != nil:
+		return gatherValid(dst, v.u16, nd)
+	}
+	return gatherValid(dst, v.f32, nd)
+}
+
+// hansenOK reports whether a Hansen sample (as float32) is valid: finite,
+// not the declared nodata and not 255.
+func hansenOK(x float32, nd nodata32) bool { return nd.valid(x) && x != hansenNoData }
+
+// hansenCounts counts the valid and the valid positive cells of a Hansen
+// band.
+func hansenCounts[T sample](s []T, nd nodata32) (valid, positive int) {
+	for _, v := range s {
+		x := float32(v)
+		if hansenOK(x, nd) {
+			valid++
+			if x > 0 {
+				positive++
+			}
+		}
+	}
+	return valid, positive
+}
+
+// annualLoss marks in mask and lists the valid positive cells of an
+// annual loss mask and counts its valid cells; it stops at the first
+// valid negative sample, returning its index (bad, -1 when none) and value.
+func annualLoss[T sample](s []T, nd nodata32, mask []bool) (idx []int, valid, bad int, badV float32) {
+	mask = mask[:len(s)]
+	for i, v := range s {
+		x := float32(v)
+		if !hansenOK(x, nd) {
+			continue
+		}
+		if x < 0 {
+			return idx, valid, i, x
+		}
+		valid++
+		if x > 0 {
+			mask[i] = true
+			idx = append(idx, i)
+		}
+	}
+	return idx, valid, -1, 0
+}
+
+// lossYearCells checks the codes of a lossyear.tif band and lists, for
+// each loss code 1..25, its valid cells in row-major order; valid counts
+// every valid cell (code 0, no loss, included).
+func lossYearCells[T sample](s []T, info workers.RasterInfo, path string) (byCode [26][]int, valid int, err error) {
+	nd := nodataOf(info)
+	for i, v := range s {
+		x := float32(v)
+		if !hansenOK(x, nd) {
+			continue
+		}
+		c, err := hansenCode(x, path, i)
+		if err != nil {
+			return byCode, 0, err
+		}
+		valid++
+		if c > 0 {
+			byCode[c] = append(byCode[c], i)
+		}
+	}
+	return byCode, valid, nil
+}
+
+// bandLossYearCells is lossYearCells on a band in its own sample type.
+func bandLossYearCells(b *raster.Band, info workers.RasterInfo, path string) ([26][]int, int, error) {
+	var scratch []float32
+	v := viewOf(b, &scratch)
+	switch {
+	case v.u8 != nil:
+		return lossYearCells(v.u8, info, path)
+	case v.u16 != nil:
+		return lossYearCells(v.u16, info, path)
+	}
+	return lossYearCells(v.f32, info, path)
+}
+
+// canopyValues appends the valid tree-cover values of s (finite, not 255,
+// not the declared nodata, compared as float64 samples) as float32 to out;
+// it stops at the first valid value outside 0..100, returning its index
+// (bad, -1 when none) and value.
+func canopyValues[T sample](out []float32, s []T, info workers.RasterInfo) (vals []float32, bad int, badV float64) {
+	for i, x := range s {
+		v := float64(x)
+		if !workers.Finite(v) || v == hansenNoData || (info.HasNoData && v == info.NoData) {
+			continue
+		}
+		if v < 0 || v > 100 {
+			return out, i, v
+		}
+		out = append(out, float32(v))
+	}
+	return out, -1, 0
+}
