@@ -145,13 +145,7 @@ func TestPolygonizeShapes(t *testing.T) {
 // straightforward corner-by-corner tracer it replaced (polygonizeRef,
 // below) on random 8-connected labellings: same rings, same vertex order.
 func TestPolygonizeRandomMatchesReference(t *testing.T) {
-	seed := uint32(777)
-	rnd := func() uint32 {
-		seed ^= seed << 13
-		seed ^= seed >> 17
-		seed ^= seed << 5
-		return seed
-	}
+	rnd := xorshift32(777)
 	for trial := 0; trial < 300; trial++ {
 		w, h := int(rnd()%30)+1, int(rnd()%30)+1
 		density := rnd() % 100
