@@ -126,14 +126,7 @@ func (m *Env) PutTIFF(t testing.TB, card workers.FileCard, w, h int, dt raster.D
 			t.Fatal(err)
 		}
 		for i, v := range vals {
-			switch d := b.Data.(type) {
-			case []uint8:
-				d[i] = uint8(v)
-			case []uint16:
-				d[i] = uint16(v)
-			case []float32:
-				d[i] = float32(v)
-			}
+			b.Set(i, v)
 		}
 		bs = append(bs, b)
 	}
