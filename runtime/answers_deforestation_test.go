@@ -110,15 +110,9 @@ func TestDeforestationMutationsRejected(t *testing.T) {
 			r.Handles["optical_stack_1"].Files[0].BandNames = []string{"B2", "B3", "B4", "B8", "B11", "SWIR2"}
 		}, "missing NBR input"},
 		{"confirmed loss with one eligible epoch", cwe, func(r *workers.Record) {
-			h := r.Handles["optical_timeseries_1"]
-			var keep = h.Files[:0]
-			for _, f := range h.Files {
-				if strings.HasSuffix(f.Path, "/pre_1.tif") || strings.HasSuffix(f.Path, "/post_1.tif") {
-					keep = append(keep, f)
-				}
-			}
-			h.Files = keep
-			r.Handles["optical_timeseries_1"] = h
+			workertest.DropFiles(r, "optical_timeseries_1", func(f workers.FileCard) bool {
+				return !strings.HasSuffix(f.Path, "/pre_1.tif") && !strings.HasSuffix(f.Path, "/post_1.tif")
+			})
 		}, "two are needed"},
 		{"missing annual mask file", fld, func(r *workers.Record) {
 			f := &r.Handles["forest_mask_1"].Files[0]

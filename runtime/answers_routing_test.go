@@ -180,15 +180,7 @@ func TestRoutingInputMutations(t *testing.T) {
 			r.Handles["route_inputs_1"] = h
 		}, 0, "absent/metadata.json", ""},
 		{"undeclared roads", func(t *testing.T, r *workers.Record) {
-			h := r.Handles["route_inputs_1"]
-			var keep []workers.FileCard
-			for _, f := range h.Files {
-				if !strings.HasSuffix(f.Path, "roads.geojson") {
-					keep = append(keep, f)
-				}
-			}
-			h.Files = keep
-			r.Handles["route_inputs_1"] = h
+			workertest.DropFiles(r, "route_inputs_1", func(f workers.FileCard) bool { return strings.HasSuffix(f.Path, "roads.geojson") })
 		}, 0, `"roads.geojson"`, ""},
 		{"prepared overlay declared", func(t *testing.T, r *workers.Record) {
 			h := r.Handles["route_inputs_1"]

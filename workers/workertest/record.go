@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/geodisaster/engine/workers"
@@ -40,4 +41,12 @@ func CloneRecord(t testing.TB, r workers.Record) workers.Record {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// DropFiles removes from a declared handle of r the files drop accepts,
+// leaving the slice r shares with the record it was copied from as it is.
+func DropFiles(r *workers.Record, handle string, drop func(workers.FileCard) bool) {
+	h := r.Handles[handle]
+	h.Files = slices.DeleteFunc(slices.Clone(h.Files), drop)
+	r.Handles[handle] = h
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/geodisaster/engine/raster"
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/workers"
+	"github.com/geodisaster/engine/workers/workertest"
 )
 
 // mhTypeIDs are the 20 multi-hazard question types.
@@ -254,11 +255,8 @@ func rewriteRaster(t *testing.T, dir string, rec *workers.Record, rel string, ed
 	ds.Close()
 	edit(b)
 	opts.Transform[2] += shiftX
-	var buf bytes.Buffer
-	if err := raster.Write(&buf, []*raster.Band{b}, opts); err != nil {
-		t.Fatal(err)
-	}
-	rewrite(t, dir, rec, rel, buf.Bytes())
+	data := workertest.EncodeTIFF(t, []*raster.Band{b}, opts)
+	rewrite(t, dir, rec, rel, data)
 	side := strings.TrimSuffix(rel, ".tif") + ".json"
 	raw, err := os.ReadFile(filepath.Join(dir, side))
 	if err != nil {
@@ -266,7 +264,7 @@ func rewriteRaster(t *testing.T, dir string, rec *workers.Record, rel string, ed
 	}
 	var m map[string]any
 	_ = json.Unmarshal(raw, &m)
-	s := sha256.Sum256(buf.Bytes())
+	s := sha256.Sum256(data)
 	m["sha256"] = hex.EncodeToString(s[:])
 	nb, _ := json.Marshal(m)
 	rewrite(t, dir, rec, side, nb)
@@ -385,15 +383,7 @@ func TestMultiHazardFileMutationsRejected(t *testing.T) {
 			})
 		}, "a polygon ring has 3 positions"},
 		{"hazard handle without inventory", "urban_expansion_a", func(t *testing.T, dir string, rec *workers.Record) {
-			h := rec.Handles["hazard_stack_1"]
-			var keep []workers.FileCard
-			for _, f := range h.Files {
-				if !strings.HasSuffix(f.Path, "available_handles.json") {
-					keep = append(keep, f)
-				}
-			}
-			h.Files = keep
-			rec.Handles["hazard_stack_1"] = h
+			workertest.DropFiles(rec, "hazard_stack_1", func(f workers.FileCard) bool { return strings.HasSuffix(f.Path, "available_handles.json") })
 		}, "declares no available_handles.json"},
 		{"raster missing from inventory", "air_pollution_b", func(t *testing.T, dir string, rec *workers.Record) {
 			editJSON(t, dir, rec, declared(t, *rec, "available_handles.json"), func(m map[string]any) { m["handles"] = []string{"cams_no2__peak"} })
