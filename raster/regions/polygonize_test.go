@@ -198,24 +198,16 @@ func polygonizeRef(labels []int32, width, height, n int) ([]PixelPolygon, error)
 				lab = l
 				return nil
 			}
-			if se != 0 && se != ne {
-				if err := add(dirE, se); err != nil {
-					return nil, err
-				}
-			}
-			if sw != 0 && sw != se {
-				if err := add(dirS, sw); err != nil {
-					return nil, err
-				}
-			}
-			if nw != 0 && nw != sw {
-				if err := add(dirW, nw); err != nil {
-					return nil, err
-				}
-			}
-			if ne != 0 && ne != nw {
-				if err := add(dirN, ne); err != nil {
-					return nil, err
+			// An edge leaves the corner where a component's pixel (l)
+			// meets a different one (other) across it.
+			for _, e := range [...]struct {
+				d        uint8
+				l, other int32
+			}{{dirE, se, ne}, {dirS, sw, se}, {dirW, nw, sw}, {dirN, ne, nw}} {
+				if e.l != 0 && e.l != e.other {
+					if err := add(e.d, e.l); err != nil {
+						return nil, err
+					}
 				}
 			}
 			v := y*vw + x
