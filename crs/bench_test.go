@@ -57,15 +57,25 @@ func benchGrid(n int, lon0, lat0, dlon, dlat float64) (lon, lat []float64) {
 	return lon, lat
 }
 
+// projectedEPSG is the projected CRS EPSG:code. A failure fails tb.
+func projectedEPSG(tb testing.TB, code int) *core.ProjectedCRS {
+	tb.Helper()
+	c, err := FromEPSG(code)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	p, ok := c.(*core.ProjectedCRS)
+	if !ok {
+		tb.Fatalf("EPSG:%d is not a projected CRS", code)
+	}
+	return p
+}
+
 // benchConversion times 1e6 conversions from a projected CRS's base
 // geographic CRS with Transform (lon/lat, always_xy order).
 func benchConversion(b *testing.B, code int, lon0, lat0, dlon, dlat float64) {
 	const n = 1000000
-	c, err := FromEPSG(code)
-	if err != nil {
-		b.Fatal(err)
-	}
-	p := c.(*core.ProjectedCRS)
+	p := projectedEPSG(b, code)
 	base := CRS(p.Base)
 	lon, lat := benchGrid(n, lon0, lat0, dlon, dlat)
 	b.ResetTimer()
@@ -93,8 +103,7 @@ func BenchmarkPolarStereoForward1e6(b *testing.B) { benchConversion(b, 3031, -18
 // BenchmarkTMInverse1e6 converts EPSG:31467 back to DHDN.
 func BenchmarkTMInverse1e6(b *testing.B) {
 	const n = 1000000
-	c, _ := FromEPSG(31467)
-	p := c.(*core.ProjectedCRS)
+	p := projectedEPSG(b, 31467)
 	x, y := benchGrid(n, 3400000, 5300000, 200000, 200000)
 	b.ResetTimer()
 	for b.Loop() {
@@ -122,11 +131,7 @@ func BenchmarkPolarStereoForwardSlices1e6(b *testing.B) {
 
 func benchSlices(b *testing.B, code int, lon0, lat0, dlon, dlat float64) {
 	const n = 1000000
-	c, err := FromEPSG(code)
-	if err != nil {
-		b.Fatal(err)
-	}
-	p := c.(*core.ProjectedCRS)
+	p := projectedEPSG(b, code)
 	t, err := NewTransformer(p.Base, p)
 	if err != nil {
 		b.Fatal(err)

@@ -32,27 +32,22 @@ func FromEPSG(code int) (CRS, error) {
 //
 // Geographic systems take x = longitude and y = latitude in degrees (the
 // "always_xy" order of pyproj, cs2cs's order with EPSG:4326 overridden);
-// projected systems take easting/northing in their linear unit.
-type CRS interface {
-	// String returns the identifier Parse accepts: "EPSG:n" or
-	// "aeqd:LAT,LON".
-	String() string
-	// EPSG returns the EPSG code, or 0 for a system without one (aeqd).
-	EPSG() int
-	// Geographic reports whether coordinates are longitude/latitude degrees.
-	Geographic() bool
-	// Unit returns the linear unit of projected coordinates; geographic
-	// systems return Degree.
-	Unit() Unit
-	// ToLonLat converts (x, y) of this system to WGS84 longitude and
-	// latitude in degrees; errors for non-finite input or points outside
-	// the projection's domain.
-	ToLonLat(x, y float64) (lon, lat float64, err error)
-	// FromLonLat converts WGS84 longitude/latitude (degrees) to (x, y) of
-	// this system; errors for latitudes outside [-90, 90], non-finite
-	// input or points outside the projection's domain.
-	FromLonLat(lon, lat float64) (x, y float64, err error)
-}
+// projected systems take easting/northing in their linear unit. Its
+// methods:
+//   - String returns the identifier Parse accepts: "EPSG:n" or
+//     "aeqd:LAT,LON".
+//   - EPSG returns the EPSG code, or 0 for a system without one (aeqd).
+//   - Geographic reports whether coordinates are longitude/latitude
+//     degrees.
+//   - Unit returns the linear unit of projected coordinates; geographic
+//     systems return Degree.
+//   - ToLonLat(x, y) converts (x, y) of this system to WGS84 longitude
+//     and latitude in degrees; errors for non-finite input or points
+//     outside the projection's domain.
+//   - FromLonLat(lon, lat) converts WGS84 longitude/latitude (degrees) to
+//     (x, y) of this system; errors for latitudes outside [-90, 90],
+//     non-finite input or points outside the projection's domain.
+type CRS = core.CRS
 
 // Unit is a unit of coordinates: its name (Name: "metre", "foot", "US
 // survey foot", "degree") and, for linear units, its length in metres

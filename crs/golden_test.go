@@ -1,7 +1,6 @@
 package crs
 
 import (
-	"encoding/json"
 	"math"
 	"os"
 	"strings"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/geodisaster/engine/crs/internal/core"
 	"github.com/geodisaster/engine/crs/internal/proj"
+	"github.com/geodisaster/engine/internal/golden"
 )
 
 // crsGoldens mirrors conformance/geodesy/crs_goldens.json, written by
@@ -23,14 +23,8 @@ type crsGoldens struct {
 
 func loadCRSGoldens(t testing.TB) crsGoldens {
 	t.Helper()
-	b, err := os.ReadFile("../conformance/geodesy/crs_goldens.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var g crsGoldens
-	if err := json.Unmarshal(b, &g); err != nil {
-		t.Fatal(err)
-	}
+	golden.Load(t, "../conformance/geodesy/crs_goldens.json", &g)
 	return g
 }
 

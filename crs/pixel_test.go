@@ -1,19 +1,15 @@
 package crs
 
 import (
-	"encoding/json"
 	"math"
-	"os"
 	"testing"
+
+	"github.com/geodisaster/engine/internal/golden"
 )
 
 // TestPixelGoldens compares PixelXY and RowCol bit for bit with rasterio
 // (conformance/geodesy/gen_pixel.py).
 func TestPixelGoldens(t *testing.T) {
-	b, err := os.ReadFile("../conformance/geodesy/pixel_goldens.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var g struct {
 		Cases []struct {
 			Transform [6]float64
@@ -21,9 +17,7 @@ func TestPixelGoldens(t *testing.T) {
 			RowCol    [][4]float64
 		}
 	}
-	if err := json.Unmarshal(b, &g); err != nil {
-		t.Fatal(err)
-	}
+	golden.Load(t, "../conformance/geodesy/pixel_goldens.json", &g)
 	offsets := map[string]PixelOffset{"center": Center, "ul": UpperLeft, "ur": UpperRight, "ll": LowerLeft, "lr": LowerRight}
 	n := 0
 	for _, c := range g.Cases {

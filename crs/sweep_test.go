@@ -86,30 +86,20 @@ func checkSweepCRS(s sweepCRS) (fwdErr, invErr float64, failure string) {
 	projSwap := authoritySwapped(p)
 	deg := base.Angular.Radians / proj.DegToRad
 	for _, pt := range s.Points {
-		bx, by := pt[0], pt[1]
-		if baseSwap {
-			bx, by = by, bx
-		}
+		bx, by := swapIf(baseSwap, pt[0], pt[1])
 		x, y, err := Transform(base, p, bx, by)
 		if err != nil {
 			return fwdErr, invErr, fmt.Sprintf("forward (%v, %v): %v", pt[0], pt[1], err)
 		}
-		if projSwap {
-			x, y = y, x
-		}
+		x, y = swapIf(projSwap, x, y)
 		d := math.Hypot(x-pt[2], y-pt[3]) * p.Linear.Metres
 		fwdErr = math.Max(fwdErr, d)
-		px, py := pt[2], pt[3]
-		if projSwap {
-			px, py = py, px
-		}
+		px, py := swapIf(projSwap, pt[2], pt[3])
 		lon, lat, err := Transform(p, base, px, py)
 		if err != nil {
 			return fwdErr, invErr, fmt.Sprintf("inverse (%v, %v): %v", pt[2], pt[3], err)
 		}
-		if baseSwap {
-			lon, lat = lat, lon
-		}
+		lon, lat = swapIf(baseSwap, lon, lat)
 		// lon/lat now in authority order as pt[4], pt[5].
 		e1 := math.Abs(lon - pt[4])
 		e2 := math.Abs(lat - pt[5])
@@ -127,6 +117,15 @@ func checkSweepCRS(s sweepCRS) (fwdErr, invErr float64, failure string) {
 		failure += fmt.Sprintf(" inverse %.3g deg", invErr)
 	}
 	return fwdErr, invErr, failure
+}
+
+// swapIf returns (b, a) when swap is set, else (a, b): a point between
+// authority axis order and the always_xy order Transform takes.
+func swapIf(swap bool, a, b float64) (float64, float64) {
+	if swap {
+		return b, a
+	}
+	return a, b
 }
 
 // sweepReport compares every CRS of a sweep and summarises per method.

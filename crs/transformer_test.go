@@ -5,16 +5,10 @@ import (
 	"errors"
 	"math"
 	"testing"
-
-	"github.com/geodisaster/engine/crs/internal/core"
 )
 
 func TestTransformSlices(t *testing.T) {
-	c, err := FromEPSG(31467)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := c.(*core.ProjectedCRS)
+	p := projectedEPSG(t, 31467)
 	tr, err := NewTransformer(p.Base, p)
 	if err != nil {
 		t.Fatal(err)

@@ -84,6 +84,20 @@ func firstDiff(a, b string) string {
 // byte for a seeded sample of EPSG CRSs (GEODISASTER_CRS_DESCRIBE=all for
 // every code).
 func TestWKT2MatchesPROJ(t *testing.T) {
+	compareDescribed(t, func(d described) (string, error) {
+		w, err := WKT2FromEPSG(d.Code)
+		if err != nil || w == d.WKT {
+			return "", err
+		}
+		return "WKT2 differs: " + firstDiff(w, d.WKT), nil
+	})
+}
+
+// compareDescribed runs diff on each CRS of PROJ's described sample (or
+// every code with GEODISASTER_CRS_DESCRIBE=all) that PROJ could describe:
+// an error or a non-empty difference fails the test, the first 20
+// differences are printed.
+func compareDescribed(t *testing.T, diff func(described) (string, error)) {
 	args := []string{"--sample", "300", "--seed", "27"}
 	if os.Getenv("GEODISASTER_CRS_DESCRIBE") == "all" {
 		args = []string{"--all"}
@@ -94,15 +108,15 @@ func TestWKT2MatchesPROJ(t *testing.T) {
 		if d.Error != "" {
 			continue
 		}
-		w, err := WKT2FromEPSG(d.Code)
+		msg, err := diff(d)
 		if err != nil {
 			t.Errorf("EPSG:%d: %v", d.Code, err)
 			continue
 		}
-		if w != d.WKT {
+		if msg != "" {
 			bad++
 			if bad <= 20 {
-				t.Errorf("EPSG:%d WKT2 differs: %s", d.Code, firstDiff(w, d.WKT))
+				t.Errorf("EPSG:%d %s", d.Code, msg)
 			}
 		}
 	}
@@ -151,36 +165,23 @@ func jsonDiff(path string, a, b any) string {
 // TestPROJJSONMatchesPROJ requires crs.PROJJSON to give pyproj's
 // to_json_dict() for the same sample (every key and value).
 func TestPROJJSONMatchesPROJ(t *testing.T) {
-	args := []string{"--sample", "300", "--seed", "27"}
-	if os.Getenv("GEODISASTER_CRS_DESCRIBE") == "all" {
-		args = []string{"--all"}
-	}
-	bad := 0
-	res := loadDescribed(t, args...)
-	for _, d := range res {
-		if d.Error != "" {
-			continue
-		}
+	compareDescribed(t, func(d described) (string, error) {
 		b, err := PROJJSONFromEPSG(d.Code)
 		if err != nil {
-			t.Errorf("EPSG:%d: %v", d.Code, err)
-			continue
+			return "", err
 		}
 		var ours, theirs any
 		if err := json.Unmarshal(b, &ours); err != nil {
-			t.Fatalf("EPSG:%d: %v\n%s", d.Code, err, b)
+			return "", fmt.Errorf("%v\n%s", err, b)
 		}
 		if err := json.Unmarshal(d.PROJJSON, &theirs); err != nil {
-			t.Fatal(err)
+			return "", fmt.Errorf("PROJ's PROJJSON: %v", err)
 		}
 		if diff := jsonDiff("", ours, theirs); diff != "" {
-			bad++
-			if bad <= 20 {
-				t.Errorf("EPSG:%d PROJJSON differs at %s", d.Code, diff)
-			}
+			return "PROJJSON differs at " + diff, nil
 		}
-	}
-	t.Logf("%d CRSs compared, %d differ", len(res), bad)
+		return "", nil
+	})
 }
 
 // userDefinedDefs are PROJ strings of CRSs without an EPSG code, one or

@@ -1,10 +1,10 @@
 package geodesy
 
 import (
-	"encoding/json"
 	"math"
-	"os"
 	"testing"
+
+	"github.com/geodisaster/engine/internal/golden"
 )
 
 // goldens mirrors conformance/geodesy/geodesy_goldens.json, written by
@@ -25,14 +25,8 @@ type goldens struct {
 
 func loadGoldens(t testing.TB) goldens {
 	t.Helper()
-	b, err := os.ReadFile("../conformance/geodesy/geodesy_goldens.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var g goldens
-	if err := json.Unmarshal(b, &g); err != nil {
-		t.Fatal(err)
-	}
+	golden.Load(t, "../conformance/geodesy/geodesy_goldens.json", &g)
 	return g
 }
 

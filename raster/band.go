@@ -205,6 +205,32 @@ func (b *Band) At(i int) float64 {
 	panic(fmt.Sprintf("raster: Band.At on data of type %T", b.Data))
 }
 
+// Set stores v at sample i (row-major index), converted as Go converts a
+// float64 to the band's type: At's inverse for values the type holds. It
+// panics if i is out of range, like a slice index.
+func (b *Band) Set(i int, v float64) {
+	switch d := b.Data.(type) {
+	case []uint8:
+		d[i] = uint8(v)
+	case []int8:
+		d[i] = int8(v)
+	case []uint16:
+		d[i] = uint16(v)
+	case []int16:
+		d[i] = int16(v)
+	case []uint32:
+		d[i] = uint32(v)
+	case []int32:
+		d[i] = int32(v)
+	case []float32:
+		d[i] = float32(v)
+	case []float64:
+		d[i] = v
+	default:
+		panic(fmt.Sprintf("raster: Band.Set on data of type %T", b.Data))
+	}
+}
+
 // Float64s returns a converted copy of the samples as float64 (nil for an
 // invalid band).
 func (b *Band) Float64s() []float64 {

@@ -1,7 +1,6 @@
 package raster
 
 import (
-	"reflect"
 	"testing"
 )
 
@@ -33,9 +32,13 @@ func TestBandAccessors(t *testing.T) {
 		if err := b.Validate(); err != nil || b.Len() != 6 || len(b.Bytes()) != 6*dt.Size() {
 			t.Fatalf("%v: %v", dt, err)
 		}
-		setSample(b, 4, 7)
+		b.Set(4, 7)
+		b.Set(5, 2.5)
 		if b.At(4) != 7 || b.Float64s()[4] != 7 || b.At(0) != 0 {
 			t.Errorf("%v: At/Float64s %v %v", dt, b.At(4), b.Float64s())
+		}
+		if want := map[bool]float64{false: 2, true: 2.5}[dt == Float32 || dt == Float64]; b.At(5) != want {
+			t.Errorf("%v: Set(5, 2.5) reads back %v, want %v (Go's conversion)", dt, b.At(5), want)
 		}
 		le := LittleEndianBytes(b)
 		if len(le) != 6*dt.Size() {
@@ -52,10 +55,4 @@ func TestBandAccessors(t *testing.T) {
 	if bad.Validate() == nil {
 		t.Error("type mismatch accepted")
 	}
-}
-
-// setSample stores v in sample i of b.
-func setSample(b *Band, i int, v float64) {
-	e := reflect.ValueOf(b.Data).Index(i)
-	e.Set(reflect.ValueOf(v).Convert(e.Type()))
 }

@@ -1,7 +1,6 @@
 package raster
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"syscall"
@@ -91,15 +90,7 @@ func benchSmall(b *testing.B, comp string, pred int) *Dataset {
 	for i := range s {
 		s[i] = float32((i*7919)%1000)/10 + float32(i%1024)*0.01
 	}
-	var buf bytes.Buffer
-	if err := Write(&buf, []*Band{band}, WriteOptions{Compression: comp, Predictor: pred, TileSize: 256}); err != nil {
-		b.Fatal(err)
-	}
-	d, err := OpenReaderAt(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
-	if err != nil {
-		b.Fatal(err)
-	}
-	return d
+	return openTIFF(b, Write, []*Band{band}, WriteOptions{Compression: comp, Predictor: pred, TileSize: 256})
 }
 
 func benchDecode(b *testing.B, comp string, pred int) {

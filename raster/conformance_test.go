@@ -2,7 +2,6 @@ package raster
 
 import (
 	"context"
-	"encoding/json"
 	"math"
 	"os"
 	"os/exec"
@@ -10,6 +9,8 @@ import (
 	"sort"
 	"strconv"
 	"testing"
+
+	goldens "github.com/geodisaster/engine/internal/golden"
 )
 
 // compactCorpus is the committed conformance corpus built by
@@ -52,14 +53,8 @@ type goldenFile struct {
 
 func loadGoldens(t *testing.T, dir string) goldenFile {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(dir, "goldens.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var g goldenFile
-	if err := json.Unmarshal(b, &g); err != nil {
-		t.Fatal(err)
-	}
+	goldens.Load(t, filepath.Join(dir, "goldens.json"), &g)
 	if len(g.Files) == 0 {
 		t.Fatalf("%s/goldens.json lists no files", dir)
 	}

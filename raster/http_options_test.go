@@ -14,12 +14,8 @@ import (
 // testGeoTIFF returns a small tiled GeoTIFF.
 func testGeoTIFF(t *testing.T) []byte {
 	t.Helper()
-	var buf bytes.Buffer
-	if err := Write(&buf, []*Band{testBand(t, 300, 200, Uint16, 3)}, WriteOptions{Compression: "deflate", TileSize: 128, EPSG: 4326,
-		Transform: [6]float64{0.01, 0, 10, 0, -0.01, 50}}); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return encodeTIFF(t, Write, []*Band{testBand(t, 300, 200, Uint16, 3)}, WriteOptions{Compression: "deflate", TileSize: 128, EPSG: 4326,
+		Transform: [6]float64{0.01, 0, 10, 0, -0.01, 50}})
 }
 
 func TestOpenHTTPRetriesWithBackoff(t *testing.T) {

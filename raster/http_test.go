@@ -35,12 +35,8 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 
 func TestHTTPRangeRead(t *testing.T) {
 	band := testBand(t, 2048, 2048, Float32, 5)
-	var buf bytes.Buffer
-	if err := Write(&buf, []*Band{band}, WriteOptions{Compression: "none", TileSize: 256, EPSG: 4326,
-		Transform: [6]float64{1, 0, 0, 0, -1, 0}}); err != nil {
-		t.Fatal(err)
-	}
-	file := buf.Bytes()
+	file := encodeTIFF(t, Write, []*Band{band}, WriteOptions{Compression: "none", TileSize: 256, EPSG: 4326,
+		Transform: [6]float64{1, 0, 0, 0, -1, 0}})
 	srv, reqs, sent := rangeServer(t, file)
 	d, err := Open(srv.URL + "/x.tif")
 	if err != nil {

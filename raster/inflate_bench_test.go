@@ -99,7 +99,7 @@ func synthTiles(seed int64, t DataType, pred int, at func(x, y float64, r *rand.
 	r := rand.New(rand.NewSource(seed))
 	band, _ := NewBand(512, 512, t)
 	for i := 0; i < band.Len(); i++ {
-		setSample(band, i, at(float64(i%512), float64(i/512), r))
+		band.Set(i, at(float64(i%512), float64(i/512), r))
 	}
 	return tilesOf([]*Band{band}, pred)
 }

@@ -9,15 +9,8 @@ import (
 
 func TestOverviewsOfACOG(t *testing.T) {
 	band := testBand(t, 1000, 600, Uint8, 9)
-	var buf bytes.Buffer
-	if err := WriteCOG(&buf, []*Band{band}, WriteOptions{Compression: "deflate", TileSize: 256, EPSG: 32633,
-		Transform: [6]float64{10, 0, 500000, 0, -10, 4000000}}); err != nil {
-		t.Fatal(err)
-	}
-	d, err := OpenReaderAt(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := openTIFF(t, WriteCOG, []*Band{band}, WriteOptions{Compression: "deflate", TileSize: 256, EPSG: 32633,
+		Transform: [6]float64{10, 0, 500000, 0, -10, 4000000}})
 	if d.OverviewCount() != 2 || d.Structure().Overviews != 2 {
 		t.Fatalf("%d overviews", d.OverviewCount())
 	}

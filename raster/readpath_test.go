@@ -114,14 +114,7 @@ func TestReadBandsAllocStorage(t *testing.T) {
 		for i := range raw {
 			raw[i] = byte(i*31 + 7)
 		}
-		var buf bytes.Buffer
-		if err := Write(&buf, []*Band{b}, WriteOptions{Compression: "deflate", TileSize: 16}); err != nil {
-			t.Fatal(err)
-		}
-		ds, err := OpenReaderAt(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
-		if err != nil {
-			t.Fatal(err)
-		}
+		ds := openTIFF(t, Write, []*Band{b}, WriteOptions{Compression: "deflate", TileSize: 16})
 		w := Window{Width: 37, Height: 29}
 		var given []byte
 		got, err := ds.readBandsAlloc(context.Background(), []int{1}, w, func(n int) []byte {
@@ -160,14 +153,7 @@ func TestStartReadBands(t *testing.T) {
 		b1.Data.([]float32)[i] = float32(i%977) * 0.25
 		b2.Data.([]float32)[i] = -float32(i%613) * 0.5
 	}
-	var buf bytes.Buffer
-	if err := Write(&buf, []*Band{b1, b2}, WriteOptions{Compression: "deflate", Predictor: 3, TileSize: 32}); err != nil {
-		t.Fatal(err)
-	}
-	ds, err := OpenReaderAt(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds := openTIFF(t, Write, []*Band{b1, b2}, WriteOptions{Compression: "deflate", Predictor: 3, TileSize: 32})
 	w := Window{Width: 300, Height: 200}
 	hooks := rasterhook.Get[*Dataset, Window, *Band]()
 	for _, delay := range []time.Duration{0, 5 * time.Millisecond} {

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -13,6 +14,28 @@ import (
 
 	"github.com/geodisaster/engine/crs"
 )
+
+// encodeTIFF encodes bands with write (Write or WriteCOG) and opts and
+// returns the file. A failure fails tb.
+func encodeTIFF(tb testing.TB, write func(io.Writer, []*Band, WriteOptions) error, bands []*Band, opts WriteOptions) []byte {
+	tb.Helper()
+	var buf bytes.Buffer
+	if err := write(&buf, bands, opts); err != nil {
+		tb.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// openTIFF encodes bands as a GeoTIFF with opts and opens the file from
+// memory. A failure fails tb.
+func openTIFF(tb testing.TB, write func(io.Writer, []*Band, WriteOptions) error, bands []*Band, opts WriteOptions) *Dataset {
+	tb.Helper()
+	d, err := openBytes(encodeTIFF(tb, write, bands, opts))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return d
+}
 
 // testBand returns a deterministic band of type t with a mix of values.
 func testBand(t *testing.T, w, h int, typ DataType, seed int) *Band {

@@ -1,10 +1,7 @@
 package runtime_test
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,6 +12,7 @@ import (
 	"github.com/geodisaster/engine/raster"
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/workers"
+	"github.com/geodisaster/engine/workers/workertest"
 )
 
 var forestTypes = []string{
@@ -48,21 +46,9 @@ func rewriteRaster(t *testing.T, dir string, r *workers.Record, handle, suffix s
 		}
 		tr, _ := ds.Transform()
 		nd, _ := ds.NoData()
-		var buf bytes.Buffer
-		if err := raster.Write(&buf, []*raster.Band{b}, raster.WriteOptions{EPSG: ds.EPSG(), Transform: tr, NoData: &nd}); err != nil {
-			t.Fatal(err)
-		}
+		data := workertest.EncodeTIFF(t, []*raster.Band{b}, raster.WriteOptions{EPSG: ds.EPSG(), Transform: tr, NoData: &nd})
 		ds.Close()
-		files[k].Path = "mutated/" + r.ID + "/" + files[k].Path
-		full := filepath.Join(dir, files[k].Path)
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		sum := sha256.Sum256(buf.Bytes())
-		files[k].SHA256 = hex.EncodeToString(sum[:])
+		workertest.WriteFile(t, dir, &files[k], "mutated/"+r.ID+"/"+files[k].Path, data)
 		return
 	}
 	t.Fatalf("%s declares no %s", handle, suffix)
@@ -72,10 +58,7 @@ func rewriteRaster(t *testing.T, dir string, r *workers.Record, handle, suffix s
 // and requires each named error for its intended reason.
 func TestDeforestationMutationsRejected(t *testing.T) {
 	dir, recs := forestCorpus(t)
-	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng := newEngine(t, runtime.Config{DatasetRoot: dir})
 	setArg := func(step int, k string, v any) func(r *workers.Record) {
 		return func(r *workers.Record) { r.GTChain[step].Args[k] = v }
 	}
@@ -127,15 +110,9 @@ func TestDeforestationMutationsRejected(t *testing.T) {
 			r.Handles["optical_stack_1"].Files[0].BandNames = []string{"B2", "B3", "B4", "B8", "B11", "SWIR2"}
 		}, "missing NBR input"},
 		{"confirmed loss with one eligible epoch", cwe, func(r *workers.Record) {
-			h := r.Handles["optical_timeseries_1"]
-			var keep = h.Files[:0]
-			for _, f := range h.Files {
-				if strings.HasSuffix(f.Path, "/pre_1.tif") || strings.HasSuffix(f.Path, "/post_1.tif") {
-					keep = append(keep, f)
-				}
-			}
-			h.Files = keep
-			r.Handles["optical_timeseries_1"] = h
+			workertest.DropFiles(r, "optical_timeseries_1", func(f workers.FileCard) bool {
+				return !strings.HasSuffix(f.Path, "/pre_1.tif") && !strings.HasSuffix(f.Path, "/post_1.tif")
+			})
 		}, "two are needed"},
 		{"missing annual mask file", fld, func(r *workers.Record) {
 			f := &r.Handles["forest_mask_1"].Files[0]
@@ -157,7 +134,7 @@ func TestDeforestationMutationsRejected(t *testing.T) {
 	var batch []workers.Record
 	want := map[string]string{}
 	for _, m := range muts {
-		r := clone(t, recs[m.id])
+		r := workertest.CloneRecord(t, recs[m.id])
 		if r.ID == "" {
 			t.Fatalf("%s: no record %s", m.name, m.id)
 		}
@@ -167,15 +144,15 @@ func TestDeforestationMutationsRejected(t *testing.T) {
 		want[r.ID] = m.want
 	}
 	// File-content mutations.
-	canopy := clone(t, recs[fpr])
+	canopy := workertest.CloneRecord(t, recs[fpr])
 	rewriteRaster(t, dir, &canopy, "forest_mask_1", "treecover2000.tif", 120)
 	canopy.ID += "__mut__canopy_above_100"
 	want[canopy.ID] = "outside 0..100"
-	history := clone(t, recs[myl])
+	history := workertest.CloneRecord(t, recs[myl])
 	rewriteRaster(t, dir, &history, "forest_loss_history_1", "lossyear.tif", 255)
 	history.ID += "__mut__all_nodata_history"
 	want[history.ID] = "all nodata"
-	noFallback := clone(t, recs[fld])
+	noFallback := workertest.CloneRecord(t, recs[fld])
 	rewriteRaster(t, dir, &noFallback, "forest_mask_1", "loss_year_2019.tif", 255)
 	h := noFallback.Handles["forest_mask_1"]
 	h.Files = append(h.Files[:1], h.Files[2:]...) // drop lossyear.tif
@@ -195,7 +172,7 @@ func TestDeforestationMutationsRejected(t *testing.T) {
 // both parallel branches.
 func TestDeforestationProjectionTiming(t *testing.T) {
 	dir, recs := forestCorpus(t)
-	eng, _ := runtime.NewEngine(runtime.Config{DatasetRoot: dir})
+	eng := newEngine(t, runtime.Config{DatasetRoot: dir})
 	ctx := context.Background()
 	for _, id := range []string{"area_estimation__synth_area_003", "change_window_estimation__synth_cwe_001", "severity_proxy_numeric__synth_spn_002"} {
 		rec := recs[id]
@@ -224,7 +201,7 @@ func TestDeforestationProjectionTiming(t *testing.T) {
 // read as declared and its missing epoch reported, never probed for.
 func TestOpticalReadReportsMissingEpochs(t *testing.T) {
 	dir, recs := forestCorpus(t)
-	eng, _ := runtime.NewEngine(runtime.Config{DatasetRoot: dir})
+	eng := newEngine(t, runtime.Config{DatasetRoot: dir})
 	rec := recs["area_estimation__synth_area_002"]
 	s, err := eng.NewSession(rec)
 	if err != nil {

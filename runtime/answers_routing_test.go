@@ -12,6 +12,7 @@ import (
 	"github.com/geodisaster/engine/internal/synthtest"
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/workers"
+	"github.com/geodisaster/engine/workers/workertest"
 )
 
 var routingTypes = []string{"nearest_shelter", "fastest_safest", "visual_overlay"}
@@ -28,21 +29,13 @@ func routingCorpus(t *testing.T) (string, map[string]workers.Record) {
 func routingEngine(t *testing.T) (*runtime.Engine, map[string]workers.Record) {
 	t.Helper()
 	dir, recs := routingCorpus(t)
-	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir, ArtifactDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return eng, recs
+	return newEngine(t, runtime.Config{DatasetRoot: dir, ArtifactDir: t.TempDir()}), recs
 }
 
 // runPrefix opens a session and runs the first n steps of the GT chain.
 func runPrefix(t *testing.T, eng *runtime.Engine, rec workers.Record, n int) *runtime.Session {
 	t.Helper()
-	s, err := eng.NewSession(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s := openSession(t, eng, rec)
 	for _, st := range rec.GTChain[:n] {
 		if _, err := s.Call(context.Background(), st.Tool, st.Args); err != nil {
 			t.Fatalf("%s step %s: %v", rec.ID, st.Tool, err)
@@ -56,10 +49,7 @@ func TestRoutingReplayAndRenderDeterminism(t *testing.T) {
 	var pngs []string
 	for run := 0; run < 2; run++ {
 		art := filepath.Join(t.TempDir(), "art")
-		eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir, ArtifactDir: art})
-		if err != nil {
-			t.Fatal(err)
-		}
+		eng := newEngine(t, runtime.Config{DatasetRoot: dir, ArtifactDir: art})
 		for _, typ := range routingTypes {
 			res := eng.ReplayRecord(context.Background(), recs[typ])
 			if res.Status != "ok" || !res.Correct {
@@ -160,10 +150,7 @@ func TestRoutingMutationsRejected(t *testing.T) {
 // TestRoutingInputMutations corrupts the declared inputs.
 func TestRoutingInputMutations(t *testing.T) {
 	dir, recs := routingCorpus(t)
-	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir, ArtifactDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng := newEngine(t, runtime.Config{DatasetRoot: dir, ArtifactDir: t.TempDir()})
 	// rewrite stores a modified copy of a declared file under a new path.
 	rewrite := func(t *testing.T, r *workers.Record, suffix string, edit func([]byte) []byte) {
 		h := r.Handles["route_inputs_1"]
@@ -174,13 +161,8 @@ func TestRoutingInputMutations(t *testing.T) {
 					t.Fatal(err)
 				}
 				np := strings.Replace(fc.Path, "source_assets/routing/", "source_assets/routing_mut/"+strings.ReplaceAll(t.Name(), "/", "_")+"/", 1)
-				if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, np)), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(filepath.Join(dir, np), edit(b), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				h.Files[i] = workers.FileCard{Path: np}
+				h.Files[i] = workers.FileCard{}
+				workertest.WriteFile(t, dir, &h.Files[i], np, edit(b))
 			}
 		}
 		r.Handles["route_inputs_1"] = h
@@ -198,26 +180,13 @@ func TestRoutingInputMutations(t *testing.T) {
 			r.Handles["route_inputs_1"] = h
 		}, 0, "absent/metadata.json", ""},
 		{"undeclared roads", func(t *testing.T, r *workers.Record) {
-			h := r.Handles["route_inputs_1"]
-			var keep []workers.FileCard
-			for _, f := range h.Files {
-				if !strings.HasSuffix(f.Path, "roads.geojson") {
-					keep = append(keep, f)
-				}
-			}
-			h.Files = keep
-			r.Handles["route_inputs_1"] = h
+			workertest.DropFiles(r, "route_inputs_1", func(f workers.FileCard) bool { return strings.HasSuffix(f.Path, "roads.geojson") })
 		}, 0, `"roads.geojson"`, ""},
 		{"prepared overlay declared", func(t *testing.T, r *workers.Record) {
 			h := r.Handles["route_inputs_1"]
-			np := "source_assets/routing_mut/overlay/route_overlay.png"
-			if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, np)), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(dir, np), []byte("\x89PNG prepared"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			h.Files = append(h.Files, workers.FileCard{Path: np})
+			var card workers.FileCard
+			workertest.WriteFile(t, dir, &card, "source_assets/routing_mut/overlay/route_overlay.png", []byte("\x89PNG prepared"))
+			h.Files = append(h.Files, card)
 			r.Handles["route_inputs_1"] = h
 		}, 0, "prepared overlay", ""},
 		{"route off its edges", func(t *testing.T, r *workers.Record) {
@@ -274,7 +243,7 @@ func TestRoutingInputMutations(t *testing.T) {
 			if typ == "" {
 				typ = "fastest_safest"
 			}
-			rec := clone(t, recs[typ])
+			rec := workertest.CloneRecord(t, recs[typ])
 			c.edit(t, &rec)
 			s, err := eng.NewSession(rec)
 			if err != nil {

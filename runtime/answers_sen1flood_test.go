@@ -3,8 +3,6 @@ package runtime_test
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,6 +13,7 @@ import (
 	"github.com/geodisaster/engine/raster"
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/workers"
+	"github.com/geodisaster/engine/workers/workertest"
 )
 
 // sen1Corpus synthesizes the five Sen1Floods11 types (six records each).
@@ -52,10 +51,7 @@ func stepIndex(rec workers.Record, tool string) int {
 
 func TestSen1FloodChainsReplayCorrect(t *testing.T) {
 	dir, byType := sen1Corpus(t)
-	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng := newEngine(t, runtime.Config{DatasetRoot: dir})
 	for typ, recs := range byType {
 		for _, rec := range recs {
 			res := eng.ReplayRecord(context.Background(), rec)
@@ -70,8 +66,8 @@ func TestSen1FloodChainsReplayCorrect(t *testing.T) {
 // for the complete chain.
 func TestSen1FloodNoAnswerBeforeTaskComplete(t *testing.T) {
 	dir, byType := sen1Corpus(t)
-	eng, _ := runtime.NewEngine(runtime.Config{DatasetRoot: dir})
-	rec := clone(t, byType["sen1_flood_e"][0])
+	eng := newEngine(t, runtime.Config{DatasetRoot: dir})
+	rec := workertest.CloneRecord(t, byType["sen1_flood_e"][0])
 	rec.GTChain = rec.GTChain[:len(rec.GTChain)-1]
 	s, fail, err := runSen1(t, eng, rec)
 	if fail >= 0 {
@@ -84,10 +80,7 @@ func TestSen1FloodNoAnswerBeforeTaskComplete(t *testing.T) {
 
 func TestSen1FloodMutationsRejected(t *testing.T) {
 	dir, byType := sen1Corpus(t)
-	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng := newEngine(t, runtime.Config{DatasetRoot: dir})
 	type mutation struct {
 		name  string
 		typ   string
@@ -119,7 +112,7 @@ func TestSen1FloodMutationsRejected(t *testing.T) {
 	}
 	for _, m := range muts {
 		t.Run(m.name, func(t *testing.T) {
-			rec := clone(t, byType[m.typ][m.k])
+			rec := workertest.CloneRecord(t, byType[m.typ][m.k])
 			i := stepIndex(rec, m.tool)
 			if i < 0 {
 				t.Fatalf("%s has no %s step", m.typ, m.tool)
@@ -133,21 +126,12 @@ func TestSen1FloodMutationsRejected(t *testing.T) {
 	}
 }
 
-// writeFile replaces a declared file and its card's SHA-256.
+// replaceFile replaces the first file of a declared handle, under _mut/,
+// and its card's SHA-256.
 func replaceFile(t *testing.T, dir string, rec *workers.Record, handle string, data []byte) {
 	t.Helper()
-	h := rec.Handles[handle]
-	p := filepath.Join(dir, "_mut", h.Files[0].Path)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	s := sha256.Sum256(data)
-	h.Files[0].Path = "_mut/" + h.Files[0].Path
-	h.Files[0].SHA256 = hex.EncodeToString(s[:])
-	rec.Handles[handle] = h
+	f := &rec.Handles[handle].Files[0]
+	workertest.WriteFile(t, dir, f, "_mut/"+f.Path, data)
 }
 
 func readInfo(t *testing.T, path string) *raster.Dataset {
@@ -165,41 +149,34 @@ func readInfo(t *testing.T, path string) *raster.Dataset {
 
 func TestSen1FloodBadInputsRejected(t *testing.T) {
 	dir, byType := sen1Corpus(t)
-	eng, _ := runtime.NewEngine(runtime.Config{DatasetRoot: dir})
+	eng := newEngine(t, runtime.Config{DatasetRoot: dir})
 	rec := byType["sen1_flood_d"][0]
 	ds := readInfo(t, filepath.Join(dir, rec.Handles["s1_image_1"].Files[0].Path))
 	tr, _ := ds.Transform()
 	w, h := ds.Width(), ds.Height()
-	encode := func(bands []*raster.Band, opts raster.WriteOptions) []byte {
-		var buf bytes.Buffer
-		if err := raster.Write(&buf, bands, opts); err != nil {
-			t.Fatal(err)
-		}
-		return buf.Bytes()
-	}
 	nd := -9999.0
 	t.Run("all-nodata chip", func(t *testing.T) {
-		r := clone(t, rec)
+		r := workertest.CloneRecord(t, rec)
 		vv, _ := raster.NewBand(w, h, raster.Float32)
 		vh, _ := raster.NewBand(w, h, raster.Float32)
 		for i := range vv.Data.([]float32) {
 			vv.Data.([]float32)[i], vh.Data.([]float32)[i] = -9999, -9999
 		}
-		replaceFile(t, dir, &r, "s1_image_1", encode([]*raster.Band{vv, vh}, raster.WriteOptions{NoData: &nd, EPSG: 4326, Transform: tr, BandDescriptions: []string{"VV", "VH"}}))
+		replaceFile(t, dir, &r, "s1_image_1", workertest.EncodeTIFF(t, []*raster.Band{vv, vh}, raster.WriteOptions{NoData: &nd, EPSG: 4326, Transform: tr, BandDescriptions: []string{"VV", "VH"}}))
 		_, fail, err := runSen1(t, eng, r)
 		if fail != stepIndex(r, "MapFlood") || err == nil || !strings.Contains(err.Error(), "all-nodata") {
 			t.Errorf("step %d: %v", fail, err)
 		}
 	})
 	jrc := func(t *testing.T, mutateT bool, value uint8) workers.Record {
-		r := clone(t, rec)
+		r := workertest.CloneRecord(t, rec)
 		b, _ := raster.NewBand(w, h, raster.Uint8)
 		b.Data.([]uint8)[w+3] = value
 		tt := tr
 		if mutateT {
 			tt[2] += tr[0]
 		}
-		replaceFile(t, dir, &r, "jrc_water_1", encode([]*raster.Band{b}, raster.WriteOptions{EPSG: 4326, Transform: tt}))
+		replaceFile(t, dir, &r, "jrc_water_1", workertest.EncodeTIFF(t, []*raster.Band{b}, raster.WriteOptions{EPSG: 4326, Transform: tt}))
 		return r
 	}
 	t.Run("JRC off the SAR grid", func(t *testing.T) {
@@ -228,7 +205,7 @@ func TestSen1FloodBadInputsRejected(t *testing.T) {
 		}
 	})
 	t.Run("missing file", func(t *testing.T) {
-		r := clone(t, rec)
+		r := workertest.CloneRecord(t, rec)
 		h := r.Handles["s1_image_1"]
 		h.Files[0].Path = "source_assets/sen1_flood/absent/S1Portable.tif"
 		r.Handles["s1_image_1"] = h
@@ -245,7 +222,7 @@ func TestSen1FloodArtifactsDeterministic(t *testing.T) {
 	dir, byType := sen1Corpus(t)
 	sums := make([]map[string]string, 2)
 	for k := range sums {
-		eng, _ := runtime.NewEngine(runtime.Config{DatasetRoot: dir, ArtifactDir: filepath.Join(t.TempDir(), "a")})
+		eng := newEngine(t, runtime.Config{DatasetRoot: dir, ArtifactDir: filepath.Join(t.TempDir(), "a")})
 		res := eng.ReplayRecord(context.Background(), byType["sen1_flood_e"][0])
 		if res.Status != "ok" {
 			t.Fatal(*res.Error)
@@ -269,7 +246,7 @@ func TestSen1FloodArtifactsDeterministic(t *testing.T) {
 // into something its schema rejects.
 func TestResolveRevalidatesChangedAnswer(t *testing.T) {
 	dir, byType := sen1Corpus(t)
-	eng, _ := runtime.NewEngine(runtime.Config{DatasetRoot: dir})
+	eng := newEngine(t, runtime.Config{DatasetRoot: dir})
 	s, fail, err := runSen1(t, eng, byType["sen1_flood_e"][0])
 	if fail >= 0 {
 		t.Fatalf("step %d: %v", fail, err)

@@ -1,7 +1,6 @@
 package runtime_test
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -24,11 +23,17 @@ func corpus(t *testing.T) (string, map[string]workers.Record) {
 func corpusEngine(t *testing.T) (*runtime.Engine, map[string]workers.Record, string) {
 	t.Helper()
 	dir, recs := corpus(t)
-	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir})
+	return newEngine(t, runtime.Config{DatasetRoot: dir}), recs, dir
+}
+
+// newEngine returns an engine with cfg. A failure fails t.
+func newEngine(t testing.TB, cfg runtime.Config) *runtime.Engine {
+	t.Helper()
+	eng, err := runtime.NewEngine(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return eng, recs, dir
+	return eng
 }
 
 // openSession opens a session on rec, closed at the end of the test.
@@ -48,20 +53,6 @@ func corpusSession(t *testing.T, typ string) (*runtime.Session, workers.Record) 
 	t.Helper()
 	eng, recs, _ := corpusEngine(t)
 	return openSession(t, eng, recs[typ]), recs[typ]
-}
-
-// clone deep-copies a record through JSON.
-func clone(t *testing.T, r workers.Record) workers.Record {
-	t.Helper()
-	b, err := json.Marshal(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out workers.Record
-	if err := json.Unmarshal(b, &out); err != nil {
-		t.Fatal(err)
-	}
-	return out
 }
 
 // checkRejected checks a replay of mutated records among clean ones: a

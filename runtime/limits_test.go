@@ -19,10 +19,7 @@ import (
 func TestSessionLimitsAndArtifactDir(t *testing.T) {
 	dir, recs := synthtest.Corpus(t, synth.Options{Types: []string{"sen1_flood_a"}, PerType: 1, Seed: 3})
 	rec := recs[0]
-	eng, err := runtime.NewEngine(runtime.Config{DatasetRoot: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	eng := newEngine(t, runtime.Config{DatasetRoot: dir})
 	// run calls the chain until the first error.
 	run := func(s *runtime.Session) error {
 		for _, step := range rec.GTChain {

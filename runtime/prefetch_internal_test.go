@@ -13,6 +13,7 @@ import (
 
 	"github.com/geodisaster/engine/raster"
 	"github.com/geodisaster/engine/workers"
+	"github.com/geodisaster/engine/workers/workertest"
 )
 
 // prefetchFixture writes a two-band float32 GeoTIFF large enough for the
@@ -33,18 +34,12 @@ func prefetchFixture(t *testing.T, mutateCard bool) (*Session, *callEnv, string,
 		}
 		bands[k] = b
 	}
-	var buf bytes.Buffer
-	if err := raster.Write(&buf, bands, raster.WriteOptions{Compression: "deflate", Predictor: 3, TileSize: 128, EPSG: 4326,
-		Transform: [6]float64{0.001, 0, 10, 0, -0.001, 40}}); err != nil {
-		t.Fatal(err)
-	}
-	data := buf.Bytes()
+	data := workertest.EncodeTIFF(t, bands, raster.WriteOptions{Compression: "deflate", Predictor: 3, TileSize: 128, EPSG: 4326,
+		Transform: [6]float64{0.001, 0, 10, 0, -0.001, 40}})
 	p := "s1/chip.tif"
-	os.MkdirAll(filepath.Join(dir, "s1"), 0o755)
-	os.WriteFile(filepath.Join(dir, p), data, 0o644)
+	var card workers.FileCard
+	workertest.WriteFile(t, dir, &card, p, data)
 	os.WriteFile(filepath.Join(dir, "q.json"), []byte("{}"), 0o644)
-	sum := sha256.Sum256(data)
-	card := workers.FileCard{Path: p, SHA256: hex.EncodeToString(sum[:])}
 	if mutateCard {
 		card.SHA256 = strings.Repeat("0", 64)
 	}

@@ -1,10 +1,7 @@
 package runtime_test
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"math"
@@ -17,6 +14,7 @@ import (
 	"github.com/geodisaster/engine/raster"
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/workers"
+	"github.com/geodisaster/engine/workers/workertest"
 )
 
 // TestSelectAndShardOf checks that the shards of a selection partition it,
@@ -130,7 +128,7 @@ func TestMutationsRejected(t *testing.T) {
 	var batch []workers.Record
 	want := map[string]string{}
 	for _, m := range muts {
-		r := clone(t, recs[m.typ])
+		r := workertest.CloneRecord(t, recs[m.typ])
 		m.mutate(&r)
 		r.ID = m.typ + "__mut__" + strings.ReplaceAll(m.name, " ", "_")
 		batch = append(batch, r)
@@ -158,24 +156,15 @@ func TestNonFiniteInputRejected(t *testing.T) {
 		{"baseline_canopy_assessment", "forest_mask_1", 0, "no valid tree-cover pixels"},
 		{"wildfire_a", "hazard_stack_1", 1, "no valid pixels"},
 	} {
-		rec := clone(t, recs[c.typ])
+		rec := workertest.CloneRecord(t, recs[c.typ])
 		card := &rec.Handles[c.handle].Files[c.file]
 		b, _ := raster.NewBand(8, 8, raster.Float32)
 		for i := range b.Data.([]float32) {
 			b.Data.([]float32)[i] = float32(math.NaN())
 		}
-		var buf bytes.Buffer
 		nd := 255.0
-		if err := raster.Write(&buf, []*raster.Band{b}, raster.WriteOptions{EPSG: 4326, Transform: crs.Affine{0.01, 0, 10, 0, -0.01, 50}, NoData: &nd}); err != nil {
-			t.Fatal(err)
-		}
-		card.Path = "nan_variant/" + card.Path
-		os.MkdirAll(filepath.Dir(filepath.Join(dir, card.Path)), 0o755)
-		if err := os.WriteFile(filepath.Join(dir, card.Path), buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		sum := sha256.Sum256(buf.Bytes())
-		card.SHA256 = hex.EncodeToString(sum[:])
+		data := workertest.EncodeTIFF(t, []*raster.Band{b}, raster.WriteOptions{EPSG: 4326, Transform: crs.Affine{0.01, 0, 10, 0, -0.01, 50}, NoData: &nd})
+		workertest.WriteFile(t, dir, card, "nan_variant/"+card.Path, data)
 		if c.typ == "wildfire_a" {
 			// The sidecar pins the original raster's checksum: drop the
 			// pin so the no-valid-pixel guard is what fails.

@@ -58,20 +58,20 @@ var tools = [...]ToolInfo{
 }
 
 // Tools returns the 18 workers in a stable order.
-func Tools() []ToolInfo {
-	out := make([]ToolInfo, len(tools))
-	copy(out, tools[:])
-	return out
-}
+func Tools() []ToolInfo { return slices.Clone(tools[:]) }
 
 // LookupTool returns the tool with the given name.
 func LookupTool(name string) (ToolInfo, bool) {
-	for _, t := range tools {
-		if t.Name == name {
-			return t, true
-		}
+	return find(tools[:], func(t ToolInfo) bool { return t.Name == name })
+}
+
+// find returns the first element of s that match accepts.
+func find[T any](s []T, match func(T) bool) (T, bool) {
+	if i := slices.IndexFunc(s, match); i >= 0 {
+		return s[i], true
 	}
-	return ToolInfo{}, false
+	var zero T
+	return zero, false
 }
 
 // ParamKind is the JSON shape of an argument.

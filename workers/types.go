@@ -1,5 +1,7 @@
 package workers
 
+import "slices"
+
 // Family names the five question-type families.
 type Family string
 
@@ -70,20 +72,11 @@ var questionTypes = [...]QuestionType{
 }
 
 // QuestionTypes returns the 43 question types in specification order.
-func QuestionTypes() []QuestionType {
-	out := make([]QuestionType, len(questionTypes))
-	copy(out, questionTypes[:])
-	return out
-}
+func QuestionTypes() []QuestionType { return slices.Clone(questionTypes[:]) }
 
 // LookupQuestionType returns the type with the given id.
 func LookupQuestionType(id string) (QuestionType, bool) {
-	for _, q := range questionTypes {
-		if q.ID == id {
-			return q, true
-		}
-	}
-	return QuestionType{}, false
+	return find(questionTypes[:], func(q QuestionType) bool { return q.ID == id })
 }
 
 // Families returns the five families in specification order.

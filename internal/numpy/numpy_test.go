@@ -1,9 +1,9 @@
 package numpy
 
 import (
-	"encoding/json"
-	"os"
 	"testing"
+
+	"github.com/geodisaster/engine/internal/golden"
 )
 
 // lcgValues mirrors conformance/numpy/gen_sums.py.
@@ -18,10 +18,6 @@ func lcgValues(n int, seed uint64) []float64 {
 }
 
 func TestNumpySumsMatchGoldens(t *testing.T) {
-	b, err := os.ReadFile("testdata/numpy_sums.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var g struct {
 		Cases []struct {
 			N                            int
@@ -29,9 +25,7 @@ func TestNumpySumsMatchGoldens(t *testing.T) {
 			Sum32, Mean32, Sum64, Mean64 float64
 		}
 	}
-	if err := json.Unmarshal(b, &g); err != nil {
-		t.Fatal(err)
-	}
+	golden.Load(t, "testdata/numpy_sums.json", &g)
 	if len(g.Cases) == 0 {
 		t.Fatal("no golden cases")
 	}

@@ -1,10 +1,10 @@
 package otsu
 
 import (
-	"encoding/json"
 	"math"
-	"os"
 	"testing"
+
+	"github.com/geodisaster/engine/internal/golden"
 )
 
 // algorithmGoldens holds the Otsu thresholds of raster/testdata's
@@ -19,14 +19,8 @@ type algorithmGoldens struct {
 
 func loadAlgorithmGoldens(t *testing.T) *algorithmGoldens {
 	t.Helper()
-	b, err := os.ReadFile("../../raster/testdata/sen1flood_algorithms.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var g algorithmGoldens
-	if err := json.Unmarshal(b, &g); err != nil {
-		t.Fatal(err)
-	}
+	golden.Load(t, "../../raster/testdata/sen1flood_algorithms.json", &g)
 	return &g
 }
 

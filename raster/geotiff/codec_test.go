@@ -27,22 +27,19 @@ func TestZstdOversizedThenDecodeAll(t *testing.T) {
 		var c codecState
 		dst := make([]byte, 1000)
 		for i := 0; i < 3; i++ {
-			if err := c.decompress(codecs, CompressionZSTD, zbig, dst); err != nil {
-				done <- err
-				return
-			}
-			if !bytes.Equal(dst, big[:1000]) {
-				done <- fmt.Errorf("oversized block: wrong bytes")
-				return
-			}
-			clear(dst)
-			if err := c.decompress(codecs, CompressionZSTD, zsmall, dst); err != nil {
-				done <- err
-				return
-			}
-			if !bytes.Equal(dst, big[:1000]) {
-				done <- fmt.Errorf("normal block: wrong bytes")
-				return
+			for _, b := range []struct {
+				name string
+				z    []byte
+			}{{"oversized", zbig}, {"normal", zsmall}} {
+				clear(dst)
+				if err := c.decompress(codecs, CompressionZSTD, b.z, dst); err != nil {
+					done <- err
+					return
+				}
+				if !bytes.Equal(dst, big[:1000]) {
+					done <- fmt.Errorf("%s block: wrong bytes", b.name)
+					return
+				}
 			}
 		}
 		done <- nil

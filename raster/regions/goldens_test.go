@@ -1,9 +1,9 @@
 package regions
 
 import (
-	"encoding/json"
-	"os"
 	"testing"
+
+	"github.com/geodisaster/engine/internal/golden"
 )
 
 // maskGoldens are the labelled masks of raster/testdata's native-stack
@@ -25,12 +25,6 @@ type maskGoldens struct {
 func loadAlgorithmGoldens(t *testing.T) *maskGoldens {
 	t.Helper()
 	var g maskGoldens
-	b, err := os.ReadFile("../testdata/sen1flood_algorithms.json")
-	if err == nil {
-		err = json.Unmarshal(b, &g)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	golden.Load(t, "../testdata/sen1flood_algorithms.json", &g)
 	return &g
 }

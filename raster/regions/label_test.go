@@ -108,16 +108,21 @@ func bfsLabel(mask []bool, w, h int, conn Connectivity) ([]int32, int) {
 	return labels, int(n)
 }
 
-// TestLabelRandomMatchesFloodFill compares Label and LabelValue with a
-// flood fill on random masks of several densities and shapes.
-func TestLabelRandomMatchesFloodFill(t *testing.T) {
-	seed := uint32(12345)
-	rnd := func() uint32 {
+// xorshift32 returns Marsaglia's 32-bit xorshift generator started at seed
+// (nonzero): a fixed, platform-independent sequence for the random tests.
+func xorshift32(seed uint32) func() uint32 {
+	return func() uint32 {
 		seed ^= seed << 13
 		seed ^= seed >> 17
 		seed ^= seed << 5
 		return seed
 	}
+}
+
+// TestLabelRandomMatchesFloodFill compares Label and LabelValue with a
+// flood fill on random masks of several densities and shapes.
+func TestLabelRandomMatchesFloodFill(t *testing.T) {
+	rnd := xorshift32(12345)
 	for trial := 0; trial < 300; trial++ {
 		w, h := int(rnd()%40)+1, int(rnd()%40)+1
 		density := rnd() % 100

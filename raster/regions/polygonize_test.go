@@ -145,13 +145,7 @@ func TestPolygonizeShapes(t *testing.T) {
 // straightforward corner-by-corner tracer it replaced (polygonizeRef,
 // below) on random 8-connected labellings: same rings, same vertex order.
 func TestPolygonizeRandomMatchesReference(t *testing.T) {
-	seed := uint32(777)
-	rnd := func() uint32 {
-		seed ^= seed << 13
-		seed ^= seed >> 17
-		seed ^= seed << 5
-		return seed
-	}
+	rnd := xorshift32(777)
 	for trial := 0; trial < 300; trial++ {
 		w, h := int(rnd()%30)+1, int(rnd()%30)+1
 		density := rnd() % 100
@@ -204,24 +198,16 @@ func polygonizeRef(labels []int32, width, height, n int) ([]PixelPolygon, error)
 				lab = l
 				return nil
 			}
-			if se != 0 && se != ne {
-				if err := add(dirE, se); err != nil {
-					return nil, err
-				}
-			}
-			if sw != 0 && sw != se {
-				if err := add(dirS, sw); err != nil {
-					return nil, err
-				}
-			}
-			if nw != 0 && nw != sw {
-				if err := add(dirW, nw); err != nil {
-					return nil, err
-				}
-			}
-			if ne != 0 && ne != nw {
-				if err := add(dirN, ne); err != nil {
-					return nil, err
+			// An edge leaves the corner where a component's pixel (l)
+			// meets a different one (other) across it.
+			for _, e := range [...]struct {
+				d        uint8
+				l, other int32
+			}{{dirE, se, ne}, {dirS, sw, se}, {dirW, nw, sw}, {dirN, ne, nw}} {
+				if e.l != 0 && e.l != e.other {
+					if err := add(e.d, e.l); err != nil {
+						return nil, err
+					}
 				}
 			}
 			v := y*vw + x

@@ -34,20 +34,7 @@ func TestRunLabelsEqualLabelValue(t *testing.T) {
 				mask[i] = 255
 			}
 		}
-		want, n, err := LabelValue(mask, 1, w, h, Connect8)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rl, err := LabelRuns(mask, 1, w, h)
-		if err != nil || rl.Count() != n {
-			t.Fatalf("%dx%d: LabelRuns: %v, %d components, want %d", w, h, err, rl.Count(), n)
-		}
-		// The run labelling's answers before Fill.
-		for i, l := range want {
-			if rl.At(i) != l {
-				t.Fatalf("%dx%d: At(%d) = %d, label %d", w, h, i, rl.At(i), l)
-			}
-		}
+		want, n, rl := labelRunsChecked(t, mask, w, h)
 		if rl.At(-1) != 0 || rl.At(w*h) != 0 {
 			t.Fatalf("%dx%d: a label outside the grid", w, h)
 		}
@@ -86,6 +73,27 @@ func TestRunLabelsEqualLabelValue(t *testing.T) {
 	}
 }
 
+// labelRunsChecked labels mask (value 1, 8-connected) with LabelValue and
+// with LabelRuns and fails t unless the run labelling has the same count
+// and gives every pixel the same label before Fill.
+func labelRunsChecked(t *testing.T, mask []uint8, w, h int) ([]int32, int, *RunLabels) {
+	t.Helper()
+	want, n, err := LabelValue(mask, 1, w, h, Connect8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rl, err := LabelRuns(mask, 1, w, h)
+	if err != nil || rl.Count() != n {
+		t.Fatalf("%dx%d: LabelRuns: %v, %d components, want %d", w, h, err, rl.Count(), n)
+	}
+	for i, l := range want {
+		if rl.At(i) != l {
+			t.Fatalf("%dx%d: At(%d) = %d, label %d", w, h, i, rl.At(i), l)
+		}
+	}
+	return want, n, rl
+}
+
 // FuzzLabelRuns checks the run labelling and the traced outlines against
 // the pixel labelling and Polygonize on arbitrary masks: the first byte
 // picks the width, the others are pixels (their value modulo 3 selects 0,
@@ -104,19 +112,7 @@ func FuzzLabelRuns(f *testing.F) {
 		for i := range mask {
 			mask[i] = [3]uint8{0, 1, 255}[px[i]%3]
 		}
-		want, n, err := LabelValue(mask, 1, w, h, Connect8)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rl, err := LabelRuns(mask, 1, w, h)
-		if err != nil || rl.Count() != n {
-			t.Fatalf("%dx%d: LabelRuns %v, %d components, want %d", w, h, err, rl.Count(), n)
-		}
-		for i, l := range want {
-			if rl.At(i) != l {
-				t.Fatalf("%dx%d: At(%d) = %d, want %d", w, h, i, rl.At(i), l)
-			}
-		}
+		want, n, rl := labelRunsChecked(t, mask, w, h)
 		var g Grouping
 		if got := rl.Fill(&g); !slices.Equal(got, want) {
 			t.Fatalf("%dx%d: Fill's labels differ", w, h)

@@ -162,38 +162,34 @@ func (v *verifier) episodes(split string) error {
 	if v.singleObs == nil {
 		v.singleObs = map[string][]*episode.Observation{}
 	}
-	rel := File(SingleAgentEpisodes, split)
-	err := v.scan(rel, func(n int, line []byte) {
-		at := Drift{File: rel, Line: n}
-		var ep episode.SingleAgentEpisode
-		rec, ok := v.row(at, episode.SingleAgentEpisodeRow, line, &ep, &ep.Identity, split)
-		if !ok {
-			return
-		}
-		if v.single[ep.ID] != nil {
-			v.drift(with(at, ep.ID, "id", "a second single-agent episode of this record"))
-			return
-		}
-		v.single[ep.ID] = &ep
-		v.checkSingle(at, rec, &ep)
-	})
+	err := scanEpisodes(v, File(SingleAgentEpisodes, split), split, episode.SingleAgentEpisodeRow, "single-agent", v.single,
+		func(ep *episode.SingleAgentEpisode) *episode.Identity { return &ep.Identity }, v.checkSingle)
 	if err != nil {
 		return err
 	}
-	rel = File(MultiAgentEpisodes, split)
+	return scanEpisodes(v, File(MultiAgentEpisodes, split), split, episode.MultiAgentEpisodeRow, "multi-agent", v.multi,
+		func(ep *episode.MultiAgentEpisode) *episode.Identity { return &ep.Identity }, v.checkMulti)
+}
+
+// scanEpisodes checks the episode file rel of a split: each row decodes
+// as row type t for a record of the split, no record has two (seen holds
+// those read, by id), and check verifies each against its record.
+func scanEpisodes[E any](v *verifier, rel, split string, t episode.RowType, what string, seen map[string]*E,
+	identity func(*E) *episode.Identity, check func(Drift, *workers.Record, *E)) error {
 	return v.scan(rel, func(n int, line []byte) {
 		at := Drift{File: rel, Line: n}
-		var ep episode.MultiAgentEpisode
-		rec, ok := v.row(at, episode.MultiAgentEpisodeRow, line, &ep, &ep.Identity, split)
+		ep := new(E)
+		id := identity(ep)
+		rec, ok := v.row(at, t, line, ep, id, split)
 		if !ok {
 			return
 		}
-		if v.multi[ep.ID] != nil {
-			v.drift(with(at, ep.ID, "id", "a second multi-agent episode of this record"))
+		if seen[id.ID] != nil {
+			v.drift(with(at, id.ID, "id", "a second "+what+" episode of this record"))
 			return
 		}
-		v.multi[ep.ID] = &ep
-		v.checkMulti(at, rec, &ep)
+		seen[id.ID] = ep
+		check(at, rec, ep)
 	})
 }
 

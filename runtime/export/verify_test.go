@@ -67,6 +67,18 @@ func dropRow(t *testing.T, dir, rel string, n int) string {
 	return row.ID
 }
 
+// repeatRow writes row n of dir/rel a second time at the end of the
+// file and returns its id.
+func repeatRow(t *testing.T, dir, rel string, n int) string {
+	t.Helper()
+	var row struct{ ID string }
+	editLines(t, filepath.Join(dir, rel), func(lines [][]byte) [][]byte {
+		json.Unmarshal(lines[n], &row)
+		return append(lines, lines[n])
+	})
+	return row.ID
+}
+
 func goldLeaf(t *testing.T, recs []workers.Record, id string) string {
 	t.Helper()
 	for _, r := range recs {
@@ -138,6 +150,10 @@ func TestVerifyCatchesMutations(t *testing.T) {
 				return true
 			})
 		}, train(export.PASFT), "target.args.input", "its episode's action has"},
+		{"single-agent episode repeated", func(dir string) string { return repeatRow(t, dir, train(export.SingleAgentEpisodes), 0) },
+			train(export.SingleAgentEpisodes), "id", "a second single-agent episode of this record"},
+		{"multi-agent episode repeated", func(dir string) string { return repeatRow(t, dir, train(export.MultiAgentEpisodes), 1) },
+			train(export.MultiAgentEpisodes), "id", "a second multi-agent episode of this record"},
 		{"row dropped", func(dir string) string { return dropRow(t, dir, train(export.GASFT), 2) },
 			train(export.GASFT), "delegation 0 turn 2", "missing"},
 		{"row dropped inside a conversation", func(dir string) string { return dropRow(t, dir, train(export.GASFT), 1) },

@@ -100,15 +100,7 @@ func TestFullCorpusPageSize(t *testing.T) {
 	}
 	out := t.TempDir()
 	in := worstCaseReplay(t, out)
-	ctx := context.Background()
-	p, err := htmlreport.FromReplay(ctx, in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var a bytes.Buffer
-	if err := htmlreport.Write(&a, p); err != nil {
-		t.Fatal(err)
-	}
+	p, a := renderReplay(t, in)
 	page := a.String()
 	t.Logf("worst-case page for %d records: %d bytes, %d previews (%d omitted), %d failures, %d denials listed (%d omitted)",
 		fullCorpusRecords, a.Len(), len(p.Thumbnails), p.ThumbnailsOmitted, len(p.Failures), len(p.Denials), p.DenialsOmitted)
@@ -149,26 +141,33 @@ func TestFullCorpusPageSize(t *testing.T) {
 	}
 	// Deterministic: the same input renders the same bytes; another date
 	// changes only the date.
-	p2, err := htmlreport.FromReplay(ctx, in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b bytes.Buffer
-	if err := htmlreport.Write(&b, p2); err != nil {
-		t.Fatal(err)
-	}
+	p2, b := renderReplay(t, in)
 	if !bytes.Equal(a.Bytes(), b.Bytes()) {
 		t.Error("two renderings of one replay differ")
 	}
 	p2.Provenance.Generated = p2.Provenance.Generated.Add(48 * time.Hour)
 	b.Reset()
-	if err := htmlreport.Write(&b, p2); err != nil {
+	if err := htmlreport.Write(b, p2); err != nil {
 		t.Fatal(err)
 	}
 	date := regexp.MustCompile(`2026-01-0[24]T\d\d:04:05Z`)
 	if date.ReplaceAllString(a.String(), "D") != date.ReplaceAllString(b.String(), "D") {
 		t.Error("pages of different dates differ beyond the date")
 	}
+}
+
+// renderReplay builds the page of a replay and renders it.
+func renderReplay(t *testing.T, in htmlreport.ReplayInput) (*htmlreport.Page, *bytes.Buffer) {
+	t.Helper()
+	p, err := htmlreport.FromReplay(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := htmlreport.Write(&b, p); err != nil {
+		t.Fatal(err)
+	}
+	return p, &b
 }
 
 // A failure shows its first differing field with the expected and got
@@ -181,21 +180,14 @@ func TestFailureAndStatusWords(t *testing.T) {
 		{ID: "area_estimation/b", QuestionType: "area_estimation", Family: "deforestation", Status: "ok", Answer: gold, Correct: true},
 	}
 	rep := runtime.NewReport(res, runtime.CorpusInfo{Path: "c.jsonl", Status: runtime.StatusFixture})
-	p, err := htmlreport.FromReplay(context.Background(), htmlreport.ReplayInput{Report: rep, Results: res,
+	p, buf := renderReplay(t, htmlreport.ReplayInput{Report: rep, Results: res,
 		Records: []workers.Record{{ID: "area_estimation/a", Answer: gold}, {ID: "area_estimation/b", Answer: gold}}})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if len(p.Failures) != 1 {
 		t.Fatalf("failures %+v", p.Failures)
 	}
 	f := p.Failures[0]
 	if f.Path != "$.answer.value" || f.Expected != "10.5" || f.Got != "12" || !strings.HasPrefix(f.Reason, "value beyond tolerance") {
 		t.Errorf("failure %+v", f)
-	}
-	var buf bytes.Buffer
-	if err := htmlreport.Write(&buf, p); err != nil {
-		t.Fatal(err)
 	}
 	page := buf.String()
 	for _, want := range []string{

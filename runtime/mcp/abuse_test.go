@@ -158,12 +158,7 @@ func TestHostAbuse(t *testing.T) {
 		}()
 		req, _ := http.NewRequest(http.MethodPost, endpoint, pr)
 		req.Header.Set("Content-Type", "application/json")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
+		resp, b := do(t, req)
 		if resp.StatusCode != http.StatusRequestEntityTooLarge {
 			t.Fatalf("chunked oversized: %s %s", resp.Status, b)
 		}
@@ -179,12 +174,7 @@ func TestHostAbuse(t *testing.T) {
 		for _, m := range []string{http.MethodGet, http.MethodDelete} {
 			req, _ := http.NewRequest(m, endpoint, nil)
 			req.Header.Set("Accept", "text/event-stream")
-			resp, err := http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
+			resp, b := do(t, req)
 			if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(b), "no Mcp-Session-Id") {
 				t.Fatalf("%s without a session: %s %s", m, resp.Status, b)
 			}
@@ -192,11 +182,7 @@ func TestHostAbuse(t *testing.T) {
 		// A Host header naming another host (DNS rebinding) is refused.
 		req, _ := http.NewRequest(http.MethodGet, ts.URL+"/status", nil)
 		req.Host = "attacker.example:80"
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
+		resp, _ := do(t, req)
 		if resp.StatusCode != http.StatusForbidden {
 			t.Fatalf("rebound Host header: %s", resp.Status)
 		}

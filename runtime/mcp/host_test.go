@@ -207,12 +207,7 @@ func get(t *testing.T, url, token string) string {
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
+	resp, b := do(t, req)
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("GET %s: %s: %s", url, resp.Status, b)
 	}
@@ -379,13 +374,21 @@ func rawPost(t *testing.T, url, sid, body string) (int, string) {
 		req.Header.Set("Mcp-Session-Id", sid)
 	}
 	req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+	resp, b := do(t, req)
+	return resp.StatusCode, string(b)
+}
+
+// do sends req with the default client and returns the response with its
+// whole body read (and closed).
+func do(t *testing.T, req *http.Request) (*http.Response, []byte) {
+	t.Helper()
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
+	return resp, b
 }
 
 // TestHostLimits checks each per-session limit refuses the call past it
@@ -548,11 +551,7 @@ func TestHostBearerToken(t *testing.T) {
 		if tok != "" {
 			req.Header.Set("Authorization", "Bearer "+tok)
 		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
+		resp, _ := do(t, req)
 		if resp.StatusCode != http.StatusUnauthorized || !strings.HasPrefix(resp.Header.Get("WWW-Authenticate"), "Bearer") {
 			t.Fatalf("GET /status with token %q: %s %v", tok, resp.Status, resp.Header)
 		}

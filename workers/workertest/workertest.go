@@ -1,5 +1,6 @@
-// Package workertest provides an in-memory workers.Env and GeoTIFF
-// fixtures for the unit tests of the worker families.
+// Package workertest provides an in-memory workers.Env, GeoTIFF fixtures
+// and record helpers for the tests of the worker families and of the
+// runtime that replays them.
 package workertest
 
 import (
@@ -125,27 +126,26 @@ func (m *Env) PutTIFF(t testing.TB, card workers.FileCard, w, h int, dt raster.D
 			t.Fatal(err)
 		}
 		for i, v := range vals {
-			switch d := b.Data.(type) {
-			case []uint8:
-				d[i] = uint8(v)
-			case []uint16:
-				d[i] = uint16(v)
-			case []float32:
-				d[i] = float32(v)
-			}
+			b.Set(i, v)
 		}
 		bs = append(bs, b)
 	}
-	var buf bytes.Buffer
-	if err := raster.Write(&buf, bs, raster.WriteOptions{EPSG: epsg, Transform: tr, NoData: nodata}); err != nil {
-		t.Fatal(err)
-	}
-	m.Files[card.Path] = buf.Bytes()
+	m.Files[card.Path] = EncodeTIFF(t, bs, raster.WriteOptions{EPSG: epsg, Transform: tr, NoData: nodata})
 	sf, err := workers.DescribeFile(m, card)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return sf
+}
+
+// EncodeTIFF encodes bands as a GeoTIFF with opts. A failure fails t.
+func EncodeTIFF(t testing.TB, bands []*raster.Band, opts raster.WriteOptions) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := raster.Write(&buf, bands, opts); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
 }
 
 // Fill returns n copies of v.

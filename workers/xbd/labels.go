@@ -447,15 +447,7 @@ func xbdGeoJSONPolygonal(v any) (orb.MultiPolygon, error) {
 		if !ok || len(rs) == 0 {
 			return nil, fmt.Errorf("polygon has no rings")
 		}
-		var p orb.Polygon
-		for _, rv := range rs {
-			r, err := ring(rv)
-			if err != nil {
-				return nil, err
-			}
-			p = append(p, r)
-		}
-		return p, nil
+		return decodeEach[orb.Polygon](rs, ring)
 	}
 	switch g["type"] {
 	case "Polygon":
@@ -469,17 +461,23 @@ func xbdGeoJSONPolygonal(v any) (orb.MultiPolygon, error) {
 		if !ok {
 			return nil, fmt.Errorf("bad MultiPolygon coordinates")
 		}
-		var mp orb.MultiPolygon
-		for _, pv := range ps {
-			p, err := poly(pv)
-			if err != nil {
-				return nil, err
-			}
-			mp = append(mp, p)
-		}
-		return mp, nil
+		return decodeEach[orb.MultiPolygon](ps, poly)
 	}
 	return nil, fmt.Errorf("geometry type %v is not Polygon or MultiPolygon", g["type"])
+}
+
+// decodeEach decodes each member of a GeoJSON array with decode, stopping
+// at the first error (a nil result for an empty array).
+func decodeEach[S ~[]T, T any](vs []any, decode func(any) (T, error)) (S, error) {
+	var out S
+	for _, v := range vs {
+		x, err := decode(v)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, x)
+	}
+	return out, nil
 }
 
 // xbdPNGSize returns a PNG's dimensions without decoding its pixels.

@@ -963,6 +963,21 @@ type XBDObjects struct {
 	Buildings []XBDBuilding
 }
 
+// PolygonCoordinates is a polygon's GeoJSON "coordinates" member: its
+// rings as arrays of [x, y] positions, as the severe-buildings artifact
+// writes them.
+func PolygonCoordinates(p orb.Polygon) []any {
+	rings := make([]any, 0, len(p))
+	for _, r := range p {
+		pts := make([]any, 0, len(r))
+		for _, pt := range r {
+			pts = append(pts, []float64{pt[0], pt[1]})
+		}
+		rings = append(rings, pts)
+	}
+	return rings
+}
+
 func extractXBDSevere(env workers.Env, a workers.Args) (*workers.Result, error) {
 	w, err := workers.OpenWork(env, a, "xbd_damage")
 	if err != nil {
@@ -981,15 +996,7 @@ func extractXBDSevere(env workers.Env, a workers.Args) (*workers.Result, error) 
 		o.Buildings = append(o.Buildings, b)
 		coords := make([]any, 0, len(b.Geom))
 		for _, p := range b.Geom {
-			rings := make([]any, 0, len(p))
-			for _, r := range p {
-				pts := make([]any, 0, len(r))
-				for _, pt := range r {
-					pts = append(pts, []float64{pt[0], pt[1]})
-				}
-				rings = append(rings, pts)
-			}
-			coords = append(coords, rings)
+			coords = append(coords, PolygonCoordinates(p))
 		}
 		feats = append(feats, map[string]any{
 			"type":       "Feature",

@@ -241,7 +241,7 @@ func forestBand32(w, h int, vals []float32, t raster.DataType) (*raster.Band, er
 		return nil, err
 	}
 	for i, v := range vals {
-		core.SetAt(b, i, float64(v))
+		b.Set(i, float64(v))
 	}
 	return b, nil
 }

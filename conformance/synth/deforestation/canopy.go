@@ -68,13 +68,13 @@ func genBaselineCanopy(g *core.Gen, i int) (workers.Record, error) {
 			i := r*w + c
 			if nodata {
 				if float && (r+c)%2 == 0 {
-					core.SetAt(b, i, math.NaN())
+					b.Set(i, math.NaN())
 				} else {
-					core.SetAt(b, i, 255)
+					b.Set(i, 255)
 				}
 				continue
 			}
-			core.SetAt(b, i, v)
+			b.Set(i, v)
 			valid = append(valid, float32(v))
 			n++
 		}
@@ -82,12 +82,12 @@ func genBaselineCanopy(g *core.Gen, i int) (workers.Record, error) {
 	if (variant == 3 || variant == 4) && n%2 == 1 {
 		// Keep the boundary mean exact: the unpaired last pixel takes it.
 		m := float64(30 * (variant - 2))
-		core.SetAt(b, (h-1)*w+w-1, m)
+		b.Set((h-1)*w+w-1, m)
 		valid[len(valid)-1] = float32(m)
 	}
 	if float {
 		// A stray 255 inside the valid area is nodata too.
-		core.SetAt(b, (h-1)*w+w-1, 255)
+		b.Set((h-1)*w+w-1, 255)
 		valid = valid[:len(valid)-1]
 	}
 	mean := numpy.MeanFloat32(valid)

@@ -115,7 +115,7 @@ func genAreaC(t areaTypeC) func(g *core.Gen, i int) (workers.Record, error) {
 				for col := 0; col < w; col++ {
 					p := row*w + col
 					if nd != nil && nd[p] {
-						core.SetAt(b, p, 255)
+						b.Set(p, 255)
 						continue
 					}
 					ok[p] = true
@@ -130,7 +130,7 @@ func genAreaC(t areaTypeC) func(g *core.Gen, i int) (workers.Record, error) {
 						if t.maxCode[k] == 2 && g.Rng.IntN(3) == 0 {
 							code = 2
 						}
-						core.SetAt(b, p, code)
+						b.Set(p, code)
 						set[p] = true
 						ones = append(ones, p)
 					}
@@ -250,7 +250,7 @@ func genDroughtC(g *core.Gen, i int) (workers.Record, error) {
 		var ones []int
 		for p := 0; p < r.n(); p++ {
 			if g.Rng.IntN(31) == 0 {
-				core.SetAt(b, p, math.NaN())
+				b.Set(p, math.NaN())
 				continue
 			}
 			u := float64(weight*shared[p]) + float64((1-weight)*own[p])
@@ -258,7 +258,7 @@ func genDroughtC(g *core.Gen, i int) (workers.Record, error) {
 			if empty && p%53 == 0 {
 				v = q // exactly q25: not below it
 			}
-			core.SetAt(b, p, v)
+			b.Set(p, v)
 			ok[p] = true
 			if b.At(p) < float64(float32(q)) {
 				set[p] = true
@@ -332,10 +332,10 @@ func genAirC(g *core.Gen, i int) (workers.Record, error) {
 		var valid []int
 		for p := 0; p < r.n(); p++ {
 			if k == 1 && g.Rng.IntN(17) == 0 {
-				core.SetAt(b, p, math.NaN())
+				b.Set(p, math.NaN())
 				continue
 			}
-			core.SetAt(b, p, level*(1+float64(0.2*(float64(2*float64(g.Rng.Float64()))-1))))
+			b.Set(p, level*(1+float64(0.2*(float64(2*float64(g.Rng.Float64()))-1))))
 			valid = append(valid, p)
 		}
 		am := meanF32(b, valid)

@@ -105,14 +105,14 @@ func genDroughtA(g *core.Gen, i int) (workers.Record, error) {
 	var valid []int
 	for k := 0; k < r.n(); k++ {
 		if nd != nil && nd[k] {
-			core.SetAt(b, k, *ndv)
+			b.Set(k, *ndv)
 			continue
 		}
 		v := math.Max(-1, math.Min(1, level+float64(0.25*(float64(g.Rng.Float64())-0.5))))
 		if k == 0 {
 			v = 1 // the inclusive upper NDVI bound
 		}
-		core.SetAt(b, k, v)
+		b.Set(k, v)
 		valid = append(valid, k)
 	}
 	target := meanF32(b, valid)
@@ -174,14 +174,14 @@ func genAirA(g *core.Gen, i int) (workers.Record, error) {
 	peak := 110 + float64(300*g.Rng.Float64())
 	for k := 0; k < r.n(); k++ {
 		if i%2 == 1 && g.Rng.IntN(9) == 0 {
-			core.SetAt(b, k, math.NaN())
+			b.Set(k, math.NaN())
 			continue
 		}
 		v := float64(float32(peak * (0.2 + float64(0.8*g.Rng.Float64()*g.Rng.Float64()))))
 		if i%3 == 2 && k%97 == 0 {
 			v = float64(float32(peak)) // repeated maximum
 		}
-		core.SetAt(b, k, v)
+		b.Set(k, v)
 		vals = append(vals, v)
 	}
 	mx := math.Inf(-1)

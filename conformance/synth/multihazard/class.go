@@ -152,11 +152,11 @@ func genClassB(t classTypeB) func(g *core.Gen, i int) (workers.Record, error) {
 		}
 		for k := 0; k < n; k++ {
 			if g.Rng.IntN(23) == 0 {
-				core.SetAt(b, k, math.NaN())
+				b.Set(k, math.NaN())
 				continue
 			}
 			u := math.Pow(g.Rng.Float64(), skew)
-			core.SetAt(b, k, t.lo+float64((hiCap-t.lo)*u))
+			b.Set(k, t.lo+float64((hiCap-t.lo)*u))
 		}
 		var scope []int
 		for k := 0; k < n; k++ {
@@ -168,13 +168,13 @@ func genClassB(t classTypeB) func(g *core.Gen, i int) (workers.Record, error) {
 			// Four-way tie: class k%4 by position, surplus pixels nodata.
 			extraN := len(scope) % 4
 			for _, k := range scope[len(scope)-extraN:] {
-				core.SetAt(b, k, math.NaN())
+				b.Set(k, math.NaN())
 			}
 			scope = scope[:len(scope)-extraN]
 			for j, k := range scope {
 				bn := bins[j%4]
 				lo, hi := math.Max(bn.lo, t.lo), math.Min(bn.hi, t.hi)
-				core.SetAt(b, k, lo+float64((hi-lo)*(0.1+float64(0.8*g.Rng.Float64()))))
+				b.Set(k, lo+float64((hi-lo)*(0.1+float64(0.8*g.Rng.Float64()))))
 			}
 		} else {
 			// Boundary probes at and just below every interior boundary.
@@ -184,8 +184,8 @@ func genClassB(t classTypeB) func(g *core.Gen, i int) (workers.Record, error) {
 			}
 			for j := 1; j < limit && 2*j < len(scope); j++ {
 				edge := bins[j].lo
-				core.SetAt(b, scope[2*j-2], float64(float32(edge)))
-				core.SetAt(b, scope[2*j-1], f32down(edge))
+				b.Set(scope[2*j-2], float64(float32(edge)))
+				b.Set(scope[2*j-1], f32down(edge))
 			}
 		}
 		members := make([][]int, 4)

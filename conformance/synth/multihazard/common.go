@@ -149,9 +149,9 @@ func (r *mhRec) binaryBand(set, nodata []bool) (*raster.Band, []int, error) {
 	for i := range set {
 		switch {
 		case nodata != nil && nodata[i]:
-			core.SetAt(b, i, 255)
+			b.Set(i, 255)
 		case set[i]:
-			core.SetAt(b, i, 1)
+			b.Set(i, 1)
 			ones = append(ones, i)
 		}
 	}
@@ -189,7 +189,7 @@ func fmtF(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 func nanTo(b *raster.Band, v float64) {
 	for i := 0; i < b.Len(); i++ {
 		if math.IsNaN(b.At(i)) {
-			core.SetAt(b, i, v)
+			b.Set(i, v)
 		}
 	}
 }

@@ -88,14 +88,14 @@ func genExposureD(t exposureTypeD) func(g *core.Gen, i int) (workers.Record, err
 		popOK := make([]bool, r.n())
 		for k := 0; k < r.n(); k++ {
 			if popND && g.Rng.IntN(40) == 0 {
-				core.SetAt(pop, k, -99999)
+				pop.Set(k, -99999)
 				continue
 			}
 			v := 0.0
 			if g.Rng.IntN(4) != 0 {
 				v = 300 * g.Rng.Float64() * g.Rng.Float64()
 			}
-			core.SetAt(pop, k, v)
+			pop.Set(k, v)
 			popOK[k] = true
 		}
 		var pv []float32

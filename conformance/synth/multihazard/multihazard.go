@@ -78,9 +78,9 @@ func genWildfireA(g *core.Gen, i int) (workers.Record, error) {
 			i := r*w + c
 			if c >= w-nodataW {
 				if float {
-					core.SetAt(b, i, math.NaN())
+					b.Set(i, math.NaN())
 				} else {
-					core.SetAt(b, i, 255)
+					b.Set(i, 255)
 				}
 				continue
 			}
@@ -90,7 +90,7 @@ func genWildfireA(g *core.Gen, i int) (workers.Record, error) {
 					v = 1
 				}
 			}
-			core.SetAt(b, i, v)
+			b.Set(i, v)
 			if v == 1 {
 				burned = append(burned, i)
 			}

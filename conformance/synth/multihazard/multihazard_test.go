@@ -16,6 +16,7 @@ import (
 	"github.com/geodisaster/engine/raster"
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/workers"
+	"github.com/geodisaster/engine/workers/workertest"
 )
 
 // mhTypeIDs are the 20 multi-hazard question types.
@@ -254,11 +255,8 @@ func rewriteRaster(t *testing.T, dir string, rec *workers.Record, rel string, ed
 	ds.Close()
 	edit(b)
 	opts.Transform[2] += shiftX
-	var buf bytes.Buffer
-	if err := raster.Write(&buf, []*raster.Band{b}, opts); err != nil {
-		t.Fatal(err)
-	}
-	rewrite(t, dir, rec, rel, buf.Bytes())
+	data := workertest.EncodeTIFF(t, []*raster.Band{b}, opts)
+	rewrite(t, dir, rec, rel, data)
 	side := strings.TrimSuffix(rel, ".tif") + ".json"
 	raw, err := os.ReadFile(filepath.Join(dir, side))
 	if err != nil {
@@ -266,7 +264,7 @@ func rewriteRaster(t *testing.T, dir string, rec *workers.Record, rel string, ed
 	}
 	var m map[string]any
 	_ = json.Unmarshal(raw, &m)
-	s := sha256.Sum256(buf.Bytes())
+	s := sha256.Sum256(data)
 	m["sha256"] = hex.EncodeToString(s[:])
 	nb, _ := json.Marshal(m)
 	rewrite(t, dir, rec, side, nb)
@@ -320,10 +318,10 @@ func TestMultiHazardFileMutationsRejected(t *testing.T) {
 			editJSON(t, dir, rec, declared(t, *rec, "ndbi_change.json"), func(m map[string]any) { m["shape"] = []int{3, 3} })
 		}, "declares shape"},
 		{"non-binary mask", "hazard_deforestation_a", func(t *testing.T, dir string, rec *workers.Record) {
-			rewriteRaster(t, dir, rec, declared(t, *rec, "hansen_loss__event.tif"), func(b *raster.Band) { core.SetAt(b, 0, 3) }, 0)
+			rewriteRaster(t, dir, rec, declared(t, *rec, "hansen_loss__event.tif"), func(b *raster.Band) { b.Set(0, 3) }, 0)
 		}, "binary mask holds only 0 and 1"},
 		{"RADD code out of range", "hazard_deforestation_c", func(t *testing.T, dir string, rec *workers.Record) {
-			rewriteRaster(t, dir, rec, declared(t, *rec, "radd_alerts__event.tif"), func(b *raster.Band) { core.SetAt(b, 0, 3) }, 0)
+			rewriteRaster(t, dir, rec, declared(t, *rec, "radd_alerts__event.tif"), func(b *raster.Band) { b.Set(0, 3) }, 0)
 		}, "allowed codes are 0..2"},
 		{"grid mismatch", "urban_expansion_c", func(t *testing.T, dir string, rec *workers.Record) {
 			rewriteRaster(t, dir, rec, declared(t, *rec, "ghsl_built_gain.tif"), func(*raster.Band) {}, 0.0045)
@@ -335,17 +333,17 @@ func TestMultiHazardFileMutationsRejected(t *testing.T) {
 			rewriteRaster(t, dir, rec, declared(t, *rec, "worldpop__2020.tif"), func(*raster.Band) {}, 0.0045)
 		}, "grid mismatch"},
 		{"negative population", "air_pollution_d", func(t *testing.T, dir string, rec *workers.Record) {
-			rewriteRaster(t, dir, rec, declared(t, *rec, "worldpop__2020.tif"), func(b *raster.Band) { core.SetAt(b, 5, -1) }, 0)
+			rewriteRaster(t, dir, rec, declared(t, *rec, "worldpop__2020.tif"), func(b *raster.Band) { b.Set(5, -1) }, 0)
 		}, "negative population"},
 		{"all-invalid raster", "air_pollution_a", func(t *testing.T, dir string, rec *workers.Record) {
 			rewriteRaster(t, dir, rec, declared(t, *rec, "s5p_no2__peak.tif"), func(b *raster.Band) {
 				for i := 0; i < b.Len(); i++ {
-					core.SetAt(b, i, nan())
+					b.Set(i, nan())
 				}
 			}, 0)
 		}, "no finite valid pixels"},
 		{"NDVI out of range", "drought_a", func(t *testing.T, dir string, rec *workers.Record) {
-			rewriteRaster(t, dir, rec, declared(t, *rec, "modis_ndvi__target.tif"), func(b *raster.Band) { core.SetAt(b, 1, 1.5) }, 0)
+			rewriteRaster(t, dir, rec, declared(t, *rec, "modis_ndvi__target.tif"), func(b *raster.Band) { b.Set(1, 1.5) }, 0)
 		}, "outside [-1, 1]"},
 		{"baseline without target row", "drought_a", func(t *testing.T, dir string, rec *workers.Record) {
 			rewrite(t, dir, rec, declared(t, *rec, "modis_ndvi_anomaly.csv"), []byte("date,role,mean_ndvi\n2015-07-15,baseline,0.5\n2016-07-15,baseline,0.6\n"))
@@ -368,7 +366,7 @@ func TestMultiHazardFileMutationsRejected(t *testing.T) {
 			rewriteRaster(t, dir, rec, declared(t, *rec, "mcd64a1__event.tif"), func(b *raster.Band) {
 				for i := 0; i < b.Len(); i++ {
 					if b.At(i) == 1 {
-						core.SetAt(b, i, 0)
+						b.Set(i, 0)
 					}
 				}
 			}, 0)
@@ -385,15 +383,7 @@ func TestMultiHazardFileMutationsRejected(t *testing.T) {
 			})
 		}, "a polygon ring has 3 positions"},
 		{"hazard handle without inventory", "urban_expansion_a", func(t *testing.T, dir string, rec *workers.Record) {
-			h := rec.Handles["hazard_stack_1"]
-			var keep []workers.FileCard
-			for _, f := range h.Files {
-				if !strings.HasSuffix(f.Path, "available_handles.json") {
-					keep = append(keep, f)
-				}
-			}
-			h.Files = keep
-			rec.Handles["hazard_stack_1"] = h
+			workertest.DropFiles(rec, "hazard_stack_1", func(f workers.FileCard) bool { return strings.HasSuffix(f.Path, "available_handles.json") })
 		}, "declares no available_handles.json"},
 		{"raster missing from inventory", "air_pollution_b", func(t *testing.T, dir string, rec *workers.Record) {
 			editJSON(t, dir, rec, declared(t, *rec, "available_handles.json"), func(m map[string]any) { m["handles"] = []string{"cams_no2__peak"} })

@@ -807,9 +807,9 @@ func (s *rtScene) rgb() ([]*raster.Band, *image.RGBA, error) {
 				red, grn, blu = 52+float64(6*t), 74+float64(6*t), 104+float64(8*t)
 			}
 			k := r*rtChipSize + c
-			core.SetAt(bands[0], k, math.Round(red))
-			core.SetAt(bands[1], k, math.Round(grn))
-			core.SetAt(bands[2], k, math.Round(blu))
+			bands[0].Set(k, math.Round(red))
+			bands[1].Set(k, math.Round(grn))
+			bands[2].Set(k, math.Round(blu))
 		}
 	}
 	prev := image.NewRGBA(image.Rect(0, 0, 128, 128))

@@ -293,18 +293,6 @@ func (s *xbdScene) labelsDoc(featureCollection bool) map[string]any {
 	return map[string]any{"type": "FeatureCollection", "features": feats, "metadata": meta}
 }
 
-func xbdCoords(p orb.Polygon) []any {
-	rings := make([]any, 0, len(p))
-	for _, r := range p {
-		pts := make([]any, 0, len(r))
-		for _, pt := range r {
-			pts = append(pts, []float64{pt[0], pt[1]})
-		}
-		rings = append(rings, pts)
-	}
-	return rings
-}
-
 // xbdCell is the gold per-cell summary.
 type xbdCell struct {
 	id         string
@@ -392,14 +380,14 @@ func (s *xbdScene) cacheDoc(n int) map[string]any {
 		}
 		feats = append(feats, map[string]any{
 			"type": "Feature", "properties": props,
-			"geometry": map[string]any{"type": "Polygon", "coordinates": xbdCoords(xbdRect(x0, y0, x1, y1))},
+			"geometry": map[string]any{"type": "Polygon", "coordinates": worker.PolygonCoordinates(xbdRect(x0, y0, x1, y1))},
 		})
 	}
 	for _, b := range s.bs {
 		feats = append(feats, map[string]any{
 			"type":       "Feature",
 			"properties": map[string]any{"feature_type": "building", "subtype": xbdSubtypes[b.class], "uid": b.uid},
-			"geometry":   map[string]any{"type": "Polygon", "coordinates": xbdCoords(b.poly)},
+			"geometry":   map[string]any{"type": "Polygon", "coordinates": worker.PolygonCoordinates(b.poly)},
 		})
 	}
 	return map[string]any{

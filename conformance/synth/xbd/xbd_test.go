@@ -14,6 +14,7 @@ import (
 	"github.com/geodisaster/engine/internal/testdir"
 	"github.com/geodisaster/engine/runtime"
 	"github.com/geodisaster/engine/workers"
+	"github.com/geodisaster/engine/workers/workertest"
 	worker "github.com/geodisaster/engine/workers/xbd"
 )
 
@@ -48,20 +49,6 @@ func xbdTestCorpus(t *testing.T) xbdCorpus {
 		c.recs[r.QuestionType] = append(c.recs[r.QuestionType], r)
 	}
 	return c
-}
-
-// clone deep-copies a record through JSON.
-func clone(t *testing.T, r workers.Record) workers.Record {
-	t.Helper()
-	b, err := json.Marshal(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out workers.Record
-	if err := json.Unmarshal(b, &out); err != nil {
-		t.Fatal(err)
-	}
-	return out
 }
 
 func TestXBDGoldReplays(t *testing.T) {
@@ -152,7 +139,7 @@ func setArg(r *workers.Record, tool, key string, val any) {
 
 func TestXBDMutationsRejected(t *testing.T) {
 	c := xbdTestCorpus(t)
-	first := func(typ string) workers.Record { return clone(t, c.recs[typ][0]) }
+	first := func(typ string) workers.Record { return workertest.CloneRecord(t, c.recs[typ][0]) }
 	// withArg is the first record of a type with one argument of a chain
 	// step changed.
 	withArg := func(typ, tool, arg string, v any) func() workers.Record {
@@ -169,18 +156,18 @@ func TestXBDMutationsRejected(t *testing.T) {
 	}{
 		{"handle from another scene (Q8 mask layers)", func() workers.Record {
 			r := first("xbd_q8")
-			r.Handles["mask_layers_1"] = clone(t, c.recs["xbd_q8"][1]).Handles["mask_layers_1"]
+			r.Handles["mask_layers_1"] = workertest.CloneRecord(t, c.recs["xbd_q8"][1]).Handles["mask_layers_1"]
 			return r
 		}, "a handle from another scene"},
 		{"handle from another scene (Q1 labels)", func() workers.Record {
 			r := first("xbd_q1")
-			r.Handles["damage_labels_1"] = clone(t, c.recs["xbd_q1"][2]).Handles["damage_labels_1"]
+			r.Handles["damage_labels_1"] = workertest.CloneRecord(t, c.recs["xbd_q1"][2]).Handles["damage_labels_1"]
 			return r
 		}, "a handle from another scene"},
 		{"grid other than declared (PrepareScene)", withArg("xbd_q2", "PrepareScene", "grid", "4x4"), `unsupported value "4x4"`},
 		{"quadrant table as the grid handle", func() workers.Record {
 			r := first("xbd_q3")
-			q2 := clone(t, c.recs["xbd_q2"][0])
+			q2 := workertest.CloneRecord(t, c.recs["xbd_q2"][0])
 			r.Handles["grid_1"] = q2.Handles["quadrants_1"]
 			return r
 		}, `declares no file ending in "grid_4x4.geojson"`},
@@ -204,7 +191,7 @@ func TestXBDMutationsRejected(t *testing.T) {
 			r := first("xbd_q4")
 			for _, o := range c.recs["xbd_q4"][1:] {
 				if !strings.HasPrefix(o.SampleID, strings.SplitN(r.SampleID, "_pair_", 2)[0]) {
-					r.Handles["scene_b_1"] = clone(t, o).Handles["scene_b_1"]
+					r.Handles["scene_b_1"] = workertest.CloneRecord(t, o).Handles["scene_b_1"]
 					return r
 				}
 			}
@@ -288,7 +275,7 @@ func TestXBDMissingAndTamperedFiles(t *testing.T) {
 // (the spec names no metric for its ComputeStats step): same answer.
 func TestXBDSummaryOnlyMetrics(t *testing.T) {
 	c := xbdTestCorpus(t)
-	r := clone(t, c.recs["xbd_q1"][0])
+	r := workertest.CloneRecord(t, c.recs["xbd_q1"][0])
 	setArg(&r, "ComputeStats", "metrics", map[string]any{"damage_summary": true})
 	if res := c.eng.ReplayRecord(context.Background(), r); res.Status != "ok" || !res.Correct {
 		t.Fatalf("status %s correct %v: %v %s", res.Status, res.Correct, res.Error, res.Reason)

@@ -30,12 +30,7 @@ type AngularUnit struct {
 
 var DegreeUnit = AngularUnit{Code: 9122, Name: "degree", Radians: math.Pi / 180}
 
-func (g *GeographicCRS) String() string {
-	if g.Code != 0 {
-		return fmt.Sprintf("EPSG:%d", g.Code)
-	}
-	return projString(g)
-}
+func (g *GeographicCRS) String() string   { return crsString(g, g.Code) }
 func (g *GeographicCRS) EPSG() int        { return g.Code }
 func (g *GeographicCRS) Geographic() bool { return true }
 

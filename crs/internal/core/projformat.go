@@ -9,6 +9,15 @@ import (
 	"github.com/geodisaster/engine/crs/internal/proj"
 )
 
+// crsString is the String of a system with EPSG code (0 for none): "EPSG:n",
+// else its PROJ string.
+func crsString(c CRS, code int) string {
+	if code != 0 {
+		return fmt.Sprintf("EPSG:%d", code)
+	}
+	return projString(c)
+}
+
 // projString formats a CRS as a PROJ string that Parse (and PROJ) read
 // back as the same system.
 func projString(c CRS) string {

@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/geodisaster/engine/crs"
-	"github.com/geodisaster/engine/raster"
 	"github.com/geodisaster/engine/workers"
 )
 
@@ -33,29 +32,6 @@ func Blob(col, row int, cx, cy, rx, ry float64) bool {
 
 // F64 returns a pointer to v (a declared nodata).
 func F64(v float64) *float64 { return &v }
-
-// SetAt stores v at index i of a band of any numeric type, converted as
-// Go converts a float64 to the band's type.
-func SetAt(b *raster.Band, i int, v float64) {
-	switch d := b.Data.(type) {
-	case []uint8:
-		d[i] = uint8(v)
-	case []int8:
-		d[i] = int8(v)
-	case []uint16:
-		d[i] = uint16(v)
-	case []int16:
-		d[i] = int16(v)
-	case []uint32:
-		d[i] = uint32(v)
-	case []int32:
-		d[i] = int32(v)
-	case []float32:
-		d[i] = float32(v)
-	case []float64:
-		d[i] = v
-	}
-}
 
 // Step builds one chain step.
 func Step(tool string, args map[string]any, out string) workers.Step {
