@@ -142,12 +142,9 @@ func parseFloodExtent(p string, b []byte) (*FloodExtent, error) {
 				if len(ring) < 4 {
 					return nil, fmt.Errorf("%s: feature %d: a polygon ring needs at least 4 positions", p, i)
 				}
-				r := make([][2]float64, len(ring))
-				for k, pt := range ring {
-					if len(pt) < 2 || !finiteLonLat(pt[0], pt[1]) {
-						return nil, fmt.Errorf("%s: feature %d: invalid WGS84 position %v", p, i, pt)
-					}
-					r[k] = [2]float64{pt[0], pt[1]}
+				r, bad := lonLatPositions(ring)
+				if bad >= 0 {
+					return nil, fmt.Errorf("%s: feature %d: invalid WGS84 position %v", p, i, ring[bad])
 				}
 				poly = append(poly, r)
 			}
