@@ -148,30 +148,40 @@ func (p *wktParser) number() (float64, error) {
 	return v, nil
 }
 
-func (p *wktParser) ring() (orb.Ring, error) {
+// point reads one position; ordinates past x and y are dropped.
+func (p *wktParser) point() (orb.Point, error) {
+	var pt orb.Point
+	for k := 0; k < p.dimN || k < 2; k++ {
+		v, err := p.number()
+		if err != nil {
+			return pt, err
+		}
+		if k < 2 {
+			pt[k] = v
+		}
+	}
+	// A third ordinate written without a Z tag is also dropped.
+	p.space()
+	if p.dimN == 2 && p.i < len(p.s) && p.s[p.i] != ',' && p.s[p.i] != ')' {
+		if _, err := p.number(); err != nil {
+			return pt, err
+		}
+	}
+	return pt, nil
+}
+
+// wktList reads a parenthesized, comma-separated list of items.
+func wktList[T any](p *wktParser, item func() (T, error)) ([]T, error) {
 	if err := p.expect('('); err != nil {
 		return nil, err
 	}
-	var r orb.Ring
+	var out []T
 	for {
-		var pt orb.Point
-		for k := 0; k < p.dimN || k < 2; k++ {
-			v, err := p.number()
-			if err != nil {
-				return nil, err
-			}
-			if k < 2 {
-				pt[k] = v
-			}
+		v, err := item()
+		if err != nil {
+			return nil, err
 		}
-		// A third ordinate written without a Z tag is also dropped.
-		p.space()
-		if p.dimN == 2 && p.i < len(p.s) && p.s[p.i] != ',' && p.s[p.i] != ')' {
-			if _, err := p.number(); err != nil {
-				return nil, err
-			}
-		}
-		r = append(r, pt)
+		out = append(out, v)
 		ok, err := p.more()
 		if err != nil {
 			return nil, err
@@ -180,7 +190,12 @@ func (p *wktParser) ring() (orb.Ring, error) {
 			break
 		}
 	}
-	if err := p.expect(')'); err != nil {
+	return out, p.expect(')')
+}
+
+func (p *wktParser) ring() (orb.Ring, error) {
+	r, err := wktList(p, p.point)
+	if err != nil {
 		return nil, err
 	}
 	if len(r) < 4 {
@@ -193,47 +208,13 @@ func (p *wktParser) ring() (orb.Ring, error) {
 }
 
 func (p *wktParser) polygon() (orb.Polygon, error) {
-	if err := p.expect('('); err != nil {
-		return nil, err
-	}
-	var poly orb.Polygon
-	for {
-		r, err := p.ring()
-		if err != nil {
-			return nil, err
-		}
-		poly = append(poly, r)
-		ok, err := p.more()
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			break
-		}
-	}
-	return poly, p.expect(')')
+	rings, err := wktList(p, p.ring)
+	return rings, err
 }
 
 func (p *wktParser) multiPolygon() (orb.MultiPolygon, error) {
-	if err := p.expect('('); err != nil {
-		return nil, err
-	}
-	var mp orb.MultiPolygon
-	for {
-		poly, err := p.polygon()
-		if err != nil {
-			return nil, err
-		}
-		mp = append(mp, poly)
-		ok, err := p.more()
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			break
-		}
-	}
-	return mp, p.expect(')')
+	polys, err := wktList(p, p.polygon)
+	return polys, err
 }
 
 // PolygonWKT formats a polygon as WKT with the shortest decimal that

@@ -50,3 +50,23 @@ func TestParsePolygonalWKTErrors(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParsePolygonalWKT checks that the parser never panics and that what
+// it accepts is closed rings of at least four points.
+func FuzzParsePolygonalWKT(f *testing.F) {
+	f.Add("POLYGON ((0 0, 1 0, 1 1, 0 0))")
+	f.Add("MULTIPOLYGON Z (((0 0 1, 1 0 1, 1 1 1, 0 0 1)), ((5 5, 6 5, 6 6, 5 5)))")
+	f.Fuzz(func(t *testing.T, s string) {
+		mp, err := ParsePolygonalWKT(s)
+		if err != nil {
+			return
+		}
+		for _, poly := range mp {
+			for _, r := range poly {
+				if len(r) < 4 || r[0] != r[len(r)-1] {
+					t.Fatalf("%q: accepted ring %v", s, r)
+				}
+			}
+		}
+	})
+}

@@ -22,6 +22,11 @@ func BlendPixel(img *image.RGBA, clip image.Rectangle, x, y int, c color.RGBA) b
 	}
 	i := img.PixOffset(x, y)
 	p := img.Pix[i : i+4 : i+4]
+	if c.A == 255 { // the blend below gives c itself
+		changed := p[0] != c.R || p[1] != c.G || p[2] != c.B || p[3] != 255
+		p[0], p[1], p[2], p[3] = c.R, c.G, c.B, 255
+		return changed
+	}
 	a := uint32(c.A)
 	mix := func(s uint8, d uint8) uint8 {
 		return uint8((uint32(s)*a + uint32(d)*(255-a) + 127) / 255)

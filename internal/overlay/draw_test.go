@@ -107,3 +107,22 @@ func TestFillDiscAndChanged(t *testing.T) {
 		t.Errorf("radius-2 disc changed %d pixels, want 13", n)
 	}
 }
+
+// TestBlendPixelOpaqueIsTheColour checks the opaque shortcut against the
+// blend formula for every channel value.
+func TestBlendPixelOpaqueIsTheColour(t *testing.T) {
+	img := blank(1, 1, color.RGBA{0, 0, 0, 255})
+	for s := 0; s < 256; s++ {
+		for d := 0; d < 256; d += 15 {
+			img.Pix[0], img.Pix[1], img.Pix[2] = uint8(d), uint8(d), uint8(d)
+			c := color.RGBA{uint8(s), uint8(255 - s), uint8(s / 2), 255}
+			changed := BlendPixel(img, img.Rect, 0, 0, c)
+			if got := img.RGBAAt(0, 0); got != c || changed != (s != d || 255-s != d || s/2 != d) {
+				t.Fatalf("over %d: %v (changed %v), want %v", d, got, changed, c)
+			}
+			if want := uint8((uint32(s)*255 + uint32(d)*0 + 127) / 255); want != uint8(s) {
+				t.Fatalf("blend formula gives %d for %d", want, s)
+			}
+		}
+	}
+}

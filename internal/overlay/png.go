@@ -1,76 +1,124 @@
 package overlay
 
 import (
-	"bytes"
-	"compress/zlib"
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
 	"image"
-	"io"
 	"sync"
+
+	"github.com/geodisaster/engine/internal/adler32"
 )
 
 // EncodeRGBPNG encodes an opaque image as an 8-bit RGB PNG (colour type
-// 2, no interlace). The output depends only on the pixels and the Go
-// version's compress/flate: IHDR, one IDAT and IEND, no timestamps or
-// ancillary chunks. Every row uses filter type 0 (None) and the stream is
-// compressed at flate.BestSpeed: about ten times faster than image/png's
-// per-row filter search at default compression (route overlays: ~10 ms
-// instead of ~110 ms of CPU), for files about a third larger.
+// 2, no interlace). The output depends only on the pixels: IHDR, one IDAT
+// and IEND, no timestamps or ancillary chunks. Every row uses filter type
+// 1 (Sub), which turns each span of one colour into zeros, and the zlib
+// stream is one DEFLATE block of those zero runs and Huffman-coded
+// residuals (deflateZeroRuns): integer code of our own, so the bytes are
+// the same on every platform and Go version. It takes a few times less
+// CPU than compress/flate at BestSpeed over unfiltered rows
+// (BenchmarkEncodeRGBPNG) for files of about the same size.
 func EncodeRGBPNG(img *image.RGBA) ([]byte, error) {
 	b := img.Rect
 	w, h := b.Dx(), b.Dy()
 	if w <= 0 || h <= 0 {
 		return nil, fmt.Errorf("raster: EncodeRGBPNG: empty image %v", b)
 	}
+	sc := pngScratchPool.Get().(*pngScratch)
+	defer pngScratchPool.Put(sc)
 	stride := 1 + 3*w
-	raw := make([]byte, h*stride)
+	sc.raw = grow(sc.raw, h*stride)
+	raw := sc.raw
+	// One pass filters the rows, counts the literals and finds the runs of
+	// pixels equal to their left neighbour (zeros under Sub) that are at
+	// least two pixels long.
+	var hist zeroRunHistogram
+	runs := sc.runs[:0]
 	for y := 0; y < h; y++ {
 		src := img.Pix[y*img.Stride : y*img.Stride+4*w]
 		row := raw[y*stride : (y+1)*stride]
-		row[0] = pngFilterNone
-		for x, o := 0, 1; x < w; x, o = x+1, o+3 {
-			p := src[4*x : 4*x+4 : 4*x+4]
-			if p[3] != 255 {
+		row[0] = pngFilterSub
+		hist[pngFilterSub]++
+		// Pixels as little-endian R | G<<8 | B<<16 | A<<24; an opaque
+		// pixel equals its left neighbour when the words are equal.
+		left := uint32(0xff000000) // black: Sub takes 0 left of the row
+		run := 0                   // pixels in the current run of zeros
+		for x := 0; x < w; x++ {
+			v := binary.LittleEndian.Uint32(src[4*x:])
+			if v>>24 != 255 {
 				return nil, fmt.Errorf("raster: EncodeRGBPNG: pixel (%d,%d) is not opaque", b.Min.X+x, b.Min.Y+y)
 			}
-			row[o], row[o+1], row[o+2] = p[0], p[1], p[2]
+			o := 1 + 3*x
+			q := row[o : o+3 : o+3]
+			if v == left {
+				q[0], q[1], q[2] = 0, 0, 0
+				run++
+				continue
+			}
+			r0, r1, r2 := byte(v)-byte(left), byte(v>>8)-byte(left>>8), byte(v>>16)-byte(left>>16)
+			q[0], q[1], q[2] = r0, r1, r2
+			left = v
+			runs = endRun(runs, &hist, y*stride+o, run)
+			run = 0
+			hist[r0]++
+			hist[r1]++
+			hist[r2]++
 		}
+		runs = endRun(runs, &hist, (y+1)*stride, run)
 	}
-	var idat bytes.Buffer
-	idat.Grow(len(raw)/4 + 64)
-	zw := pngZlibPool.Get().(*zlib.Writer)
-	zw.Reset(&idat)
-	_, err := zw.Write(raw)
-	if err == nil {
-		err = zw.Close()
-	}
-	pngZlibPool.Put(zw)
-	if err != nil {
-		return nil, fmt.Errorf("raster: EncodeRGBPNG: %w", err)
-	}
-	out := make([]byte, 0, 8+25+12+idat.Len()+12)
+	sc.runs = runs
+	idat := append(sc.idat[:0], 0x78, 0x01) // zlib: deflate, 32 KiB window, fastest
+	idat = deflateZeroRuns(idat, raw, runs, &hist)
+	idat = binary.BigEndian.AppendUint32(idat, adler32.Checksum(raw))
+	sc.idat = idat
+
+	out := make([]byte, 0, 8+25+12+len(idat)+12)
 	out = append(out, "\x89PNG\r\n\x1a\n"...)
 	var ihdr [13]byte
 	binary.BigEndian.PutUint32(ihdr[0:], uint32(w))
 	binary.BigEndian.PutUint32(ihdr[4:], uint32(h))
 	ihdr[8], ihdr[9] = 8, 2 // bit depth 8, colour type RGB; compression, filter, interlace 0
 	out = appendPNGChunk(out, "IHDR", ihdr[:])
-	out = appendPNGChunk(out, "IDAT", idat.Bytes())
+	out = appendPNGChunk(out, "IDAT", idat)
 	out = appendPNGChunk(out, "IEND", nil)
 	return out, nil
 }
 
-// pngFilterNone is PNG filter type 0 (None).
-const pngFilterNone = 0
+// pngFilterSub is PNG filter type 1 (Sub): each byte minus the byte one
+// pixel to its left.
+const pngFilterSub = 1
 
-// pngZlibPool reuses BestSpeed zlib writers (Reset gives the same output
-// as a fresh writer).
-var pngZlibPool = sync.Pool{New: func() any {
-	zw, _ := zlib.NewWriterLevel(io.Discard, zlib.BestSpeed)
-	return zw
-}}
+// endRun records the run of n zero pixels (3n bytes) that ends at byte
+// offset end, or counts its zeros as literals when it is shorter than two
+// pixels.
+func endRun(runs []zeroRun, hist *zeroRunHistogram, end, n int) []zeroRun {
+	switch {
+	case n >= 2:
+		hist.addRun(3 * n)
+		return append(runs, zeroRun{end - 3*n, 3 * n})
+	case n == 1:
+		hist[0] += 3
+	}
+	return runs
+}
+
+// pngScratch is EncodeRGBPNG's reusable working memory: the filtered rows,
+// their zero runs and the zlib stream.
+type pngScratch struct {
+	raw, idat []byte
+	runs      []zeroRun
+}
+
+var pngScratchPool = sync.Pool{New: func() any { return new(pngScratch) }}
+
+// grow returns b resized to n bytes, reallocated only when too small.
+func grow(b []byte, n int) []byte {
+	if cap(b) < n {
+		return make([]byte, n)
+	}
+	return b[:n]
+}
 
 // appendPNGChunk appends one PNG chunk: length, type, data, CRC-32 of type
 // and data.

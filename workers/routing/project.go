@@ -39,13 +39,13 @@ func shelterAnswer(m *RouteMetadata) map[string]any {
 // projectNearestShelter builds type 36's answer from the
 // nearest_reachable_shelter plan (routes_n).
 func projectNearestShelter(v workers.View) (any, error) {
-	h := v.Latest("routes")
-	if h == nil || !v.Completed() {
-		return nil, nil
+	const what = "a nearest_reachable_shelter route plan"
+	h, p, err := workers.FinalPayload[*RoutePlan](v, "routes", what)
+	if h == nil || err != nil {
+		return nil, err
 	}
-	p, ok := h.Result.Payload.(*RoutePlan)
-	if !ok || p.Objective != ObjectiveNearestShelter || p.Selected == nil {
-		return nil, fmt.Errorf("%s is not a nearest_reachable_shelter route plan", h.Name)
+	if p.Objective != ObjectiveNearestShelter || p.Selected == nil {
+		return nil, fmt.Errorf("%s is not %s", h.Name, what)
 	}
 	m := p.Selected
 	return map[string]any{
@@ -78,13 +78,9 @@ func selectedRouteAnswer(m *RouteMetrics, strategy string) map[string]any {
 
 // projectFastestSafest builds type 37's answer from route_compare_n.
 func projectFastestSafest(v workers.View) (any, error) {
-	h := v.Latest("route_compare")
-	if h == nil || !v.Completed() {
-		return nil, nil
-	}
-	rc, ok := h.Result.Payload.(*RouteComparison)
-	if !ok {
-		return nil, fmt.Errorf("%s is not a route comparison", h.Name)
+	h, rc, err := workers.FinalPayload[*RouteComparison](v, "route_compare", "a route comparison")
+	if h == nil || err != nil {
+		return nil, err
 	}
 	ans := map[string]any{}
 	for _, st := range RouteStrategies() {
@@ -109,13 +105,9 @@ const ImageMarker = "<image>"
 // projectVisualOverlay builds type 38's receipt from the newest render_n,
 // which must have been rendered from the current route_compare handle.
 func projectVisualOverlay(v workers.View) (any, error) {
-	h := v.Latest("render")
-	if h == nil || !v.Completed() {
-		return nil, nil
-	}
-	rr, ok := h.Result.Payload.(*RouteRender)
-	if !ok {
-		return nil, fmt.Errorf("%s is not a route overlay render", h.Name)
+	h, rr, err := workers.FinalPayload[*RouteRender](v, "render", "a route overlay render")
+	if h == nil || err != nil {
+		return nil, err
 	}
 	cur := v.Latest("route_compare")
 	if cur == nil || cur.Name != rr.CompareHandle {

@@ -142,12 +142,9 @@ func parseFloodExtent(p string, b []byte) (*FloodExtent, error) {
 				if len(ring) < 4 {
 					return nil, fmt.Errorf("%s: feature %d: a polygon ring needs at least 4 positions", p, i)
 				}
-				r := make([][2]float64, len(ring))
-				for k, pt := range ring {
-					if len(pt) < 2 || !finiteLonLat(pt[0], pt[1]) {
-						return nil, fmt.Errorf("%s: feature %d: invalid WGS84 position %v", p, i, pt)
-					}
-					r[k] = [2]float64{pt[0], pt[1]}
+				r, bad := lonLatPositions(ring)
+				if bad >= 0 {
+					return nil, fmt.Errorf("%s: feature %d: invalid WGS84 position %v", p, i, ring[bad])
 				}
 				poly = append(poly, r)
 			}
@@ -234,18 +231,19 @@ func (p *overlayProjector) canvas(lon, lat float64) (x, y float64, in bool, err 
 	return p.ox + float64(col*p.sx), p.oy + float64(row*p.sy), in, nil
 }
 
-func (p *overlayProjector) line(coords [][2]float64) ([][2]float64, bool, error) {
-	out := make([][2]float64, len(coords))
+// line returns the canvas coordinates of a line's vertices, appended to
+// dst, and whether a vertex lies inside the chip.
+func (p *overlayProjector) line(dst, coords [][2]float64) ([][2]float64, bool, error) {
 	hit := false
-	for i, c := range coords {
+	for _, c := range coords {
 		x, y, in, err := p.canvas(c[0], c[1])
 		if err != nil {
-			return nil, false, err
+			return dst, false, err
 		}
-		out[i] = [2]float64{x, y}
+		dst = append(dst, [2]float64{x, y})
 		hit = hit || in
 	}
-	return out, hit, nil
+	return dst, hit, nil
 }
 
 // Overlay colours.
@@ -458,7 +456,7 @@ func drawRouteOverlay(env workers.Env, plan *RoutePlan, sel map[string]string, o
 		var rings [][][2]float64
 		inChip := false
 		for _, ring := range poly {
-			px, hit, err := proj.line(ring)
+			px, hit, err := proj.line(nil, ring)
 			if err != nil {
 				return nil, nil, fmt.Errorf("RenderMap: %s: %w", in.Flood.Path, err)
 			}
@@ -473,13 +471,22 @@ func drawRouteOverlay(env workers.Env, plan *RoutePlan, sel map[string]string, o
 		}
 	}
 	// Roads, risky roads (flood_risk > 0) and blocked roads.
+	// Every edge's canvas vertices share one array.
 	var blockedLines [][][2]float64
+	nv := 0
+	for i := range in.Network.Edges {
+		nv += len(in.Network.Edges[i].Coords)
+	}
+	roadPx := make([][2]float64, 0, nv)
 	for i := range in.Network.Edges {
 		e := &in.Network.Edges[i]
-		px, inChip, err := proj.line(e.Coords)
+		start := len(roadPx)
+		var inChip bool
+		roadPx, inChip, err = proj.line(roadPx, e.Coords)
 		if err != nil {
 			return nil, nil, fmt.Errorf("RenderMap: %s edge %s: %w", in.Network.Path, e.ID, err)
 		}
+		px := roadPx[start:len(roadPx):len(roadPx)]
 		if inChip {
 			rr.InChip["roads"]++
 			if e.FloodRisk > 0 {
@@ -513,7 +520,7 @@ func drawRouteOverlay(env workers.Env, plan *RoutePlan, sel map[string]string, o
 	}
 	var routes []routeLine
 	for _, c := range plan.Candidates {
-		px, inChip, err := proj.line(c.Coords)
+		px, inChip, err := proj.line(nil, c.Coords)
 		if err != nil {
 			return nil, nil, fmt.Errorf("RenderMap: route %s: %w", c.ID, err)
 		}
@@ -605,6 +612,9 @@ func drawRGBChip(env workers.Env, img *image.RGBA, in *OverlayInputs, chip image
 		if err != nil {
 			return err
 		}
+		if b.Width != in.RGB.Width || b.Height != in.RGB.Height {
+			return fmt.Errorf("%s: band %d is %dx%d, the raster %dx%d", in.RGBPath, order[i], b.Width, b.Height, in.RGB.Width, in.RGB.Height)
+		}
 		bands[i] = b
 	}
 	w, h := in.RGB.Width, in.RGB.Height
@@ -617,30 +627,47 @@ func drawRGBChip(env workers.Env, img *image.RGBA, in *OverlayInputs, chip image
 	for i := range rows {
 		rows[i] = (2*i + 1) * h / (2 * ch)
 	}
-	level := func(b *raster.Band, k int) uint8 {
-		v := b.At(k)
-		if b.Type == raster.Uint8 {
-			return uint8(v)
+	pix, stride := img.Pix, img.Stride
+	o0 := img.PixOffset(chip.Min.X, chip.Min.Y)
+	for c, b := range bands {
+		// 8-bit chips (the release's) are copied sample by sample; other
+		// types go through the stretch.
+		if data, ok := b.Data.([]uint8); ok {
+			for y, r := range rows {
+				src := data[r*w : (r+1)*w]
+				dst := pix[o0+y*stride+c:]
+				for x, col := range cols {
+					dst[4*x] = src[col]
+				}
+			}
+			continue
 		}
-		switch {
-		case math.IsNaN(v) || v <= 0:
-			return 0
-		case v >= 3000:
-			return 255
+		for y, r := range rows {
+			dst := pix[o0+y*stride+c:]
+			for x, col := range cols {
+				dst[4*x] = reflectanceLevel(b.At(r*w + col))
+			}
 		}
-		return uint8(math.Floor(float64(v*255)/3000 + 0.5))
 	}
-	for y := 0; y < ch; y++ {
-		for x := 0; x < cw; x++ {
-			k := rows[y]*w + cols[x]
-			o := img.PixOffset(chip.Min.X+x, chip.Min.Y+y)
-			img.Pix[o] = level(bands[0], k)
-			img.Pix[o+1] = level(bands[1], k)
-			img.Pix[o+2] = level(bands[2], k)
-			img.Pix[o+3] = 255
+	for y := range rows {
+		dst := pix[o0+y*stride : o0+y*stride+4*cw]
+		for x := 3; x < len(dst); x += 4 {
+			dst[x] = 255
 		}
 	}
 	return nil
+}
+
+// reflectanceLevel stretches a Sentinel-2 reflectance linearly from
+// 0..3000 to 0..255 (NaN and non-positive values are 0).
+func reflectanceLevel(v float64) uint8 {
+	switch {
+	case math.IsNaN(v) || v <= 0:
+		return 0
+	case v >= 3000:
+		return 255
+	}
+	return uint8(math.Floor(float64(v*255)/3000 + 0.5))
 }
 
 // rgbBandOrder returns the 1-based bands holding red, green and blue:

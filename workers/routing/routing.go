@@ -582,14 +582,25 @@ func parseLineString(path string, i int, g *struct {
 	if len(pts) < 2 {
 		return nil, fmt.Errorf("%s: feature %d: a LineString needs at least 2 vertices", path, i)
 	}
-	out := make([][2]float64, len(pts))
+	out, bad := lonLatPositions(pts)
+	if bad >= 0 {
+		return nil, fmt.Errorf("%s: feature %d: vertex %d is not a valid WGS84 position", path, i, bad)
+	}
+	return out, nil
+}
+
+// lonLatPositions converts decoded GeoJSON positions to (lon, lat) pairs;
+// bad is the index of the first position that is not a valid WGS84
+// position (fewer than two numbers or out of range), -1 when all are.
+func lonLatPositions(pts [][]float64) (out [][2]float64, bad int) {
+	out = make([][2]float64, len(pts))
 	for k, p := range pts {
 		if len(p) < 2 || !finiteLonLat(p[0], p[1]) {
-			return nil, fmt.Errorf("%s: feature %d: vertex %d is not a valid WGS84 position", path, i, k)
+			return nil, k
 		}
 		out[k] = [2]float64{p[0], p[1]}
 	}
-	return out, nil
+	return out, -1
 }
 
 func loadRoadNetwork(env workers.Env, s *workers.Scene) (*RoadNetwork, error) {
@@ -620,59 +631,35 @@ type roadProps struct {
 // set decodes one properties member into the edge.
 func (r *roadProps) set(key string, v vector.JSONValue) error {
 	var bit int
-	var err error
+	var decode func() error
 	switch key {
 	case "edge_id":
-		bit = roadEdgeID
-		if !v.IsNull() {
-			r.e.ID, err = roadEdgeIDValue(v)
-		}
+		bit, decode = roadEdgeID, func() (err error) { r.e.ID, err = roadEdgeIDValue(v); return err }
 	case "u":
-		bit = roadU
-		if !v.IsNull() {
-			r.e.U, err = v.Int64()
-		}
+		bit, decode = roadU, func() (err error) { r.e.U, err = v.Int64(); return err }
 	case "v":
-		bit = roadV
-		if !v.IsNull() {
-			r.e.V, err = v.Int64()
-		}
+		bit, decode = roadV, func() (err error) { r.e.V, err = v.Int64(); return err }
 	case "length_m":
-		bit = roadLength
-		if !v.IsNull() {
-			r.e.LengthM, err = v.Float64()
-		}
+		bit, decode = roadLength, func() (err error) { r.e.LengthM, err = v.Float64(); return err }
 	case "travel_time_min":
-		bit = roadTravelTime
-		if !v.IsNull() {
-			r.e.TravelTimeMin, err = v.Float64()
-		}
+		bit, decode = roadTravelTime, func() (err error) { r.e.TravelTimeMin, err = v.Float64(); return err }
 	case "flood_risk":
-		bit = roadFloodRisk
-		if !v.IsNull() {
-			r.e.FloodRisk, err = v.Float64()
-		}
+		bit, decode = roadFloodRisk, func() (err error) { r.e.FloodRisk, err = v.Float64(); return err }
 	case "flooded":
-		bit = roadFlooded
-		if !v.IsNull() {
-			r.e.Flooded, err = v.Bool()
-		}
+		bit, decode = roadFlooded, func() (err error) { r.e.Flooded, err = v.Bool(); return err }
 	case "blocked":
-		bit = roadBlocked
-		if !v.IsNull() {
-			r.e.Blocked, err = v.Bool()
-		}
+		bit, decode = roadBlocked, func() (err error) { r.e.Blocked, err = v.Bool(); return err }
 	default:
 		return nil
 	}
-	if err != nil {
-		return fmt.Errorf("%s: %w", key, err)
-	}
 	if v.IsNull() {
 		r.have &^= bit
-	} else {
-		r.have |= bit
+		return nil
 	}
+	if err := decode(); err != nil {
+		return fmt.Errorf("%s: %w", key, err)
+	}
+	r.have |= bit
 	return nil
 }
 

@@ -213,7 +213,8 @@ func syntheticRoads(n int) []byte {
 		}
 		x := 7.3993787 + float64(i)*1.1e-5
 		y := 50.6839863 - float64(i%97)*3.3e-6
-		fmt.Fprintf(&b, `{"geometry":{"coordinates":[[%v,%v],[%v,%v],[%v,%v]],"type":"LineString"},`, x, y, x+0.0011718, y-7.15e-5, x+0.0023375, y-0.97e-5)
+		// Seven decimals, as OSM stores positions (and the corpus writes them).
+		fmt.Fprintf(&b, `{"geometry":{"coordinates":[[%.7f,%.7f],[%.7f,%.7f],[%.7f,%.7f]],"type":"LineString"},`, x, y, x+0.0011718, y-7.15e-5, x+0.0023375, y-0.97e-5)
 		fmt.Fprintf(&b, `"properties":{"blocked":%v,"edge_id":%s,"flood_risk":%v,"flooded":%v,"highway":"primary","length_m":%v,"travel_time_min":%v,"u":%d,"v":%d},"type":"Feature"}`,
 			i%11 == 0, id, float64(i%13)/13, i%11 == 0 || i%5 == 0, 100+float64(i)*0.37, 0.1+float64(i%17)/300, 100000+i, 100001+i)
 	}
