@@ -164,30 +164,25 @@ func BenchmarkSen1FloodStages(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	// A worker stage runs one call through the registry, as a session
+	// makes it.
+	stage := func(name, tool string, args map[string]any) {
+		v, a, err := reg.Resolve(tool, args)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(name, func(b *testing.B) {
+			sen1CPU(b, func() {
+				if _, err := v.Run(env, a); err != nil {
+					b.Fatal(err)
+				}
+			})
+		})
+	}
 	// ExtractObjects(flood_polygons) whole: labelling, tracing,
 	// polygonizing and the GeoJSON streamed to its hasher.
 	env.handles["flood_1"] = &workers.Handle{Name: "flood_1", Kind: "flood", Result: &workers.Result{Payload: m}}
-	xv, xa, err := reg.Resolve("ExtractObjects", map[string]any{"input": "flood_1", "target": "flood_polygons"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Run("extract", func(b *testing.B) {
-		sen1CPU(b, func() {
-			if _, err := xv.Run(env, xa); err != nil {
-				b.Fatal(err)
-			}
-		})
-	})
-	v, a, err := reg.Resolve("RenderMap", map[string]any{"input": "compare_1", "style": "flood_diagnostic",
+	stage("extract", "ExtractObjects", map[string]any{"input": "flood_1", "target": "flood_polygons"})
+	stage("render", "RenderMap", map[string]any{"input": "compare_1", "style": "flood_diagnostic",
 		"layers": map[string]any{"component_boundaries": true, "grid": true, "prediction": true, "sar": true}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Run("render", func(b *testing.B) {
-		sen1CPU(b, func() {
-			if _, err := v.Run(env, a); err != nil {
-				b.Fatal(err)
-			}
-		})
-	})
 }
