@@ -35,7 +35,7 @@ func (e *sen1BenchEnv) Band(path string, band int) (*raster.Band, workers.Raster
 }
 
 var sen1BenchChip = sync.OnceValues(func() ([]byte, error) {
-	hand, err := os.ReadFile(filepath.Join("..", "..", "shared", "data", "sen1floods11", "Spain_7370579", "S1Hand.tif"))
+	hand, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "data", "sen1floods11", "Spain_7370579", "S1Hand.tif"))
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +78,7 @@ func sen1CPU(b *testing.B, f func()) {
 // chip (S1Portable made from ../shared/data's S1Hand.tif), so a profile
 // shows which one dominates:
 //
-//	go test ./workers/ -run '^$' -bench Sen1FloodStages -benchtime 50x
+//	go test ./workers/sen1flood/ -run '^$' -bench Sen1FloodStages -benchtime 50x
 func BenchmarkSen1FloodStages(b *testing.B) {
 	chip, err := sen1BenchChip()
 	if err != nil {
@@ -164,16 +164,25 @@ func BenchmarkSen1FloodStages(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	v, a, err := reg.Resolve("RenderMap", map[string]any{"input": "compare_1", "style": "flood_diagnostic",
-		"layers": map[string]any{"component_boundaries": true, "grid": true, "prediction": true, "sar": true}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Run("render", func(b *testing.B) {
-		sen1CPU(b, func() {
-			if _, err := v.Run(env, a); err != nil {
-				b.Fatal(err)
-			}
+	// A worker stage runs one call through the registry, as a session
+	// makes it.
+	stage := func(name, tool string, args map[string]any) {
+		v, a, err := reg.Resolve(tool, args)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(name, func(b *testing.B) {
+			sen1CPU(b, func() {
+				if _, err := v.Run(env, a); err != nil {
+					b.Fatal(err)
+				}
+			})
 		})
-	})
+	}
+	// ExtractObjects(flood_polygons) whole: labelling, tracing,
+	// polygonizing and the GeoJSON streamed to its hasher.
+	env.handles["flood_1"] = &workers.Handle{Name: "flood_1", Kind: "flood", Result: &workers.Result{Payload: m}}
+	stage("extract", "ExtractObjects", map[string]any{"input": "flood_1", "target": "flood_polygons"})
+	stage("render", "RenderMap", map[string]any{"input": "compare_1", "style": "flood_diagnostic",
+		"layers": map[string]any{"component_boundaries": true, "grid": true, "prediction": true, "sar": true}})
 }

@@ -236,7 +236,14 @@ func sen1ExtractPolygons(env workers.Env, o *FloodObjects) (workers.Artifact, in
 		finished   atomic.Bool            // the document is complete, or the tracer has stopped
 		sum        [32]byte               // the document's digest, once hashed is closed
 		hashed     = make(chan struct{})
+		// started is closed once doc is set or the tracer has stopped:
+		// the hasher sleeps until then (polygonizing takes milliseconds,
+		// long enough for a wake-up) and polls only while the document
+		// streams.
+		started   = make(chan struct{})
+		startOnce sync.Once
 	)
+	start := func() { startOnce.Do(func() { close(started) }) }
 	bp := sen1GeoJSONPool.Get().(*[]byte)
 	defer sen1GeoJSONPool.Put(bp)
 	name := "flood_polygons_" + m.MaskSHA256[:12] + ".geojson"
@@ -245,6 +252,7 @@ func sen1ExtractPolygons(env workers.Env, o *FloodObjects) (workers.Artifact, in
 		artErr error
 	)
 	wait := tm.Go(func() {
+		defer start()
 		defer finished.Store(true)
 		outlines, err := regions.TraceOutlines(m.Mask, MaskFlood, w, h)
 		// Tracing usually ends first; waiting awake (as the hasher
@@ -267,6 +275,7 @@ func sen1ExtractPolygons(env workers.Env, o *FloodObjects) (workers.Artifact, in
 		d := g.alloc((*bp)[:0])
 		*bp = d[:0]
 		doc.Store(&d)
+		start()
 		g.writeStreaming(d, &written)
 		finished.Store(true)
 		art, artErr = env.WriteArtifact(name, d, func() [32]byte {
@@ -285,6 +294,7 @@ func sen1ExtractPolygons(env workers.Env, o *FloodObjects) (workers.Artifact, in
 	labelled.Store(true)
 	// Hash the document as it is written (polling, so that neither side
 	// sleeps between stretches).
+	<-started
 	hash := sha256.New()
 	done := 0
 	for {

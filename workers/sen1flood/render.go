@@ -336,6 +336,15 @@ func (j *sen1RenderJob) draw(png *sen1PNG, y0, y1 int) sen1RenderPart {
 		}
 	}
 	layers := make([]uint8, w)
+	// A chip of the image's width is drawn straight from its rows; any
+	// other width has its sampled columns gathered first, so that one
+	// loop over image columns, without an index table, paints both.
+	identity := w == S
+	var vs []float32
+	var ms, ls []uint8
+	if !identity {
+		vs, ms, ls = make([]float32, S), make([]uint8, S), make([]uint8, S)
+	}
 	var p sen1RenderPart
 	var seen uint8  // the layers of all pixels drawn
 	ad := uint32(1) // Adler-32 of nothing
@@ -352,14 +361,22 @@ func (j *sen1RenderJob) draw(png *sen1PNG, y0, y1 int) sen1RenderPart {
 		j.rowLayers(layers, row)
 		mrow := mask[row*w : (row+1)*w]
 		vrow := vv[row*w : (row+1)*w]
-		px = px[:3*len(colOf)+1]
+		if identity {
+			vs, ms, ls = vrow, mrow, layers
+		} else {
+			for x, col := range colOf {
+				vs[x], ms[x], ls[x] = vrow[col], mrow[col], layers[col]
+			}
+		}
+		vs, ms, ls, gc := vs[:S], ms[:S], ls[:S], gridCol[:S]
+		px = px[:3*S+1]
 		changed, boundary := 0, 0
-		for x, col := range colOf {
+		for x := range S {
 			var v uint8
 			if j.sar {
-				v = sen1Grey(vrow[col], mrow[col] == MaskNoData)
+				v = sen1Grey(vs[x], ms[x] == MaskNoData)
 			}
-			f := layers[col] | gridCol[x] | gridRow
+			f := (ls[x] | gc[x] | gridRow) & (sen1PaintLayers - 1)
 			seen |= f
 			c := paint[f][v]
 			binary.LittleEndian.PutUint32(px[3*x:], c)
