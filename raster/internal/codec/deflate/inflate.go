@@ -335,28 +335,52 @@ func buildCodeLenTable(t []uint32, lens []uint8) bool {
 	return fillTable(t, lens, 7, syms[:])
 }
 
+// litSyms and distSyms are the symbols' flags and values as fillTable
+// takes them (computed once: fixed by RFC 1951).
+var litSyms, distSyms = func() (l [288]uint32, d [32]uint32) {
+	for i := range l {
+		switch {
+		case i < 256:
+			l[i] = entLiteral | uint32(i)<<16
+		case i == 256:
+			l[i] = entExc | entEOB
+		case i-257 < 29:
+			l[i] = uint32(lengthBase[i-257])<<16 | uint32(lengthExtra[i-257])
+		default:
+			l[i] = entExc
+		}
+	}
+	for i := range d {
+		d[i] = entExc
+		if i < 30 {
+			d[i] = uint32(distBase[i])<<16 | uint32(distExtra[i])
+		}
+	}
+	return l, d
+}()
+
 // buildTable builds a literal/length (lit) or distance table.
 func buildTable(t []uint32, lens []uint8, primary uint, lit bool) bool {
-	var syms [288]uint32
-	for i := range lens {
-		switch {
-		case lit && i < 256:
-			syms[i] = entLiteral | uint32(i)<<16
-		case lit && i == 256:
-			syms[i] = entExc | entEOB
-		case lit && i-257 < 29:
-			syms[i] = uint32(lengthBase[i-257])<<16 | uint32(lengthExtra[i-257])
-		case !lit && i < 30:
-			syms[i] = uint32(distBase[i])<<16 | uint32(distExtra[i])
-		default:
-			syms[i] = entExc
-		}
+	syms := distSyms[:]
+	if lit {
+		syms = litSyms[:]
 	}
 	if !fillTable(t, lens, primary, syms[:len(lens)]) {
 		return false
 	}
 	if lit {
-		pairLiterals(t[:1<<primary])
+		// No pair fits when the shortest literal code is longer than
+		// half the primary width (near-uniform literals, as in noisy
+		// rasters): skip the pass over the table.
+		shortest := uint(16)
+		for _, l := range lens[:min(len(lens), 256)] {
+			if l != 0 {
+				shortest = min(shortest, uint(l))
+			}
+		}
+		if 2*shortest <= primary {
+			pairLiterals(t[:1<<primary])
+		}
 	}
 	return true
 }
@@ -420,9 +444,13 @@ func fillTable(t []uint32, lens []uint8, primary uint, syms []uint32) bool {
 		}
 	}
 	size := 1 << primary
-	inv := uint32(entExc) | uint32(primary)
-	for i := range t[:size] {
-		t[i] = inv
+	// A complete code writes every primary entry (a code or a subtable
+	// link); only an incomplete one leaves some to mark invalid.
+	if left != 0 {
+		inv := uint32(entExc) | uint32(primary)
+		for i := range t[:size] {
+			t[i] = inv
+		}
 	}
 	end := size     // next free subtable slot
 	code := 0       // current canonical code

@@ -6,162 +6,214 @@ import (
 )
 
 // A whole-buffer decoder for TIFF's LZW (MSB-first codes of 9 to 12 bits,
-// "early change", ClearCode 256, EndOfInformation 257). Each table entry
-// carries its string's length, its first seven bytes and where in dst it
-// was first written: a string of up to seven bytes is emitted with one
-// 8-byte store from the entry itself, a longer one with a copy from dst.
-// Like libtiff, decoding stops once dst is full, and running out of codes
-// before that is an error.
+// "early change", ClearCode 256, EndOfInformation 257). Like libtiff, it
+// stops once dst is full, and running out of codes before that is an
+// error.
+//
+// The string table is one 64-bit word per code: a string of up to seven
+// bytes is emitted with one 8-byte store of its word, a longer one is
+// copied word by word from where it was first written in dst.
 
 const (
-	lzwClear   = 256
-	lzwEOI     = 257
-	lzwFirst   = 258
+	lzwClear = 256
+	lzwEOI   = 257
+	lzwFirst = 258
+	// lzwMaxCode is one past the largest 12-bit code. Writers may emit a
+	// few codes past a full table before ClearCode (libtiff tolerates it,
+	// and so does the reference decoder with its room for 1024 more
+	// entries), but no 12-bit code can name an entry past 4095, so the
+	// table stops growing there.
 	lzwMaxCode = 4096
-	// lzwTableSize leaves room past 4096 for writers that emit a few codes
-	// too many before ClearCode, which libtiff tolerates.
+	// lzwTableSize is the reference decoder's table (ref_test.go).
 	lzwTableSize = lzwMaxCode + 1024
-	// tabMask indexes the table without bounds checks: the table's length
-	// is the power of two above lzwTableSize.
-	tabMask = 8192 - 1
 )
 
-// lzwState holds the reusable string table. The decoder's hot loop reads
-// only head (32 KB for 4096 codes, in L1): each code's first seven bytes,
-// little-endian, with min(length, 8) in the top byte. Where a string was
-// first written in dst and its full length are read only for strings of
-// eight bytes or more.
+// Entry words. A string of n < 8 bytes is its bytes, little-endian, with
+// n in the top byte (bytes past n are zero). A string of 8 bytes or more
+// has entLong in the top byte, its first byte in bits 0-7, its length in
+// bits 8-23 and where it was first written in dst in bits 24-55.
+const (
+	entLong    = 8
+	entLenBits = 56
+)
+
+// lzwState holds the reusable string table: 32 KB, the decoder's only
+// random access, read once per code.
 type lzwState struct {
-	head  [tabMask + 1]uint64
-	start [tabMask + 1]int32
-	size  [tabMask + 1]int32
-	ready bool // the 256 single-byte strings are set
+	tab [lzwMaxCode]uint64
+	// byteAt[k] is 1<<(8*k): multiplying a byte by it moves it to byte
+	// k. A multiplication, not a shift: amd64 shifts by a variable count
+	// only through CX, which costs the hot loop a register; and a table
+	// here, not a global, is addressed from the register that holds tab.
+	byteAt [8]uint64
+	ready  bool // the tables are set
 }
 
-// decodeLZW decodes src into exactly len(dst) bytes. The loop keeps few
-// variables live so that they stay in registers: whether a previous
-// string exists is prevLen > 0, and it was written at o-prevLen.
+// extend returns the entry of the string of entry prev, last written
+// just before o in dst, followed by the byte first.
+func (s *lzwState) extend(prev uint64, o int, first uint64) uint64 {
+	if n := prev >> entLenBits; n < 7 {
+		return prev + first*s.byteAt[n&7] + 1<<entLenBits
+	}
+	n := uint64(entryLen(prev))
+	return prev&0xff | (n+1)<<8 | (uint64(o)-n)<<24 | entLong<<entLenBits
+}
+
+// decodeLZW decodes src into exactly len(dst) bytes.
+//
+// Each code is read with one big-endian 8-byte load at its bit position,
+// so there is no bit buffer to refill. The inner loop keeps few variables
+// live, so that they stay in registers, and leaves the rare cases (the
+// code after ClearCode, which adds no entry; the end of src) to the
+// outer one.
 func (s *lzwState) decodeLZW(src, dst []byte) error {
+	tab := &s.tab
 	if !s.ready {
 		for c := range 256 {
-			s.head[c], s.size[c] = uint64(c)|1<<56, 1
+			tab[c] = uint64(c) | 1<<entLenBits
+		}
+		for k := range s.byteAt {
+			s.byteAt[k] = 1 << (8 * k)
 		}
 		s.ready = true
 	}
 	var (
-		buf      uint64
-		nbits    uint
-		pos      int // next byte of src to load into buf
-		width    = uint(9)
-		next     = lzwFirst
-		prevHead uint64 // the previous code's head
-		prevLen  int    // its length; 0 right after ClearCode
-		o        int    // bytes written
+		bitpos int           // next code's position in src, in bits
+		shift  uint = 64 - 9 // 64 less the code width
+		code   int
+		o      int // bytes written
 	)
-	for o < len(dst) {
-		if nbits < width {
-			if pos+8 <= len(src) {
-				// Big-endian 8-byte load; the bits below the claimed bytes
-				// are those the next load brings again, so OR is harmless.
-				buf |= binary.BigEndian.Uint64(src[pos:]) >> (nbits & 63)
-				k := (63 - nbits) >> 3 & 7
-				pos += int(k)
-				nbits += k * 8
+	if len(dst) == 0 {
+		return nil
+	}
+	fast := 8 * (len(src) - 8) // the last bitpos an 8-byte load reads from
+	for {
+		// code is to be read: the stream's first or one after ClearCode,
+		// which adds no entry.
+		code, bitpos = readCode(src, bitpos, shift)
+		switch {
+		case code < 0 || code == lzwEOI:
+			return s.short(o, len(dst))
+		case code == lzwClear:
+			shift = 64 - 9
+			continue
+		case code > lzwEOI:
+			return FormatError("LZW: corrupted table (string code after ClearCode)")
+		}
+		prev := tab[code]
+		dst[o] = byte(code)
+		o++
+		next := lzwFirst
+		for o < len(dst) {
+			if bitpos <= fast {
+				p := bitpos >> 3
+				code = int(binary.BigEndian.Uint64(src[p:p+8]) << (uint(bitpos) & 7) >> (shift & 63))
+				bitpos += 64 - int(shift)
 			} else {
-				for nbits <= 56 && pos < len(src) {
-					buf |= uint64(src[pos]) << ((56 - nbits) & 63)
-					pos++
-					nbits += 8
-				}
-				if nbits < width {
+				code, bitpos = readCode(src, bitpos, shift)
+				if code < 0 {
 					return s.short(o, len(dst))
 				}
 			}
-		}
-		// The masks tell the compiler the shifts are below 64.
-		code := int(buf >> ((64 - width) & 63))
-		buf <<= width & 63
-		nbits -= width
-
-		var first uint64 // the first byte of code's string
-		switch {
-		case code < next:
-			if uint(code-lzwClear) < 2 {
-				if code == lzwEOI {
-					return s.short(o, len(dst))
+			var e, first uint64
+			if code < next {
+				if uint(code-lzwClear) < 2 {
+					break
 				}
-				width, next, prevLen = 9, lzwFirst, 0
+				e = tab[code&(lzwMaxCode-1)]
+				first = e & 0xff
+			} else {
+				if code > next {
+					return FormatError("LZW: code beyond the string table")
+				}
+				// KwKwK: the previous string followed by its own first
+				// byte, the entry added just below.
+				first = prev & 0xff
+				e = s.extend(prev, o, first)
+			}
+			if next < lzwMaxCode {
+				// New entry: the previous string plus this string's first
+				// byte, which is what follows it in dst.
+				tab[next&(lzwMaxCode-1)] = s.extend(prev, o, first)
+				next++
+				// Widths 10, 11 and 12 start at next = 511, 1023 and 2047.
+				if next&(next+1) == 0 && next < lzwMaxCode-1 {
+					shift--
+				}
+			}
+			prev = e
+			if e>>entLenBits < entLong && o+8 <= len(dst) {
+				// One 8-byte store. The bytes past the string are
+				// overwritten by the next one before anything reads them.
+				binary.LittleEndian.PutUint64(dst[o:o+8], e)
+				o += int(e >> entLenBits)
 				continue
 			}
-			if prevLen == 0 && code >= 256 {
-				return FormatError("LZW: corrupted table (string code after ClearCode)")
-			}
-			first = s.head[code&tabMask] & 0xff
-		case prevLen == 0:
-			return FormatError("LZW: corrupted table (string code after ClearCode)")
-		case code == next:
-			// KwKwK: the previous string followed by its own first byte,
-			// the entry added just below.
-			first = prevHead & 0xff
-		default:
-			return FormatError("LZW: code beyond the string table")
+			o = emitSlow(dst, o, e)
 		}
-		if prevLen > 0 && next < lzwTableSize {
-			// New entry: the previous string plus this string's first byte.
-			h := prevHead&(1<<56-1) | uint64(min(prevLen+1, 8))<<56
-			if prevLen < 7 {
-				h |= first << (8 * uint(prevLen) & 63)
-			}
-			s.head[next&tabMask] = h
-			s.start[next&tabMask], s.size[next&tabMask] = int32(o-prevLen), int32(prevLen+1)
-			next++
-			if next >= 1<<width-1 && width < 12 {
-				width++
-			}
+		if o == len(dst) {
+			return nil
 		}
-
-		prevHead = s.head[code&tabMask]
-		if n := int(prevHead >> 56); n < 8 && o+8 <= len(dst) {
-			// One 8-byte store. The bytes past n are overwritten by the
-			// next string before anything reads them.
-			binary.LittleEndian.PutUint64(dst[o:], prevHead)
-			o += n
-			prevLen = n
-			continue
+		if code == lzwEOI {
+			return s.short(o, len(dst))
 		}
-		prevLen = int(s.size[code&tabMask])
-		o += s.emitSlow(dst, o, code)
+		shift = 64 - 9
 	}
-	return nil
 }
 
-// emitSlow writes code's string at dst[o:] when it is eight bytes or
-// longer or dst ends within eight bytes, truncating at the end of dst; it
-// returns the bytes written.
-func (s *lzwState) emitSlow(dst []byte, o, code int) int {
-	c := code & tabMask
-	ln := int(s.size[c])
-	n := min(ln, len(dst)-o)
-	if ln < 8 {
-		for i := range n {
-			dst[o+i] = byte(s.head[c] >> (8 * uint(i)))
+// readCode reads the code at bitpos, 64-shift bits wide, and returns it
+// (-1 when src ends first) and the next code's position.
+func readCode(src []byte, bitpos int, shift uint) (int, int) {
+	width := 64 - int(shift)
+	if bitpos+width > 8*len(src) {
+		return -1, bitpos
+	}
+	var w uint64
+	p := bitpos >> 3
+	for i := range 8 {
+		if p+i < len(src) {
+			w |= uint64(src[p+i]) << (56 - 8*i)
 		}
+	}
+	return int(w << (uint(bitpos) & 7) >> (shift & 63)), bitpos + width
+}
+
+// entryLen returns the length of an entry's string.
+func entryLen(e uint64) int {
+	if n := int(e >> entLenBits); n < entLong {
 		return n
 	}
-	st := int(s.start[c])
-	if st+ln <= o {
-		copy(dst[o:o+n], dst[st:st+n])
-		return n
+	return int(e >> 8 & 0xffff)
+}
+
+// emitSlow writes e's string at dst[o:] when it is eight bytes or longer
+// or dst ends within eight bytes, truncating at the end of dst, and
+// returns the new output position.
+func emitSlow(dst []byte, o int, e uint64) int {
+	n := entryLen(e)
+	if n < entLong {
+		m := min(n, len(dst)-o)
+		for i := range m {
+			dst[o+i] = byte(e >> (8 * uint(i) & 63))
+		}
+		return o + m
 	}
-	// A KwKwK string (the previous one plus its own first byte) ends
-	// where it is being written: copy the previous string, then its first
-	// byte.
-	m := min(ln-1, n)
-	copy(dst[o:o+m], dst[st:st+m])
-	if m < n {
-		dst[o+m] = dst[st]
+	st := int(e >> 24 & 0xffffffff)
+	if o+n+8 <= len(dst) {
+		// Word copy. The string was first written dist >= n bytes back,
+		// or, for KwKwK, dist = n-1 >= 7 bytes back: then the words step
+		// by dist, each getting its first dist bytes right.
+		step := min(o-st, 8)
+		for k := 0; k < n; k += step {
+			binary.LittleEndian.PutUint64(dst[o+k:o+k+8:o+k+8], binary.LittleEndian.Uint64(dst[st+k:st+k+8:st+k+8]))
+		}
+		return o + n
 	}
-	return n
+	m := min(n, len(dst)-o)
+	for i := range m {
+		dst[o+i] = dst[st+i]
+	}
+	return o + m
 }
 
 func (s *lzwState) short(o, want int) error {
