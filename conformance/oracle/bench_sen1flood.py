@@ -82,11 +82,15 @@ def chain(s1, jrc, out):
     er = ndimage.binary_erosion(labels > 0, structure=np.ones((3, 3)), border_value=0)
     edge = (labels > 0) & ~ndimage.binary_erosion(labels > 0, border_value=0)
     rgb[edge] = (255, 221, 0)
+    # The render is a 512 x 512 canvas (nearest-neighbour from the chip);
+    # the 4x4 grid lines are drawn on the canvas, so a cropped chip of
+    # fewer than 385 rows or columns renders too.
+    rgb = np.asarray(Image.fromarray(rgb.astype(np.uint8)).resize((512, 512), Image.NEAREST)).astype(np.int32)
+    base = np.asarray(Image.fromarray(base.astype(np.uint8)).resize((512, 512), Image.NEAREST)).astype(np.int32)
     for q in (128, 256, 384):
         rgb[:, q] = 255
         rgb[q, :] = 255
-    img = Image.fromarray(rgb.astype(np.uint8)).resize((512, 512), Image.NEAREST)
-    img.save(os.path.join(out, "render.png"))
+    Image.fromarray(rgb.astype(np.uint8)).save(os.path.join(out, "render.png"))
     changed = int((rgb != base).any(axis=2).sum())
     with open(os.path.join(out, "render.json"), "w") as f:
         json.dump({"changed_pixels": changed, "prepared_overlay_used": False}, f)
