@@ -236,15 +236,7 @@ func hansenQuality(env workers.Env, s *workers.Scene, annual *workers.SceneFile)
 			return nil, err
 		}
 		v := viewOf(b, &scratch)
-		var valid, positive int
-		switch nd := nodataOf(info); {
-		case v.u8 != nil:
-			valid, positive = hansenCounts(v.u8, nd)
-		case v.u16 != nil:
-			valid, positive = hansenCounts(v.u16, nd)
-		default:
-			valid, positive = hansenCounts(v.f32, nd)
-		}
+		valid, positive := bandHansenCounts(v, nodataOf(info))
 		e := map[string]any{"pixels": v.len(), "valid": valid, "nodata": v.len() - valid, "positive": positive}
 		if f == annual {
 			e["annual_mask"] = true

@@ -196,6 +196,17 @@ func hansenCounts[T sample](s []T, nd nodata32) (valid, positive int) {
 	return valid, positive
 }
 
+// bandHansenCounts is hansenCounts on a band's view.
+func bandHansenCounts(v bandView, nd nodata32) (valid, positive int) {
+	switch {
+	case v.u8 != nil:
+		return hansenCounts(v.u8, nd)
+	case v.u16 != nil:
+		return hansenCounts(v.u16, nd)
+	}
+	return hansenCounts(v.f32, nd)
+}
+
 // annualLoss marks in mask and lists the valid positive cells of an
 // annual loss mask and counts its valid cells; it stops at the first
 // valid negative sample, returning its index (bad, -1 when none) and value.

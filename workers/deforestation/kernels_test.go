@@ -64,15 +64,7 @@ func TestTypedKernelsMatchAtReference(t *testing.T) {
 		if got := gatherBand(nil, v, nd); !slices.Equal(got, wantValid) {
 			t.Errorf("%v: gatherBand %v, want %v", dt, got, wantValid)
 		}
-		var valid, positive int
-		switch {
-		case v.u8 != nil:
-			valid, positive = hansenCounts(v.u8, nd)
-		case v.u16 != nil:
-			valid, positive = hansenCounts(v.u16, nd)
-		default:
-			valid, positive = hansenCounts(v.f32, nd)
-		}
+		valid, positive := bandHansenCounts(v, nd)
 		if valid != wantHansen || positive != wantPositive {
 			t.Errorf("%v: hansenCounts %d, %d; want %d, %d", dt, valid, positive, wantHansen, wantPositive)
 		}
