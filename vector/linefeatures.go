@@ -39,10 +39,7 @@ func (v JSONValue) Float64() (float64, error) {
 	}
 	d := scanner{s: v.raw}
 	f := d.float()
-	if d.err == nil && d.i != len(v.raw) {
-		d.fail("%s is not a number", v.raw)
-	}
-	if d.err != nil {
+	if d.err != nil || d.i != len(v.raw) {
 		return 0, fmt.Errorf("number %s is out of range", v.raw)
 	}
 	return f, nil

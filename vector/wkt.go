@@ -208,13 +208,11 @@ func (p *wktParser) ring() (orb.Ring, error) {
 }
 
 func (p *wktParser) polygon() (orb.Polygon, error) {
-	rings, err := wktList(p, p.ring)
-	return rings, err
+	return wktList(p, p.ring)
 }
 
 func (p *wktParser) multiPolygon() (orb.MultiPolygon, error) {
-	polys, err := wktList(p, p.polygon)
-	return polys, err
+	return wktList(p, p.polygon)
 }
 
 // PolygonWKT formats a polygon as WKT with the shortest decimal that

@@ -2,6 +2,7 @@ package overlay
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"slices"
 )
 
@@ -230,23 +231,17 @@ func canonicalCodes(lens []uint8, codes []uint16) {
 	}
 	var next [16]int
 	code := 0
-	for bits := 1; bits < 16; bits++ {
-		code = (code + count[bits-1]) << 1
-		next[bits] = code
+	for n := 1; n < 16; n++ {
+		code = (code + count[n-1]) << 1
+		next[n] = code
 	}
 	for s, l := range lens {
 		if l == 0 {
 			codes[s] = 0
 			continue
 		}
-		c := next[l]
+		codes[s] = bits.Reverse16(uint16(next[l])) >> (16 - l)
 		next[l]++
-		var r uint16
-		for i := uint8(0); i < l; i++ {
-			r = r<<1 | uint16(c&1)
-			c >>= 1
-		}
-		codes[s] = r
 	}
 }
 
