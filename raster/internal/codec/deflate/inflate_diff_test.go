@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/geodisaster/engine/internal/rfc1951"
 	kflate "github.com/klauspost/compress/flate"
 )
 
@@ -392,24 +393,24 @@ func fixedStream(lits []int, matches [][2]int) []byte {
 	for _, m := range matches {
 		l, d := m[0], m[1]
 		i := 28
-		for int(lengthBase[i]) > l {
+		for int(rfc1951.LengthBase[i]) > l {
 			i--
 		}
 		if l == 258 {
 			i = 28
 		}
 		w.fixedLitLen(257 + i)
-		w.bits(uint64(l-int(lengthBase[i])), uint(lengthExtra[i]))
+		w.bits(uint64(l-int(rfc1951.LengthBase[i])), uint(rfc1951.LengthExtra[i]))
 		if d == 31 {
 			w.huff(31, 5)
 			continue
 		}
 		j := 29
-		for int(distBase[j]) > d {
+		for int(rfc1951.DistBase[j]) > d {
 			j--
 		}
 		w.huff(uint64(j), 5)
-		w.bits(uint64(d-int(distBase[j])), uint(distExtra[j]))
+		w.bits(uint64(d-int(rfc1951.DistBase[j])), uint(rfc1951.DistExtra[j]))
 	}
 	w.fixedLitLen(256)
 	return w.bytes()
