@@ -523,10 +523,10 @@ func xbdGridRegions(bs []XBDBuilding, w, h, rows, cols int, gsd float64) []XBDRe
 }
 
 // xbdAddSevereAreas is the building-to-cell join of xbdGridRegions: each
-// severe building is clipped to the cells its bound meets; a cell it
-// cannot reach adds a zero area, so each cell sums the same terms in
-// building order as clipping to every cell. BenchmarkGridSevereArea
-// measures it against an r-tree over the cells.
+// severe building is clipped to the cells its bound meets, in building
+// order; a cell it cannot reach would add a zero area, which leaves the
+// cell's sum as it is. BenchmarkGridSevereArea measures it against an
+// r-tree over the cells.
 func xbdAddSevereAreas(regs []XBDRegion, bs []XBDBuilding, w, h, rows, cols int, gsd float64) {
 	g2 := gsd * gsd
 	cells := make([]orb.Bound, len(regs))
@@ -539,10 +539,10 @@ func xbdAddSevereAreas(regs []XBDRegion, bs []XBDBuilding, w, h, rows, cols int,
 		}
 		bb := b.Geom.Bound()
 		for i := range regs {
-			a := 0.0
-			if bb.Intersects(cells[i]) {
-				a = vector.ClippedArea(b.Geom, cells[i])
+			if !bb.Intersects(cells[i]) {
+				continue
 			}
+			a := vector.ClippedArea(b.Geom, cells[i])
 			regs[i].SevereAreaM2 += float64(a * g2)
 		}
 	}
