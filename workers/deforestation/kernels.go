@@ -229,6 +229,17 @@ func annualLoss[T sample](s []T, nd nodata32, mask []bool) (idx []int, valid, ba
 	return idx, valid, -1, 0
 }
 
+// bandAnnualLoss is annualLoss on a band's view.
+func bandAnnualLoss(v bandView, nd nodata32, mask []bool) (idx []int, valid, bad int, badV float32) {
+	switch {
+	case v.u8 != nil:
+		return annualLoss(v.u8, nd, mask)
+	case v.u16 != nil:
+		return annualLoss(v.u16, nd, mask)
+	}
+	return annualLoss(v.f32, nd, mask)
+}
+
 // lossYearCells checks the codes of a lossyear.tif band and lists, for
 // each loss code 1..25, its valid cells in row-major order; valid counts
 // every valid cell (code 0, no loss, included).

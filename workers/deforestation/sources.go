@@ -669,15 +669,7 @@ func eventYearLoss(env workers.Env, s *workers.Scene, year int) (*HansenLoss, er
 	hl := &HansenLoss{EventYear: year, Source: "annual_mask", Path: af.Path, Info: info, Mask: make([]bool, v.len())}
 	var bad int
 	var badV float32
-	nd := nodataOf(info)
-	switch {
-	case v.u8 != nil:
-		hl.Indices, hl.AnnualValid, bad, badV = annualLoss(v.u8, nd, hl.Mask)
-	case v.u16 != nil:
-		hl.Indices, hl.AnnualValid, bad, badV = annualLoss(v.u16, nd, hl.Mask)
-	default:
-		hl.Indices, hl.AnnualValid, bad, badV = annualLoss(v.f32, nd, hl.Mask)
-	}
+	hl.Indices, hl.AnnualValid, bad, badV = bandAnnualLoss(v, nodataOf(info), hl.Mask)
 	if bad >= 0 {
 		return nil, fmt.Errorf("%s: pixel %d has negative loss value %v", af.Path, bad, badV)
 	}
