@@ -20,10 +20,9 @@ type Projector = workers.Projector
 // The schemas are compiled on another goroutine from the moment the engine
 // is made (about 40 ms for every family's, a one-record replay's largest
 // fixed cost): a session needs them only once its first answer projects,
-// after the workers have run. schemas waits for that compilation.
+// after the workers have run. validate waits for that compilation.
 type answerContracts struct {
 	projectors map[string]Projector
-	schemas    func() (map[string]*jsonschema.Schema, error)
 }
 
 func newAnswerContracts() (*answerContracts, error) {
@@ -39,7 +38,6 @@ func newAnswerContracts() (*answerContracts, error) {
 	// families.CompileSchemas compiles once per process; the call here
 	// starts it, later calls wait for it and share its result.
 	go func() { _, _ = families.CompileSchemas() }()
-	ac.schemas = families.CompileSchemas
 	return ac, nil
 }
 
@@ -69,7 +67,7 @@ func (ac *answerContracts) project(questionType string, v *View) (json.RawMessag
 
 // validate checks an answer against its type's schema.
 func (ac *answerContracts) validate(questionType string, ans []byte) error {
-	compiled, err := ac.schemas()
+	compiled, err := families.CompileSchemas()
 	if err != nil {
 		return fmt.Errorf("answer schemas: %w", err)
 	}

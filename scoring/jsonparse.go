@@ -202,6 +202,8 @@ func (p *parser) members(end byte, kind string, member func() error) error {
 	}
 }
 
+// str reads a string token; escapes are decoded by encoding/json once the
+// token's extent and grammar are checked here.
 func (p *parser) str() (string, error) {
 	start := p.pos
 	p.pos++ // opening quote

@@ -13,8 +13,9 @@ import (
 )
 
 // Shared helpers of the multi-hazard generators (types 9-28). Gold answers
-// are computed here directly from the generated arrays; nothing calls the
-// workers.
+// are computed from the generated arrays; the decision rules the workers
+// export (workers/multihazard's BinarySupport, Median3, Percentile, ...)
+// are called, not written again, and no worker runs.
 
 // mhLatBands are the AOI latitude bands records cycle through, so cell
 // areas differ between records (tropics to sub-arctic, both hemispheres).

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/geodisaster/engine/workers"
@@ -57,19 +58,8 @@ func (p Copies) Groups(splits []string) [][]int {
 			cursor += s
 		}
 	}
-	var trainSizes []int
-	for k := 0; k < p.Train3; k++ {
-		trainSizes = append(trainSizes, 3)
-	}
-	for k := 0; k < p.Train2; k++ {
-		trainSizes = append(trainSizes, 2)
-	}
-	take(train, trainSizes)
-	var testSizes []int
-	for k := 0; k < p.Test2; k++ {
-		testSizes = append(testSizes, 2)
-	}
-	take(test, testSizes)
+	take(train, append(slices.Repeat([]int{3}, p.Train3), slices.Repeat([]int{2}, p.Train2)...))
+	take(test, slices.Repeat([]int{2}, p.Test2))
 	return groups
 }
 
