@@ -326,3 +326,22 @@ func sameBehaviour(a, b CRS) bool {
 	}
 	return true
 }
+
+// TestWKT1ErrorIsDeterministic: a WKT1 projection PROJ rejects (a zero
+// scale factor) gives the same error text on every parse; it quotes the
+// PROJ form of the parameters, which must not follow map order.
+func TestWKT1ErrorIsDeterministic(t *testing.T) {
+	w := `PROJCS["x",GEOGCS["WGS 84",DATUM["WGS_1984",SPHEROID["WGS 84",6378137,298.257223563]],` +
+		`PRIMEM["Greenwich",0],UNIT["degree",0.0174532925199433]],PROJECTION["Transverse_Mercator"],` +
+		`PARAMETER["latitude_of_origin",0],PARAMETER["central_meridian",15],PARAMETER["scale_factor",0],` +
+		`PARAMETER["false_easting",500000],PARAMETER["false_northing",0],UNIT["metre",1]]`
+	_, err := Parse(w)
+	if err == nil {
+		t.Fatal("scale factor 0: no error")
+	}
+	for range 20 {
+		if _, e := Parse(w); e == nil || e.Error() != err.Error() {
+			t.Fatalf("error %q, then %v", err, e)
+		}
+	}
+}
