@@ -1,7 +1,6 @@
 package crs
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -10,6 +9,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/geodisaster/engine/internal/jsonl"
 )
 
 type described struct {
@@ -46,18 +47,19 @@ func loadDescribed(t *testing.T, args ...string) []described {
 func DecodeJSONLines[T any](t testing.TB, out []byte, skip int) []T {
 	t.Helper()
 	var res []T
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(make([]byte, 1<<20), 1<<26)
-	for sc.Scan() {
-		if skip > 0 {
-			skip--
-			continue
+	err := jsonl.Scan(bytes.NewReader(out), func(n int, line []byte) error {
+		if n <= skip {
+			return nil
 		}
 		var v T
-		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
-			t.Fatal(err)
+		if err := json.Unmarshal(line, &v); err != nil {
+			return fmt.Errorf("line %d: %w", n, err)
 		}
 		res = append(res, v)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	return res
 }
@@ -286,20 +288,15 @@ func CheckPROJReadsBack(t testing.TB, cases []DescribedCRS) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	n := 0
-	for sc.Scan() {
-		var r struct {
-			Def        string `json:"def"`
-			WKTOK      bool   `json:"wkt_ok"`
-			PROJJSONOK bool   `json:"projjson_ok"`
-			Error      string `json:"error"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatal(err)
-		}
-		n++
+	type accepted struct {
+		Def        string `json:"def"`
+		WKTOK      bool   `json:"wkt_ok"`
+		PROJJSONOK bool   `json:"projjson_ok"`
+		Error      string `json:"error"`
+	}
+	answers := DecodeJSONLines[accepted](t, out, 0)
+	n := len(answers)
+	for _, r := range answers {
 		if !r.WKTOK || !r.PROJJSONOK {
 			t.Errorf("%s: PROJ reads WKT2 %v, PROJJSON %v: %s", r.Def, r.WKTOK, r.PROJJSONOK, r.Error)
 		}
@@ -325,4 +322,23 @@ func sameBehaviour(a, b CRS) bool {
 		}
 	}
 	return true
+}
+
+// TestWKT1ErrorIsDeterministic: a WKT1 projection PROJ rejects (a zero
+// scale factor) gives the same error text on every parse; it quotes the
+// PROJ form of the parameters, which must not follow map order.
+func TestWKT1ErrorIsDeterministic(t *testing.T) {
+	w := `PROJCS["x",GEOGCS["WGS 84",DATUM["WGS_1984",SPHEROID["WGS 84",6378137,298.257223563]],` +
+		`PRIMEM["Greenwich",0],UNIT["degree",0.0174532925199433]],PROJECTION["Transverse_Mercator"],` +
+		`PARAMETER["latitude_of_origin",0],PARAMETER["central_meridian",15],PARAMETER["scale_factor",0],` +
+		`PARAMETER["false_easting",500000],PARAMETER["false_northing",0],UNIT["metre",1]]`
+	_, err := Parse(w)
+	if err == nil {
+		t.Fatal("scale factor 0: no error")
+	}
+	for range 20 {
+		if _, e := Parse(w); e == nil || e.Error() != err.Error() {
+			t.Fatalf("error %q, then %v", err, e)
+		}
+	}
 }

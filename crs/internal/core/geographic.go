@@ -30,7 +30,7 @@ type AngularUnit struct {
 
 var DegreeUnit = AngularUnit{Code: 9122, Name: "degree", Radians: math.Pi / 180}
 
-func (g *GeographicCRS) String() string   { return crsString(g, g.Code) }
+func (g *GeographicCRS) String() string   { return crsString(g) }
 func (g *GeographicCRS) EPSG() int        { return g.Code }
 func (g *GeographicCRS) Geographic() bool { return true }
 

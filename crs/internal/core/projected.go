@@ -51,7 +51,7 @@ type Conversion struct {
 	Params []ParamDef
 }
 
-func (p *ProjectedCRS) String() string   { return crsString(p, p.Code) }
+func (p *ProjectedCRS) String() string   { return crsString(p) }
 func (p *ProjectedCRS) EPSG() int        { return p.Code }
 func (p *ProjectedCRS) Geographic() bool { return false }
 func (p *ProjectedCRS) Unit() Unit       { return p.Linear }

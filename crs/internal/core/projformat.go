@@ -9,10 +9,10 @@ import (
 	"github.com/geodisaster/engine/crs/internal/proj"
 )
 
-// crsString is the String of a system with EPSG code (0 for none): "EPSG:n",
-// else its PROJ string.
-func crsString(c CRS, code int) string {
-	if code != 0 {
+// crsString is the String of a system: "EPSG:n" when it has an EPSG
+// code, else its PROJ string.
+func crsString(c CRS) string {
+	if code := c.EPSG(); code != 0 {
 		return fmt.Sprintf("EPSG:%d", code)
 	}
 	return projString(c)

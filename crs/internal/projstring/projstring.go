@@ -2,7 +2,9 @@ package projstring
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -167,10 +169,14 @@ func Parse(r *core.Registry, s string) (core.CRS, error) {
 // Conversion builds the conversion of a PROJ projection name and its
 // parameters (PROJ string keys without '+'; degrees and metres).
 func Conversion(r *core.Registry, name string, vals map[string]string) (*core.Conversion, error) {
+	// Keys in sorted order, so that the source an error quotes and the
+	// unsupported parameter it names do not follow map order.
+	keys := slices.Sorted(maps.Keys(vals))
 	var src strings.Builder
 	src.WriteString("+proj=" + name)
 	p := &projParams{r: r, vals: map[string]string{}, used: map[string]bool{}}
-	for k, v := range vals {
+	for _, k := range keys {
+		v := vals[k]
 		p.vals[k] = v
 		src.WriteString(" +" + k + "=" + v)
 	}
@@ -188,7 +194,7 @@ func Conversion(r *core.Registry, name string, vals map[string]string) (*core.Co
 	if err != nil {
 		return nil, err
 	}
-	for k := range p.vals {
+	for _, k := range keys {
 		if !p.used[k] {
 			return nil, p.bad("unsupported parameter +%s", k)
 		}
