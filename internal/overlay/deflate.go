@@ -4,8 +4,6 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"slices"
-
-	"github.com/geodisaster/engine/internal/rfc1951"
 )
 
 // zeroRun is a run of n zero bytes at offset start of the data that
@@ -73,7 +71,7 @@ func deflateZeroRuns(dst, data []byte, runs []zeroRun, hist *zeroRunHistogram) [
 	huffmanLengths(clFreq[:], 7, clLens[:])
 	canonicalCodes(clLens[:], clCodes[:])
 	numCL := 19
-	for numCL > 4 && clLens[rfc1951.CodeLengthOrder[numCL-1]] == 0 {
+	for numCL > 4 && clLens[codeLengthOrder[numCL-1]] == 0 {
 		numCL--
 	}
 
@@ -83,7 +81,7 @@ func deflateZeroRuns(dst, data []byte, runs []zeroRun, hist *zeroRunHistogram) [
 	w.bits(uint64(numLit-257), 5)
 	w.bits(uint64(len(distLens)-1), 5)
 	w.bits(uint64(numCL-4), 4)
-	for _, s := range rfc1951.CodeLengthOrder[:numCL] {
+	for _, s := range codeLengthOrder[:numCL] {
 		w.bits(uint64(clLens[s]), 3)
 	}
 	for _, l := range litLens[:numLit] {
@@ -106,8 +104,8 @@ func deflateZeroRuns(dst, data []byte, runs []zeroRun, hist *zeroRunHistogram) [
 			m -= l
 			s := lengthSymbol[l]
 			w.bits(uint64(litCodes[s]), uint(litLens[s]))
-			if eb := rfc1951.LengthExtra[s-257]; eb > 0 {
-				w.bits(uint64(l-int(rfc1951.LengthBase[s-257])), uint(eb))
+			if eb := lengthExtraBits[s-257]; eb > 0 {
+				w.bits(uint64(l-int(lengthBase[s-257])), uint(eb))
 			}
 			w.bits(0, 1) // distance code 0: distance 1
 		}
@@ -123,14 +121,25 @@ const (
 	endOfBlock = 256
 )
 
+// codeLengthOrder is the order of the code-length code's lengths in a
+// block header (RFC 1951 section 3.2.7).
+var codeLengthOrder = [19]uint8{16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15}
+
+// Length symbols 257..285: base lengths and extra bits (RFC 1951 section
+// 3.2.5).
+var (
+	lengthBase      = [29]uint16{3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258}
+	lengthExtraBits = [29]uint8{0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0}
+)
+
 // lengthSymbol maps a match length (3..258) to its length symbol.
 var lengthSymbol = func() (t [259]uint16) {
-	for k := len(rfc1951.LengthBase) - 1; k >= 0; k-- {
+	for k := len(lengthBase) - 1; k >= 0; k-- {
 		hi := 258
-		if k+1 < len(rfc1951.LengthBase) {
-			hi = int(rfc1951.LengthBase[k+1]) - 1
+		if k+1 < len(lengthBase) {
+			hi = int(lengthBase[k+1]) - 1
 		}
-		for l := int(rfc1951.LengthBase[k]); l <= hi; l++ {
+		for l := int(lengthBase[k]); l <= hi; l++ {
 			t[l] = uint16(257 + k)
 		}
 	}

@@ -6,7 +6,6 @@ import (
 	"math/bits"
 
 	"github.com/geodisaster/engine/internal/adler32"
-	"github.com/geodisaster/engine/internal/rfc1951"
 )
 
 // A whole-buffer DEFLATE (RFC 1951) decoder. TIFF blocks have a known
@@ -49,6 +48,14 @@ const (
 	litlenTableSize = 1 << 12
 	distTableSize   = 1 << 10
 )
+
+var lengthBase = [29]uint16{3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258}
+var lengthExtra = [29]uint8{0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0}
+var distBase = [30]uint16{1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577}
+var distExtra = [30]uint8{0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13}
+
+// codeLenOrder is the order of code length code lengths in a dynamic block.
+var codeLenOrder = [19]uint8{16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15}
 
 // inflater holds reusable decoding tables; it is not safe for concurrent use.
 type inflater struct {
@@ -253,7 +260,7 @@ func (f *inflater) readDynamic(r *bitReader) error {
 	}
 	var cl [19]uint8
 	for i := 0; i < hclen; i++ {
-		cl[rfc1951.CodeLengthOrder[i]] = uint8(r.bits(3))
+		cl[codeLenOrder[i]] = uint8(r.bits(3))
 	}
 	if !buildCodeLenTable(f.codelen[:], cl[:]) {
 		return FormatError("DEFLATE: bad code length code")
@@ -338,7 +345,7 @@ var litSyms, distSyms = func() (l [288]uint32, d [32]uint32) {
 		case i == 256:
 			l[i] = entExc | entEOB
 		case i-257 < 29:
-			l[i] = uint32(rfc1951.LengthBase[i-257])<<16 | uint32(rfc1951.LengthExtra[i-257])
+			l[i] = uint32(lengthBase[i-257])<<16 | uint32(lengthExtra[i-257])
 		default:
 			l[i] = entExc
 		}
@@ -346,7 +353,7 @@ var litSyms, distSyms = func() (l [288]uint32, d [32]uint32) {
 	for i := range d {
 		d[i] = entExc
 		if i < 30 {
-			d[i] = uint32(rfc1951.DistBase[i])<<16 | uint32(rfc1951.DistExtra[i])
+			d[i] = uint32(distBase[i])<<16 | uint32(distExtra[i])
 		}
 	}
 	return l, d

@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/geodisaster/engine/internal/rfc1951"
 	kflate "github.com/klauspost/compress/flate"
 )
 
@@ -393,24 +392,24 @@ func fixedStream(lits []int, matches [][2]int) []byte {
 	for _, m := range matches {
 		l, d := m[0], m[1]
 		i := 28
-		for int(rfc1951.LengthBase[i]) > l {
+		for int(lengthBase[i]) > l {
 			i--
 		}
 		if l == 258 {
 			i = 28
 		}
 		w.fixedLitLen(257 + i)
-		w.bits(uint64(l-int(rfc1951.LengthBase[i])), uint(rfc1951.LengthExtra[i]))
+		w.bits(uint64(l-int(lengthBase[i])), uint(lengthExtra[i]))
 		if d == 31 {
 			w.huff(31, 5)
 			continue
 		}
 		j := 29
-		for int(rfc1951.DistBase[j]) > d {
+		for int(distBase[j]) > d {
 			j--
 		}
 		w.huff(uint64(j), 5)
-		w.bits(uint64(d-int(rfc1951.DistBase[j])), uint(rfc1951.DistExtra[j]))
+		w.bits(uint64(d-int(distBase[j])), uint(distExtra[j]))
 	}
 	w.fixedLitLen(256)
 	return w.bytes()
