@@ -59,6 +59,42 @@ func (r dataRoot) resolve(rel string) (string, error) {
 	if err := workers.CheckRelativePath(rel); err != nil {
 		return "", fmt.Errorf("%w: %v", ErrDenied, err)
 	}
+	if real, ok := r.resolvePlain(rel); ok {
+		return real, nil
+	}
+	return r.resolveLinked(rel)
+}
+
+// resolvePlain is resolve's common case: every element of rel below the
+// (already resolved) root is a real directory and the last one a regular
+// file, none a symlink. It costs one lstat per element of rel, where
+// filepath.EvalSymlinks would also walk the root's own elements and a
+// final stat would follow. It reports false, having decided nothing, on a
+// symlink, a missing element or anything else unusual, which
+// resolveLinked then handles (and words the error for).
+func (r dataRoot) resolvePlain(rel string) (string, bool) {
+	cur := strings.TrimSuffix(r.dir, string(filepath.Separator))
+	for rest := rel; ; {
+		el, tail, more := strings.Cut(rest, "/")
+		cur += string(filepath.Separator) + el
+		st, err := os.Lstat(cur)
+		if err != nil {
+			return "", false
+		}
+		if !more {
+			return cur, st.Mode().IsRegular()
+		}
+		if !st.IsDir() {
+			return "", false
+		}
+		rest = tail
+	}
+}
+
+// resolveLinked is resolve through filepath.EvalSymlinks, for paths whose
+// elements include symlinks (which must still land inside the root) or
+// are missing.
+func (r dataRoot) resolveLinked(rel string) (string, error) {
 	full := filepath.Join(r.dir, filepath.FromSlash(rel))
 	real, err := filepath.EvalSymlinks(full)
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 )
 
 // writeFiles writes each file (slash path -> contents) under dir.
-func writeFiles(t *testing.T, dir string, files map[string]string) {
+func writeFiles(t testing.TB, dir string, files map[string]string) {
 	t.Helper()
 	for p, data := range files {
 		full := filepath.Join(dir, filepath.FromSlash(p))
