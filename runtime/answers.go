@@ -17,10 +17,9 @@ import (
 type Projector = workers.Projector
 
 // answerContracts pairs each question type's projection with its schema.
-// The schemas are compiled on another goroutine from the moment the engine
-// is made (about 40 ms for every family's, a one-record replay's largest
-// fixed cost): a session needs them only once its first answer projects,
-// after the workers have run. validate waits for that compilation.
+// A type's schema is compiled when its first answer projects
+// (families.CompiledSchema), so a replay of one family never pays for the
+// other families' schemas.
 type answerContracts struct {
 	projectors map[string]Projector
 }
@@ -35,9 +34,6 @@ func newAnswerContracts() (*answerContracts, error) {
 			ac.projectors[t] = p
 		}
 	}
-	// families.CompileSchemas compiles once per process; the call here
-	// starts it, later calls wait for it and share its result.
-	go func() { _, _ = families.CompileSchemas() }()
 	return ac, nil
 }
 
@@ -67,13 +63,9 @@ func (ac *answerContracts) project(questionType string, v *View) (json.RawMessag
 
 // validate checks an answer against its type's schema.
 func (ac *answerContracts) validate(questionType string, ans []byte) error {
-	compiled, err := families.CompileSchemas()
+	sch, err := families.CompiledSchema(questionType)
 	if err != nil {
-		return fmt.Errorf("answer schemas: %w", err)
-	}
-	sch, ok := compiled[questionType]
-	if !ok {
-		return fmt.Errorf("no answer schema for question type %q", questionType)
+		return err
 	}
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(ans))
 	if err != nil {

@@ -3,6 +3,7 @@ package htmlreport
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -129,18 +130,17 @@ func rowOf(name string, t *runtime.Tally, valid int) Row {
 // the type's answer schema; noSchema names types without one.
 func countValid(results []runtime.RecordResult) (map[string]int, map[string]bool, error) {
 	valid, noSchema := map[string]int{}, map[string]bool{}
-	compiled, err := families.CompileSchemas()
-	if err != nil {
-		return nil, nil, fmt.Errorf("htmlreport: %w", err)
-	}
 	for _, r := range results {
 		if r.Status != "ok" {
 			continue
 		}
-		s, ok := compiled[r.QuestionType]
-		if !ok {
+		s, err := families.CompiledSchema(r.QuestionType)
+		if errors.Is(err, families.ErrNoSchema) {
 			noSchema[r.QuestionType] = true
 			continue
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("htmlreport: %w", err)
 		}
 		inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(r.Answer))
 		if err == nil && s.Validate(inst) == nil {

@@ -1,9 +1,13 @@
 package families
 
 import (
+	"errors"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/geodisaster/engine/workers"
 )
@@ -40,5 +44,59 @@ func TestSchemaUnknownTypeIsAnError(t *testing.T) {
 	}
 	if !strings.Contains(string(doc), "2020-12") {
 		t.Errorf("forest_loss_detection schema does not declare draft 2020-12")
+	}
+}
+
+func TestCompiledSchemaOncePerType(t *testing.T) {
+	var wg sync.WaitGroup
+	got := make([]*jsonschema.Schema, 8)
+	for i := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s, err := CompiledSchema("xbd_q1")
+			if err != nil {
+				t.Error(err)
+			}
+			got[i] = s
+		}()
+	}
+	wg.Wait()
+	for _, s := range got[1:] {
+		if s != got[0] || s == nil {
+			t.Fatalf("CompiledSchema returned different schemas for one type")
+		}
+	}
+	if _, err := CompiledSchema("no_such_type"); !errors.Is(err, ErrNoSchema) {
+		t.Fatalf("CompiledSchema(no_such_type) error %v, want ErrNoSchema", err)
+	}
+	inst, err := jsonschema.UnmarshalJSON(strings.NewReader(`{"no": "fields"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0].Validate(inst) == nil {
+		t.Errorf("xbd_q1 schema accepts an answer without its required fields")
+	}
+}
+
+// BenchmarkCompileOneSchema is the schema cost a one-type replay pays.
+func BenchmarkCompileOneSchema(b *testing.B) {
+	for b.Loop() {
+		if _, err := newSchemaCache().compiled("xbd_q1"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCompileAllSchemas is what every process paid before schemas
+// were compiled per type.
+func BenchmarkCompileAllSchemas(b *testing.B) {
+	for b.Loop() {
+		c := newSchemaCache()
+		for _, t := range SchemaTypes() {
+			if _, err := c.compiled(t); err != nil {
+				b.Fatal(err)
+			}
+		}
 	}
 }
