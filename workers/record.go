@@ -8,8 +8,9 @@ import (
 	"io"
 	"math"
 	"os"
-	"regexp"
 	"strings"
+
+	gojson "github.com/goccy/go-json"
 
 	"github.com/geodisaster/engine/internal/jsonl"
 )
@@ -92,7 +93,45 @@ func (e *RecordError) Error() string {
 
 func (e *RecordError) Unwrap() error { return e.Err }
 
-var handleNameRE = regexp.MustCompile(`^[a-z][a-z0-9_]*_[0-9]+$`)
+// isHandleName reports whether name matches ^[a-z][a-z0-9_]*_[0-9]+$ (a
+// lowercase name, an underscore, a number: "optical_stack_1"); checked by
+// hand because a regexp was a sixth of decoding a records file.
+func isHandleName(name string) bool {
+	if name == "" || name[0] < 'a' || name[0] > 'z' {
+		return false
+	}
+	digits := 0
+	for digits < len(name) && isDigit(name[len(name)-1-digits]) {
+		digits++
+	}
+	// The digits follow an underscore, which the leading letter is not.
+	rest := len(name) - digits
+	if digits == 0 || name[rest-1] != '_' {
+		return false
+	}
+	for i := 1; i < rest; i++ {
+		c := name[i]
+		if !(c >= 'a' && c <= 'z' || isDigit(c) || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// isSHA256Hex reports whether s matches ^[0-9a-f]{64}$.
+func isSHA256Hex(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(isDigit(c) || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
 
 // Validate checks a record's required fields. withGold also requires the
 // GT chain and answer.
@@ -121,7 +160,7 @@ func (r *Record) Validate(withGold bool) error {
 	}
 	questions := 0
 	for name, h := range r.Handles {
-		if !handleNameRE.MatchString(name) {
+		if !isHandleName(name) {
 			return fail("handles", "handle name %q must look like name_1", name)
 		}
 		switch h.Kind {
@@ -138,7 +177,7 @@ func (r *Record) Validate(withGold bool) error {
 			if err := CheckRelativePath(f.Path); err != nil {
 				return fail(fmt.Sprintf("handles.%s.files[%d].path", name, i), "%v", err)
 			}
-			if f.SHA256 != "" && !sha256RE.MatchString(f.SHA256) {
+			if f.SHA256 != "" && !isSHA256Hex(f.SHA256) {
 				return fail(fmt.Sprintf("handles.%s.files[%d].sha256", name, i), "must be 64 lowercase hex digits")
 			}
 		}
@@ -157,13 +196,11 @@ func (r *Record) Validate(withGold bool) error {
 			return fail(fmt.Sprintf("gt_chain[%d].tool", i), "missing")
 		}
 	}
-	if len(bytes.TrimSpace(r.Answer)) == 0 {
+	if a := bytes.TrimSpace(r.Answer); len(a) == 0 || string(a) == "null" {
 		return fail("answer", "missing")
 	}
 	return nil
 }
-
-var sha256RE = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
 // CheckRelativePath reports whether p is a clean repository-relative path:
 // not empty, not absolute, no backslashes, no "." or ".." elements.
@@ -224,8 +261,10 @@ func ReadRecords(r io.Reader, withGold bool) ([]Record, error) {
 // decodeRecord decodes and validates line number line of a records file
 // into rec.
 func decodeRecord(b []byte, line int, withGold bool, rec *Record) error {
-	if err := json.Unmarshal(b, rec); err != nil {
-		var te *json.UnmarshalTypeError
+	// goccy/go-json decodes as encoding/json does, about twice as fast:
+	// decoding the records was a tenth of a small replay's CPU.
+	if err := gojson.Unmarshal(b, rec); err != nil {
+		var te *gojson.UnmarshalTypeError
 		if errors.As(err, &te) {
 			return &RecordError{Line: line, Field: te.Field, Err: fmt.Errorf("wrong JSON type: %v", err)}
 		}

@@ -2,11 +2,16 @@ package workers
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
+	"regexp"
 	"strings"
 	"testing"
+
+	gojson "github.com/goccy/go-json"
 )
 
 const goodRecord = `{"id":"r1","sample_id":"s1","family":"routing","question_type":"nearest_shelter","split":"test","training_weight":0.5,` +
@@ -65,6 +70,7 @@ func TestReadRecordsErrorsNameLineAndField(t *testing.T) {
 		{"no chain", edit(`"gt_chain":[{"tool":"ReadData","args":{"role":"roads"},"output":"scene_1"}]`, `"gt_chain":[]`), true, "gt_chain", "missing"},
 		{"no tool", edit(`"tool":"ReadData"`, `"tool":""`), true, "gt_chain[0].tool", "missing"},
 		{"no answer", edit(`"answer":{"value":1},`, ``), true, "answer", "missing"},
+		{"null answer", edit(`"answer":{"value":1},`, `"answer":null,`), true, "answer", "missing"},
 	} {
 		_, err := ReadRecords(strings.NewReader("\n"+c.line+"\n"), c.gold)
 		var re *RecordError
@@ -143,4 +149,56 @@ func TestReadRecordsFile(t *testing.T) {
 	if _, err := ReadRecordsFile(filepath.Join(dir, "absent.jsonl"), true); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing file: %v", err)
 	}
+}
+
+// TestHandleNameAndDigestMatchers pins the hand-written matchers to the
+// regular expressions they replace.
+func TestHandleNameAndDigestMatchers(t *testing.T) {
+	handleRE := regexp.MustCompile(`^[a-z][a-z0-9_]*_[0-9]+$`)
+	for _, name := range []string{"", "a", "a_1", "_1", "1_1", "a1", "a_", "ab_12", "a__1", "a_1_2", "a_b_3", "A_1",
+		"optical_stack_1", "x_1a", "x-1_1", "x_0", "z9_9", "a_1\n", "é_1", "a_１"} {
+		if got, want := isHandleName(name), handleRE.MatchString(name); got != want {
+			t.Errorf("isHandleName(%q) = %v, regexp says %v", name, got, want)
+		}
+	}
+	digestRE := regexp.MustCompile(`^[0-9a-f]{64}$`)
+	ok := strings.Repeat("0123456789abcdef", 4)
+	for _, s := range []string{"", ok, ok[:63], ok + "0", strings.ToUpper(ok), ok[:63] + "g", ok[:63] + "\n"} {
+		if got, want := isSHA256Hex(s), digestRE.MatchString(s); got != want {
+			t.Errorf("isSHA256Hex(%q) = %v, regexp says %v", s, got, want)
+		}
+	}
+}
+
+func FuzzHandleName(f *testing.F) {
+	handleRE := regexp.MustCompile(`^[a-z][a-z0-9_]*_[0-9]+$`)
+	for _, s := range []string{"a_1", "optical_stack_12", "a__1", "_1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		if got, want := isHandleName(name), handleRE.MatchString(name); got != want {
+			t.Fatalf("isHandleName(%q) = %v, regexp says %v", name, got, want)
+		}
+	})
+}
+
+// FuzzRecordDecodeMatchesEncodingJSON checks that records decode as
+// encoding/json decodes them (goccy/go-json does the work): the same
+// record, or an error from both.
+func FuzzRecordDecodeMatchesEncodingJSON(f *testing.F) {
+	f.Add([]byte(goodRecord))
+	f.Add([]byte(`{"ID":"x","Handles":{"a_1":{"kind":"question","files":[{"path":"p","extra":1}]}},"id":"y"}`))
+	f.Add([]byte(`{"id":"\xff\u00e9","training_weight":1e400}`))
+	f.Add([]byte(`{"id":"a","gt_chain":[{"tool":"T","args":{"n":1.0000000000000002,"s":"\ud800"}}],"answer":[1,2]}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var want, got Record
+		werr := json.Unmarshal(b, &want)
+		gerr := gojson.Unmarshal(b, &got)
+		if (werr == nil) != (gerr == nil) {
+			t.Fatalf("encoding/json error %v, goccy error %v on %q", werr, gerr, b)
+		}
+		if werr == nil && !reflect.DeepEqual(want, got) {
+			t.Fatalf("decoded differently from %q:\nencoding/json %#v\ngoccy         %#v", b, want, got)
+		}
+	})
 }
