@@ -3,7 +3,6 @@
 package hashedread
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"io"
 	"os"
@@ -16,7 +15,7 @@ const chunk = 256 << 10
 // ReadFile is os.ReadFile(name) with the SHA-256 of the bytes read. A large
 // file is read in chunks while another goroutine hashes the chunks already
 // read, into a buffer from alloc (make when alloc is nil; alloc(n) must
-// return n bytes, with any contents). When loaded is not nil it is called
+// return n bytes, with any contents; a small file is read into one too). When loaded is not nil it is called
 // with the file's bytes once they are all read and before their digest is
 // complete (so that decoding them can start); it must not modify them.
 // Errors are os.ReadFile's.
@@ -31,18 +30,35 @@ func ReadFile(name string, alloc func(int) []byte, loaded func([]byte)) ([]byte,
 		size = int(fi.Size())
 	}
 	if size < 2*chunk {
-		return readSmall(f, size, loaded)
+		return readSmall(f, size, alloc, loaded)
 	}
 	return readLarge(f, size, alloc, loaded)
 }
 
-// readSmall reads f whole, then hashes it.
-func readSmall(f *os.File, size int, loaded func([]byte)) ([]byte, [32]byte, error) {
-	b := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
-	if _, err := b.ReadFrom(f); err != nil {
-		return nil, [32]byte{}, err
+// readSmall reads f whole, into a buffer from alloc (of size+1 bytes, so
+// that reaching EOF does not grow it) when alloc is not nil, then hashes
+// it.
+func readSmall(f *os.File, size int, alloc func(int) []byte, loaded func([]byte)) ([]byte, [32]byte, error) {
+	var data []byte
+	if alloc != nil {
+		data = alloc(size + 1)[:0]
+	} else {
+		data = make([]byte, 0, size+512)
 	}
-	data := b.Bytes()
+	for {
+		if len(data) == cap(data) {
+			// The file grew since Stat (or its size was unknown).
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, [32]byte{}, err
+		}
+	}
 	if loaded != nil {
 		loaded(data)
 	}
