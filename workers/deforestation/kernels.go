@@ -317,11 +317,59 @@ func hansenCounts[T sample](s []T, nd nodata32) (valid, positive int) {
 func bandHansenCounts(v bandView, nd nodata32) (valid, positive int) {
 	switch {
 	case v.u8 != nil:
-		return hansenCounts(v.u8, nd)
+		return hansenCountsInt(v.u8, intNodataOf[uint8](nd))
 	case v.u16 != nil:
-		return hansenCounts(v.u16, nd)
+		return hansenCountsInt(v.u16, intNodataOf[uint16](nd))
 	}
 	return hansenCounts(v.f32, nd)
+}
+
+// The *Int Hansen kernels are the float32 ones on integer samples,
+// compared as integers: a sample is always finite, matches nd as
+// intNodataOf says, is 255 exactly when its float32 is, and is never
+// negative.
+
+func hansenCountsInt[T intSample](s []T, nd intNodata[T]) (valid, positive int) {
+	for _, x := range s {
+		if x != hansenNoData && nd.valid(x) {
+			valid++
+			if x > 0 {
+				positive++
+			}
+		}
+	}
+	return valid, positive
+}
+
+func annualLossInt[T intSample](s []T, nd intNodata[T], mask []bool) (idx []int, valid int) {
+	mask = mask[:len(s)]
+	for i, x := range s {
+		if x != hansenNoData && nd.valid(x) {
+			valid++
+			if x > 0 {
+				mask[i] = true
+				idx = append(idx, i)
+			}
+		}
+	}
+	return idx, valid
+}
+
+func lossYearCellsInt[T intSample](s []T, nd intNodata[T], path string) (byCode [26][]int, valid int, err error) {
+	for i, x := range s {
+		if x == hansenNoData || !nd.valid(x) {
+			continue
+		}
+		if x > 25 {
+			_, err := hansenCode(float32(x), path, i)
+			return byCode, 0, err
+		}
+		valid++
+		if x > 0 {
+			byCode[x] = append(byCode[x], i)
+		}
+	}
+	return byCode, valid, nil
 }
 
 // annualLoss marks in mask and lists the valid positive cells of an
@@ -350,9 +398,11 @@ func annualLoss[T sample](s []T, nd nodata32, mask []bool) (idx []int, valid, ba
 func bandAnnualLoss(v bandView, nd nodata32, mask []bool) (idx []int, valid, bad int, badV float32) {
 	switch {
 	case v.u8 != nil:
-		return annualLoss(v.u8, nd, mask)
+		idx, valid = annualLossInt(v.u8, intNodataOf[uint8](nd), mask)
+		return idx, valid, -1, 0
 	case v.u16 != nil:
-		return annualLoss(v.u16, nd, mask)
+		idx, valid = annualLossInt(v.u16, intNodataOf[uint16](nd), mask)
+		return idx, valid, -1, 0
 	}
 	return annualLoss(v.f32, nd, mask)
 }
@@ -385,9 +435,9 @@ func bandLossYearCells(b *raster.Band, info workers.RasterInfo, path string) ([2
 	v := viewOf(b, &scratch)
 	switch {
 	case v.u8 != nil:
-		return lossYearCells(v.u8, info, path)
+		return lossYearCellsInt(v.u8, intNodataOf[uint8](nodataOf(info)), path)
 	case v.u16 != nil:
-		return lossYearCells(v.u16, info, path)
+		return lossYearCellsInt(v.u16, intNodataOf[uint16](nodataOf(info)), path)
 	}
 	return lossYearCells(v.f32, info, path)
 }
@@ -408,4 +458,26 @@ func canopyValues[T sample](out []float32, s []T, info workers.RasterInfo) (vals
 		out = append(out, float32(v))
 	}
 	return out, -1, 0
+}
+
+// canopyUint8 is canopyValues on uint8 samples, compared as integers: a
+// sample is never NaN, and equals the declared nodata as float64 exactly
+// when the nodata is an integer 0..255 equal to it (any such nodata is a
+// float32 too, so intNodataOf finds it). out must have room for every
+// sample (cap(out) >= len(s)).
+func canopyUint8(out []float32, s []uint8, info workers.RasterInfo) (vals []float32, bad int, badV float64) {
+	nd := intNodataOf[uint8](nodataOf(info))
+	out = out[:len(s)]
+	k := 0
+	for i, x := range s {
+		if x == hansenNoData || !nd.valid(x) {
+			continue
+		}
+		if x > 100 {
+			return out[:k], i, float64(x)
+		}
+		out[k] = float32(x)
+		k++
+	}
+	return out[:k], -1, 0
 }

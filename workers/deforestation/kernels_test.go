@@ -69,9 +69,22 @@ func TestTypedKernelsMatchAtReference(t *testing.T) {
 			t.Errorf("%v: hansenCounts %d, %d; want %d, %d", dt, valid, positive, wantHansen, wantPositive)
 		}
 
+		f32 := make([]float32, len(vals))
+		for i := range vals {
+			f32[i] = float32(b.At(i))
+		}
+		wm, gm := make([]bool, len(vals)), make([]bool, len(vals))
+		wIdx, wValid, wBad, _ := annualLoss(f32, nd, wm)
+		gIdx, gValid, gBad, _ := bandAnnualLoss(v, nd, gm)
+		if !slices.Equal(gIdx, wIdx) || gValid != wValid || gBad != wBad || !slices.Equal(gm, wm) {
+			t.Errorf("%v: annualLoss %v %d %d, want %v %d %d", dt, gIdx, gValid, gBad, wIdx, wValid, wBad)
+		}
+
 		// 100 is not a loss-year code: the check must refuse it.
 		if _, _, err := bandLossYearCells(b, info, "lossyear.tif"); err == nil {
 			t.Errorf("%v: lossyear code 100 accepted", dt)
+		} else if _, _, want := lossYearCells(f32, info, "lossyear.tif"); want == nil || err.Error() != want.Error() {
+			t.Errorf("%v: lossyear error %q, want %q", dt, err, want)
 		}
 		codes := slices.Clone(vals)
 		codes[8] = 0
@@ -213,5 +226,25 @@ func TestGatherFinite32(t *testing.T) {
 	got := gatherBand(make([]float32, 1), bandView{f32: s}, nodata32{})
 	if !slices.Equal(got, want) || len(got) != 7 {
 		t.Errorf("gather %v, want %v", got, want)
+	}
+}
+
+// TestCanopyUint8MatchesCanopyValues: the integer tree-cover gather keeps
+// and rejects what the float64 rule does, for nodata none, 255, in range,
+// above 100, fractional, negative and NaN.
+func TestCanopyUint8MatchesCanopyValues(t *testing.T) {
+	s := make([]uint8, 0, 512)
+	for i := range 256 {
+		s = append(s, uint8(i%101), uint8(i))
+	}
+	for _, nd := range []workers.RasterInfo{{}, {NoData: 255, HasNoData: true}, {NoData: 37, HasNoData: true}, {NoData: 0, HasNoData: true},
+		{NoData: 120, HasNoData: true}, {NoData: 37.5, HasNoData: true}, {NoData: -1, HasNoData: true}, {NoData: math.NaN(), HasNoData: true}} {
+		for _, in := range [][]uint8{s[:202], s} {
+			want, wbad, wv := canopyValues(nil, in, nd)
+			got, bad, v := canopyUint8(make([]float32, 0, len(in)), in, nd)
+			if !slices.Equal(got, want) || bad != wbad || v != wv {
+				t.Errorf("nodata %v, %d samples: %d values, bad %d (%v); want %d, %d (%v)", nd, len(in), len(got), bad, v, len(want), wbad, wv)
+			}
+		}
 	}
 }

@@ -749,10 +749,13 @@ func canopyMean(env workers.Env, s *workers.Scene) (float32, error) {
 	if err != nil {
 		return 0, err
 	}
-	valid, err := validCanopy(b, info, f.Path)
+	buf := getFloat32Buf()
+	defer putFloat32Buf(buf)
+	valid, err := validCanopy(*buf, b, info, f.Path)
 	if err != nil {
 		return 0, err
 	}
+	*buf = valid
 	return numpy.MeanFloat32(valid), nil
 }
 
