@@ -55,7 +55,11 @@ func chunkedSum[T float32 | float64](x []T) T {
 	return acc
 }
 
-// pairwise is NumPy's pairwise summation of one chunk.
+// pairwise is NumPy's pairwise summation of one chunk. The eight
+// stride-8 accumulators are separate locals (kept in registers, unlike an
+// array) and a block's elements are read through a fixed-size array view,
+// so the loop has no bounds checks; the additions and their order are
+// NumPy's.
 func pairwise[T float32 | float64](a []T) T {
 	n := len(a)
 	switch {
@@ -66,20 +70,20 @@ func pairwise[T float32 | float64](a []T) T {
 		}
 		return res
 	case n <= numpyBlockSize:
-		var r [8]T
-		copy(r[:], a[:8])
+		r0, r1, r2, r3, r4, r5, r6, r7 := a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]
 		i := 8
-		for ; i < n-n%8; i += 8 {
-			r[0] += a[i]
-			r[1] += a[i+1]
-			r[2] += a[i+2]
-			r[3] += a[i+3]
-			r[4] += a[i+4]
-			r[5] += a[i+5]
-			r[6] += a[i+6]
-			r[7] += a[i+7]
+		for ; i+8 <= n; i += 8 {
+			b := (*[8]T)(a[i : i+8])
+			r0 += b[0]
+			r1 += b[1]
+			r2 += b[2]
+			r3 += b[3]
+			r4 += b[4]
+			r5 += b[5]
+			r6 += b[6]
+			r7 += b[7]
 		}
-		res := ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+		res := ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
 		for ; i < n; i++ {
 			res += a[i]
 		}

@@ -61,3 +61,60 @@ func BenchmarkSumFloat32(b *testing.B) {
 		SumFloat32(f)
 	}
 }
+
+// pairwiseRef is NumPy's pairwise_sum as written in its C source, with an
+// array of eight accumulators: the reference pairwise must equal bit for
+// bit.
+func pairwiseRef[T float32 | float64](a []T) T {
+	n := len(a)
+	switch {
+	case n < 8:
+		var res T
+		for _, v := range a {
+			res += v
+		}
+		return res
+	case n <= numpyBlockSize:
+		var r [8]T
+		copy(r[:], a[:8])
+		i := 8
+		for ; i < n-n%8; i += 8 {
+			for j := range r {
+				r[j] += a[i+j]
+			}
+		}
+		res := ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+		for ; i < n; i++ {
+			res += a[i]
+		}
+		return res
+	default:
+		n2 := n / 2
+		n2 -= n2 % 8
+		return pairwiseRef(a[:n2]) + pairwiseRef(a[n2:])
+	}
+}
+
+// TestPairwiseMatchesReference: every length up to 600 and a few large
+// ones, with values of mixed sign and magnitude so that the order shows.
+func TestPairwiseMatchesReference(t *testing.T) {
+	v := lcgValues(70000, 9)
+	f64 := make([]float64, len(v))
+	f32 := make([]float32, len(v))
+	for i, x := range v {
+		x = (x - 50) * float64(1+i%13) * 1e3
+		f64[i], f32[i] = x, float32(x)
+	}
+	lens := []int{8191, 8192, 8193, 16384 + 77, 70000}
+	for n := 0; n <= 600; n++ {
+		lens = append(lens, n)
+	}
+	for _, n := range lens {
+		if got, want := pairwise(f32[:n]), pairwiseRef(f32[:n]); got != want {
+			t.Errorf("float32 n=%d: %v, reference %v", n, got, want)
+		}
+		if got, want := pairwise(f64[:n]), pairwiseRef(f64[:n]); got != want {
+			t.Errorf("float64 n=%d: %v, reference %v", n, got, want)
+		}
+	}
+}

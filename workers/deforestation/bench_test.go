@@ -179,3 +179,27 @@ func BenchmarkLossYearCells(b *testing.B) {
 	}
 	runBench(b, func() error { _, _, err := bandLossYearCells(band, info, f.Path); return err })
 }
+
+// BenchmarkGatherFloat32: the valid-sample gather of one float32 SAR band
+// without a declared nodata (NaN every 97th sample), as declaredBandMean
+// runs it.
+func BenchmarkGatherFloat32(b *testing.B) {
+	v := benchValues(benchW*benchH, 5, -20, -10, math.NaN())
+	s := make([]float32, len(v))
+	for i := range v {
+		s[i] = float32(v[i])
+	}
+	var dst []float32
+	b.Run("branchless", func(b *testing.B) {
+		b.SetBytes(int64(4 * len(s)))
+		for b.Loop() {
+			dst = gatherBand(dst, bandView{f32: s}, nodata32{})
+		}
+	})
+	b.Run("generic", func(b *testing.B) {
+		b.SetBytes(int64(4 * len(s)))
+		for b.Loop() {
+			dst = gatherValid(dst, s, nodata32{})
+		}
+	})
+}

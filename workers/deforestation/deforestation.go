@@ -86,10 +86,13 @@ func computeTreecoverMean(env workers.Env, a workers.Args) (*workers.Result, err
 	if err != nil {
 		return nil, err
 	}
-	valid, err := validCanopy(band, info, f.Path)
+	buf := getFloat32Buf()
+	defer putFloat32Buf(buf)
+	valid, err := validCanopy(*buf, band, info, f.Path)
 	if err != nil {
 		return nil, err
 	}
+	*buf = valid
 	mean := numpy.MeanFloat32(valid)
 	if !workers.Finite(float64(mean)) {
 		return nil, fmt.Errorf("%s: tree-cover mean is not finite", f.Path)
@@ -106,14 +109,18 @@ func computeTreecoverMean(env workers.Env, a workers.Args) (*workers.Result, err
 }
 
 // validCanopy returns the valid tree-cover values as float32, in row-major
-// order, rejecting values outside 0..100.
-func validCanopy(b *raster.Band, info workers.RasterInfo, path string) ([]float32, error) {
-	out := make([]float32, 0, b.Width*b.Height)
+// order, in dst's memory (when large enough), rejecting values outside
+// 0..100.
+func validCanopy(dst []float32, b *raster.Band, info workers.RasterInfo, path string) ([]float32, error) {
+	out := dst[:0]
+	if n := b.Width * b.Height; cap(out) < n {
+		out = make([]float32, 0, n)
+	}
 	var bad int
 	var badV float64
 	switch s := b.Data.(type) {
 	case []uint8: // Hansen's type
-		out, bad, badV = canopyValues(out, s, info)
+		out, bad, badV = canopyUint8(out, s, info)
 	case []float64:
 		out, bad, badV = canopyValues(out, s, info)
 	default: // exact float64 conversion, as Band.At gives

@@ -32,16 +32,16 @@ func TestValidCanopySkipsNoDataAndRejectsOutOfRange(t *testing.T) {
 	}
 	copy(b.Data.([]uint8), []uint8{10, 255, 7, 90})
 	info := workers.RasterInfo{HasNoData: true, NoData: 7}
-	got, err := validCanopy(b, info, "t.tif")
+	got, err := validCanopy(nil, b, info, "t.tif")
 	if err != nil || len(got) != 2 || got[0] != 10 || got[1] != 90 {
 		t.Fatalf("valid %v %v, want [10 90]", got, err)
 	}
 	b.Data.([]uint8)[3] = 101
-	if _, err := validCanopy(b, info, "t.tif"); err == nil || !strings.Contains(err.Error(), "outside 0..100") {
+	if _, err := validCanopy(nil, b, info, "t.tif"); err == nil || !strings.Contains(err.Error(), "outside 0..100") {
 		t.Errorf("101%%: %v", err)
 	}
 	copy(b.Data.([]uint8), []uint8{255, 255, 7, 255})
-	if _, err := validCanopy(b, info, "t.tif"); err == nil || !strings.Contains(err.Error(), "no valid") {
+	if _, err := validCanopy(nil, b, info, "t.tif"); err == nil || !strings.Contains(err.Error(), "no valid") {
 		t.Errorf("all nodata: %v", err)
 	}
 }

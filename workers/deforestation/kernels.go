@@ -1,6 +1,8 @@
 package deforestation
 
 import (
+	"math"
+
 	"github.com/geodisaster/engine/raster"
 	"github.com/geodisaster/engine/workers"
 )
@@ -79,75 +81,175 @@ func (v bandView) float32s(scratch *[]float32) []float32 {
 // epoch, row-major; their memory is reused from epoch to epoch.
 type indexValues struct{ ndvi, nbr []float32 }
 
-// indexKernel computes NDVI = (n-a)/(n+a) and NBR = (n-b)/(n+b) in
-// float32 in one pass over the pixels where n (B8) is valid: a value is
-// kept when its other band is valid and the value is finite. Every kept
-// value goes to aoi (when not nil) and, where region holds, to reg (when
-// region is not nil). The three slices have one length.
-func indexKernel[T sample](n, a, b []T, ndN, ndA, ndB nodata32, region []bool, aoi, reg *indexValues) {
+// intSample are the sample types the integer index kernels take.
+type intSample interface{ ~uint8 | ~uint16 }
+
+// intNodata is a declared nodata as the sample value equal to it: has is
+// false when no sample of T converts to the float32 nodata (no nodata, or
+// one that is negative, fractional or out of T's range).
+type intNodata[T intSample] struct {
+	v   T
+	has bool
+}
+
+func intNodataOf[T intSample](nd nodata32) intNodata[T] {
+	if !nd.ok || !(nd.v >= 0 && nd.v <= float32(^T(0))) {
+		return intNodata[T]{}
+	}
+	if t := T(nd.v); float32(t) == nd.v {
+		return intNodata[T]{v: t, has: true}
+	}
+	return intNodata[T]{}
+}
+
+// valid reports whether v is not the nodata; an integer sample is always
+// finite as float32.
+func (nd intNodata[T]) valid(v T) bool { return !nd.has || v != nd.v }
+
+// The index kernels compute NDVI = (n-a)/(n+a) and NBR = (n-b)/(n+b) in
+// float32 at the pixels where n (B8) is valid: a value is kept when its
+// other band is valid and the value is finite. indexAll* visit every
+// pixel, indexAt* the row-major pixel indices idx; the kept values go to
+// out's memory, in visiting order.
+//
+// For integer samples (indexAllInt, indexAtInt) every float32 conversion
+// is exact, so n-a and n+a are the exact integer difference and sum
+// converted, and the quotient is finite exactly when the sum is not 0
+// (|n-a| <= n+a for unsigned samples): the values and the kept set are
+// those of the float32 rule of indexAll and indexAt.
+
+func indexAllInt[T intSample](n, a, b []T, ndN, ndA, ndB intNodata[T], out *indexValues) {
 	m := len(n)
 	a, b = a[:m], b[:m]
-	var an, ab, rn, rb []float32
-	if aoi != nil {
-		an, ab = grow32(aoi.ndvi, m), grow32(aoi.nbr, m)
-	}
-	if region != nil {
-		region = region[:m]
-		rn, rb = grow32(reg.ndvi, m), grow32(reg.nbr, m)
-	}
-	ka, kb, kra, krb := 0, 0, 0, 0
-	whole := aoi != nil
+	ndvi, nbr := grow32(out.ndvi, m), grow32(out.nbr, m)
+	kn, kb := 0, 0
 	for i, v := range n {
-		in := region != nil && region[i]
-		if !whole && !in {
+		if !ndN.valid(v) {
 			continue
 		}
-		x := float32(v)
+		x := int32(v)
+		if w := a[i]; ndA.valid(w) {
+			if s := x + int32(w); s != 0 {
+				ndvi[kn] = float32(x-int32(w)) / float32(s)
+				kn++
+			}
+		}
+		if w := b[i]; ndB.valid(w) {
+			if s := x + int32(w); s != 0 {
+				nbr[kb] = float32(x-int32(w)) / float32(s)
+				kb++
+			}
+		}
+	}
+	out.ndvi, out.nbr = ndvi[:kn], nbr[:kb]
+}
+
+func indexAtInt[T intSample](n, a, b []T, ndN, ndA, ndB intNodata[T], idx []int, out *indexValues) {
+	m := len(n)
+	a, b = a[:m], b[:m]
+	ndvi, nbr := grow32(out.ndvi, len(idx)), grow32(out.nbr, len(idx))
+	kn, kb := 0, 0
+	for _, i := range idx {
+		v := n[i]
+		if !ndN.valid(v) {
+			continue
+		}
+		x := int32(v)
+		if w := a[i]; ndA.valid(w) {
+			if s := x + int32(w); s != 0 {
+				ndvi[kn] = float32(x-int32(w)) / float32(s)
+				kn++
+			}
+		}
+		if w := b[i]; ndB.valid(w) {
+			if s := x + int32(w); s != 0 {
+				nbr[kb] = float32(x-int32(w)) / float32(s)
+				kb++
+			}
+		}
+	}
+	out.ndvi, out.nbr = ndvi[:kn], nbr[:kb]
+}
+
+func indexAll(n, a, b []float32, ndN, ndA, ndB nodata32, out *indexValues) {
+	m := len(n)
+	a, b = a[:m], b[:m]
+	ndvi, nbr := grow32(out.ndvi, m), grow32(out.nbr, m)
+	kn, kb := 0, 0
+	for i, x := range n {
 		if !ndN.valid(x) {
 			continue
 		}
-		if y := float32(a[i]); ndA.valid(y) {
-			ka, kra = keep((x-y)/(x+y), whole, in, an, ka, rn, kra)
+		if y := a[i]; ndA.valid(y) {
+			if d := (x - y) / (x + y); finiteBits32(d) {
+				ndvi[kn] = d
+				kn++
+			}
 		}
-		if y := float32(b[i]); ndB.valid(y) {
-			kb, krb = keep((x-y)/(x+y), whole, in, ab, kb, rb, krb)
+		if y := b[i]; ndB.valid(y) {
+			if d := (x - y) / (x + y); finiteBits32(d) {
+				nbr[kb] = d
+				kb++
+			}
 		}
 	}
-	if aoi != nil {
-		aoi.ndvi, aoi.nbr = an[:ka], ab[:kb]
-	}
-	if region != nil {
-		reg.ndvi, reg.nbr = rn[:kra], rb[:krb]
-	}
+	out.ndvi, out.nbr = ndvi[:kn], nbr[:kb]
 }
 
-// keep stores a finite index value d at aoi[ka] when whole and at reg[kr]
-// when in, and returns the advanced counts.
-func keep(d float32, whole, in bool, aoi []float32, ka int, reg []float32, kr int) (int, int) {
-	if !finiteBits32(d) {
-		return ka, kr
+func indexAt(n, a, b []float32, ndN, ndA, ndB nodata32, idx []int, out *indexValues) {
+	m := len(n)
+	a, b = a[:m], b[:m]
+	ndvi, nbr := grow32(out.ndvi, len(idx)), grow32(out.nbr, len(idx))
+	kn, kb := 0, 0
+	for _, i := range idx {
+		x := n[i]
+		if !ndN.valid(x) {
+			continue
+		}
+		if y := a[i]; ndA.valid(y) {
+			if d := (x - y) / (x + y); finiteBits32(d) {
+				ndvi[kn] = d
+				kn++
+			}
+		}
+		if y := b[i]; ndB.valid(y) {
+			if d := (x - y) / (x + y); finiteBits32(d) {
+				nbr[kb] = d
+				kb++
+			}
+		}
 	}
-	if whole {
-		aoi[ka] = d
-		ka++
-	}
-	if in {
-		reg[kr] = d
-		kr++
-	}
-	return ka, kr
+	out.ndvi, out.nbr = ndvi[:kn], nbr[:kb]
 }
 
-// indexStack runs indexKernel on B8, B4 and B12 in their own sample type
-// when they share one, otherwise on float32 conversions in sc's buffers.
-func indexStack(b8, b4, b12 bandView, ndN, ndA, ndB nodata32, region []bool, aoi, reg *indexValues, sc *opticalScratch) {
+// indexStack computes the index values of B8, B4 and B12 over the whole
+// AOI into aoi (when not nil) and at the region's pixel indices into reg
+// (when not nil), in the bands' own sample type when they share uint8 or
+// uint16, otherwise on float32 conversions in sc's buffers.
+func indexStack(b8, b4, b12 bandView, ndN, ndA, ndB nodata32, region []int, aoi, reg *indexValues, sc *opticalScratch) {
 	switch {
 	case b8.u16 != nil && b4.u16 != nil && b12.u16 != nil:
-		indexKernel(b8.u16, b4.u16, b12.u16, ndN, ndA, ndB, region, aoi, reg)
+		indexIntStack(b8.u16, b4.u16, b12.u16, ndN, ndA, ndB, region, aoi, reg)
 	case b8.u8 != nil && b4.u8 != nil && b12.u8 != nil:
-		indexKernel(b8.u8, b4.u8, b12.u8, ndN, ndA, ndB, region, aoi, reg)
+		indexIntStack(b8.u8, b4.u8, b12.u8, ndN, ndA, ndB, region, aoi, reg)
 	default:
-		indexKernel(b8.float32s(&sc.c8), b4.float32s(&sc.c4), b12.float32s(&sc.c12), ndN, ndA, ndB, region, aoi, reg)
+		n, a, b := b8.float32s(&sc.c8), b4.float32s(&sc.c4), b12.float32s(&sc.c12)
+		if aoi != nil {
+			indexAll(n, a, b, ndN, ndA, ndB, aoi)
+		}
+		if reg != nil {
+			indexAt(n, a, b, ndN, ndA, ndB, region, reg)
+		}
+	}
+}
+
+func indexIntStack[T intSample](n, a, b []T, ndN, ndA, ndB nodata32, region []int, aoi, reg *indexValues) {
+	iN, iA, iB := intNodataOf[T](ndN), intNodataOf[T](ndA), intNodataOf[T](ndB)
+	if aoi != nil {
+		indexAllInt(n, a, b, iN, iA, iB, aoi)
+	}
+	if reg != nil {
+		indexAtInt(n, a, b, iN, iA, iB, region, reg)
 	}
 }
 
@@ -166,6 +268,19 @@ func gatherValid[T sample](dst []float32, s []T, nd nodata32) []float32 {
 	return dst[:k]
 }
 
+// gatherFinite32 is gatherValid for float32 samples without a nodata:
+// every sample is written and the count advances by its finiteness bit
+// (the exponent field below all ones), with no branch per sample.
+func gatherFinite32(dst, s []float32) []float32 {
+	dst = grow32(dst, len(s))
+	k := 0
+	for _, x := range s {
+		dst[k] = x
+		k += int((math.Float32bits(x)&0x7f800000 - 0x7f800000) >> 31)
+	}
+	return dst[:k]
+}
+
 // gatherBand is gatherValid on a band's view.
 func gatherBand(dst []float32, v bandView, nd nodata32) []float32 {
 	switch {
@@ -173,6 +288,8 @@ func gatherBand(dst []float32, v bandView, nd nodata32) []float32 {
 		return gatherValid(dst, v.u8, nd)
 	case v.u16 != nil:
 		return gatherValid(dst, v.u16, nd)
+	case !nd.ok:
+		return gatherFinite32(dst, v.f32)
 	}
 	return gatherValid(dst, v.f32, nd)
 }
@@ -200,11 +317,59 @@ func hansenCounts[T sample](s []T, nd nodata32) (valid, positive int) {
 func bandHansenCounts(v bandView, nd nodata32) (valid, positive int) {
 	switch {
 	case v.u8 != nil:
-		return hansenCounts(v.u8, nd)
+		return hansenCountsInt(v.u8, intNodataOf[uint8](nd))
 	case v.u16 != nil:
-		return hansenCounts(v.u16, nd)
+		return hansenCountsInt(v.u16, intNodataOf[uint16](nd))
 	}
 	return hansenCounts(v.f32, nd)
+}
+
+// The *Int Hansen kernels are the float32 ones on integer samples,
+// compared as integers: a sample is always finite, matches nd as
+// intNodataOf says, is 255 exactly when its float32 is, and is never
+// negative.
+
+func hansenCountsInt[T intSample](s []T, nd intNodata[T]) (valid, positive int) {
+	for _, x := range s {
+		if x != hansenNoData && nd.valid(x) {
+			valid++
+			if x > 0 {
+				positive++
+			}
+		}
+	}
+	return valid, positive
+}
+
+func annualLossInt[T intSample](s []T, nd intNodata[T], mask []bool) (idx []int, valid int) {
+	mask = mask[:len(s)]
+	for i, x := range s {
+		if x != hansenNoData && nd.valid(x) {
+			valid++
+			if x > 0 {
+				mask[i] = true
+				idx = append(idx, i)
+			}
+		}
+	}
+	return idx, valid
+}
+
+func lossYearCellsInt[T intSample](s []T, nd intNodata[T], path string) (byCode [26][]int, valid int, err error) {
+	for i, x := range s {
+		if x == hansenNoData || !nd.valid(x) {
+			continue
+		}
+		if x > 25 {
+			_, err := hansenCode(float32(x), path, i)
+			return byCode, 0, err
+		}
+		valid++
+		if x > 0 {
+			byCode[x] = append(byCode[x], i)
+		}
+	}
+	return byCode, valid, nil
 }
 
 // annualLoss marks in mask and lists the valid positive cells of an
@@ -233,9 +398,11 @@ func annualLoss[T sample](s []T, nd nodata32, mask []bool) (idx []int, valid, ba
 func bandAnnualLoss(v bandView, nd nodata32, mask []bool) (idx []int, valid, bad int, badV float32) {
 	switch {
 	case v.u8 != nil:
-		return annualLoss(v.u8, nd, mask)
+		idx, valid = annualLossInt(v.u8, intNodataOf[uint8](nd), mask)
+		return idx, valid, -1, 0
 	case v.u16 != nil:
-		return annualLoss(v.u16, nd, mask)
+		idx, valid = annualLossInt(v.u16, intNodataOf[uint16](nd), mask)
+		return idx, valid, -1, 0
 	}
 	return annualLoss(v.f32, nd, mask)
 }
@@ -268,9 +435,9 @@ func bandLossYearCells(b *raster.Band, info workers.RasterInfo, path string) ([2
 	v := viewOf(b, &scratch)
 	switch {
 	case v.u8 != nil:
-		return lossYearCells(v.u8, info, path)
+		return lossYearCellsInt(v.u8, intNodataOf[uint8](nodataOf(info)), path)
 	case v.u16 != nil:
-		return lossYearCells(v.u16, info, path)
+		return lossYearCellsInt(v.u16, intNodataOf[uint16](nodataOf(info)), path)
 	}
 	return lossYearCells(v.f32, info, path)
 }
@@ -291,4 +458,26 @@ func canopyValues[T sample](out []float32, s []T, info workers.RasterInfo) (vals
 		out = append(out, float32(v))
 	}
 	return out, -1, 0
+}
+
+// canopyUint8 is canopyValues on uint8 samples, compared as integers: a
+// sample is never NaN, and equals the declared nodata as float64 exactly
+// when the nodata is an integer 0..255 equal to it (any such nodata is a
+// float32 too, so intNodataOf finds it). out must have room for every
+// sample (cap(out) >= len(s)).
+func canopyUint8(out []float32, s []uint8, info workers.RasterInfo) (vals []float32, bad int, badV float64) {
+	nd := intNodataOf[uint8](nodataOf(info))
+	out = out[:len(s)]
+	k := 0
+	for i, x := range s {
+		if x == hansenNoData || !nd.valid(x) {
+			continue
+		}
+		if x > 100 {
+			return out[:k], i, float64(x)
+		}
+		out[k] = float32(x)
+		k++
+	}
+	return out[:k], -1, 0
 }

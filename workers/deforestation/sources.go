@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/geodisaster/engine/internal/numpy"
 	"github.com/geodisaster/engine/raster"
@@ -289,13 +290,23 @@ type opticalScratch struct {
 	aoi, reg    indexValues
 }
 
+// opticalScratchPool keeps optical scratch buffers from stack to stack
+// (and record to record): an epoch's values are written before they are
+// read, so no buffer needs clearing.
+var opticalScratchPool = sync.Pool{New: func() any { return new(opticalScratch) }}
+
+func getOpticalScratch() *opticalScratch { return opticalScratchPool.Get().(*opticalScratch) }
+
+func putOpticalScratch(sc *opticalScratch) { opticalScratchPool.Put(sc) }
+
 // epochMeans computes an epoch's NDVI = (B8-B4)/(B8+B4) and
 // NBR = (B8-B12)/(B8+B12) means (spec type 1 step 1) over the whole AOI
-// (when whole is true) and over region (when not nil), in one pass over
-// the three bands. The region must be on the epoch's grid: when it is
-// not, regionErr says so and only the AOI means are computed. sc's
-// buffers are reused from epoch to epoch.
-func epochMeans(env workers.Env, e opticalEpoch, whole bool, region []bool, regionInfo *workers.RasterInfo, sc *opticalScratch) (aoi, reg EpochIndices, regionErr, err error) {
+// (when whole is true) and over region (when not nil; regionIdx are its
+// true cells in row-major order, so its values come in the same order as
+// a row-major scan of the mask gives). The region must be on the epoch's
+// grid: when it is not, regionErr says so and only the AOI means are
+// computed. sc's buffers are reused from epoch to epoch.
+func epochMeans(env workers.Env, e opticalEpoch, whole bool, region []bool, regionIdx []int, regionInfo *workers.RasterInfo, sc *opticalScratch) (aoi, reg EpochIndices, regionErr, err error) {
 	aoi = EpochIndices{Epoch: e.Epoch, Path: e.File.Path}
 	reg = aoi
 	get := func(name string, scratch *[]float32) (bandView, workers.RasterInfo, error) {
@@ -347,7 +358,7 @@ func epochMeans(env workers.Env, e opticalEpoch, whole bool, region []bool, regi
 	if wa == nil && wr == nil {
 		return aoi, reg, regionErr, nil
 	}
-	indexStack(v8, v4, v12, nodataOf(i8), nodataOf(i4), nodataOf(i12), region, wa, wr, sc)
+	indexStack(v8, v4, v12, nodataOf(i8), nodataOf(i4), nodataOf(i12), regionIdx, wa, wr, sc)
 	if wa != nil {
 		aoi.NDVI, aoi.NDVIPixels = numpy.MeanFloat32(wa.ndvi), len(wa.ndvi)
 		aoi.NBR, aoi.NBRPixels = numpy.MeanFloat32(wa.nbr), len(wa.nbr)
@@ -392,11 +403,12 @@ func opticalDrops(env workers.Env, s *workers.Scene, loss *HansenLoss) (*Optical
 	if err != nil {
 		return nil, err
 	}
-	region, rinfo, name := lossRegion(loss)
-	var sc opticalScratch
+	region, idx, rinfo, name := lossRegion(loss)
+	sc := getOpticalScratch()
+	defer putOpticalScratch(sc)
 	var per []EpochIndices
 	for _, e := range eps {
-		aoi, reg, regionErr, err := epochMeans(env, e, region == nil, region, rinfo, &sc)
+		aoi, reg, regionErr, err := epochMeans(env, e, region == nil, region, idx, rinfo, sc)
 		if err == nil {
 			err = regionErr
 		}
@@ -422,12 +434,13 @@ func opticalDropsWithAOI(env workers.Env, s *workers.Scene, loss *HansenLoss, ch
 	if err != nil {
 		return nil, nil, err
 	}
-	region, rinfo, name := lossRegion(loss)
-	var sc opticalScratch
+	region, idx, rinfo, name := lossRegion(loss)
+	sc := getOpticalScratch()
+	defer putOpticalScratch(sc)
 	var aois, regs []EpochIndices
 	var firstRegionErr error
 	for _, e := range eps {
-		aoi, reg, regionErr, err := epochMeans(env, e, true, region, rinfo, &sc)
+		aoi, reg, regionErr, err := epochMeans(env, e, true, region, idx, rinfo, sc)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -449,13 +462,14 @@ func opticalDropsWithAOI(env workers.Env, s *workers.Scene, loss *HansenLoss, ch
 	return aois, od, err
 }
 
-// lossRegion returns the Hansen event-year loss cells as a region with its
-// grid and name, or a nil region ("aoi") when there is none.
-func lossRegion(loss *HansenLoss) ([]bool, *workers.RasterInfo, string) {
+// lossRegion returns the Hansen event-year loss cells as a region (its
+// mask and row-major cell indices) with its grid and name, or a nil
+// region ("aoi") when there is none.
+func lossRegion(loss *HansenLoss) ([]bool, []int, *workers.RasterInfo, string) {
 	if loss != nil && len(loss.Indices) > 0 {
-		return loss.Mask, &loss.Info, "event_year_loss"
+		return loss.Mask, loss.Indices, &loss.Info, "event_year_loss"
 	}
-	return nil, nil, "aoi"
+	return nil, nil, nil, "aoi"
 }
 
 // dropsOf groups per-epoch means (in canonical order) by pre and post and
@@ -510,6 +524,14 @@ type SARChange struct {
 	PreCount, PostCount int
 }
 
+// float32BufPool keeps the gather buffers of band means from band to band
+// and record to record; a gather writes before it reads.
+var float32BufPool = sync.Pool{New: func() any { return new([]float32) }}
+
+func getFloat32Buf() *[]float32 { return float32BufPool.Get().(*[]float32) }
+
+func putFloat32Buf(b *[]float32) { float32BufPool.Put(b) }
+
 // declaredBandMean returns NumPy's float32 mean of a band's valid samples,
 // gathered into *buf, whose memory is reused from band to band.
 func declaredBandMean(env workers.Env, f *workers.SceneFile, name string, buf *[]float32) (float32, int, error) {
@@ -538,13 +560,14 @@ func sarChange(env workers.Env, s *workers.Scene) (*SARChange, error) {
 	}
 	sc := &SARChange{}
 	var preVH, postVH, preVV, postVV []float32
-	var buf []float32
+	buf := getFloat32Buf()
+	defer putFloat32Buf(buf)
 	for _, f := range sceneTIFFs(s) {
-		vh, nvh, err := declaredBandMean(env, f, "VH", &buf)
+		vh, nvh, err := declaredBandMean(env, f, "VH", buf)
 		if err != nil {
 			return nil, err
 		}
-		vv, nvv, err := declaredBandMean(env, f, "VV", &buf)
+		vv, nvv, err := declaredBandMean(env, f, "VV", buf)
 		if err != nil {
 			return nil, err
 		}
@@ -726,10 +749,13 @@ func canopyMean(env workers.Env, s *workers.Scene) (float32, error) {
 	if err != nil {
 		return 0, err
 	}
-	valid, err := validCanopy(b, info, f.Path)
+	buf := getFloat32Buf()
+	defer putFloat32Buf(buf)
+	valid, err := validCanopy(*buf, b, info, f.Path)
 	if err != nil {
 		return 0, err
 	}
+	*buf = valid
 	return numpy.MeanFloat32(valid), nil
 }
 
