@@ -54,6 +54,19 @@ var XBDClassNames = [xbdClasses]string{"no-damage", "minor-damage", "major-damag
 // and a missing or empty subtype are unclassified; anything else is an
 // error.
 func NormalizeXBDSubtype(s string) (int, error) {
+	switch s {
+	// The spellings xView2 writes, which need no normalizing.
+	case "no-damage":
+		return XBDNoDamage, nil
+	case "minor-damage":
+		return XBDMinorDamage, nil
+	case "major-damage":
+		return XBDMajorDamage, nil
+	case "destroyed":
+		return XBDDestroyed, nil
+	case "un-classified", "":
+		return XBDUnclassified, nil
+	}
 	k := strings.ToLower(strings.TrimSpace(s))
 	k = strings.NewReplacer("_", "-", " ", "-").Replace(k)
 	switch k {
