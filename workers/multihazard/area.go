@@ -127,12 +127,10 @@ func computeNDVIZScore(env workers.Env, a workers.Args) (*workers.Result, error)
 	if err != nil {
 		return nil, err
 	}
-	for _, i := range c.Valid {
-		if v := c.F64[i]; v < -1 || v > 1 {
-			return nil, fmt.Errorf("%s: NDVI %v at pixel %d is outside [-1, 1]", c.Path, v, i)
-		}
+	if i, v := c.firstValidOutside(-1, 1); i >= 0 {
+		return nil, fmt.Errorf("%s: NDVI %v at pixel %d is outside [-1, 1]", c.Path, v, i)
 	}
-	target := c.mean(c.Valid)
+	target := c.validMean()
 	f, err := sc.Require(ndviBaselineCSV)
 	if err != nil {
 		return nil, err
@@ -159,11 +157,11 @@ func computeNDVIZScore(env workers.Env, a workers.Args) (*workers.Result, error)
 	if err := workers.CheckFinite("NDVI z-score", z); err != nil {
 		return nil, err
 	}
-	st := &NDVIZScore{Handle: c.Handle, TargetMean: target, BaselineMean: mean, BaselineStd: std, BaselineCount: len(base), TargetDate: date, ValidPixels: len(c.Valid), Z: z}
+	st := &NDVIZScore{Handle: c.Handle, TargetMean: target, BaselineMean: mean, BaselineStd: std, BaselineCount: len(base), TargetDate: date, ValidPixels: c.NValid, Z: z}
 	return &workers.Result{
 		Evidence: map[string]any{
 			"metric": "ndvi_z_score", "region": "aoi", "source_handle": c.Handle,
-			"target_aoi_mean_ndvi": workers.RoundHalfEven(target, 6), "target_date": date, "valid_pixel_count": len(c.Valid),
+			"target_aoi_mean_ndvi": workers.RoundHalfEven(target, 6), "target_date": date, "valid_pixel_count": c.NValid,
 			"baseline_mean_ndvi": workers.RoundHalfEven(mean, 6), "baseline_std_ndvi": workers.RoundHalfEven(std, 6),
 			"baseline_count": len(base), "ddof": 1, "z_score": workers.RoundHalfEven(z, 6),
 			"csv_target_row_mean_ndvi": mirror, "target_source": "computed from the GeoTIFF; the CSV target row is an audit mirror",
@@ -251,10 +249,7 @@ func computePeakNO2(env workers.Env, a workers.Args) (*workers.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	vals := make([]float64, len(c.Valid))
-	for k, i := range c.Valid {
-		vals[k] = c.F64[i]
-	}
+	vals := c.validFloat64s()
 	sort.Float64s(vals)
 	mx := vals[len(vals)-1]
 	p95 := Percentile(vals, 95)
