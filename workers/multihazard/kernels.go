@@ -43,13 +43,41 @@ func codedCells[T sample](m *HazardMask, s []T, nd float64, hasND bool, maxCode 
 	return -1, 0
 }
 
+// codedCellsUint8 is codedCells on uint8 samples, which are finite
+// integers: a sample is nodata when the nodata is that integer, and bad
+// when it is above maxCode.
+func codedCellsUint8(m *HazardMask, s []uint8, nd float64, hasND bool, maxCode int) (bad int, badV float64) {
+	ndb := -1 // no sample equals the nodata
+	if hasND && nd == math.Trunc(nd) && nd >= 0 && nd <= 255 {
+		ndb = int(nd)
+	}
+	ok, set := make([]bool, len(s)), make([]bool, len(s))
+	ok, set = ok[:len(s)], set[:len(s)]
+	m.OK, m.IsSet, m.Ones = ok, set, make([]int, 0, positives(s))
+	for i, x := range s {
+		if int(x) == ndb {
+			continue
+		}
+		if int(x) > maxCode {
+			return i, float64(x)
+		}
+		m.Valid++
+		ok[i] = true
+		if x > 0 {
+			m.Ones = append(m.Ones, i)
+			set[i] = true
+		}
+	}
+	return -1, 0
+}
+
 // bandCodedCells is codedCells on a band in its own sample type (uint8
 // and float32, the masks' types, or float64), other types through their
 // exact float64 conversion.
 func bandCodedCells(m *HazardMask, b *raster.Band, nd float64, hasND bool, maxCode int) (bad int, badV float64) {
 	switch s := b.Data.(type) {
 	case []uint8:
-		return codedCells(m, s, nd, hasND, maxCode)
+		return codedCellsUint8(m, s, nd, hasND, maxCode)
 	case []float32:
 		return codedCells(m, s, nd, hasND, maxCode)
 	case []float64:

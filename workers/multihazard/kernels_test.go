@@ -190,3 +190,30 @@ func TestContinuousKernelsMatchIndexLists(t *testing.T) {
 		}
 	}
 }
+
+// TestCodedCellsUint8MatchesGeneric: the uint8 mask kernel gives the
+// generic kernel's mask, counts and first bad pixel.
+func TestCodedCellsUint8MatchesGeneric(t *testing.T) {
+	s := make([]uint8, 500)
+	for i := range s {
+		s[i] = uint8(i * 7 % 5)
+		if i%37 == 0 {
+			s[i] = 255
+		}
+	}
+	for _, nd := range []float64{255, 0, math.Copysign(0, -1), 2, 2.5, -1, 300, math.NaN()} {
+		for _, hasND := range []bool{false, true} {
+			for _, maxCode := range []int{1, 2, 4, 255} {
+				var a, b HazardMask
+				ba, va := codedCells(&a, s, nd, hasND, maxCode)
+				bb, vb := codedCellsUint8(&b, s, nd, hasND, maxCode)
+				if ba != bb || va != vb {
+					t.Fatalf("nd %v %v max %d: bad %d %v, generic %d %v", nd, hasND, maxCode, bb, vb, ba, va)
+				}
+				if ba < 0 && (a.Valid != b.Valid || !slices.Equal(a.Ones, b.Ones) || !slices.Equal(a.OK, b.OK) || !slices.Equal(a.IsSet, b.IsSet)) {
+					t.Fatalf("nd %v %v max %d: masks differ", nd, hasND, maxCode)
+				}
+			}
+		}
+	}
+}
