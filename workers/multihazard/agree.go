@@ -327,6 +327,7 @@ func compareIoU(env workers.Env, a workers.Args) (*workers.Result, error) {
 	oks := make([][]bool, 3)
 	paths := make([]string, 3)
 	infos := make([]workers.RasterInfo, 3)
+	counts := make([]int, 3)
 	thr := map[string]any{}
 	for k, src := range d.Sources {
 		c, err := loadContinuous(env, sc, src+".tif")
@@ -337,12 +338,8 @@ func compareIoU(env workers.Env, a workers.Args) (*workers.Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		q := c.asDtype(fit.Q25)
-		set := make([]bool, len(c.OK))
-		for _, i := range c.Valid {
-			set[i] = c.F64[i] < q
-		}
-		sets[k], oks[k], paths[k], infos[k] = set, c.OK, c.Path, c.Info
+		set, n := c.validBelow(c.asDtype(fit.Q25))
+		sets[k], oks[k], paths[k], infos[k], counts[k] = set, c.OK, c.Path, c.Info, n
 		ag.Thresholds = append(ag.Thresholds, fit.Q25)
 		thr[src] = fit.Q25
 	}
@@ -355,7 +352,7 @@ func compareIoU(env workers.Env, a workers.Args) (*workers.Result, error) {
 	}
 	areas := map[string]any{}
 	for k, src := range d.Sources {
-		var idx []int
+		idx := make([]int, 0, counts[k])
 		for i, s := range sets[k] {
 			if s {
 				idx = append(idx, i)
@@ -455,7 +452,7 @@ func compareIntensity(env workers.Env, a workers.Args) (*workers.Result, error) 
 		if math.IsNaN(sd) || sd <= 0 {
 			return nil, fmt.Errorf("normalization %s: source %s training means have population std %v", nz.Path, src, sd)
 		}
-		m := c.mean(c.Valid)
+		m := c.validMean()
 		z := (m - mu) / sd
 		if err := workers.CheckFinite(src+" z-score", z); err != nil {
 			return nil, err

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -127,12 +129,10 @@ func computeNDVIZScore(env workers.Env, a workers.Args) (*workers.Result, error)
 	if err != nil {
 		return nil, err
 	}
-	for _, i := range c.Valid {
-		if v := c.F64[i]; v < -1 || v > 1 {
-			return nil, fmt.Errorf("%s: NDVI %v at pixel %d is outside [-1, 1]", c.Path, v, i)
-		}
+	if i, v := c.firstValidOutside(-1, 1); i >= 0 {
+		return nil, fmt.Errorf("%s: NDVI %v at pixel %d is outside [-1, 1]", c.Path, v, i)
 	}
-	target := c.mean(c.Valid)
+	target := c.validMean()
 	f, err := sc.Require(ndviBaselineCSV)
 	if err != nil {
 		return nil, err
@@ -159,11 +159,11 @@ func computeNDVIZScore(env workers.Env, a workers.Args) (*workers.Result, error)
 	if err := workers.CheckFinite("NDVI z-score", z); err != nil {
 		return nil, err
 	}
-	st := &NDVIZScore{Handle: c.Handle, TargetMean: target, BaselineMean: mean, BaselineStd: std, BaselineCount: len(base), TargetDate: date, ValidPixels: len(c.Valid), Z: z}
+	st := &NDVIZScore{Handle: c.Handle, TargetMean: target, BaselineMean: mean, BaselineStd: std, BaselineCount: len(base), TargetDate: date, ValidPixels: c.NValid, Z: z}
 	return &workers.Result{
 		Evidence: map[string]any{
 			"metric": "ndvi_z_score", "region": "aoi", "source_handle": c.Handle,
-			"target_aoi_mean_ndvi": workers.RoundHalfEven(target, 6), "target_date": date, "valid_pixel_count": len(c.Valid),
+			"target_aoi_mean_ndvi": workers.RoundHalfEven(target, 6), "target_date": date, "valid_pixel_count": c.NValid,
 			"baseline_mean_ndvi": workers.RoundHalfEven(mean, 6), "baseline_std_ndvi": workers.RoundHalfEven(std, 6),
 			"baseline_count": len(base), "ddof": 1, "z_score": workers.RoundHalfEven(z, 6),
 			"csv_target_row_mean_ndvi": mirror, "target_source": "computed from the GeoTIFF; the CSV target row is an audit mirror",
@@ -251,13 +251,8 @@ func computePeakNO2(env workers.Env, a workers.Args) (*workers.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	vals := make([]float64, len(c.Valid))
-	for k, i := range c.Valid {
-		vals[k] = c.F64[i]
-	}
-	sort.Float64s(vals)
-	mx := vals[len(vals)-1]
-	p95 := Percentile(vals, 95)
+	vals := c.validFloat64s()
+	mx, p95 := MaxPercentile(vals, 95)
 	if err := workers.CheckFinite("NO2 p95", p95); err != nil {
 		return nil, err
 	}
@@ -290,11 +285,84 @@ func Percentile(sorted []float64, q float64) float64 {
 	if i < 0 {
 		return sorted[0]
 	}
-	t := vi - lo
-	a, b := sorted[i], sorted[i+1]
+	return lerp(sorted[i], sorted[i+1], vi-lo)
+}
+
+// lerp is NumPy's percentile interpolation between neighbours a <= b.
+func lerp(a, b, t float64) float64 {
 	d := b - a
 	if t >= 0.5 {
 		return b - float64(d*(1-t)) // float64(): NumPy rounds the product (no FMA)
 	}
 	return a + float64(d*t)
+}
+
+// MaxPercentile returns the maximum and Percentile(q) of the finite,
+// non-empty x as sorted x would give them, reordering x. The percentile
+// reads two neighbouring order statistics, which it selects instead of
+// sorting. Without zeros equal values are equal bits, so any order gives
+// the same sorted array; x holding a zero, whose sign depends on where a
+// sort leaves -0 and +0, is sorted as before.
+func MaxPercentile(x []float64, q float64) (mx, p float64) {
+	n := len(x)
+	vi := float64(float64(n-1) * (q / 100)) // as Percentile
+	lo := math.Floor(vi)
+	if i := int(lo); i >= 0 && i < n-1 && !slices.Contains(x, 0) {
+		selectKth(x, i)
+		a, b, m := x[i], x[i+1], x[i+1]
+		for _, v := range x[i+2:] {
+			b, m = min(b, v), max(m, v)
+		}
+		return m, lerp(a, b, vi-lo)
+	}
+	sort.Float64s(x)
+	return x[n-1], Percentile(x, q)
+}
+
+// selectKth reorders x so that x[k] is the element sorted x holds there,
+// no element before it greater and none after it smaller (x holds no NaN):
+// quickselect with a median-of-three pivot, sorting the remaining range
+// after 2*log2(n) rounds.
+func selectKth(x []float64, k int) {
+	lo, hi := 0, len(x)-1
+	for depth := 2 * bits.Len(uint(len(x))); hi > lo; depth-- {
+		if depth == 0 {
+			slices.Sort(x[lo : hi+1])
+			return
+		}
+		mid := lo + (hi-lo)/2
+		if x[mid] < x[lo] {
+			x[mid], x[lo] = x[lo], x[mid]
+		}
+		if x[hi] < x[lo] {
+			x[hi], x[lo] = x[lo], x[hi]
+		}
+		if x[hi] < x[mid] {
+			x[hi], x[mid] = x[mid], x[hi]
+		}
+		p := x[mid]
+		i, j := lo, hi
+		for i <= j {
+			for x[i] < p {
+				i++
+			}
+			for p < x[j] {
+				j--
+			}
+			if i <= j {
+				x[i], x[j] = x[j], x[i]
+				i++
+				j--
+			}
+		}
+		// x[lo:j+1] <= p <= x[i:hi+1], and x[j+1:i] equal p.
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return
+		}
+	}
 }

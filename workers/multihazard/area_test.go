@@ -2,6 +2,9 @@ package multihazard
 
 import (
 	"math"
+	"math/rand/v2"
+	"slices"
+	"sort"
 	"testing"
 )
 
@@ -47,5 +50,76 @@ func TestParseNDVIBaseline(t *testing.T) {
 		if _, _, _, err := parseNDVIBaseline([]byte(csv)); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
+	}
+}
+
+// TestMaxPercentileMatchesSort: the selected statistics are what sorting
+// gives, bit for bit, on values with ties, zeros of both signs and
+// negative values.
+func TestMaxPercentileMatchesSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	pools := [][]float64{
+		{1, 2, 3, 2.5, 7, -1},
+		{0, math.Copysign(0, -1), 1, -1},
+		{3, 3, 3, 3},
+	}
+	for trial := 0; trial < 3000; trial++ {
+		n := 1 + rng.IntN(300)
+		x := make([]float64, n)
+		pool := pools[trial%len(pools)]
+		for i := range x {
+			if trial%4 == 3 {
+				x[i] = rng.NormFloat64() * 1e3
+			} else {
+				x[i] = pool[rng.IntN(len(pool))]
+			}
+		}
+		for _, q := range []float64{95, 50, 0, 100, 99.9} {
+			ref := slices.Clone(x)
+			sort.Float64s(ref)
+			wantMax, wantP := ref[n-1], Percentile(ref, q)
+			gotMax, gotP := MaxPercentile(slices.Clone(x), q)
+			if math.Float64bits(gotMax) != math.Float64bits(wantMax) || math.Float64bits(gotP) != math.Float64bits(wantP) {
+				t.Fatalf("n=%d q=%v: %v %v, want %v %v", n, q, gotMax, gotP, wantMax, wantP)
+			}
+		}
+	}
+	// Sorted and reversed runs, where a first-element pivot would go quadratic.
+	for _, n := range []int{2, 3, 10000} {
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = float64(i + 1)
+		}
+		for _, rev := range []bool{false, true} {
+			if rev {
+				slices.Reverse(x)
+			}
+			if m, p := MaxPercentile(slices.Clone(x), 95); m != float64(n) || p != Percentile(slices.Sorted(slices.Values(x)), 95) {
+				t.Fatalf("n=%d: %v %v", n, m, p)
+			}
+		}
+	}
+}
+
+func BenchmarkMaxPercentile(b *testing.B) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	x := make([]float64, 128*128)
+	for i := range x {
+		x[i] = 40 + rng.NormFloat64()*10
+	}
+	buf := make([]float64, len(x))
+	for _, bc := range []struct {
+		name string
+		f    func([]float64) (float64, float64)
+	}{
+		{"select", func(v []float64) (float64, float64) { return MaxPercentile(v, 95) }},
+		{"sort", func(v []float64) (float64, float64) { sort.Float64s(v); return v[len(v)-1], Percentile(v, 95) }},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				copy(buf, x)
+				bc.f(buf)
+			}
+		})
 	}
 }

@@ -141,7 +141,7 @@ func scoreClassTable(env workers.Env, a workers.Args, scale string) (*workers.Re
 		tab.FitSplit = nz.FitSplit
 		tab.Contract = nz.Contract
 	}
-	sel := val.Valid
+	var idx []int // the analysis pixels: the valid ones, or those in the mask
 	if sch.Mask != "" {
 		m, err := loadBinaryMask(env, sc, sch.Mask+".tif")
 		if err != nil {
@@ -151,34 +151,21 @@ func scoreClassTable(env workers.Env, a workers.Args, scale string) (*workers.Re
 			return nil, err
 		}
 		tab.MaskPixelCount = len(m.Ones)
-		sel = nil
-		for _, i := range m.Ones {
-			if val.OK[i] {
-				sel = append(sel, i)
-			}
+		idx = m.Ones
+		if idx == nil {
+			idx = []int{}
 		}
 	}
-	if len(sel) == 0 {
-		return nil, fmt.Errorf("%s: empty analysis population (no valid %s pixel in scope %s)", val.Path, val.Handle, sch.Scope)
-	}
-	members := make([][]int, len(bins))
 	lower, upper := make([]float64, len(bins)), make([]float64, len(bins))
 	for b, bin := range bins {
 		lower[b], upper[b] = val.asDtype(bin.Lower), val.asDtype(bin.Upper)
 	}
-	for _, i := range sel {
-		v := val.F64[i]
-		k := -1
-		for b := range lower {
-			if v >= lower[b] && v < upper[b] {
-				k = b
-				break
-			}
-		}
-		if k < 0 {
-			return nil, fmt.Errorf("%s: value %v at pixel %d falls outside every declared class interval", val.Path, v, i)
-		}
-		members[k] = append(members[k], i)
+	members, nsel, bad, badV := val.classify(idx, lower, upper)
+	if nsel == 0 {
+		return nil, fmt.Errorf("%s: empty analysis population (no valid %s pixel in scope %s)", val.Path, val.Handle, sch.Scope)
+	}
+	if bad >= 0 {
+		return nil, fmt.Errorf("%s: value %v at pixel %d falls outside every declared class interval", val.Path, badV, bad)
 	}
 	ga, err := workers.NewGridAreas(val.Info)
 	if err != nil {
@@ -186,10 +173,11 @@ func scoreClassTable(env workers.Env, a workers.Args, scale string) (*workers.Re
 	}
 	best := 0
 	byClass := map[string]any{}
+	var gb gatherBuf
 	for k, bin := range bins {
 		row := ClassRow{Label: bin.Label, PixelCount: len(members[k])}
 		if row.PixelCount > 0 {
-			m := workers.RoundHalfEven(val.mean(members[k]), 6)
+			m := workers.RoundHalfEven(val.meanAt(members[k], &gb), 6)
 			if err := workers.CheckFinite(bin.Label+" mean", m); err != nil {
 				return nil, err
 			}
@@ -207,9 +195,9 @@ func scoreClassTable(env workers.Env, a workers.Args, scale string) (*workers.Re
 		}
 		byClass[bin.Label] = map[string]any{"pixel_count": row.PixelCount, "mean_value": mean, "area_ha": row.AreaHa}
 	}
-	tab.Classified = len(sel)
+	tab.Classified = nsel
 	tab.Dominant = tab.Rows[best].Label
-	tab.DominantFraction = workers.RoundHalfEven(float64(tab.Rows[best].PixelCount)/float64(len(sel)), 6)
+	tab.DominantFraction = workers.RoundHalfEven(float64(tab.Rows[best].PixelCount)/float64(nsel), 6)
 	ev := map[string]any{
 		"hazard": hz, "scale": scale, "value_handle": val.Handle, "analysis_scope": sch.Scope,
 		"by_class": byClass, "dominant_class": tab.Dominant, "dominant_fraction": tab.DominantFraction,

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/geodisaster/engine/crs"
-	"github.com/geodisaster/engine/internal/numpy"
 	"github.com/geodisaster/engine/vector"
 	"github.com/geodisaster/engine/workers"
 )
@@ -241,23 +240,10 @@ func estimateExposure(env workers.Env, a workers.Args, r exposureRule) (*workers
 	if err := sameGrids([]string{m.Path, pop.Path}, []workers.RasterInfo{m.Info, pop.Info}); err != nil {
 		return nil, err
 	}
-	for _, i := range pop.Valid {
-		if v := pop.F64[i]; v < 0 {
-			return nil, fmt.Errorf("%s: negative population %v at pixel %d", pop.Path, v, i)
-		}
+	if i, v := pop.firstValidOutside(0, math.Inf(1)); i >= 0 {
+		return nil, fmt.Errorf("%s: negative population %v at pixel %d", pop.Path, v, i)
 	}
-	var sel []int
-	for _, i := range m.Ones {
-		if pop.OK[i] {
-			sel = append(sel, i)
-		}
-	}
-	var total float64
-	if f32, f64 := pop.values(sel); f32 != nil {
-		total = float64(numpy.SumFloat32(f32))
-	} else {
-		total = numpy.SumFloat64(f64)
-	}
+	total := pop.sumValidAt(m.Ones)
 	if err := workers.CheckFinite("population in footprint", total); err != nil {
 		return nil, err
 	}

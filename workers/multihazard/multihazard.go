@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -389,13 +390,15 @@ type Continuous struct {
 	Handle string
 	Info   workers.RasterInfo
 	Band   *raster.Band
-	// F64 are the band's samples as float64, converted once (a float64
-	// band's own samples): the per-pixel loops read them, never Band.At.
+	// F32 holds a float32 band's own samples (F64 is then nil); F64 holds
+	// any other band's samples as float64, converted once (a float64
+	// band's own samples). The per-pixel loops read the typed slice, never
+	// Band.At; a value is compared as float64(v).
+	F32 []float32
 	F64 []float64
-	// OK marks valid pixels.
-	OK []bool
-	// Valid lists valid row-major indices.
-	Valid []int
+	// OK marks valid pixels; NValid counts them.
+	OK     []bool
+	NValid int
 }
 
 // loadContinuous reads a declared single-band continuous raster. Nodata
@@ -412,37 +415,95 @@ func loadContinuous(env workers.Env, s *workers.Scene, file string) (*Continuous
 	f := d.file
 	c := &Continuous{Path: f.Path, Handle: stem(f.Path), Info: d.info, Band: d.band}
 	bandContinuousCells(c, d.band, d.nodata, d.hasNoData)
-	if len(c.Valid) == 0 {
+	if c.NValid == 0 {
 		return nil, fmt.Errorf("%s: no finite valid pixels", f.Path)
 	}
 	return c, nil
 }
 
-// values returns the raster's values at the given indices in NumPy's
-// dtype: float32 samples as []float32 (f32 true), others as []float64.
-func (c *Continuous) values(idx []int) (f32 []float32, f64 []float64) {
-	if d, ok := c.Band.Data.([]float32); ok {
-		out := make([]float32, len(idx))
-		for k, i := range idx {
-			out[k] = d[i]
+// isF32 reports whether the samples are float32 (in c.F32).
+func (c *Continuous) isF32() bool { _, ok := c.Band.Data.([]float32); return ok }
+
+// validMean returns NumPy's mean of the valid pixels' values in
+// row-major order (float32 pairwise for float32 rasters, float64
+// otherwise) as float64; a raster without invalid pixels is averaged in
+// place.
+func (c *Continuous) validMean() float64 {
+	if c.isF32() {
+		x := c.F32
+		if c.NValid != len(x) {
+			x = gatherValid(make([]float32, 0, c.NValid), c.F32, c.OK)
 		}
-		return out, nil
+		return float64(numpy.MeanFloat32(x))
 	}
-	out := make([]float64, len(idx))
-	for k, i := range idx {
-		out[k] = c.F64[i]
+	x := c.F64
+	if c.NValid != len(x) {
+		x = gatherValid(make([]float64, 0, c.NValid), c.F64, c.OK)
 	}
-	return nil, out
+	return numpy.MeanFloat64(x)
 }
 
-// mean returns NumPy's mean of the values at idx (float32 pairwise for
-// float32 rasters, float64 otherwise) as float64.
-func (c *Continuous) mean(idx []int) float64 {
-	f32, f64 := c.values(idx)
-	if f32 != nil {
-		return float64(numpy.MeanFloat32(f32))
+// validFloat64s returns the valid pixels' values in row-major order as
+// float64.
+func (c *Continuous) validFloat64s() []float64 {
+	out := make([]float64, 0, c.NValid)
+	if c.isF32() {
+		return gatherValid(out, c.F32, c.OK)
 	}
-	return numpy.MeanFloat64(f64)
+	return gatherValid(out, c.F64, c.OK)
+}
+
+// firstValidOutside returns the first valid pixel whose value is below lo
+// or above hi, and the value (-1 when there is none).
+func (c *Continuous) firstValidOutside(lo, hi float64) (int, float64) {
+	if c.isF32() {
+		return firstValidOutside(c.F32, c.OK, lo, hi)
+	}
+	return firstValidOutside(c.F64, c.OK, lo, hi)
+}
+
+// gatherBuf is a reusable buffer for the values of an index list.
+type gatherBuf struct {
+	f32 []float32
+	f64 []float64
+}
+
+// meanAt returns NumPy's mean of the values at idx (float32 pairwise for
+// float32 rasters, float64 otherwise) as float64, gathering them into g.
+func (c *Continuous) meanAt(idx []int, g *gatherBuf) float64 {
+	if c.isF32() {
+		g.f32 = gatherAt(slices.Grow(g.f32[:0], len(idx)), c.F32, idx)
+		return float64(numpy.MeanFloat32(g.f32))
+	}
+	g.f64 = gatherAt(slices.Grow(g.f64[:0], len(idx)), c.F64, idx)
+	return numpy.MeanFloat64(g.f64)
+}
+
+// sumValidAt returns NumPy's sum of the values at the valid pixels among
+// idx, in idx's order (float32 pairwise for float32 rasters), as float64.
+func (c *Continuous) sumValidAt(idx []int) float64 {
+	if c.isF32() {
+		return float64(numpy.SumFloat32(gatherValidAt(make([]float32, 0, len(idx)), c.F32, c.OK, idx)))
+	}
+	return numpy.SumFloat64(gatherValidAt(make([]float64, 0, len(idx)), c.F64, c.OK, idx))
+}
+
+// validBelow returns the valid pixels whose value is below q, and their
+// count.
+func (c *Continuous) validBelow(q float64) ([]bool, int) {
+	set := make([]bool, len(c.OK))
+	if c.isF32() {
+		return set, validBelow(set, c.F32, c.OK, q)
+	}
+	return set, validBelow(set, c.F64, c.OK, q)
+}
+
+// classify is classifyCells over c's samples.
+func (c *Continuous) classify(idx []int, lower, upper []float64) (members [][]int, n, bad int, badV float64) {
+	if c.isF32() {
+		return classifyCells(c.F32, c.OK, idx, lower, upper)
+	}
+	return classifyCells(c.F64, c.OK, idx, lower, upper)
 }
 
 // asDtype rounds a Python float threshold to the raster's sample type, as

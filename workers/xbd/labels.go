@@ -3,7 +3,6 @@ package xbd
 import (
 	"bytes"
 	"fmt"
-	"image"
 	"image/png"
 	"math"
 	"path"
@@ -55,6 +54,19 @@ var XBDClassNames = [xbdClasses]string{"no-damage", "minor-damage", "major-damag
 // and a missing or empty subtype are unclassified; anything else is an
 // error.
 func NormalizeXBDSubtype(s string) (int, error) {
+	switch s {
+	// The spellings xView2 writes, which need no normalizing.
+	case "no-damage":
+		return XBDNoDamage, nil
+	case "minor-damage":
+		return XBDMinorDamage, nil
+	case "major-damage":
+		return XBDMajorDamage, nil
+	case "destroyed":
+		return XBDDestroyed, nil
+	case "un-classified", "":
+		return XBDUnclassified, nil
+	}
 	k := strings.ToLower(strings.TrimSpace(s))
 	k = strings.NewReplacer("_", "-", " ", "-").Replace(k)
 	switch k {
@@ -487,45 +499,4 @@ func xbdPNGSize(p string, b []byte) (int, int, error) {
 		return 0, 0, fmt.Errorf("%s: not a PNG: %w", p, err)
 	}
 	return cfg.Width, cfg.Height, nil
-}
-
-// DecodeXBDTarget decodes a post_target.png damage mask into its code
-// histogram: every pixel must hold a code 0-4 (0 background, 1 no-damage,
-// 2 minor-damage, 3 major-damage, 4 destroyed). Gray and 16-bit gray PNGs
-// use the sample value, paletted PNGs the palette index, RGB(A) PNGs the
-// red channel of gray pixels.
-func DecodeXBDTarget(p string, b []byte) (hist [5]int64, w, h int, err error) {
-	img, err := png.Decode(bytes.NewReader(b))
-	if err != nil {
-		return hist, 0, 0, fmt.Errorf("%s: not a PNG: %w", p, err)
-	}
-	r := img.Bounds()
-	w, h = r.Dx(), r.Dy()
-	bad := func(x, y int, v uint32) error {
-		return fmt.Errorf("%s: pixel (%d,%d) holds %d; the target mask permits only codes 0-4", p, x, y, v)
-	}
-	for y := r.Min.Y; y < r.Max.Y; y++ {
-		for x := r.Min.X; x < r.Max.X; x++ {
-			var v uint32
-			switch im := img.(type) {
-			case *image.Gray:
-				v = uint32(im.GrayAt(x, y).Y)
-			case *image.Gray16:
-				v = uint32(im.Gray16At(x, y).Y)
-			case *image.Paletted:
-				v = uint32(im.ColorIndexAt(x, y))
-			default:
-				rr, gg, bb, _ := img.At(x, y).RGBA()
-				if rr != gg || gg != bb {
-					return hist, 0, 0, fmt.Errorf("%s: pixel (%d,%d) is not gray; cannot read a damage code", p, x, y)
-				}
-				v = rr >> 8
-			}
-			if v > 4 {
-				return hist, 0, 0, bad(x, y, v)
-			}
-			hist[v]++
-		}
-	}
-	return hist, w, h, nil
 }

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/paulmach/orb"
+
+	"github.com/geodisaster/engine/workers"
 )
 
 func TestNormalizeXBDSubtype(t *testing.T) {
@@ -112,5 +114,35 @@ func TestDecodeXBDTarget(t *testing.T) {
 	}
 	if _, _, _, err := DecodeXBDTarget("x.png", []byte("nope")); err == nil {
 		t.Fatal("non-PNG accepted")
+	}
+}
+
+func TestSceneLabelsParsedOnce(t *testing.T) {
+	s := &workers.Scene{Handle: "h", Files: []workers.SceneFile{{FileCard: workers.FileCard{Path: "x/ev_00000001/building_damage_xy.geojson"}, JSON: xbdLabelDoc("destroyed", 2.0)}}}
+	a, err := xbdSceneLabels(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := xbdSceneLabels(s); err != nil || b != a {
+		t.Fatalf("second parse %p %v, first %p", b, err, a)
+	}
+	bad := &workers.Scene{Handle: "h", Files: []workers.SceneFile{{FileCard: workers.FileCard{Path: "p/building_damage_xy.geojson"}, JSON: xbdLabelDoc("bad-class", 2.0)}}}
+	_, err1 := xbdSceneLabels(bad)
+	_, err2 := xbdSceneLabels(bad)
+	if err1 == nil || err2 == nil || err1.Error() != err2.Error() {
+		t.Fatalf("errors %v, %v", err1, err2)
+	}
+}
+
+func BenchmarkNormalizeXBDSubtype(b *testing.B) {
+	for _, in := range []string{"major-damage", "Major_Damage "} {
+		b.Run(strings.TrimSpace(in), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := NormalizeXBDSubtype(in); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -156,7 +156,29 @@ func xbdSceneLabels(s *workers.Scene) (*XBDLabels, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ParseXBDLabels(f.Path, f.JSON)
+	return xbdFileLabels(s, f)
+}
+
+// xbdFileLabels is ParseXBDLabels of one of s's declared files, parsed
+// once per scene: ReadData's check, PrepareScene's check and the workers
+// after them share it (read-only). The parsed JSON is part of the scene,
+// so the file's path names its content within the scene.
+func xbdFileLabels(s *workers.Scene, f *workers.SceneFile) (*XBDLabels, error) {
+	v, err := s.Memo("xbd:labels:"+f.Path, nil, func() (any, error) { return ParseXBDLabels(f.Path, f.JSON) })
+	if err != nil {
+		return nil, err
+	}
+	return v.(*XBDLabels), nil
+}
+
+// xbdFileCache is ParseXBDCache of one of s's declared files, parsed once
+// per scene as xbdFileLabels parses labels.
+func xbdFileCache(s *workers.Scene, f *workers.SceneFile) (*XBDCache, error) {
+	v, err := s.Memo("xbd:cache:"+f.Path, nil, func() (any, error) { return ParseXBDCache(f.Path, f.JSON) })
+	if err != nil {
+		return nil, err
+	}
+	return v.(*XBDCache), nil
 }
 
 func xbdSceneCache(s *workers.Scene, name, grid string) (*XBDCache, error) {
@@ -164,7 +186,7 @@ func xbdSceneCache(s *workers.Scene, name, grid string) (*XBDCache, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := ParseXBDCache(f.Path, f.JSON)
+	c, err := xbdFileCache(s, f)
 	if err != nil {
 		return nil, err
 	}
@@ -258,13 +280,13 @@ func checkXBDWork(env workers.Env, w *workers.Work) error {
 			var wd, ht int
 			switch {
 			case f.Base() == "building_damage_xy.geojson":
-				l, err := ParseXBDLabels(f.Path, f.JSON)
+				l, err := xbdFileLabels(s, f)
 				if err != nil {
 					return err
 				}
 				sid, wd, ht = l.SceneID, l.Width, l.Height
 			case xbdHasExt(f.Path, ".geojson"):
-				c, err := ParseXBDCache(f.Path, f.JSON)
+				c, err := xbdFileCache(s, f)
 				if err != nil {
 					return err
 				}
