@@ -7,6 +7,7 @@
 package overlay
 
 import (
+	"encoding/binary"
 	"image"
 	"image/color"
 	"math"
@@ -211,11 +212,30 @@ func FillDisc(img *image.RGBA, clip image.Rectangle, cx, cy, radius float64, c c
 // (two images of the same bounds).
 func ChangedPixels(a, b *image.RGBA, r image.Rectangle) int {
 	r = r.Intersect(a.Rect).Intersect(b.Rect)
+	if r.Empty() {
+		return 0
+	}
+	const rgb = 0x00ffffff00ffffff // the RGB bytes of two pixels
 	n := 0
+	w := 4 * r.Dx()
 	for y := r.Min.Y; y < r.Max.Y; y++ {
-		for x := r.Min.X; x < r.Max.X; x++ {
-			i, j := a.PixOffset(x, y), b.PixOffset(x, y)
-			if a.Pix[i] != b.Pix[j] || a.Pix[i+1] != b.Pix[j+1] || a.Pix[i+2] != b.Pix[j+2] {
+		i, j := a.PixOffset(r.Min.X, y), b.PixOffset(r.Min.X, y)
+		pa, pb := a.Pix[i:i+w:i+w], b.Pix[j:j+w:j+w]
+		// Two pixels a step; most are unchanged.
+		x := 0
+		for ; x+8 <= w; x += 8 {
+			d := (binary.LittleEndian.Uint64(pa[x:]) ^ binary.LittleEndian.Uint64(pb[x:])) & rgb
+			if d != 0 {
+				if d&0xffffff != 0 {
+					n++
+				}
+				if d>>32 != 0 {
+					n++
+				}
+			}
+		}
+		if x < w {
+			if pa[x] != pb[x] || pa[x+1] != pb[x+1] || pa[x+2] != pb[x+2] {
 				n++
 			}
 		}

@@ -3,6 +3,7 @@ package overlay
 import (
 	"image"
 	"image/color"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -124,5 +125,56 @@ func TestBlendPixelOpaqueIsTheColour(t *testing.T) {
 				t.Fatalf("blend formula gives %d for %d", want, s)
 			}
 		}
+	}
+}
+
+// changedPixelsRef is ChangedPixels pixel by pixel.
+func changedPixelsRef(a, b *image.RGBA, r image.Rectangle) int {
+	r = r.Intersect(a.Rect).Intersect(b.Rect)
+	n := 0
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			i, j := a.PixOffset(x, y), b.PixOffset(x, y)
+			if a.Pix[i] != b.Pix[j] || a.Pix[i+1] != b.Pix[j+1] || a.Pix[i+2] != b.Pix[j+2] {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// TestChangedPixelsMatchesPixelByPixel compares the two-pixel step with
+// the pixel-by-pixel count over odd and even widths, changed alpha only,
+// and sub-images.
+func TestChangedPixelsMatchesPixelByPixel(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, w := range []int{1, 2, 3, 7, 8, 33} {
+		a := blank(w, 9, color.RGBA{1, 2, 3, 255})
+		b := blank(w, 9, color.RGBA{1, 2, 3, 255})
+		for i := range b.Pix {
+			if r.IntN(7) == 0 {
+				b.Pix[i]++
+			}
+		}
+		for _, rect := range []image.Rectangle{a.Rect, image.Rect(1, 1, w, 8), image.Rect(0, 3, w/2+1, 4), image.Rect(5, 5, 5, 5)} {
+			if got, want := ChangedPixels(a, b, rect), changedPixelsRef(a, b, rect); got != want {
+				t.Errorf("width %d, %v: %d changed, want %d", w, rect, got, want)
+			}
+			sa, sb := a.SubImage(rect).(*image.RGBA), b.SubImage(rect).(*image.RGBA)
+			if got, want := ChangedPixels(sa, sb, rect), changedPixelsRef(sa, sb, rect); got != want {
+				t.Errorf("sub-image width %d, %v: %d changed, want %d", w, rect, got, want)
+			}
+		}
+	}
+}
+
+// BenchmarkChangedPixels counts the changed pixels of an overlay's chip.
+func BenchmarkChangedPixels(b *testing.B) {
+	a := overlayLike()
+	c := overlayLike()
+	DrawLine(c, c.Rect, 0, 100, 511, 300, 3, color.RGBA{1, 2, 3, 255})
+	chip := image.Rect(0, 0, 512, 512)
+	for b.Loop() {
+		ChangedPixels(a, c, chip)
 	}
 }

@@ -1,15 +1,19 @@
 package routing
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"image"
 	"image/color"
 	"image/draw"
 	"math"
+	"math/bits"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	gojson "github.com/goccy/go-json"
 	"golang.org/x/image/font"
@@ -179,13 +183,84 @@ type RouteRender struct {
 }
 
 // overlayProjector maps WGS84 positions to canvas pixels through the
-// raster's CRS and inverse affine transform.
+// raster's CRS and inverse affine transform. A road vertex is shared by
+// the edges that meet at it and by the routes that walk them, so each
+// distinct position is projected once per render: memo keeps its canvas
+// coordinates (the same function of the same position bits, so the
+// pixels do not change).
 type overlayProjector struct {
 	c      crs.CRS
 	inv    crs.Affine
 	w, h   float64
 	sx, sy float64
 	ox, oy float64
+	memo   *pointMemo
+}
+
+// pointMemo is an open-addressing hash table (linear probing) from a
+// position's bits to its projection: a few times cheaper than a Go map
+// for the few thousand positions of a scene.
+type pointMemo struct {
+	slots []memoSlot
+	n     int
+	shift uint // 64 - log2(len(slots))
+}
+
+type memoSlot struct {
+	key  [2]uint64
+	q    canvasPoint
+	full bool
+}
+
+// reset empties the table and sizes it for about n positions.
+func (m *pointMemo) reset(n int) {
+	size, shift := 1024, uint(64-10)
+	for size < 2*n {
+		size, shift = 2*size, shift-1
+	}
+	if cap(m.slots) >= size {
+		m.slots = m.slots[:size]
+		clear(m.slots)
+	} else {
+		m.slots = make([]memoSlot, size)
+	}
+	m.n, m.shift = 0, shift
+}
+
+// slot returns the index of key's slot: the one holding it or the empty
+// one where it belongs.
+func (m *pointMemo) slot(key [2]uint64) int {
+	h := (key[0] ^ bits.RotateLeft64(key[1], 29)) * 0x9e3779b97f4a7c15
+	mask := len(m.slots) - 1
+	for i := int(h >> m.shift); ; i = (i + 1) & mask {
+		if s := &m.slots[i]; !s.full || s.key == key {
+			return i
+		}
+	}
+}
+
+// put stores q for key at slot i (from slot), growing the table when it
+// is half full.
+func (m *pointMemo) put(i int, key [2]uint64, q canvasPoint) {
+	m.slots[i] = memoSlot{key, q, true}
+	m.n++
+	if 2*m.n <= len(m.slots) {
+		return
+	}
+	old := m.slots
+	m.slots, m.shift = make([]memoSlot, 2*len(old)), m.shift-1
+	for _, s := range old {
+		if s.full {
+			m.slots[m.slot(s.key)] = s
+		}
+	}
+}
+
+// canvasPoint is a projected position: canvas coordinates and whether it
+// lies inside the chip.
+type canvasPoint struct {
+	x, y float64
+	in   bool
 }
 
 // chipRect returns where the RGB chip is drawn in the canvas: scaled to fit
@@ -198,7 +273,10 @@ func chipRect(r workers.RasterInfo) image.Rectangle {
 	return image.Rect(ox, oy, ox+cw, oy+ch)
 }
 
-func newOverlayProjector(in *OverlayInputs) (*overlayProjector, error) {
+// newOverlayProjector returns the projector of the overlay's chip; memo,
+// emptied and sized for n positions, holds its projected positions.
+func newOverlayProjector(in *OverlayInputs, memo *pointMemo, n int) (*overlayProjector, error) {
+	memo.reset(n)
 	inv, err := in.RGB.Transform.Invert()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", in.RGBPath, err)
@@ -206,7 +284,8 @@ func newOverlayProjector(in *OverlayInputs) (*overlayProjector, error) {
 	w, h := float64(in.RGB.Width), float64(in.RGB.Height)
 	cr := chipRect(in.RGB)
 	return &overlayProjector{c: in.CRS, inv: inv, w: w, h: h,
-		sx: float64(cr.Dx()) / w, sy: float64(cr.Dy()) / h, ox: float64(cr.Min.X), oy: float64(cr.Min.Y)}, nil
+		sx: float64(cr.Dx()) / w, sy: float64(cr.Dy()) / h, ox: float64(cr.Min.X), oy: float64(cr.Min.Y),
+		memo: memo}, nil
 }
 
 // raster returns the raster pixel coordinates (col, row) of a WGS84
@@ -236,12 +315,20 @@ func (p *overlayProjector) canvas(lon, lat float64) (x, y float64, in bool, err 
 func (p *overlayProjector) line(dst, coords [][2]float64) ([][2]float64, bool, error) {
 	hit := false
 	for _, c := range coords {
-		x, y, in, err := p.canvas(c[0], c[1])
-		if err != nil {
-			return dst, false, err
+		// Keyed by the bits: -0 and 0 stay apart.
+		k := [2]uint64{math.Float64bits(c[0]), math.Float64bits(c[1])}
+		i := p.memo.slot(k)
+		q := p.memo.slots[i].q
+		if !p.memo.slots[i].full {
+			x, y, in, err := p.canvas(c[0], c[1])
+			if err != nil {
+				return dst, false, err
+			}
+			q = canvasPoint{x, y, in}
+			p.memo.put(i, k, q)
 		}
-		dst = append(dst, [2]float64{x, y})
-		hit = hit || in
+		dst = append(dst, [2]float64{q.x, q.y})
+		hit = hit || q.in
 	}
 	return dst, hit, nil
 }
@@ -321,6 +408,7 @@ func renderRouteOverlay(env workers.Env, a workers.Args) (*workers.Result, error
 	rr.CompareHandle = h.Name
 	rr.Selected = sel
 	pngBytes, err := overlay.EncodeRGBPNG(img)
+	releaseCanvas(img)
 	if err != nil {
 		return nil, err
 	}
@@ -421,23 +509,64 @@ func worldFile(t crs.Affine) []byte {
 	return []byte(b.String())
 }
 
+// overlayCanvases recycles 912 x 512 canvases: drawRouteOverlay takes
+// its canvas and the copy it compares against from it, and
+// renderRouteOverlay returns the canvas once it is encoded. Every pixel of
+// a canvas is painted before it is read (the chip and legend panels cover
+// it), so a recycled canvas draws the same image as a new one.
+var overlayCanvases = sync.Pool{New: func() any { return image.NewRGBA(image.Rect(0, 0, OverlayWidth, OverlayHeight)) }}
+
+func newCanvas() *image.RGBA { return overlayCanvases.Get().(*image.RGBA) }
+
+// releaseCanvas returns a canvas from drawRouteOverlay for reuse; the
+// caller no longer reads it.
+func releaseCanvas(img *image.RGBA) {
+	if img != nil && img.Rect == image.Rect(0, 0, OverlayWidth, OverlayHeight) && len(img.Pix) == 4*OverlayWidth*OverlayHeight {
+		overlayCanvases.Put(img)
+	}
+}
+
+// overlayScratch is drawRouteOverlay's reusable working memory: the
+// projected positions and the roads' canvas vertices.
+type overlayScratch struct {
+	memo   pointMemo
+	roadPx [][2]float64
+	lines  [][][2]float64
+}
+
+var overlayScratchPool = sync.Pool{New: func() any { return new(overlayScratch) }}
+
+// The chip and legend panels cover the canvas (see overlayCanvases).
+var _ = [1]struct{}{}[OverlayHeight-overlayChip]
+
 // drawRouteOverlay draws the canvas and returns the receipt fields it
-// determines.
+// determines. The canvas may be given back with releaseCanvas.
 func drawRouteOverlay(env workers.Env, plan *RoutePlan, sel map[string]string, on map[string]bool) (*RouteRender, *image.RGBA, error) {
+	sc := overlayScratchPool.Get().(*overlayScratch)
+	defer overlayScratchPool.Put(sc)
 	in := plan.Overlay
-	proj, err := newOverlayProjector(in)
+	nv := 0
+	for i := range in.Network.Edges {
+		nv += len(in.Network.Edges[i].Coords)
+	}
+	proj, err := newOverlayProjector(in, &sc.memo, nv)
 	if err != nil {
 		return nil, nil, err
 	}
 	rr := &RouteRender{Contract: RouteOverlayContract, Width: OverlayWidth, Height: OverlayHeight,
-		InChip:           map[string]int{"roads": 0, "risky_roads": 0, "blocked_roads": 0, "flood_polygons": 0},
 		RenderedRouteIDs: []string{}, RenderedLabelIDs: []string{}}
 	for _, l := range overlayLayers {
 		if on[l] {
 			rr.Layers = append(rr.Layers, l)
 		}
 	}
-	img := image.NewRGBA(image.Rect(0, 0, OverlayWidth, OverlayHeight))
+	img := newCanvas()
+	ok := false
+	defer func() {
+		if !ok {
+			releaseCanvas(img)
+		}
+	}()
 	chip := chipRect(in.RGB)
 	fillAll(img, image.Rect(overlayChip, 0, OverlayWidth, OverlayHeight), colLegendBG)
 	fillAll(img, image.Rect(0, 0, overlayChip, overlayChip), colLegendBG)
@@ -448,10 +577,13 @@ func drawRouteOverlay(env workers.Env, plan *RoutePlan, sel map[string]string, o
 	} else {
 		fillAll(img, chip, colNoRGB)
 	}
-	base := image.NewRGBA(img.Rect)
+	base := newCanvas()
+	defer releaseCanvas(base)
 	copy(base.Pix, img.Pix)
 
 	// Flood extent.
+	floodOn := on["flood"]
+	floodIn := 0
 	for _, poly := range in.Flood.Polygons {
 		var rings [][][2]float64
 		inChip := false
@@ -464,20 +596,18 @@ func drawRouteOverlay(env workers.Env, plan *RoutePlan, sel map[string]string, o
 			inChip = inChip || hit
 		}
 		if inChip {
-			rr.InChip["flood_polygons"]++
+			floodIn++
 		}
-		if on["flood"] {
+		if floodOn {
 			overlay.FillPolygon(img, chip, rings, colFlood)
 		}
 	}
 	// Roads, risky roads (flood_risk > 0) and blocked roads.
 	// Every edge's canvas vertices share one array.
-	var blockedLines [][][2]float64
-	nv := 0
-	for i := range in.Network.Edges {
-		nv += len(in.Network.Edges[i].Coords)
-	}
-	roadPx := make([][2]float64, 0, nv)
+	blockedLines := sc.lines[:0]
+	roadPx := slices.Grow(sc.roadPx[:0], nv)
+	roadsOn := on["roads"]
+	var roadsIn, riskyIn, blockedIn int
 	for i := range in.Network.Edges {
 		e := &in.Network.Edges[i]
 		start := len(roadPx)
@@ -487,23 +617,24 @@ func drawRouteOverlay(env workers.Env, plan *RoutePlan, sel map[string]string, o
 			return nil, nil, fmt.Errorf("RenderMap: %s edge %s: %w", in.Network.Path, e.ID, err)
 		}
 		px := roadPx[start:len(roadPx):len(roadPx)]
+		blocked := plan.Blocked[e.ID]
 		if inChip {
-			rr.InChip["roads"]++
+			roadsIn++
 			if e.FloodRisk > 0 {
-				rr.InChip["risky_roads"]++
+				riskyIn++
 			}
-			if plan.Blocked[e.ID] {
-				rr.InChip["blocked_roads"]++
+			if blocked {
+				blockedIn++
 			}
 		}
-		if on["roads"] {
+		if roadsOn {
 			c := colRoad
 			if e.FloodRisk > 0 {
 				c = colRisky
 			}
 			overlay.DrawPolyline(img, chip, px, 1, c)
 		}
-		if plan.Blocked[e.ID] {
+		if blocked {
 			blockedLines = append(blockedLines, px)
 		}
 	}
@@ -512,6 +643,9 @@ func drawRouteOverlay(env workers.Env, plan *RoutePlan, sel map[string]string, o
 			overlay.DrawPolyline(img, chip, px, 3, colBlocked)
 		}
 	}
+	clear(blockedLines)
+	sc.roadPx, sc.lines = roadPx[:0], blockedLines[:0]
+	rr.InChip = map[string]int{"roads": roadsIn, "risky_roads": riskyIn, "blocked_roads": blockedIn, "flood_polygons": floodIn}
 	// Routes: candidates first, then the three selections on top.
 	type routeLine struct {
 		c      *RouteCandidate
@@ -592,6 +726,7 @@ func drawRouteOverlay(env workers.Env, plan *RoutePlan, sel map[string]string, o
 	if rr.ChangedChipPixels == 0 && len(rr.Layers) > 1 {
 		return nil, nil, fmt.Errorf("RenderMap: the overlay changed no chip pixel")
 	}
+	ok = true
 	return rr, img, nil
 }
 
@@ -629,6 +764,27 @@ func drawRGBChip(env workers.Env, img *image.RGBA, in *OverlayInputs, chip image
 	}
 	pix, stride := img.Pix, img.Stride
 	o0 := img.PixOffset(chip.Min.X, chip.Min.Y)
+	r8, rok := bands[0].Data.([]uint8)
+	g8, gok := bands[1].Data.([]uint8)
+	b8, bok := bands[2].Data.([]uint8)
+	if rok && gok && bok {
+		// 8-bit chips (the release's): each canvas pixel in one store.
+		for y, r := range rows {
+			sr, sg, sb := r8[r*w:(r+1)*w], g8[r*w:(r+1)*w], b8[r*w:(r+1)*w]
+			dst := pix[o0+y*stride : o0+y*stride+4*cw]
+			if cw == w { // column x samples column x
+				sr, sg, sb = sr[:cw], sg[:cw], sb[:cw]
+				for x := range sr {
+					binary.LittleEndian.PutUint32(dst[4*x:], uint32(sr[x])|uint32(sg[x])<<8|uint32(sb[x])<<16|0xff000000)
+				}
+				continue
+			}
+			for x, col := range cols {
+				binary.LittleEndian.PutUint32(dst[4*x:], uint32(sr[col])|uint32(sg[col])<<8|uint32(sb[col])<<16|0xff000000)
+			}
+		}
+		return nil
+	}
 	for c, b := range bands {
 		// 8-bit chips (the release's) are copied sample by sample; other
 		// types go through the stretch.
