@@ -199,30 +199,35 @@ type overlayProjector struct {
 
 // pointMemo is an open-addressing hash table (linear probing) from a
 // position's bits to its projection: a few times cheaper than a Go map
-// for the few thousand positions of a scene.
+// for the few thousand positions of a scene. Keys and canvas coordinates
+// (32 bytes a slot) are apart from the slot states, so that a scene's
+// table stays small.
 type pointMemo struct {
-	slots []memoSlot
+	keys  [][2]uint64
+	xy    [][2]float64
+	state []uint8 // memoEmpty, memoOut or memoIn
 	n     int
-	shift uint // 64 - log2(len(slots))
+	shift uint // 64 - log2(len(keys))
 }
 
-type memoSlot struct {
-	key  [2]uint64
-	q    canvasPoint
-	full bool
-}
+// Slot states: empty, or holding a position outside or inside the chip.
+const (
+	memoEmpty = iota
+	memoOut
+	memoIn
+)
 
 // reset empties the table and sizes it for about n positions.
 func (m *pointMemo) reset(n int) {
 	size, shift := 1024, uint(64-10)
-	for size < 2*n {
+	for size < n {
 		size, shift = 2*size, shift-1
 	}
-	if cap(m.slots) >= size {
-		m.slots = m.slots[:size]
-		clear(m.slots)
+	if cap(m.keys) >= size {
+		m.keys, m.xy, m.state = m.keys[:size], m.xy[:size], m.state[:size]
+		clear(m.state)
 	} else {
-		m.slots = make([]memoSlot, size)
+		m.keys, m.xy, m.state = make([][2]uint64, size), make([][2]float64, size), make([]uint8, size)
 	}
 	m.n, m.shift = 0, shift
 }
@@ -231,27 +236,38 @@ func (m *pointMemo) reset(n int) {
 // one where it belongs.
 func (m *pointMemo) slot(key [2]uint64) int {
 	h := (key[0] ^ bits.RotateLeft64(key[1], 29)) * 0x9e3779b97f4a7c15
-	mask := len(m.slots) - 1
+	mask := len(m.keys) - 1
 	for i := int(h >> m.shift); ; i = (i + 1) & mask {
-		if s := &m.slots[i]; !s.full || s.key == key {
+		if m.state[i] == memoEmpty || m.keys[i] == key {
 			return i
 		}
 	}
 }
 
+// get returns the projection held at slot i, if any.
+func (m *pointMemo) get(i int) (canvasPoint, bool) {
+	st := m.state[i]
+	return canvasPoint{m.xy[i][0], m.xy[i][1], st == memoIn}, st != memoEmpty
+}
+
 // put stores q for key at slot i (from slot), growing the table when it
 // is half full.
 func (m *pointMemo) put(i int, key [2]uint64, q canvasPoint) {
-	m.slots[i] = memoSlot{key, q, true}
+	m.keys[i], m.xy[i], m.state[i] = key, [2]float64{q.x, q.y}, memoOut
+	if q.in {
+		m.state[i] = memoIn
+	}
 	m.n++
-	if 2*m.n <= len(m.slots) {
+	if 2*m.n <= len(m.keys) {
 		return
 	}
-	old := m.slots
-	m.slots, m.shift = make([]memoSlot, 2*len(old)), m.shift-1
-	for _, s := range old {
-		if s.full {
-			m.slots[m.slot(s.key)] = s
+	keys, xy, state := m.keys, m.xy, m.state
+	size := 2 * len(keys)
+	m.keys, m.xy, m.state, m.shift = make([][2]uint64, size), make([][2]float64, size), make([]uint8, size), m.shift-1
+	for j, st := range state {
+		if st != memoEmpty {
+			k := m.slot(keys[j])
+			m.keys[k], m.xy[k], m.state[k] = keys[j], xy[j], st
 		}
 	}
 }
@@ -318,8 +334,8 @@ func (p *overlayProjector) line(dst, coords [][2]float64) ([][2]float64, bool, e
 		// Keyed by the bits: -0 and 0 stay apart.
 		k := [2]uint64{math.Float64bits(c[0]), math.Float64bits(c[1])}
 		i := p.memo.slot(k)
-		q := p.memo.slots[i].q
-		if !p.memo.slots[i].full {
+		q, ok := p.memo.get(i)
+		if !ok {
 			x, y, in, err := p.canvas(c[0], c[1])
 			if err != nil {
 				return dst, false, err
