@@ -21,6 +21,12 @@ func BlendPixel(img *image.RGBA, clip image.Rectangle, x, y int, c color.RGBA) b
 	if !(image.Point{x, y}).In(clip) || !(image.Point{x, y}).In(img.Rect) {
 		return false
 	}
+	return blendAt(img, x, y, c)
+}
+
+// blendAt is BlendPixel for a pixel known to lie in img.Rect (and the
+// clip).
+func blendAt(img *image.RGBA, x, y int, c color.RGBA) bool {
 	i := img.PixOffset(x, y)
 	p := img.Pix[i : i+4 : i+4]
 	if c.A == 255 { // the blend below gives c itself
@@ -64,13 +70,16 @@ func floorInt(v float64) int {
 }
 
 // stamp blends a width x width square centred on pixel (x, y) and
-// returns the number of pixels it changed.
-func stamp(img *image.RGBA, clip image.Rectangle, x, y, width int, c color.RGBA) int {
+// returns the number of pixels it changed; r is the clip within
+// img.Rect.
+func stamp(img *image.RGBA, r image.Rectangle, x, y, width int, c color.RGBA) int {
 	lo := -(width - 1) / 2
+	x0, y0 := max(x+lo, r.Min.X), max(y+lo, r.Min.Y)
+	x1, y1 := min(x+lo+width, r.Max.X), min(y+lo+width, r.Max.Y)
 	n := 0
-	for dy := lo; dy < lo+width; dy++ {
-		for dx := lo; dx < lo+width; dx++ {
-			if BlendPixel(img, clip, x+dx, y+dy, c) {
+	for py := y0; py < y1; py++ {
+		for px := x0; px < x1; px++ {
+			if blendAt(img, px, py, c) {
 				n++
 			}
 		}
@@ -132,6 +141,7 @@ func DrawLine(img *image.RGBA, clip image.Rectangle, ax, ay, bx, by float64, wid
 		n = 1
 	}
 	changed := 0
+	r := clip.Intersect(img.Rect)
 	lastX, lastY := math.MinInt32, math.MinInt32
 	for i := 0; i <= n; i++ {
 		t := float64(i) / float64(n)
@@ -141,7 +151,7 @@ func DrawLine(img *image.RGBA, clip image.Rectangle, ax, ay, bx, by float64, wid
 			continue
 		}
 		lastX, lastY = x, y
-		changed += stamp(img, clip, x, y, width, c)
+		changed += stamp(img, r, x, y, width, c)
 	}
 	return changed
 }
