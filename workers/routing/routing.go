@@ -960,7 +960,8 @@ func newFloodPolygons(fl *FloodExtent) floodPolygons {
 // is tested only against polygons its own bound meets
 // (LineIntersectsPolygon makes the same check first). The extent has a
 // polygon or two (the synth --full corpus: 1 to 2 polygons of 41 to 82
-// vertices against about 2,450 edges), where this scan of the bounds and
+// vertices against about 2,450 edges; the bounds are computed once, not
+// per edge and polygon), where this scan of the bounds and
 // an r-tree of them cost the same (BenchmarkExtentJoin; the tree pays
 // from tens of polygons on).
 func (f floodPolygons) meets(line orb.LineString) bool {
@@ -969,7 +970,7 @@ func (f floodPolygons) meets(line orb.LineString) bool {
 		if len(line) > 0 && !lb.Intersects(f.bounds[k]) {
 			continue
 		}
-		if vector.LineIntersectsPolygon(line, p) {
+		if vector.LineIntersectsPolygonBounds(line, lb, p, f.bounds[k]) {
 			return true
 		}
 	}
