@@ -585,7 +585,9 @@ func drawRouteOverlay(env workers.Env, plan *RoutePlan, sel map[string]string, o
 	}()
 	chip := chipRect(in.RGB)
 	fillAll(img, image.Rect(overlayChip, 0, OverlayWidth, OverlayHeight), colLegendBG)
-	fillAll(img, image.Rect(0, 0, overlayChip, overlayChip), colLegendBG)
+	if panel := image.Rect(0, 0, overlayChip, overlayChip); chip != panel {
+		fillAll(img, panel, colLegendBG) // the letterbox; the chip covers the rest
+	}
 	if on["rgb"] {
 		if err := drawRGBChip(env, img, in, chip); err != nil {
 			return nil, nil, err
@@ -788,9 +790,15 @@ func drawRGBChip(env workers.Env, img *image.RGBA, in *OverlayInputs, chip image
 		for y, r := range rows {
 			sr, sg, sb := r8[r*w:(r+1)*w], g8[r*w:(r+1)*w], b8[r*w:(r+1)*w]
 			dst := pix[o0+y*stride : o0+y*stride+4*cw]
-			if cw == w { // column x samples column x
+			if cw == w { // column x samples column x; two pixels a store
 				sr, sg, sb = sr[:cw], sg[:cw], sb[:cw]
-				for x := range sr {
+				x := 0
+				for ; x+2 <= len(sr); x += 2 {
+					p := uint64(sr[x]) | uint64(sg[x])<<8 | uint64(sb[x])<<16 |
+						uint64(sr[x+1])<<32 | uint64(sg[x+1])<<40 | uint64(sb[x+1])<<48 | 0xff000000ff000000
+					binary.LittleEndian.PutUint64(dst[4*x:], p)
+				}
+				if x < len(sr) {
 					binary.LittleEndian.PutUint32(dst[4*x:], uint32(sr[x])|uint32(sg[x])<<8|uint32(sb[x])<<16|0xff000000)
 				}
 				continue
