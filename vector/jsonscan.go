@@ -136,6 +136,9 @@ func (d *scanner) stringToken() (raw string, plain bool) {
 	plain = true
 	for i := start + 1; i < len(d.s); i++ {
 		c := d.s[i]
+		if !stringStop[c] {
+			continue
+		}
 		switch {
 		case c == '"':
 			d.i = i + 1
@@ -178,6 +181,15 @@ func (d *scanner) stringToken() (raw string, plain bool) {
 	d.fail("unterminated string")
 	return "", false
 }
+
+// stringStop marks the bytes that end a run of plain string content: the
+// quote, the backslash, control characters and non-ASCII bytes.
+var stringStop = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c == '"' || c == '\\' || c < 0x20 || c >= 0x80
+	}
+	return t
+}()
 
 // float reads a number and returns it rounded as strconv.ParseFloat (and
 // so encoding/json) rounds it; a number beyond float64's range is an

@@ -41,7 +41,17 @@ func LineIntersectsPolygon(l orb.LineString, p orb.Polygon) bool {
 	if len(l) == 0 || len(p) == 0 {
 		return false
 	}
-	if !l.Bound().Intersects(p.Bound()) {
+	return LineIntersectsPolygonBounds(l, l.Bound(), p, p.Bound())
+}
+
+// LineIntersectsPolygonBounds is LineIntersectsPolygon for a line and a
+// polygon whose bounds (lb = l.Bound(), pb = p.Bound()) the caller already
+// has, as a join of many lines with a few polygons does.
+func LineIntersectsPolygonBounds(l orb.LineString, lb orb.Bound, p orb.Polygon, pb orb.Bound) bool {
+	if len(l) == 0 || len(p) == 0 {
+		return false
+	}
+	if !lb.Intersects(pb) {
 		return false
 	}
 	for _, pt := range l {

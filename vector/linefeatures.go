@@ -16,7 +16,21 @@ type LineFeatures struct {
 // A JSONValue is the undecoded text of one member of a feature's
 // "properties" object, valid JSON by construction. Its accessors decode
 // it as encoding/json would decode it into the corresponding Go type.
-type JSONValue struct{ raw string }
+type JSONValue struct {
+	raw string
+	// What the decoder learnt reading raw, so that the accessors need not
+	// read it again: valueNumber with num for a number that Clinger's
+	// fast path rounds exactly, valuePlain for a string without escapes
+	// or non-ASCII bytes.
+	kind byte
+	num  float64
+}
+
+const (
+	valueUnread = iota
+	valueNumber
+	valuePlain
+)
 
 // Raw returns the value's JSON text.
 func (v JSONValue) Raw() string { return v.raw }
@@ -34,6 +48,9 @@ func (v JSONValue) IsNumber() bool {
 
 // Float64 returns a number as strconv.ParseFloat rounds it.
 func (v JSONValue) Float64() (float64, error) {
+	if v.kind == valueNumber {
+		return v.num, nil
+	}
 	if !v.IsNumber() {
 		return 0, fmt.Errorf("%s is not a number", v.raw)
 	}
@@ -73,6 +90,9 @@ func (v JSONValue) Bool() (bool, error) {
 // non-ASCII bytes is returned as a part of the decoded document, without
 // allocating.
 func (v JSONValue) String() (string, error) {
+	if v.kind == valuePlain {
+		return v.raw[1 : len(v.raw)-1], nil
+	}
 	if !v.IsString() {
 		return "", fmt.Errorf("%s is not a string", v.raw)
 	}
@@ -220,9 +240,25 @@ func (d *lineDecoder) properties(i int) {
 	}
 	for more := d.open('{'); more; more = d.next('}') {
 		key := d.key()
-		v := d.skip(0)
+		var v JSONValue
+		switch c := d.peek(); {
+		case c == '"':
+			raw, plain := d.stringToken()
+			v.raw = raw
+			if plain {
+				v.kind = valuePlain
+			}
+		case c == '-' || c >= '0' && c <= '9':
+			tok, f, exact := d.number()
+			v.raw = tok
+			if exact {
+				v.kind, v.num = valueNumber, f
+			}
+		default:
+			v.raw = d.skip(0)
+		}
 		if d.err == nil {
-			d.err = d.property(i, key, JSONValue{v})
+			d.err = d.property(i, key, v)
 		}
 	}
 }

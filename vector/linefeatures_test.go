@@ -54,27 +54,27 @@ func TestDecodeLineFeatures(t *testing.T) {
 }
 
 func TestJSONValue(t *testing.T) {
-	if s, err := (JSONValue{`"a\u00e9\n"`}).String(); err != nil || s != "aé\n" {
+	if s, err := (JSONValue{raw: `"a\u00e9\n"`}).String(); err != nil || s != "aé\n" {
 		t.Errorf("String: %q %v", s, err)
 	}
-	if s, err := (JSONValue{`"e00042"`}).String(); err != nil || s != "e00042" {
+	if s, err := (JSONValue{raw: `"e00042"`}).String(); err != nil || s != "e00042" {
 		t.Errorf("String: %q %v", s, err)
 	}
-	if n, err := (JSONValue{`-12`}).Int64(); err != nil || n != -12 {
+	if n, err := (JSONValue{raw: `-12`}).Int64(); err != nil || n != -12 {
 		t.Errorf("Int64: %d %v", n, err)
 	}
 	for _, bad := range []string{`1.0`, `1e3`, `99999999999999999999`, `"1"`, `true`} {
-		if _, err := (JSONValue{bad}).Int64(); err == nil {
+		if _, err := (JSONValue{raw: bad}).Int64(); err == nil {
 			t.Errorf("Int64 accepted %s", bad)
 		}
 	}
-	if _, err := (JSONValue{`1e400`}).Float64(); err == nil {
+	if _, err := (JSONValue{raw: `1e400`}).Float64(); err == nil {
 		t.Error("Float64 accepted 1e400")
 	}
-	if b, err := (JSONValue{`false`}).Bool(); err != nil || b {
+	if b, err := (JSONValue{raw: `false`}).Bool(); err != nil || b {
 		t.Errorf("Bool: %v %v", b, err)
 	}
-	if _, err := (JSONValue{`null`}).Bool(); err == nil || !(JSONValue{`null`}).IsNull() {
+	if _, err := (JSONValue{raw: `null`}).Bool(); err == nil || !(JSONValue{raw: `null`}).IsNull() {
 		t.Error("null")
 	}
 }
@@ -154,5 +154,37 @@ func BenchmarkDecodeLineFeatures(b *testing.B) {
 		if _, err := DecodeLineFeatures(doc, func(int, string, JSONValue) error { return nil }); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestDecodeLineFeaturesValuesAsRaw checks that the values the decoder
+// passes (with what it learnt reading them) decode as their bare text
+// does.
+func TestDecodeLineFeaturesValuesAsRaw(t *testing.T) {
+	doc := `{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"LineString","coordinates":[[0,0],[1,1]]},"properties":
+{"a":-0,"b":0.1,"c":123456789012345678901,"d":1e400,"e":"e0042","f":"a\u00e9","g":"é","h":-17,"i":2.5e-3,"j":true,"k":null,"l":[1],"m":9007199254740993}}]}`
+	n := 0
+	_, err := DecodeLineFeatures(doc, func(_ int, key string, v JSONValue) error {
+		n++
+		bare := JSONValue{raw: v.Raw()}
+		f, ferr := v.Float64()
+		g, gerr := bare.Float64()
+		if math.Float64bits(f) != math.Float64bits(g) || (ferr == nil) != (gerr == nil) {
+			t.Errorf("%s: Float64 %v %v, bare %v %v", key, f, ferr, g, gerr)
+		}
+		s, serr := v.String()
+		r, rerr := bare.String()
+		if s != r || (serr == nil) != (rerr == nil) {
+			t.Errorf("%s: String %q %v, bare %q %v", key, s, serr, r, rerr)
+		}
+		i, ierr := v.Int64()
+		j, jerr := bare.Int64()
+		if i != j || (ierr == nil) != (jerr == nil) {
+			t.Errorf("%s: Int64 %v %v, bare %v %v", key, i, ierr, j, jerr)
+		}
+		return nil
+	})
+	if err != nil || n != 13 {
+		t.Fatalf("%d values, %v", n, err)
 	}
 }

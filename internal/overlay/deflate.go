@@ -266,21 +266,46 @@ func (w *bitWriter) bits(v uint64, n uint) {
 // literals writes each byte of p with its packed code (code | length<<16).
 func (w *bitWriter) literals(p []byte, lit *[256]uint32) {
 	acc, n := w.acc, w.n
-	// At most 15 bits a literal: reserve room for all of them, then store
-	// whole words.
-	out := slices.Grow(w.out, 2*len(p)+8)
+	// At most 15 bits a literal: reserve room for all of them and for the
+	// 8-byte stores, then keep fewer than 8 bits pending after each store:
+	// three literals (at most 45 bits) fit on top.
+	out := slices.Grow(w.out, 2*len(p)+16)
 	k := len(out)
 	out = out[:cap(out)]
-	for _, b := range p {
-		e := lit[b]
+	// Bring the pending bits below 8 first.
+	for n >= 8 {
+		out[k] = byte(acc)
+		k++
+		acc >>= 8
+		n -= 8
+	}
+	i := 0
+	for ; i+3 <= len(p); i += 3 {
+		q := p[i : i+3 : i+3]
+		e0, e1, e2 := lit[q[0]], lit[q[1]], lit[q[2]]
+		acc |= uint64(e0&0xffff) << n
+		n += uint(e0 >> 16)
+		acc |= uint64(e1&0xffff) << n
+		n += uint(e1 >> 16)
+		acc |= uint64(e2&0xffff) << n
+		n += uint(e2 >> 16)
+		binary.LittleEndian.PutUint64(out[k:], acc)
+		k += int(n >> 3)
+		acc >>= n &^ 7
+		n &= 7
+	}
+	for ; i < len(p); i++ {
+		e := lit[p[i]]
 		acc |= uint64(e&0xffff) << n
 		n += uint(e >> 16)
-		if n >= 32 {
-			binary.LittleEndian.PutUint32(out[k:], uint32(acc))
-			k += 4
-			acc >>= 32
-			n -= 32
-		}
+	}
+	// The stream is out followed by the n pending bits of acc, whatever
+	// the length of out; leave fewer than 8 pending.
+	for n >= 8 {
+		out[k] = byte(acc)
+		k++
+		acc >>= 8
+		n -= 8
 	}
 	w.acc, w.n, w.out = acc, n, out[:k]
 }

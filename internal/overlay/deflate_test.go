@@ -109,3 +109,36 @@ func TestHuffmanLengthsLimited(t *testing.T) {
 		t.Errorf("Kraft sum %v, want a complete code", kraft)
 	}
 }
+
+// TestLiteralsMatchesBits checks the batched literal writer against one
+// bits call per literal, from every pending bit count and for lengths
+// around its three-literal step.
+func TestLiteralsMatchesBits(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	var lit [256]uint32
+	for b := range lit {
+		l := 1 + r.IntN(15)
+		lit[b] = uint32(r.IntN(1<<l)) | uint32(l)<<16
+	}
+	for pending := uint(0); pending < 32; pending++ {
+		for _, n := range []int{0, 1, 2, 3, 4, 5, 100, 1001} {
+			p := make([]byte, n)
+			for i := range p {
+				p[i] = byte(r.IntN(256))
+			}
+			a := bitWriter{out: []byte{9}}
+			b := bitWriter{out: []byte{9}}
+			a.bits(uint64(r.IntN(1<<16))&(1<<pending-1), pending)
+			b.acc, b.n = a.acc, a.n
+			a.literals(p, &lit)
+			for _, c := range p {
+				b.bits(uint64(lit[c]&0xffff), uint(lit[c]>>16))
+			}
+			a.bits(5, 3)
+			b.bits(5, 3)
+			if got, want := a.flush(), b.flush(); !bytes.Equal(got, want) {
+				t.Fatalf("%d pending bits, %d literals: streams differ", pending, n)
+			}
+		}
+	}
+}

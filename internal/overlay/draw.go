@@ -7,6 +7,7 @@
 package overlay
 
 import (
+	"encoding/binary"
 	"image"
 	"image/color"
 	"math"
@@ -20,6 +21,12 @@ func BlendPixel(img *image.RGBA, clip image.Rectangle, x, y int, c color.RGBA) b
 	if !(image.Point{x, y}).In(clip) || !(image.Point{x, y}).In(img.Rect) {
 		return false
 	}
+	return blendAt(img, x, y, c)
+}
+
+// blendAt is BlendPixel for a pixel known to lie in img.Rect (and the
+// clip).
+func blendAt(img *image.RGBA, x, y int, c color.RGBA) bool {
 	i := img.PixOffset(x, y)
 	p := img.Pix[i : i+4 : i+4]
 	if c.A == 255 { // the blend below gives c itself
@@ -63,13 +70,16 @@ func floorInt(v float64) int {
 }
 
 // stamp blends a width x width square centred on pixel (x, y) and
-// returns the number of pixels it changed.
-func stamp(img *image.RGBA, clip image.Rectangle, x, y, width int, c color.RGBA) int {
+// returns the number of pixels it changed; r is the clip within
+// img.Rect.
+func stamp(img *image.RGBA, r image.Rectangle, x, y, width int, c color.RGBA) int {
 	lo := -(width - 1) / 2
+	x0, y0 := max(x+lo, r.Min.X), max(y+lo, r.Min.Y)
+	x1, y1 := min(x+lo+width, r.Max.X), min(y+lo+width, r.Max.Y)
 	n := 0
-	for dy := lo; dy < lo+width; dy++ {
-		for dx := lo; dx < lo+width; dx++ {
-			if BlendPixel(img, clip, x+dx, y+dy, c) {
+	for py := y0; py < y1; py++ {
+		for px := x0; px < x1; px++ {
+			if blendAt(img, px, py, c) {
 				n++
 			}
 		}
@@ -131,6 +141,7 @@ func DrawLine(img *image.RGBA, clip image.Rectangle, ax, ay, bx, by float64, wid
 		n = 1
 	}
 	changed := 0
+	r := clip.Intersect(img.Rect)
 	lastX, lastY := math.MinInt32, math.MinInt32
 	for i := 0; i <= n; i++ {
 		t := float64(i) / float64(n)
@@ -140,7 +151,7 @@ func DrawLine(img *image.RGBA, clip image.Rectangle, ax, ay, bx, by float64, wid
 			continue
 		}
 		lastX, lastY = x, y
-		changed += stamp(img, clip, x, y, width, c)
+		changed += stamp(img, r, x, y, width, c)
 	}
 	return changed
 }
@@ -211,11 +222,30 @@ func FillDisc(img *image.RGBA, clip image.Rectangle, cx, cy, radius float64, c c
 // (two images of the same bounds).
 func ChangedPixels(a, b *image.RGBA, r image.Rectangle) int {
 	r = r.Intersect(a.Rect).Intersect(b.Rect)
+	if r.Empty() {
+		return 0
+	}
+	const rgb = 0x00ffffff00ffffff // the RGB bytes of two pixels
 	n := 0
+	w := 4 * r.Dx()
 	for y := r.Min.Y; y < r.Max.Y; y++ {
-		for x := r.Min.X; x < r.Max.X; x++ {
-			i, j := a.PixOffset(x, y), b.PixOffset(x, y)
-			if a.Pix[i] != b.Pix[j] || a.Pix[i+1] != b.Pix[j+1] || a.Pix[i+2] != b.Pix[j+2] {
+		i, j := a.PixOffset(r.Min.X, y), b.PixOffset(r.Min.X, y)
+		pa, pb := a.Pix[i:i+w:i+w], b.Pix[j:j+w:j+w]
+		// Two pixels a step; most are unchanged.
+		x := 0
+		for ; x+8 <= w; x += 8 {
+			d := (binary.LittleEndian.Uint64(pa[x:]) ^ binary.LittleEndian.Uint64(pb[x:])) & rgb
+			if d != 0 {
+				if d&0xffffff != 0 {
+					n++
+				}
+				if d>>32 != 0 {
+					n++
+				}
+			}
+		}
+		if x < w {
+			if pa[x] != pb[x] || pa[x+1] != pb[x+1] || pa[x+2] != pb[x+2] {
 				n++
 			}
 		}

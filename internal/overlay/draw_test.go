@@ -1,8 +1,11 @@
 package overlay
 
 import (
+	"bytes"
 	"image"
 	"image/color"
+	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -124,5 +127,108 @@ func TestBlendPixelOpaqueIsTheColour(t *testing.T) {
 				t.Fatalf("blend formula gives %d for %d", want, s)
 			}
 		}
+	}
+}
+
+// changedPixelsRef is ChangedPixels pixel by pixel.
+func changedPixelsRef(a, b *image.RGBA, r image.Rectangle) int {
+	r = r.Intersect(a.Rect).Intersect(b.Rect)
+	n := 0
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			i, j := a.PixOffset(x, y), b.PixOffset(x, y)
+			if a.Pix[i] != b.Pix[j] || a.Pix[i+1] != b.Pix[j+1] || a.Pix[i+2] != b.Pix[j+2] {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// TestChangedPixelsMatchesPixelByPixel compares the two-pixel step with
+// the pixel-by-pixel count over odd and even widths, changed alpha only,
+// and sub-images.
+func TestChangedPixelsMatchesPixelByPixel(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, w := range []int{1, 2, 3, 7, 8, 33} {
+		a := blank(w, 9, color.RGBA{1, 2, 3, 255})
+		b := blank(w, 9, color.RGBA{1, 2, 3, 255})
+		for i := range b.Pix {
+			if r.IntN(7) == 0 {
+				b.Pix[i]++
+			}
+		}
+		for _, rect := range []image.Rectangle{a.Rect, image.Rect(1, 1, w, 8), image.Rect(0, 3, w/2+1, 4), image.Rect(5, 5, 5, 5)} {
+			if got, want := ChangedPixels(a, b, rect), changedPixelsRef(a, b, rect); got != want {
+				t.Errorf("width %d, %v: %d changed, want %d", w, rect, got, want)
+			}
+			sa, sb := a.SubImage(rect).(*image.RGBA), b.SubImage(rect).(*image.RGBA)
+			if got, want := ChangedPixels(sa, sb, rect), changedPixelsRef(sa, sb, rect); got != want {
+				t.Errorf("sub-image width %d, %v: %d changed, want %d", w, rect, got, want)
+			}
+		}
+	}
+}
+
+// BenchmarkChangedPixels counts the changed pixels of an overlay's chip.
+func BenchmarkChangedPixels(b *testing.B) {
+	a := overlayLike()
+	c := overlayLike()
+	DrawLine(c, c.Rect, 0, 100, 511, 300, 3, color.RGBA{1, 2, 3, 255})
+	chip := image.Rect(0, 0, 512, 512)
+	for b.Loop() {
+		ChangedPixels(a, c, chip)
+	}
+}
+
+// drawLineRef is DrawLine stamping pixel by pixel through BlendPixel.
+func drawLineRef(img *image.RGBA, clip image.Rectangle, ax, ay, bx, by float64, width int, c color.RGBA) int {
+	m := float64(width + 2)
+	ax, ay, bx, by, ok := clipSegment(ax, ay, bx, by, float64(clip.Min.X)-m, float64(clip.Min.Y)-m, float64(clip.Max.X)+m, float64(clip.Max.Y)+m)
+	if !ok {
+		return 0
+	}
+	dx, dy := bx-ax, by-ay
+	n := max(1, int(math.Ceil(math.Max(math.Abs(dx), math.Abs(dy)))))
+	changed := 0
+	lastX, lastY := math.MinInt32, math.MinInt32
+	for i := 0; i <= n; i++ {
+		t := float64(i) / float64(n)
+		x, y := floorInt(ax+float64(t*dx)), floorInt(ay+float64(t*dy))
+		if x == lastX && y == lastY {
+			continue
+		}
+		lastX, lastY = x, y
+		lo := -(width - 1) / 2
+		for py := y + lo; py < y+lo+width; py++ {
+			for px := x + lo; px < x+lo+width; px++ {
+				if BlendPixel(img, clip, px, py, c) {
+					changed++
+				}
+			}
+		}
+	}
+	return changed
+}
+
+// TestDrawLineMatchesPixelByPixel draws random segments, partly outside
+// the clip and the image, with opaque and translucent pens of widths 1 to
+// 4, and compares pixels and counts with the pixel-by-pixel stamp.
+func TestDrawLineMatchesPixelByPixel(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	a := blank(60, 40, color.RGBA{9, 9, 9, 255})
+	b := blank(60, 40, color.RGBA{9, 9, 9, 255})
+	clip := image.Rect(5, -3, 50, 38)
+	for k := range 500 {
+		ax, ay := r.Float64()*80-10, r.Float64()*60-10
+		bx, by := r.Float64()*80-10, r.Float64()*60-10
+		w := 1 + k%4
+		c := color.RGBA{uint8(k), uint8(3 * k), 200, []uint8{255, 120}[k%2]}
+		if got, want := DrawLine(a, clip, ax, ay, bx, by, w, c), drawLineRef(b, clip, ax, ay, bx, by, w, c); got != want {
+			t.Fatalf("segment %d: %d pixels changed, want %d", k, got, want)
+		}
+	}
+	if !bytes.Equal(a.Pix, b.Pix) {
+		t.Error("pixels differ")
 	}
 }

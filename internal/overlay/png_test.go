@@ -3,11 +3,15 @@ package overlay
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"image"
 	"image/color"
 	"image/png"
+	"math/rand/v2"
 	"testing"
+
+	"github.com/geodisaster/engine/internal/adler32"
 )
 
 func TestEncodeRGBPNG(t *testing.T) {
@@ -127,5 +131,83 @@ func BenchmarkEncodeRGBPNGStdlibDefault(b *testing.B) {
 		if err := (&png.Encoder{CompressionLevel: png.DefaultCompression}).Encode(&buf, rgb); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// encodeRGBPNGRef is EncodeRGBPNG filtering pixel by pixel, as the
+// encoder did before it took two pixels a step.
+func encodeRGBPNGRef(img *image.RGBA) []byte {
+	w, h := img.Rect.Dx(), img.Rect.Dy()
+	stride := 1 + 3*w
+	raw := make([]byte, h*stride)
+	var hist zeroRunHistogram
+	var runs []zeroRun
+	for y := 0; y < h; y++ {
+		src := img.Pix[y*img.Stride : y*img.Stride+4*w]
+		row := raw[y*stride : (y+1)*stride]
+		row[0] = pngFilterSub
+		hist[pngFilterSub]++
+		left, run := uint32(0xff000000), 0
+		for x := 0; x < w; x++ {
+			v := binary.LittleEndian.Uint32(src[4*x:])
+			o := 1 + 3*x
+			if v == left {
+				run++
+				continue
+			}
+			r0, r1, r2 := byte(v)-byte(left), byte(v>>8)-byte(left>>8), byte(v>>16)-byte(left>>16)
+			row[o], row[o+1], row[o+2] = r0, r1, r2
+			left = v
+			runs = endRun(runs, &hist, y*stride+o, run)
+			run = 0
+			hist[r0]++
+			hist[r1]++
+			hist[r2]++
+		}
+		runs = endRun(runs, &hist, (y+1)*stride, run)
+	}
+	idat := deflateZeroRuns([]byte{0x78, 0x01}, raw, runs, &hist)
+	idat = binary.BigEndian.AppendUint32(idat, adler32.Checksum(raw))
+	out := []byte("\x89PNG\r\n\x1a\n")
+	var ihdr [13]byte
+	binary.BigEndian.PutUint32(ihdr[0:], uint32(w))
+	binary.BigEndian.PutUint32(ihdr[4:], uint32(h))
+	ihdr[8], ihdr[9] = 8, 2
+	out = appendPNGChunk(out, "IHDR", ihdr[:])
+	out = appendPNGChunk(out, "IDAT", idat)
+	return appendPNGChunk(out, "IEND", nil)
+}
+
+// TestEncodeRGBPNGMatchesPixelByPixel compares the encoder with the
+// pixel-by-pixel filter on random images of odd and even widths made of
+// runs of repeated pixels (of every length, crossing row ends) and noise,
+// and on sub-images.
+func TestEncodeRGBPNGMatchesPixelByPixel(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for _, w := range []int{1, 2, 3, 4, 5, 17, 64, 101} {
+		img := blank(w, 23, color.RGBA{0, 0, 0, 255})
+		c := color.RGBA{0, 0, 0, 255}
+		for i := 0; i < len(img.Pix); i += 4 {
+			switch k := r.IntN(10); {
+			case k < 2:
+				c = color.RGBA{uint8(r.IntN(256)), uint8(r.IntN(256)), uint8(r.IntN(256)), 255}
+			case k < 3:
+				c.R++
+			}
+			img.Pix[i], img.Pix[i+1], img.Pix[i+2] = c.R, c.G, c.B
+		}
+		for _, im := range []*image.RGBA{img, img.SubImage(image.Rect(w/3, 2, w, 20)).(*image.RGBA)} {
+			got, err := EncodeRGBPNG(im)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := encodeRGBPNGRef(im); !bytes.Equal(got, want) {
+				t.Fatalf("width %d, %v: bytes differ from the pixel-by-pixel filter", w, im.Rect)
+			}
+		}
+	}
+	img := overlayLike()
+	if got, _ := EncodeRGBPNG(img); !bytes.Equal(got, encodeRGBPNGRef(img)) {
+		t.Error("overlay-like image: bytes differ from the pixel-by-pixel filter")
 	}
 }

@@ -1,15 +1,19 @@
 package routing
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"image"
 	"image/color"
 	"image/draw"
 	"math"
+	"math/bits"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	gojson "github.com/goccy/go-json"
 	"golang.org/x/image/font"
@@ -179,13 +183,100 @@ type RouteRender struct {
 }
 
 // overlayProjector maps WGS84 positions to canvas pixels through the
-// raster's CRS and inverse affine transform.
+// raster's CRS and inverse affine transform. A road vertex is shared by
+// the edges that meet at it and by the routes that walk them, so each
+// distinct position is projected once per render: memo keeps its canvas
+// coordinates (the same function of the same position bits, so the
+// pixels do not change).
 type overlayProjector struct {
 	c      crs.CRS
 	inv    crs.Affine
 	w, h   float64
 	sx, sy float64
 	ox, oy float64
+	memo   *pointMemo
+}
+
+// pointMemo is an open-addressing hash table (linear probing) from a
+// position's bits to its projection: a few times cheaper than a Go map
+// for the few thousand positions of a scene. Keys and canvas coordinates
+// (32 bytes a slot) are apart from the slot states, so that a scene's
+// table stays small.
+type pointMemo struct {
+	keys  [][2]uint64
+	xy    [][2]float64
+	state []uint8 // memoEmpty, memoOut or memoIn
+	n     int
+	shift uint // 64 - log2(len(keys))
+}
+
+// Slot states: empty, or holding a position outside or inside the chip.
+const (
+	memoEmpty = iota
+	memoOut
+	memoIn
+)
+
+// reset empties the table and sizes it for about n positions.
+func (m *pointMemo) reset(n int) {
+	size, shift := 1024, uint(64-10)
+	for size < n {
+		size, shift = 2*size, shift-1
+	}
+	if cap(m.keys) >= size {
+		m.keys, m.xy, m.state = m.keys[:size], m.xy[:size], m.state[:size]
+		clear(m.state)
+	} else {
+		m.keys, m.xy, m.state = make([][2]uint64, size), make([][2]float64, size), make([]uint8, size)
+	}
+	m.n, m.shift = 0, shift
+}
+
+// slot returns the index of key's slot: the one holding it or the empty
+// one where it belongs.
+func (m *pointMemo) slot(key [2]uint64) int {
+	h := (key[0] ^ bits.RotateLeft64(key[1], 29)) * 0x9e3779b97f4a7c15
+	mask := len(m.keys) - 1
+	for i := int(h >> m.shift); ; i = (i + 1) & mask {
+		if m.state[i] == memoEmpty || m.keys[i] == key {
+			return i
+		}
+	}
+}
+
+// get returns the projection held at slot i, if any.
+func (m *pointMemo) get(i int) (canvasPoint, bool) {
+	st := m.state[i]
+	return canvasPoint{m.xy[i][0], m.xy[i][1], st == memoIn}, st != memoEmpty
+}
+
+// put stores q for key at slot i (from slot), growing the table when it
+// is half full.
+func (m *pointMemo) put(i int, key [2]uint64, q canvasPoint) {
+	m.keys[i], m.xy[i], m.state[i] = key, [2]float64{q.x, q.y}, memoOut
+	if q.in {
+		m.state[i] = memoIn
+	}
+	m.n++
+	if 2*m.n <= len(m.keys) {
+		return
+	}
+	keys, xy, state := m.keys, m.xy, m.state
+	size := 2 * len(keys)
+	m.keys, m.xy, m.state, m.shift = make([][2]uint64, size), make([][2]float64, size), make([]uint8, size), m.shift-1
+	for j, st := range state {
+		if st != memoEmpty {
+			k := m.slot(keys[j])
+			m.keys[k], m.xy[k], m.state[k] = keys[j], xy[j], st
+		}
+	}
+}
+
+// canvasPoint is a projected position: canvas coordinates and whether it
+// lies inside the chip.
+type canvasPoint struct {
+	x, y float64
+	in   bool
 }
 
 // chipRect returns where the RGB chip is drawn in the canvas: scaled to fit
@@ -198,7 +289,10 @@ func chipRect(r workers.RasterInfo) image.Rectangle {
 	return image.Rect(ox, oy, ox+cw, oy+ch)
 }
 
-func newOverlayProjector(in *OverlayInputs) (*overlayProjector, error) {
+// newOverlayProjector returns the projector of the overlay's chip; memo,
+// emptied and sized for n positions, holds its projected positions.
+func newOverlayProjector(in *OverlayInputs, memo *pointMemo, n int) (*overlayProjector, error) {
+	memo.reset(n)
 	inv, err := in.RGB.Transform.Invert()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", in.RGBPath, err)
@@ -206,7 +300,8 @@ func newOverlayProjector(in *OverlayInputs) (*overlayProjector, error) {
 	w, h := float64(in.RGB.Width), float64(in.RGB.Height)
 	cr := chipRect(in.RGB)
 	return &overlayProjector{c: in.CRS, inv: inv, w: w, h: h,
-		sx: float64(cr.Dx()) / w, sy: float64(cr.Dy()) / h, ox: float64(cr.Min.X), oy: float64(cr.Min.Y)}, nil
+		sx: float64(cr.Dx()) / w, sy: float64(cr.Dy()) / h, ox: float64(cr.Min.X), oy: float64(cr.Min.Y),
+		memo: memo}, nil
 }
 
 // raster returns the raster pixel coordinates (col, row) of a WGS84
@@ -236,12 +331,20 @@ func (p *overlayProjector) canvas(lon, lat float64) (x, y float64, in bool, err 
 func (p *overlayProjector) line(dst, coords [][2]float64) ([][2]float64, bool, error) {
 	hit := false
 	for _, c := range coords {
-		x, y, in, err := p.canvas(c[0], c[1])
-		if err != nil {
-			return dst, false, err
+		// Keyed by the bits: -0 and 0 stay apart.
+		k := [2]uint64{math.Float64bits(c[0]), math.Float64bits(c[1])}
+		i := p.memo.slot(k)
+		q, ok := p.memo.get(i)
+		if !ok {
+			x, y, in, err := p.canvas(c[0], c[1])
+			if err != nil {
+				return dst, false, err
+			}
+			q = canvasPoint{x, y, in}
+			p.memo.put(i, k, q)
 		}
-		dst = append(dst, [2]float64{x, y})
-		hit = hit || in
+		dst = append(dst, [2]float64{q.x, q.y})
+		hit = hit || q.in
 	}
 	return dst, hit, nil
 }
@@ -321,6 +424,7 @@ func renderRouteOverlay(env workers.Env, a workers.Args) (*workers.Result, error
 	rr.CompareHandle = h.Name
 	rr.Selected = sel
 	pngBytes, err := overlay.EncodeRGBPNG(img)
+	releaseCanvas(img)
 	if err != nil {
 		return nil, err
 	}
@@ -421,26 +525,69 @@ func worldFile(t crs.Affine) []byte {
 	return []byte(b.String())
 }
 
+// overlayCanvases recycles 912 x 512 canvases: drawRouteOverlay takes
+// its canvas and the copy it compares against from it, and
+// renderRouteOverlay returns the canvas once it is encoded. Every pixel of
+// a canvas is painted before it is read (the chip and legend panels cover
+// it), so a recycled canvas draws the same image as a new one.
+var overlayCanvases = sync.Pool{New: func() any { return image.NewRGBA(image.Rect(0, 0, OverlayWidth, OverlayHeight)) }}
+
+func newCanvas() *image.RGBA { return overlayCanvases.Get().(*image.RGBA) }
+
+// releaseCanvas returns a canvas from drawRouteOverlay for reuse; the
+// caller no longer reads it.
+func releaseCanvas(img *image.RGBA) {
+	if img != nil && img.Rect == image.Rect(0, 0, OverlayWidth, OverlayHeight) && len(img.Pix) == 4*OverlayWidth*OverlayHeight {
+		overlayCanvases.Put(img)
+	}
+}
+
+// overlayScratch is drawRouteOverlay's reusable working memory: the
+// projected positions and the roads' canvas vertices.
+type overlayScratch struct {
+	memo   pointMemo
+	roadPx [][2]float64
+	lines  [][][2]float64
+}
+
+var overlayScratchPool = sync.Pool{New: func() any { return new(overlayScratch) }}
+
+// The chip and legend panels cover the canvas (see overlayCanvases).
+var _ = [1]struct{}{}[OverlayHeight-overlayChip]
+
 // drawRouteOverlay draws the canvas and returns the receipt fields it
-// determines.
+// determines. The canvas may be given back with releaseCanvas.
 func drawRouteOverlay(env workers.Env, plan *RoutePlan, sel map[string]string, on map[string]bool) (*RouteRender, *image.RGBA, error) {
+	sc := overlayScratchPool.Get().(*overlayScratch)
+	defer overlayScratchPool.Put(sc)
 	in := plan.Overlay
-	proj, err := newOverlayProjector(in)
+	nv := 0
+	for i := range in.Network.Edges {
+		nv += len(in.Network.Edges[i].Coords)
+	}
+	proj, err := newOverlayProjector(in, &sc.memo, nv)
 	if err != nil {
 		return nil, nil, err
 	}
 	rr := &RouteRender{Contract: RouteOverlayContract, Width: OverlayWidth, Height: OverlayHeight,
-		InChip:           map[string]int{"roads": 0, "risky_roads": 0, "blocked_roads": 0, "flood_polygons": 0},
 		RenderedRouteIDs: []string{}, RenderedLabelIDs: []string{}}
 	for _, l := range overlayLayers {
 		if on[l] {
 			rr.Layers = append(rr.Layers, l)
 		}
 	}
-	img := image.NewRGBA(image.Rect(0, 0, OverlayWidth, OverlayHeight))
+	img := newCanvas()
+	ok := false
+	defer func() {
+		if !ok {
+			releaseCanvas(img)
+		}
+	}()
 	chip := chipRect(in.RGB)
 	fillAll(img, image.Rect(overlayChip, 0, OverlayWidth, OverlayHeight), colLegendBG)
-	fillAll(img, image.Rect(0, 0, overlayChip, overlayChip), colLegendBG)
+	if panel := image.Rect(0, 0, overlayChip, overlayChip); chip != panel {
+		fillAll(img, panel, colLegendBG) // the letterbox; the chip covers the rest
+	}
 	if on["rgb"] {
 		if err := drawRGBChip(env, img, in, chip); err != nil {
 			return nil, nil, err
@@ -448,10 +595,13 @@ func drawRouteOverlay(env workers.Env, plan *RoutePlan, sel map[string]string, o
 	} else {
 		fillAll(img, chip, colNoRGB)
 	}
-	base := image.NewRGBA(img.Rect)
+	base := newCanvas()
+	defer releaseCanvas(base)
 	copy(base.Pix, img.Pix)
 
 	// Flood extent.
+	floodOn := on["flood"]
+	floodIn := 0
 	for _, poly := range in.Flood.Polygons {
 		var rings [][][2]float64
 		inChip := false
@@ -464,20 +614,18 @@ func drawRouteOverlay(env workers.Env, plan *RoutePlan, sel map[string]string, o
 			inChip = inChip || hit
 		}
 		if inChip {
-			rr.InChip["flood_polygons"]++
+			floodIn++
 		}
-		if on["flood"] {
+		if floodOn {
 			overlay.FillPolygon(img, chip, rings, colFlood)
 		}
 	}
 	// Roads, risky roads (flood_risk > 0) and blocked roads.
 	// Every edge's canvas vertices share one array.
-	var blockedLines [][][2]float64
-	nv := 0
-	for i := range in.Network.Edges {
-		nv += len(in.Network.Edges[i].Coords)
-	}
-	roadPx := make([][2]float64, 0, nv)
+	blockedLines := sc.lines[:0]
+	roadPx := slices.Grow(sc.roadPx[:0], nv)
+	roadsOn := on["roads"]
+	var roadsIn, riskyIn, blockedIn int
 	for i := range in.Network.Edges {
 		e := &in.Network.Edges[i]
 		start := len(roadPx)
@@ -487,23 +635,24 @@ func drawRouteOverlay(env workers.Env, plan *RoutePlan, sel map[string]string, o
 			return nil, nil, fmt.Errorf("RenderMap: %s edge %s: %w", in.Network.Path, e.ID, err)
 		}
 		px := roadPx[start:len(roadPx):len(roadPx)]
+		blocked := plan.Blocked[e.ID]
 		if inChip {
-			rr.InChip["roads"]++
+			roadsIn++
 			if e.FloodRisk > 0 {
-				rr.InChip["risky_roads"]++
+				riskyIn++
 			}
-			if plan.Blocked[e.ID] {
-				rr.InChip["blocked_roads"]++
+			if blocked {
+				blockedIn++
 			}
 		}
-		if on["roads"] {
+		if roadsOn {
 			c := colRoad
 			if e.FloodRisk > 0 {
 				c = colRisky
 			}
 			overlay.DrawPolyline(img, chip, px, 1, c)
 		}
-		if plan.Blocked[e.ID] {
+		if blocked {
 			blockedLines = append(blockedLines, px)
 		}
 	}
@@ -512,6 +661,9 @@ func drawRouteOverlay(env workers.Env, plan *RoutePlan, sel map[string]string, o
 			overlay.DrawPolyline(img, chip, px, 3, colBlocked)
 		}
 	}
+	clear(blockedLines)
+	sc.roadPx, sc.lines = roadPx[:0], blockedLines[:0]
+	rr.InChip = map[string]int{"roads": roadsIn, "risky_roads": riskyIn, "blocked_roads": blockedIn, "flood_polygons": floodIn}
 	// Routes: candidates first, then the three selections on top.
 	type routeLine struct {
 		c      *RouteCandidate
@@ -592,6 +744,7 @@ func drawRouteOverlay(env workers.Env, plan *RoutePlan, sel map[string]string, o
 	if rr.ChangedChipPixels == 0 && len(rr.Layers) > 1 {
 		return nil, nil, fmt.Errorf("RenderMap: the overlay changed no chip pixel")
 	}
+	ok = true
 	return rr, img, nil
 }
 
@@ -629,6 +782,33 @@ func drawRGBChip(env workers.Env, img *image.RGBA, in *OverlayInputs, chip image
 	}
 	pix, stride := img.Pix, img.Stride
 	o0 := img.PixOffset(chip.Min.X, chip.Min.Y)
+	r8, rok := bands[0].Data.([]uint8)
+	g8, gok := bands[1].Data.([]uint8)
+	b8, bok := bands[2].Data.([]uint8)
+	if rok && gok && bok {
+		// 8-bit chips (the release's): each canvas pixel in one store.
+		for y, r := range rows {
+			sr, sg, sb := r8[r*w:(r+1)*w], g8[r*w:(r+1)*w], b8[r*w:(r+1)*w]
+			dst := pix[o0+y*stride : o0+y*stride+4*cw]
+			if cw == w { // column x samples column x; two pixels a store
+				sr, sg, sb = sr[:cw], sg[:cw], sb[:cw]
+				x := 0
+				for ; x+2 <= len(sr); x += 2 {
+					p := uint64(sr[x]) | uint64(sg[x])<<8 | uint64(sb[x])<<16 |
+						uint64(sr[x+1])<<32 | uint64(sg[x+1])<<40 | uint64(sb[x+1])<<48 | 0xff000000ff000000
+					binary.LittleEndian.PutUint64(dst[4*x:], p)
+				}
+				if x < len(sr) {
+					binary.LittleEndian.PutUint32(dst[4*x:], uint32(sr[x])|uint32(sg[x])<<8|uint32(sb[x])<<16|0xff000000)
+				}
+				continue
+			}
+			for x, col := range cols {
+				binary.LittleEndian.PutUint32(dst[4*x:], uint32(sr[col])|uint32(sg[col])<<8|uint32(sb[col])<<16|0xff000000)
+			}
+		}
+		return nil
+	}
 	for c, b := range bands {
 		// 8-bit chips (the release's) are copied sample by sample; other
 		// types go through the stretch.

@@ -168,3 +168,41 @@ func TestRGBBandOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestOverlayProjectorMemo checks that the memoised projection of lines
+// equals the direct one, for repeated positions, positions differing only
+// in the sign of zero, and more positions than the table was sized for.
+func TestOverlayProjectorMemo(t *testing.T) {
+	c, err := crs.FromEPSG(32632)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := workers.RasterInfo{Width: 512, Height: 512, Transform: crs.Affine{10, 0, 300000, 0, -10, 5000000}}
+	in := &OverlayInputs{RGB: info, CRS: c}
+	var memo pointMemo
+	p, err := newOverlayProjector(in, &memo, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var coords [][2]float64
+	for i := range 3000 {
+		coords = append(coords, [2]float64{7 + float64(i%1500)*1e-4, 45 + float64(i%1500)*7e-5})
+	}
+	coords = append(coords, [2]float64{9, 0}, [2]float64{9, math.Copysign(0, -1)}, [2]float64{9, 0})
+	got, _, err := p.line(nil, coords)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, pt := range coords {
+		x, y, _, err := p.canvas(pt[0], pt[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Float64bits(x) != math.Float64bits(got[k][0]) || math.Float64bits(y) != math.Float64bits(got[k][1]) {
+			t.Fatalf("position %d %v: memoised (%v, %v), direct (%v, %v)", k, pt, got[k][0], got[k][1], x, y)
+		}
+	}
+	if memo.n != 1500+2 {
+		t.Errorf("%d positions memoised, want %d", memo.n, 1502)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"unsafe"
 
 	gojson "github.com/goccy/go-json"
 	"github.com/paulmach/orb"
@@ -620,35 +621,45 @@ const (
 	roadAllProps = 1<<iota - 1
 )
 
+// roadRecord is one edge's properties as parseRoadNetwork collects them:
+// no pointers (the id is a part of the id arena), so that the table grows
+// without write barriers and is built once at its final size.
+type roadRecord struct {
+	idOff, idLen     int
+	u, v             int64
+	length, tt, risk float64
+	flooded, blocked bool
+}
+
 // roadProps collects one feature's edge properties; a null value counts as
 // absent, as it does for encoding/json's pointer fields, and a repeated
 // member's last value wins.
 type roadProps struct {
-	e    RoadEdge
+	r    roadRecord
 	have int
 }
 
-// set decodes one properties member into the edge.
-func (r *roadProps) set(key string, v vector.JSONValue) error {
+// set decodes one properties member into the edge; an edge id is appended
+// to ids.
+func (r *roadProps) set(key string, v vector.JSONValue, ids *[]byte) error {
 	var bit int
-	var decode func() error
 	switch key {
 	case "edge_id":
-		bit, decode = roadEdgeID, func() (err error) { r.e.ID, err = roadEdgeIDValue(v); return err }
+		bit = roadEdgeID
 	case "u":
-		bit, decode = roadU, func() (err error) { r.e.U, err = v.Int64(); return err }
+		bit = roadU
 	case "v":
-		bit, decode = roadV, func() (err error) { r.e.V, err = v.Int64(); return err }
+		bit = roadV
 	case "length_m":
-		bit, decode = roadLength, func() (err error) { r.e.LengthM, err = v.Float64(); return err }
+		bit = roadLength
 	case "travel_time_min":
-		bit, decode = roadTravelTime, func() (err error) { r.e.TravelTimeMin, err = v.Float64(); return err }
+		bit = roadTravelTime
 	case "flood_risk":
-		bit, decode = roadFloodRisk, func() (err error) { r.e.FloodRisk, err = v.Float64(); return err }
+		bit = roadFloodRisk
 	case "flooded":
-		bit, decode = roadFlooded, func() (err error) { r.e.Flooded, err = v.Bool(); return err }
+		bit = roadFlooded
 	case "blocked":
-		bit, decode = roadBlocked, func() (err error) { r.e.Blocked, err = v.Bool(); return err }
+		bit = roadBlocked
 	default:
 		return nil
 	}
@@ -656,7 +667,30 @@ func (r *roadProps) set(key string, v vector.JSONValue) error {
 		r.have &^= bit
 		return nil
 	}
-	if err := decode(); err != nil {
+	var err error
+	switch bit {
+	case roadEdgeID:
+		var id string
+		if id, err = roadEdgeIDValue(v); err == nil {
+			r.r.idOff, r.r.idLen = len(*ids), len(id)
+			*ids = append(*ids, id...)
+		}
+	case roadU:
+		r.r.u, err = v.Int64()
+	case roadV:
+		r.r.v, err = v.Int64()
+	case roadLength:
+		r.r.length, err = v.Float64()
+	case roadTravelTime:
+		r.r.tt, err = v.Float64()
+	case roadFloodRisk:
+		r.r.risk, err = v.Float64()
+	case roadFlooded:
+		r.r.flooded, err = v.Bool()
+	case roadBlocked:
+		r.r.blocked, err = v.Bool()
+	}
+	if err != nil {
 		return fmt.Errorf("%s: %w", key, err)
 	}
 	r.have |= bit
@@ -676,10 +710,14 @@ func roadEdgeIDValue(v vector.JSONValue) (string, error) {
 }
 
 // parseRoadNetwork decodes the road table in one typed pass
-// (vector.DecodeLineFeatures): the edges' ids are parts of one copy of
-// the document and their vertices share one array.
+// (vector.DecodeLineFeatures) over the declared bytes themselves: nothing
+// decoded refers to them (the edges' ids are parts of one arena, their
+// vertices share one array), so they are read in place, not copied.
 func parseRoadNetwork(p string, b []byte) (*RoadNetwork, error) {
-	var edges []RoadEdge
+	// A feature of an OSM-derived table takes about 300 bytes; the hint
+	// only saves the growth of recs.
+	recs := make([]roadRecord, 0, len(b)/320+16)
+	ids := make([]byte, 0, len(b)/40+16)
 	var cur roadProps
 	curFeature := -1
 	missing := func(i int) error {
@@ -689,22 +727,22 @@ func parseRoadNetwork(p string, b []byte) (*RoadNetwork, error) {
 		if curFeature < 0 {
 			return nil
 		}
-		e := cur.e
-		if cur.have != roadAllProps || e.ID == "" {
+		e := &cur.r
+		if cur.have != roadAllProps || e.idLen == 0 {
 			return missing(curFeature)
 		}
-		if !(e.LengthM > 0) || math.IsInf(e.LengthM, 0) || !(e.TravelTimeMin > 0) || math.IsInf(e.TravelTimeMin, 0) {
-			return fmt.Errorf("%s: edge %s: length_m and travel_time_min must be positive and finite", p, e.ID)
+		if !(e.length > 0) || math.IsInf(e.length, 0) || !(e.tt > 0) || math.IsInf(e.tt, 0) {
+			return fmt.Errorf("%s: edge %s: length_m and travel_time_min must be positive and finite", p, ids[e.idOff:e.idOff+e.idLen])
 		}
-		if !(e.FloodRisk >= 0 && e.FloodRisk <= 1) {
-			return fmt.Errorf("%s: edge %s: flood_risk %v is outside 0..1", p, e.ID, e.FloodRisk)
+		if !(e.risk >= 0 && e.risk <= 1) {
+			return fmt.Errorf("%s: edge %s: flood_risk %v is outside 0..1", p, ids[e.idOff:e.idOff+e.idLen], e.risk)
 		}
-		edges = append(edges, e)
+		recs = append(recs, *e)
 		return nil
 	}
 	// Properties arrive feature by feature, in order; a feature that has
 	// none shows as a gap in the indices.
-	lf, err := vector.DecodeLineFeatures(string(b), func(i int, key string, v vector.JSONValue) error {
+	lf, err := vector.DecodeLineFeatures(unsafe.String(unsafe.SliceData(b), len(b)), func(i int, key string, v vector.JSONValue) error {
 		if i != curFeature {
 			if err := finish(); err != nil {
 				return err
@@ -714,7 +752,7 @@ func parseRoadNetwork(p string, b []byte) (*RoadNetwork, error) {
 			}
 			cur, curFeature = roadProps{}, i
 		}
-		if err := cur.set(key, v); err != nil {
+		if err := cur.set(key, v, &ids); err != nil {
 			return fmt.Errorf("%s: feature %d: properties: %w", p, i, err)
 		}
 		return nil
@@ -729,13 +767,16 @@ func parseRoadNetwork(p string, b []byte) (*RoadNetwork, error) {
 		}
 		return nil, err
 	}
-	if len(edges) != len(lf.Lines) {
-		return nil, missing(len(edges))
+	if len(recs) != len(lf.Lines) {
+		return nil, missing(len(recs))
 	}
-	n := &RoadNetwork{Path: p, Edges: edges, byID: make(map[string]int, len(edges))}
+	idText := string(ids)
+	n := &RoadNetwork{Path: p, Edges: make([]RoadEdge, len(recs)), byID: make(map[string]int, len(recs))}
 	for i := range n.Edges {
+		r := &recs[i]
 		e := &n.Edges[i]
-		e.Coords = lf.Lines[i]
+		*e = RoadEdge{ID: idText[r.idOff : r.idOff+r.idLen], U: r.u, V: r.v, LengthM: r.length, TravelTimeMin: r.tt,
+			FloodRisk: r.risk, Flooded: r.flooded, Blocked: r.blocked, Coords: lf.Lines[i]}
 		for k, c := range e.Coords {
 			if !finiteLonLat(c[0], c[1]) {
 				return nil, fmt.Errorf("%s: feature %d: vertex %d is not a valid WGS84 position", p, i, k)
@@ -919,7 +960,8 @@ func newFloodPolygons(fl *FloodExtent) floodPolygons {
 // is tested only against polygons its own bound meets
 // (LineIntersectsPolygon makes the same check first). The extent has a
 // polygon or two (the synth --full corpus: 1 to 2 polygons of 41 to 82
-// vertices against about 2,450 edges), where this scan of the bounds and
+// vertices against about 2,450 edges; the bounds are computed once, not
+// per edge and polygon), where this scan of the bounds and
 // an r-tree of them cost the same (BenchmarkExtentJoin; the tree pays
 // from tens of polygons on).
 func (f floodPolygons) meets(line orb.LineString) bool {
@@ -928,7 +970,7 @@ func (f floodPolygons) meets(line orb.LineString) bool {
 		if len(line) > 0 && !lb.Intersects(f.bounds[k]) {
 			continue
 		}
-		if vector.LineIntersectsPolygon(line, p) {
+		if vector.LineIntersectsPolygonBounds(line, lb, p, f.bounds[k]) {
 			return true
 		}
 	}
