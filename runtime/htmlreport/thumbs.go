@@ -242,9 +242,33 @@ func pngThumb(file string, maxSide int) (image.Image, int, int, error) {
 	rgba := image.NewRGBA(image.Rect(0, 0, w, h))
 	draw.Draw(rgba, rgba.Bounds(), image.White, image.Point{}, draw.Src)
 	draw.BiLinear.Scale(rgba, rgba.Bounds(), src, src.Bounds(), draw.Over, nil)
-	pal := image.NewPaletted(rgba.Bounds(), palette.Plan9)
-	draw.Draw(pal, pal.Bounds(), rgba, image.Point{}, draw.Src)
-	return pal, cfg.Width, cfg.Height, nil
+	return toPlan9(rgba), cfg.Width, cfg.Height, nil
+}
+
+// toPlan9 maps img onto the Plan 9 palette, each pixel to its nearest
+// colour as draw.Draw(dst, r, img, p, draw.Src) picks it (the first of the
+// palette's closest in squared 16-bit RGBA distance, color.Palette.Index),
+// remembering each distinct colour's index: a map preview has few, and the
+// search over 256 colours per pixel was 40% of making a preview.
+func toPlan9(img *image.RGBA) *image.Paletted {
+	b := img.Bounds()
+	out := image.NewPaletted(b, palette.Plan9)
+	seen := map[uint32]uint8{}
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		src := img.Pix[img.PixOffset(b.Min.X, y):][:4*b.Dx()]
+		dst := out.Pix[out.PixOffset(b.Min.X, y):][:b.Dx()]
+		for x := range dst {
+			p := src[4*x : 4*x+4 : 4*x+4]
+			key := uint32(p[0]) | uint32(p[1])<<8 | uint32(p[2])<<16 | uint32(p[3])<<24
+			idx, ok := seen[key]
+			if !ok {
+				idx = uint8(color.Palette(palette.Plan9).Index(color.RGBA{p[0], p[1], p[2], p[3]}))
+				seen[key] = idx
+			}
+			dst[x] = idx
+		}
+	}
+	return out
 }
 
 // maskPalette colours a mask: 0 white, nodata light grey, classes dark.
