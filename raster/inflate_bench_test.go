@@ -334,29 +334,36 @@ func BenchmarkInflateCorpus(b *testing.B) {
 }
 
 // BenchmarkReadCorpus reads every band of each corpus sample file held in
-// memory, as a replay's records do: inflate, predictor, copy into the
-// bands.
+// memory, as a replay's records do (inflate, predictor, copy into the
+// bands), opened with OpenReaderAt on a bytes.Reader and with OpenBytes.
 func BenchmarkReadCorpus(b *testing.B) {
 	files := corpusOrSkip(b)
-	var ds []*Dataset
-	total := 0
-	for _, f := range files {
-		d, err := OpenReaderAt(bytes.NewReader(f.data), int64(len(f.data)))
-		if err != nil {
-			b.Fatal(err)
-		}
-		ds = append(ds, d)
-		total += d.Width() * d.Height() * d.Count() * d.DataType().Size()
-	}
-	b.SetBytes(int64(total))
-	b.ResetTimer()
-	start := cpuTime()
-	for i := 0; i < b.N; i++ {
-		for _, d := range ds {
-			if _, err := d.ReadAll(context.Background()); err != nil {
-				b.Fatal(err)
+	for _, c := range []struct {
+		name string
+		open func([]byte) (*Dataset, error)
+	}{{"ReaderAt", openBytes}, {"Bytes", OpenBytes}} {
+		b.Run(c.name, func(b *testing.B) {
+			var ds []*Dataset
+			total := 0
+			for _, f := range files {
+				d, err := c.open(f.data)
+				if err != nil {
+					b.Fatal(err)
+				}
+				ds = append(ds, d)
+				total += d.Width() * d.Height() * d.Count() * d.DataType().Size()
 			}
-		}
+			b.SetBytes(int64(total))
+			b.ResetTimer()
+			start := cpuTime()
+			for i := 0; i < b.N; i++ {
+				for _, d := range ds {
+					if _, err := d.ReadAll(context.Background()); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			reportCPU(b, start)
+		})
 	}
-	reportCPU(b, start)
 }

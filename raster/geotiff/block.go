@@ -143,12 +143,17 @@ func ReadBlock[T Sample](br *BlockReader, plane, bx, by int, dst []T) (err error
 // readStored reads the cnt stored bytes of block idx at off (its extent
 // already checked) into the reader's scratch memory, for a block decoded
 // whole: those that cannot be streamed are bounded by
-// Limits.MaxBlockBytes first.
+// Limits.MaxBlockBytes first. A file in memory is not copied when only
+// the package's decompressors (which never write to their input) see
+// the bytes.
 func (br *BlockReader) readStored(idx int, off, cnt uint64) ([]byte, error) {
 	if err := br.checkInMemory(idx, cnt); err != nil {
 		return nil, fmt.Errorf("block %d: %w", idx, err)
 	}
 	d, st := br.img, &br.st
+	if d.mem != nil && d.codecs == codecs && uint64(len(d.mem)) >= off+cnt {
+		return d.mem[off : off+cnt : off+cnt], nil
+	}
 	st.raw = grow(st.raw, int(cnt))
 	if err := readFull(d.r, d.size, st.raw, off, fmt.Sprintf("block %d", idx)); err != nil {
 		return nil, err
