@@ -80,6 +80,22 @@ func OpenReaderAt(r io.ReaderAt, size int64) (*Dataset, error) {
 	return &Dataset{img: img}, nil
 }
 
+// OpenBytes opens a GeoTIFF held in memory, as OpenReaderAt does with a
+// bytes.Reader, except that blocks are decompressed straight from b
+// instead of being copied out first. b must not change while the dataset
+// is in use.
+func OpenBytes(b []byte) (*Dataset, error) {
+	tr, err := geotiff.NewBytesReader(b)
+	if err != nil {
+		return nil, err
+	}
+	img, err := tr.Image()
+	if err != nil {
+		return nil, err
+	}
+	return &Dataset{img: img}, nil
+}
+
 // Close releases the file opened by Open; it is a no-op for datasets opened
 // with OpenReaderAt.
 func (d *Dataset) Close() error {

@@ -229,6 +229,25 @@ func BenchmarkUndoHorizontal(b *testing.B) {
 	}
 }
 
+// BenchmarkUndoHorizontalRow undoes predictor 2 on uint8 and uint16 rows
+// straight into an output buffer, as a tile read into a band does.
+func BenchmarkUndoHorizontalRow(b *testing.B) {
+	for _, size := range []int{1, 2} {
+		b.Run(strconv.Itoa(8*size)+"bit", func(b *testing.B) {
+			buf := make([]byte, 256*256*size)
+			rand.New(rand.NewSource(1)).Read(buf)
+			out := make([]byte, len(buf))
+			rowLen := 256 * size
+			b.SetBytes(int64(len(buf)))
+			for i := 0; i < b.N; i++ {
+				for r := 0; r < len(buf); r += rowLen {
+					tiff.UndoHorizontalRow(buf[r:r+rowLen], out[r:r+rowLen], 0, size)
+				}
+			}
+		})
+	}
+}
+
 // storedBlocks returns the offsets and byte counts of the image's strips
 // or tiles as the file's directory lists them.
 func storedBlocks(d *Dataset) (offsets, counts []uint64) {
@@ -240,4 +259,111 @@ func storedBlocks(d *Dataset) (offsets, counts []uint64) {
 		counts, _ = f.Uints(geotiff.TagStripByteCounts)
 	}
 	return offsets, counts
+}
+
+// corpusBenchEnv names a synthesized corpus root (geodisaster synth
+// --full) whose GeoTIFFs the corpus benchmarks decode; they skip when it
+// is unset.
+const corpusBenchEnv = "GEODISASTER_BENCH_CORPUS"
+
+// corpusFile is one GeoTIFF of the corpus, its bytes in memory.
+type corpusFile struct {
+	name string
+	data []byte
+}
+
+// corpusFiles returns the first perName GeoTIFFs (in path order) of each
+// file name under the corpus root: the mix of band types, predictors and
+// sizes a replay decodes.
+var corpusFiles = sync.OnceValues(func() ([]corpusFile, error) {
+	root := os.Getenv(corpusBenchEnv)
+	if root == "" {
+		return nil, nil
+	}
+	const perName = 4
+	seen := map[string]int{}
+	var out []corpusFile
+	err := filepath.WalkDir(root, func(p string, e os.DirEntry, err error) error {
+		if err != nil || e.IsDir() || filepath.Ext(p) != ".tif" || seen[e.Name()] >= perName {
+			return err
+		}
+		seen[e.Name()]++
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		out = append(out, corpusFile{p, b})
+		return nil
+	})
+	return out, err
+})
+
+func corpusOrSkip(b *testing.B) []corpusFile {
+	files, err := corpusFiles()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if len(files) == 0 {
+		b.Skipf("no corpus (set %s to a synth --full root)", corpusBenchEnv)
+	}
+	return files
+}
+
+// BenchmarkInflateCorpus inflates every stored block of the corpus
+// sample, one inflater for all (the codec's share of a replay's reads).
+func BenchmarkInflateCorpus(b *testing.B) {
+	var tiles []benchTile
+	for _, f := range corpusOrSkip(b) {
+		d, err := OpenReaderAt(bytes.NewReader(f.data), int64(len(f.data)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if c := d.img.Compression(); c != geotiff.CompressionDeflate {
+			continue
+		}
+		bw, _ := d.img.BlockSize()
+		across, down := d.img.Blocks()
+		offsets, counts := storedBlocks(d)
+		for i := range offsets {
+			rows := d.img.BlockRows(i % (across * down) / across)
+			n := bw * rows * d.img.BlockSamples() * d.DataType().Size()
+			tiles = append(tiles, benchTile{raw: f.data[offsets[i] : offsets[i]+counts[i]], n: n})
+		}
+	}
+	benchInflate(b, tiles, false)
+}
+
+// BenchmarkReadCorpus reads every band of each corpus sample file held in
+// memory, as a replay's records do (inflate, predictor, copy into the
+// bands), opened with OpenReaderAt on a bytes.Reader and with OpenBytes.
+func BenchmarkReadCorpus(b *testing.B) {
+	files := corpusOrSkip(b)
+	for _, c := range []struct {
+		name string
+		open func([]byte) (*Dataset, error)
+	}{{"ReaderAt", openBytes}, {"Bytes", OpenBytes}} {
+		b.Run(c.name, func(b *testing.B) {
+			var ds []*Dataset
+			total := 0
+			for _, f := range files {
+				d, err := c.open(f.data)
+				if err != nil {
+					b.Fatal(err)
+				}
+				ds = append(ds, d)
+				total += d.Width() * d.Height() * d.Count() * d.DataType().Size()
+			}
+			b.SetBytes(int64(total))
+			b.ResetTimer()
+			start := cpuTime()
+			for i := 0; i < b.N; i++ {
+				for _, d := range ds {
+					if _, err := d.ReadAll(context.Background()); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			reportCPU(b, start)
+		})
+	}
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -190,5 +192,47 @@ func TestStartReadBands(t *testing.T) {
 	}
 	if r, err := hooks.StartReadBands(ds, context.Background(), []int{3}, w, nil); err == nil || r != nil {
 		t.Fatal("band 3 of a 2-band file accepted")
+	}
+}
+
+// TestOpenBytes reads every file of the compact conformance corpus with
+// OpenBytes (blocks decoded straight from the file's memory) and with
+// OpenReaderAt: the same bands, whole and in a window, and the file's
+// bytes untouched.
+func TestOpenBytes(t *testing.T) {
+	paths, err := filepath.Glob(filepath.Join(compactCorpus, "*.tif"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no corpus files in %s (%v)", compactCorpus, err)
+	}
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		orig := append([]byte(nil), b...)
+		ref, refErr := openBytes(orig)
+		mem, memErr := OpenBytes(b)
+		if (refErr == nil) != (memErr == nil) {
+			t.Fatalf("%s: OpenBytes error %v, OpenReaderAt error %v", p, memErr, refErr)
+		}
+		if refErr != nil {
+			continue
+		}
+		win := Window{Col: ref.Width() / 3, Row: ref.Height() / 4, Width: max(1, ref.Width()/2), Height: max(1, ref.Height()/2)}
+		for _, w := range []Window{{Width: ref.Width(), Height: ref.Height()}, win} {
+			for band := 1; band <= ref.Count(); band++ {
+				want, wantErr := ref.ReadWindow(context.Background(), band, w)
+				got, gotErr := mem.ReadWindow(context.Background(), band, w)
+				if (wantErr == nil) != (gotErr == nil) {
+					t.Fatalf("%s band %d %+v: OpenBytes error %v, OpenReaderAt error %v", p, band, w, gotErr, wantErr)
+				}
+				if wantErr == nil {
+					sameSamples(t, fmt.Sprintf("%s band %d %+v", p, band, w), got, want)
+				}
+			}
+		}
+		if !bytes.Equal(b, orig) {
+			t.Fatalf("%s: reading changed the file's bytes", p)
+		}
 	}
 }

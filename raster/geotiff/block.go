@@ -143,12 +143,17 @@ func ReadBlock[T Sample](br *BlockReader, plane, bx, by int, dst []T) (err error
 // readStored reads the cnt stored bytes of block idx at off (its extent
 // already checked) into the reader's scratch memory, for a block decoded
 // whole: those that cannot be streamed are bounded by
-// Limits.MaxBlockBytes first.
+// Limits.MaxBlockBytes first. A file in memory is not copied when only
+// the package's decompressors (which never write to their input) see
+// the bytes.
 func (br *BlockReader) readStored(idx int, off, cnt uint64) ([]byte, error) {
 	if err := br.checkInMemory(idx, cnt); err != nil {
 		return nil, fmt.Errorf("block %d: %w", idx, err)
 	}
 	d, st := br.img, &br.st
+	if d.mem != nil && d.codecs == codecs && uint64(len(d.mem)) >= off+cnt {
+		return d.mem[off : off+cnt : off+cnt], nil
+	}
 	st.raw = grow(st.raw, int(cnt))
 	if err := readFull(d.r, d.size, st.raw, off, fmt.Sprintf("block %d", idx)); err != nil {
 		return nil, err
@@ -232,20 +237,29 @@ func (br *BlockReader) readBlock(plane, bx, by int, bands []int, w Window, outs 
 		}
 		return nil
 	}
-	// Floating-point predictor on single-sample blocks: undo it row by row
-	// straight into the output, skipping rows outside the window.
-	fused := d.predictor == 3 && bs == 1 && (d.bps == 32 || d.bps == 64) && len(bands) == 1
+	// A predictor on single-sample blocks (floating point, or horizontal
+	// differencing of samples in host order) read into one output: undo
+	// it row by row straight into the output, skipping the rows and
+	// columns outside the window.
+	k := d.soleOutput(plane, bands)
+	fused := k >= 0 && bs == 1 && d.compression != CompressionJPEG && d.compression != CompressionWebP &&
+		(d.predictor == 3 && (d.bps == 32 || d.bps == 64) ||
+			d.predictor == 2 && d.bps == 8*size && (size == 1 || d.fileNative()))
 	blk, err := d.decodeBlock(st, raw, rows, fused)
 	if err != nil {
 		return fmt.Errorf("block %d: %w", idx, err)
 	}
 	if fused {
 		n := (c1 - c0) * size
-		dst := outs[0]
+		dst := outs[k]
 		for r := r0; r < r1; r++ {
 			row := blk[(r-by*d.blockH)*stride : (r-by*d.blockH+1)*stride]
 			o := ((r-w.Row)*w.Width + (c0 - w.Col)) * size
-			tiff.UndoFloatRow(row, dst[o:o+n], c0-bx*d.blockW, size)
+			if d.predictor == 3 {
+				tiff.UndoFloatRow(row, dst[o:o+n], c0-bx*d.blockW, size)
+			} else {
+				tiff.UndoHorizontalRow(row, dst[o:o+n], c0-bx*d.blockW, size)
+			}
 		}
 		return nil
 	}
@@ -313,6 +327,23 @@ func (d *Image) directOutput(plane, bx, by, rows int, bands []int, w Window, out
 	}
 	o := (r0 - w.Row) * w.Width * d.dtype.Size()
 	return outs[k][o : o+d.rowBytes(d.blockW)*rows], true
+}
+
+// soleOutput returns the index of the only output that the blocks of
+// plane fill when they hold one sample per pixel (the plane's band of a
+// planar file, band 1 of a single-band one), or -1 when none does or
+// that band is requested more than once.
+func (d *Image) soleOutput(plane int, bands []int) int {
+	k := -1
+	for i, b := range bands {
+		if b-1 == plane {
+			if k >= 0 {
+				return -1
+			}
+			k = i
+		}
+	}
+	return k
 }
 
 // gather copies every stride-th sample of size bytes from src into dst.
@@ -406,32 +437,33 @@ func encodeSample(b []byte, t DataType, v float64) {
 
 // decodeBlock decompresses one block of rows rows into native-order samples
 // of the dataset's DataType, rows of blockW*blockSamples samples.
-// With rawFloat, the floating-point predictor is left for the caller
-// (tiff.UndoFloatRow).
-func (d *Image) decodeBlock(st *blockState, raw []byte, rows int, rawFloat bool) ([]byte, error) {
+// With rawPred, the predictor is left for the caller (tiff.UndoFloatRow,
+// tiff.UndoHorizontalRow): only for single-sample blocks of whole-byte
+// samples in host order.
+func (d *Image) decodeBlock(st *blockState, raw []byte, rows int, rawPred bool) ([]byte, error) {
 	if d.compression == CompressionJPEG || d.compression == CompressionWebP {
 		return d.decodeImageBlock(st, raw, rows)
 	}
 	st.buf = grow(st.buf, d.rowBytes(d.blockW)*rows)
-	return d.decodeInto(st, raw, st.buf, rows, rawFloat)
+	return d.decodeInto(st, raw, st.buf, rows, rawPred)
 }
 
 // decodeInto is decodeBlock decoding into buf (rows rows of the block, no
 // JPEG or WebP): the result is buf itself unless samples are unpacked or
 // widened.
-func (d *Image) decodeInto(st *blockState, raw, buf []byte, rows int, rawFloat bool) ([]byte, error) {
+func (d *Image) decodeInto(st *blockState, raw, buf []byte, rows int, rawPred bool) ([]byte, error) {
 	if err := st.codec.decompress(d.codecs, d.compression, raw, buf); err != nil {
 		return nil, err
 	}
-	return d.finishRows(st, buf, rows, rawFloat), nil
+	return d.finishRows(st, buf, rows, rawPred), nil
 }
 
 // finishRows turns rows decompressed block rows in buf into native-order
 // samples of the DataType: byte order, predictor, bit unpacking and
 // half-float widening. The result is buf itself unless samples are
-// unpacked or widened. With rawFloat, the floating-point predictor is
-// left for the caller.
-func (d *Image) finishRows(st *blockState, buf []byte, rows int, rawFloat bool) []byte {
+// unpacked or widened. With rawPred, the predictor is left for the
+// caller (see decodeBlock).
+func (d *Image) finishRows(st *blockState, buf []byte, rows int, rawPred bool) []byte {
 	bs := d.blockSamples()
 	rowLen := d.rowBytes(d.blockW)
 	switch d.bps {
@@ -442,12 +474,15 @@ func (d *Image) finishRows(st *blockState, buf []byte, rows int, rawFloat bool) 
 	size := d.bps / 8
 	switch d.predictor {
 	case 2:
+		if rawPred {
+			return buf
+		}
 		if size > 1 && !d.fileNative() {
 			tiff.SwapBytes(buf, size)
 		}
 		tiff.UndoHorizontal(buf, rowLen, rows, bs, size)
 	case 3:
-		if rawFloat {
+		if rawPred {
 			return buf
 		}
 		st.tmp = grow(st.tmp, rowLen)

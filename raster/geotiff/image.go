@@ -38,6 +38,7 @@ const (
 // reading pixels goes through a BlockReader (NewBlockReader).
 type Image struct {
 	r      io.ReaderAt
+	mem    []byte // the whole file when it is in memory (NewBytesReader)
 	size   int64
 	hdr    Header
 	ifd    *IFD

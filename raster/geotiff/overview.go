@@ -56,7 +56,7 @@ func (d *Image) subImage(off uint64, what string) (s *Image, err error) {
 	if err != nil {
 		return nil, err
 	}
-	s = &Image{r: d.r, size: d.size, hdr: d.hdr, ifd: f, codecs: d.codecs}
+	s = &Image{r: d.r, mem: d.mem, size: d.size, hdr: d.hdr, ifd: f, codecs: d.codecs}
 	if err := s.parseImage(f); err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}

@@ -1,6 +1,7 @@
 package geotiff
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 
@@ -15,6 +16,7 @@ import (
 // is done.
 type Reader struct {
 	r      io.ReaderAt
+	mem    []byte // the whole file, from NewBytesReader
 	size   int64
 	hdr    Header
 	codecs codecTable
@@ -28,6 +30,19 @@ func NewReader(r io.ReaderAt, size int64) (*Reader, error) {
 		return nil, err
 	}
 	return &Reader{r: r, size: size, hdr: h, codecs: codecTable{reg: codecs}}, nil
+}
+
+// NewBytesReader returns a Reader of the file held in b, after reading
+// its header. The package's decompressors decode blocks straight from b,
+// without copying their stored bytes first; b must not change while the
+// Reader or its images are in use.
+func NewBytesReader(b []byte) (*Reader, error) {
+	r, err := NewReader(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		return nil, err
+	}
+	r.mem = b
+	return r, nil
 }
 
 // Header returns the file's header.
@@ -64,7 +79,7 @@ func (r *Reader) Image() (img *Image, err error) {
 
 // newImage returns an Image of directory f bound to the file.
 func (r *Reader) newImage(f *IFD) *Image {
-	return &Image{r: r.r, size: r.size, hdr: r.hdr, ifd: f, codecs: r.codecs.reg}
+	return &Image{r: r.r, mem: r.mem, size: r.size, hdr: r.hdr, ifd: f, codecs: r.codecs.reg}
 }
 
 // A BlockDecoder decompresses whole blocks: Decode fills exactly len(dst)

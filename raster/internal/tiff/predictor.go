@@ -70,21 +70,26 @@ const (
 // lane k the sum of bytes 0..2k+1 (at most 8*255: no carries between
 // lanes), which is byte 2k+1 of the result less acc; byte 2k is that less
 // byte 2k+1. The loop-carried dependency is one add of the word's sum.
-func prefixSum8(b []byte, acc byte) byte {
+func prefixSum8(b []byte, acc byte) byte { return prefixSum8To(b, b, acc) }
+
+// prefixSum8To is prefixSum8 reading src and writing the sums to dst (of
+// the same length; they may be the same slice).
+func prefixSum8To(dst, src []byte, acc byte) byte {
 	a := uint64(acc)
+	dst = dst[:len(src)]
 	i := 0
-	for ; i+8 <= len(b); i += 8 {
-		w := binary.LittleEndian.Uint64(b[i : i+8])
+	for ; i+8 <= len(src); i += 8 {
+		w := binary.LittleEndian.Uint64(src[i : i+8])
 		odd := w >> 8 & lanes8
-		t := (w&lanes8 + odd) * ones16 // lane k: bytes 0..2k+1
+		t := (w&lanes8 + odd) * ones16
 		s := t + a*ones16
-		binary.LittleEndian.PutUint64(b[i:i+8], (s-odd)&lanes8|(s&lanes8)<<8)
+		binary.LittleEndian.PutUint64(dst[i:i+8], (s-odd)&lanes8|(s&lanes8)<<8)
 		a = (a + t>>48) & 0xff
 	}
 	acc = byte(a)
-	for ; i < len(b); i++ {
-		acc += b[i]
-		b[i] = acc
+	for ; i < len(src); i++ {
+		acc += src[i]
+		dst[i] = acc
 	}
 	return acc
 }
@@ -92,20 +97,80 @@ func prefixSum8(b []byte, acc byte) byte {
 // prefixSum16LE replaces the little-endian 16-bit samples of b (an even
 // number of bytes) with their running sum, as prefixSum8 does for bytes
 // (even and odd samples spread into 32-bit lanes).
-func prefixSum16LE(b []byte) {
-	var a uint64
+func prefixSum16LE(b []byte) { prefixSum16LETo(b, b, 0) }
+
+// prefixSum16LETo is prefixSum16LE reading src and writing the sums,
+// starting from acc, to dst (of the same length; they may be the same
+// slice).
+func prefixSum16LETo(dst, src []byte, acc uint16) {
+	a := uint64(acc)
+	dst = dst[:len(src)]
 	i := 0
-	for ; i+8 <= len(b); i += 8 {
-		w := binary.LittleEndian.Uint64(b[i : i+8])
+	for ; i+8 <= len(src); i += 8 {
+		w := binary.LittleEndian.Uint64(src[i : i+8])
 		odd := w >> 16 & lanes16
 		s := (w&lanes16+odd)*ones32 + a*ones32 // through each odd sample
-		binary.LittleEndian.PutUint64(b[i:i+8], (s-odd)&lanes16|(s&lanes16)<<16)
+		binary.LittleEndian.PutUint64(dst[i:i+8], (s-odd)&lanes16|(s&lanes16)<<16)
 		a = (s >> 32) & 0xffff
 	}
-	acc := uint16(a)
-	for ; i+2 <= len(b); i += 2 {
-		acc += binary.LittleEndian.Uint16(b[i:])
-		binary.LittleEndian.PutUint16(b[i:], acc)
+	acc = uint16(a)
+	for ; i+2 <= len(src); i += 2 {
+		acc += binary.LittleEndian.Uint16(src[i:])
+		binary.LittleEndian.PutUint16(dst[i:], acc)
+	}
+}
+
+// UndoHorizontalRow reverses TIFF predictor 2 on one row of single-sample
+// native-order samples of size bytes (1, 2, 4 or 8), writing samples
+// [from, from+len(dst)/size) of the result to dst; row is left as it is.
+// It is UndoHorizontal with stride 1 followed by a copy, in one pass.
+func UndoHorizontalRow(row, dst []byte, from, size int) {
+	m := len(dst) / size
+	src := row[from*size : (from+m)*size]
+	switch size {
+	case 1:
+		var acc byte
+		for _, v := range row[:from] {
+			acc += v
+		}
+		prefixSum8To(dst, src, acc)
+	case 2:
+		s := U16s(row)[:from+m]
+		var acc uint16
+		for _, v := range s[:from] {
+			acc += v
+		}
+		if NativeLE {
+			prefixSum16LETo(dst, src, acc)
+			return
+		}
+		out := U16s(dst)[:m]
+		for i, v := range s[from:] {
+			acc += v
+			out[i] = acc
+		}
+	case 4:
+		s := U32s(row)[:from+m]
+		var acc uint32
+		for _, v := range s[:from] {
+			acc += v
+		}
+		out := U32s(dst)[:m]
+		for i, v := range s[from:] {
+			acc += v
+			out[i] = acc
+		}
+	case 8:
+		s := U64s(row)[:from+m]
+		var acc uint64
+		for _, v := range s[:from] {
+			acc += v
+		}
+		out := U64s(dst)[:m]
+		for i, v := range s[from:] {
+			acc += v
+			out[i] = acc
+		}
 	}
 }
 

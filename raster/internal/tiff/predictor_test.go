@@ -59,6 +59,18 @@ func TestPredictorsMatchReference(t *testing.T) {
 				if !bytes.Equal(got, want) {
 					t.Fatalf("UndoHorizontal size %d stride %d width %d differs", size, stride, w)
 				}
+				if stride == 1 {
+					for from := 0; from < w; from += 1 + w/4 {
+						for m := 1; from+m <= w; m += 1 + w/3 {
+							row := append([]byte(nil), b[:rowLen]...)
+							dst := make([]byte, m*size)
+							UndoHorizontalRow(row, dst, from, size)
+							if !bytes.Equal(dst, want[from*size:(from+m)*size]) || !bytes.Equal(row, b[:rowLen]) {
+								t.Fatalf("UndoHorizontalRow size %d width %d from %d count %d differs", size, w, from, m)
+							}
+						}
+					}
+				}
 				if size == 1 {
 					continue
 				}
