@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"bytes"
 	"encoding/hex"
 	"fmt"
 	"sync"
@@ -76,7 +75,7 @@ func (s *Session) readEntry(real, path string, card workers.FileCard) (*fileEntr
 	var loaded func([]byte)
 	if bands, ok := s.prefetchHints[path]; ok {
 		delete(s.prefetchHints, path)
-		loaded = func(data []byte) { pf = startPrefetch(s.eng.reader, data, bands, s.allocZeroed) }
+		loaded = func(data []byte) { pf = startPrefetch(s.eng.reader, data, bands, s.alloc) }
 	}
 	data, sum, err := hashedread.ReadFile(real, s.alloc, loaded)
 	hexsum := hex.EncodeToString(sum[:])
@@ -130,7 +129,7 @@ func (e *callEnv) dataset(path string) (*fileEntry, error) {
 	fe.mu.Lock()
 	defer fe.mu.Unlock()
 	if fe.ds == nil {
-		ds, err := raster.OpenReaderAt(bytes.NewReader(fe.data), int64(len(fe.data)))
+		ds, err := raster.OpenBytes(fe.data)
 		if err != nil {
 			return nil, fmt.Errorf("declared raster %s: %w", path, err)
 		}
@@ -183,7 +182,7 @@ func (e *callEnv) decodedBand(fe *fileEntry, b int) (*raster.Band, error) {
 			return band, nil
 		}
 	}
-	bs, err := e.s.eng.reader.ReadBands(fe.ds, e.ctx, []int{b}, raster.Window{Width: fe.info.Width, Height: fe.info.Height}, e.s.allocZeroed)
+	bs, err := e.s.eng.reader.ReadBands(fe.ds, e.ctx, []int{b}, raster.Window{Width: fe.info.Width, Height: fe.info.Height}, e.s.alloc)
 	if err != nil {
 		return nil, err
 	}

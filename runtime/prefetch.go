@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"bytes"
 	"context"
 	"errors"
 
@@ -54,7 +53,7 @@ type bandPrefetch struct {
 // data is not a readable GeoTIFF: the session's synchronous open then
 // reports why.
 func startPrefetch(reader bandReader, data []byte, bands []int, alloc rasterhook.Allocator) *bandPrefetch {
-	ds, err := raster.OpenReaderAt(bytes.NewReader(data), int64(len(data)))
+	ds, err := raster.OpenBytes(data)
 	if err != nil {
 		return nil
 	}
