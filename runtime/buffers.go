@@ -80,17 +80,11 @@ type sessionBuffers struct {
 
 // alloc returns a buffer of length n (contents unspecified) from the
 // engine's pool, recorded for release, or from make when n is not pooled.
+// It is the session's rasterhook.Allocator: a band read writes every
+// sample of its storage (raster's TestReadsOverwriteAllocatedStorage), so
+// recycled band buffers need no clearing.
 func (s *Session) alloc(n int) []byte {
 	if b := s.take(n); b != nil {
-		return b
-	}
-	return make([]byte, n)
-}
-
-// allocZeroed is alloc with the buffer cleared (a rasterhook.Allocator).
-func (s *Session) allocZeroed(n int) []byte {
-	if b := s.take(n); b != nil {
-		clear(b)
 		return b
 	}
 	return make([]byte, n)

@@ -9,9 +9,10 @@ package rasterhook
 
 import "context"
 
-// An Allocator supplies sample storage: it returns a zero-filled byte
-// slice of length n whose first byte is 8-byte aligned (as make returns).
-// A slice that is too short or misaligned is not used.
+// An Allocator supplies sample storage: it returns a byte slice of length
+// n, with any contents, whose first byte is 8-byte aligned (as make
+// returns). A read that succeeds writes every sample of the storage it
+// was given. A slice that is too short or misaligned is not used.
 type Allocator = func(n int) []byte
 
 // A Pending is a read of bands in progress.
