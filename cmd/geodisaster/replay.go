@@ -49,7 +49,12 @@ and, written last, manifest.json: the proof that the run finished. A run
 into an earlier output directory replaces it entirely; a directory holding
 anything else is refused. An interrupted run (SIGINT, SIGTERM) leaves no
 manifest and nothing that looks complete. With --shard-from-env, "{shard}"
-in --output-dir becomes the shard index.`
+in --output-dir becomes the shard index.
+
+Unless GOGC or GOMEMLIMIT is set, a replay keeps Go's soft memory limit at
+256 MiB or twice its live heap plus 16 MiB, whichever is larger: it
+bounds the RSS of a run whose live data is small and lets one that holds
+more grow as the default collector would.`
 
 func runReplay(ctx context.Context, cio kit.IO, args []string) error {
 	fs := kit.NewFlagSet("replay", replayUsage)
@@ -103,6 +108,7 @@ func runReplay(ctx context.Context, cio kit.IO, args []string) error {
 		}
 		defer stop()
 	}
+	defer startHeapLimit(100 * time.Millisecond)()
 	err = replay(ctx, cio, replayJob{input: *input, root: *root, out: *out, opts: opts, asJSON: *asJSON})
 	return kit.InterruptedOr(ctx, err)
 }
