@@ -69,15 +69,7 @@ func Open(name string, opts ...OpenOption) (*Dataset, error) {
 // header, the first IFD and its tag values are read; pixel data is read on
 // demand.
 func OpenReaderAt(r io.ReaderAt, size int64) (*Dataset, error) {
-	tr, err := geotiff.NewReader(r, size)
-	if err != nil {
-		return nil, err
-	}
-	img, err := tr.Image()
-	if err != nil {
-		return nil, err
-	}
-	return &Dataset{img: img}, nil
+	return openFirstImage(geotiff.NewReader(r, size))
 }
 
 // OpenBytes opens a GeoTIFF held in memory, as OpenReaderAt does with a
@@ -85,7 +77,11 @@ func OpenReaderAt(r io.ReaderAt, size int64) (*Dataset, error) {
 // instead of being copied out first. b must not change while the dataset
 // is in use.
 func OpenBytes(b []byte) (*Dataset, error) {
-	tr, err := geotiff.NewBytesReader(b)
+	return openFirstImage(geotiff.NewBytesReader(b))
+}
+
+// openFirstImage returns the dataset of tr's first image.
+func openFirstImage(tr *geotiff.Reader, err error) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
