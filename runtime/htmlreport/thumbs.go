@@ -182,7 +182,7 @@ func makeThumb(file string, maxSide int) (Thumbnail, error) {
 		return Thumbnail{}, err
 	}
 	var buf bytes.Buffer
-	enc := png.Encoder{CompressionLevel: png.BestCompression}
+	enc := png.Encoder{CompressionLevel: png.DefaultCompression}
 	if err := enc.Encode(&buf, img); err != nil {
 		return Thumbnail{}, err
 	}
@@ -239,10 +239,56 @@ func pngThumb(file string, maxSide int) (image.Image, int, int, error) {
 		return nil, 0, 0, err
 	}
 	w, h := fit(cfg.Width, cfg.Height, maxSide)
-	rgba := image.NewRGBA(image.Rect(0, 0, w, h))
-	draw.Draw(rgba, rgba.Bounds(), image.White, image.Point{}, draw.Src)
-	draw.BiLinear.Scale(rgba, rgba.Bounds(), src, src.Bounds(), draw.Over, nil)
+	var rgba *image.RGBA
+	if s, ok := src.(*image.RGBA); ok && (w < s.Rect.Dx() || h < s.Rect.Dy()) {
+		rgba = boxOverWhite(s, w, h)
+	} else {
+		rgba = image.NewRGBA(image.Rect(0, 0, w, h))
+		draw.Draw(rgba, rgba.Bounds(), image.White, image.Point{}, draw.Src)
+		draw.BiLinear.Scale(rgba, rgba.Bounds(), src, src.Bounds(), draw.Over, nil)
+	}
 	return toPlan9(rgba), cfg.Width, cfg.Height, nil
+}
+
+// boxOverWhite shrinks src to w x h (no larger than src) by averaging
+// each output pixel's block of source pixels (the blocks of maskThumb),
+// composited over white. Most previews are RGB PNGs (the routing and
+// flood overlays); the box filter reads each source pixel once, where
+// draw.BiLinear's kernel, widened by the scale factor, spent 40% of a
+// preview's time.
+func boxOverWhite(src *image.RGBA, w, h int) *image.RGBA {
+	sw, sh := src.Rect.Dx(), src.Rect.Dy()
+	out := image.NewRGBA(image.Rect(0, 0, w, h))
+	sums := make([][4]uint32, w)
+	for y := 0; y < h; y++ {
+		y0, y1 := y*sh/h, max((y+1)*sh/h, y*sh/h+1)
+		clear(sums)
+		for sy := y0; sy < y1; sy++ {
+			row := src.Pix[src.PixOffset(src.Rect.Min.X, src.Rect.Min.Y+sy):][:4*sw]
+			for x := range sums {
+				x0, x1 := x*sw/w, max((x+1)*sw/w, x*sw/w+1)
+				acc := &sums[x]
+				for i := 4 * x0; i < 4*x1; i += 4 {
+					acc[0] += uint32(row[i])
+					acc[1] += uint32(row[i+1])
+					acc[2] += uint32(row[i+2])
+					acc[3] += uint32(row[i+3])
+				}
+			}
+		}
+		dst := out.Pix[out.PixOffset(0, y):][:4*w]
+		for x, acc := range sums {
+			x0, x1 := x*sw/w, max((x+1)*sw/w, x*sw/w+1)
+			n := uint32((x1 - x0) * (y1 - y0))
+			a := (acc[3] + n/2) / n
+			// Premultiplied colour over white: c + (255 - a).
+			for c := 0; c < 3; c++ {
+				dst[4*x+c] = uint8(min((acc[c]+n/2)/n+255-a, 255))
+			}
+			dst[4*x+3] = 255
+		}
+	}
+	return out
 }
 
 // toPlan9 maps img onto the Plan 9 palette, each pixel to its nearest

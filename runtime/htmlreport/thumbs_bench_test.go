@@ -88,3 +88,34 @@ func TestToPlan9MatchesDraw(t *testing.T) {
 		}
 	}
 }
+
+// TestBoxOverWhite checks the preview filter: each output pixel is the
+// rounded mean of its source block, premultiplied colour over white.
+func TestBoxOverWhite(t *testing.T) {
+	src := image.NewRGBA(image.Rect(10, 20, 16, 24)) // 6 x 4, shrunk to 3 x 2
+	for y := 20; y < 24; y++ {
+		for x := 10; x < 16; x++ {
+			c := color.RGBA{200, 100, 50, 255}
+			switch {
+			case x >= 14: // the right blocks are transparent
+				c = color.RGBA{}
+			case x >= 12 && y >= 22: // this block is half red, half blue
+				c = color.RGBA{255, 0, 0, 255}
+				if x == 13 {
+					c = color.RGBA{0, 0, 255, 255}
+				}
+			}
+			src.SetRGBA(x, y, c)
+		}
+	}
+	got := boxOverWhite(src, 3, 2)
+	want := map[image.Point]color.RGBA{
+		{0, 0}: {200, 100, 50, 255}, {1, 0}: {200, 100, 50, 255}, {2, 0}: {255, 255, 255, 255},
+		{0, 1}: {200, 100, 50, 255}, {1, 1}: {128, 0, 128, 255}, {2, 1}: {255, 255, 255, 255},
+	}
+	for p, c := range want {
+		if g := got.RGBAAt(p.X, p.Y); g != c {
+			t.Errorf("pixel %v = %v, want %v", p, g, c)
+		}
+	}
+}
