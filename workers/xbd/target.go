@@ -11,6 +11,8 @@ import (
 	"io"
 	"math/bits"
 	"sync"
+
+	"github.com/geodisaster/engine/internal/adler32"
 )
 
 // DecodeXBDTarget decodes a post_target.png damage mask into its code
@@ -174,9 +176,8 @@ chunks:
 		if _, err := io.ReadFull(s.fr, cr); err != nil {
 			return hist, 0, 0, false
 		}
-		var zero bool
-		sum, _ = adler32Zero(sum, cr[:1])
-		sum, zero = adler32Zero(sum, cr[1:])
+		sum = adler32.Update(sum, cr)
+		zero := allZero(cr[1:])
 		if cr[0] == 2 {
 			// Up: the deltas go onto the row above in place, which
 			// becomes this row (a row without delta repeats it), and
@@ -221,63 +222,16 @@ chunks:
 	return total.histogram(int64(w) * int64(h)), w, h, true
 }
 
-// adler32Zero continues the Adler-32 sum over p and reports whether p
-// is all zeros. Over a word of bytes b0..b7 s2 gains 8*s1 + 8*b0 + 7*b1 +
-// ... + 1*b7 and s1 the bytes' sum; both sums come from the word's
-// 16-bit lanes (even and odd bytes) times lane weights, read off the top
-// lane (no lane overflows: at most 4*255*8).
-func adler32Zero(sum uint32, p []byte) (uint32, bool) {
-	const (
-		mod   = 65521
-		lanes = 0x00ff00ff00ff00ff
-		ones  = 0x0001000100010001
-		// Top-lane weights: even bytes b0, b2, b4, b6 get 8, 6, 4, 2
-		// and odd bytes b1, b3, b5, b7 get 7, 5, 3, 1.
-		evenW = 0x0008000600040002
-		oddW  = 0x0007000500030001
-	)
-	s1, s2 := uint64(sum&0xffff), uint64(sum>>16)
+// allZero reports whether p holds only zero bytes, a word at a time.
+func allZero(p []byte) bool {
 	var or uint64
-	for len(p) > 0 {
-		// s2 stays far below 2^64 over 2^14 bytes: s1 < 2^23, s2 < 2^37.
-		q := p[:min(len(p), 1<<14)]
-		p = p[len(q):]
-		for ; len(q) >= 32; q = q[32:] {
-			b := q[:32]
-			x0, x1 := binary.LittleEndian.Uint64(b[0:]), binary.LittleEndian.Uint64(b[8:])
-			x2, x3 := binary.LittleEndian.Uint64(b[16:]), binary.LittleEndian.Uint64(b[24:])
-			if x0|x1|x2|x3 == 0 {
-				s2 += 32 * s1
-				continue
-			}
-			or |= x0 | x1 | x2 | x3
-			for _, x := range [4]uint64{x0, x1, x2, x3} {
-				s2 += 8 * s1
-				e, o := x&lanes, (x>>8)&lanes
-				s2 += (e*evenW + o*oddW) >> 48
-				s1 += ((e + o) * ones) >> 48
-			}
-		}
-		for ; len(q) >= 8; q = q[8:] {
-			x := binary.LittleEndian.Uint64(q)
-			s2 += 8 * s1
-			if x == 0 {
-				continue
-			}
-			or |= x
-			e, o := x&lanes, (x>>8)&lanes
-			s2 += (e*evenW + o*oddW) >> 48
-			s1 += ((e + o) * ones) >> 48
-		}
-		for _, c := range q {
-			or |= uint64(c)
-			s1 += uint64(c)
-			s2 += s1
-		}
-		s1 %= mod
-		s2 %= mod
+	for ; len(p) >= 8; p = p[8:] {
+		or |= binary.LittleEndian.Uint64(p)
 	}
-	return uint32(s2<<16 | s1), or == 0
+	for _, c := range p {
+		or |= uint64(c)
+	}
+	return or == 0
 }
 
 // pngChunk splits the first chunk off b: its type, its data and the bytes

@@ -12,6 +12,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	engineadler32 "github.com/geodisaster/engine/internal/adler32"
 )
 
 // pngChunkBytes encodes one PNG chunk.
@@ -226,7 +228,9 @@ func TestRecountRow(t *testing.T) {
 	}
 }
 
-func TestAdler32Zero(t *testing.T) {
+// TestRowSumAndZeroTest checks the two per-row steps of the row decoder:
+// internal/adler32 summed in pieces, and allZero.
+func TestRowSumAndZeroTest(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, n := range []int{0, 1, 7, 8, 9, 1025, 1 << 14, 1<<14 + 3, 100000} {
 		p := make([]byte, n)
@@ -239,20 +243,19 @@ func TestAdler32Zero(t *testing.T) {
 		sum, zero := uint32(1), true
 		for q := p; len(q) > 0; {
 			k := min(len(q), 1+rng.IntN(3000))
-			var z bool
-			sum, z = adler32Zero(sum, q[:k])
-			zero = zero && z
+			sum = engineadler32.Update(sum, q[:k])
+			zero = zero && allZero(q[:k])
 			q = q[k:]
 		}
 		if sum != adler32.Checksum(p) || zero != !slices.ContainsFunc(p, func(c byte) bool { return c != 0 }) {
 			t.Fatalf("n=%d: %08x %v, want %08x", n, sum, zero, adler32.Checksum(p))
 		}
 	}
-	if s, z := adler32Zero(1, make([]byte, 300000)); s != adler32.Checksum(make([]byte, 300000)) || !z {
+	if s, z := engineadler32.Checksum(make([]byte, 300000)), allZero(make([]byte, 300000)); s != adler32.Checksum(make([]byte, 300000)) || !z {
 		t.Fatal("zeros")
 	}
 	ff := bytes.Repeat([]byte{0xff}, 300000)
-	if s, z := adler32Zero(1, ff); s != adler32.Checksum(ff) || z {
+	if s, z := engineadler32.Checksum(ff), allZero(ff); s != adler32.Checksum(ff) || z {
 		t.Fatal("0xff")
 	}
 }
