@@ -54,34 +54,36 @@ var XBDClassNames = [xbdClasses]string{"no-damage", "minor-damage", "major-damag
 // and a missing or empty subtype are unclassified; anything else is an
 // error.
 func NormalizeXBDSubtype(s string) (int, error) {
-	switch s {
-	// The spellings xView2 writes, which need no normalizing.
-	case "no-damage":
-		return XBDNoDamage, nil
-	case "minor-damage":
-		return XBDMinorDamage, nil
-	case "major-damage":
-		return XBDMajorDamage, nil
-	case "destroyed":
-		return XBDDestroyed, nil
-	case "un-classified", "":
-		return XBDUnclassified, nil
+	// The spellings xView2 writes need no normalizing.
+	c, ok := xbdSubtypeClass(s)
+	if !ok {
+		c, ok = xbdSubtypeClass(xbdSubtypeSeparators.Replace(strings.ToLower(strings.TrimSpace(s))))
 	}
-	k := strings.ToLower(strings.TrimSpace(s))
-	k = strings.NewReplacer("_", "-", " ", "-").Replace(k)
+	if !ok {
+		return 0, fmt.Errorf("unknown damage subtype %q (allowed: no-damage, minor-damage, major-damage, destroyed, un-classified)", s)
+	}
+	return c, nil
+}
+
+// xbdSubtypeSeparators turns "_" and " " into "-" (read-only, safe for
+// concurrent use).
+var xbdSubtypeSeparators = strings.NewReplacer("_", "-", " ", "-")
+
+// xbdSubtypeClass returns the class of a normalized subtype.
+func xbdSubtypeClass(k string) (int, bool) {
 	switch k {
 	case "no-damage":
-		return XBDNoDamage, nil
+		return XBDNoDamage, true
 	case "minor-damage":
-		return XBDMinorDamage, nil
+		return XBDMinorDamage, true
 	case "major-damage":
-		return XBDMajorDamage, nil
+		return XBDMajorDamage, true
 	case "destroyed":
-		return XBDDestroyed, nil
+		return XBDDestroyed, true
 	case "un-classified", "unclassified", "":
-		return XBDUnclassified, nil
+		return XBDUnclassified, true
 	}
-	return 0, fmt.Errorf("unknown damage subtype %q (allowed: no-damage, minor-damage, major-damage, destroyed, un-classified)", s)
+	return 0, false
 }
 
 // xbdSevere reports whether a class is severe (major-damage or destroyed).
