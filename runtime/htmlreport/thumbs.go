@@ -259,6 +259,11 @@ func pngThumb(file string, maxSide int) (image.Image, int, int, error) {
 func boxOverWhite(src *image.RGBA, w, h int) *image.RGBA {
 	sw, sh := src.Rect.Dx(), src.Rect.Dy()
 	out := image.NewRGBA(image.Rect(0, 0, w, h))
+	// Output column x covers source columns [x0[x], x1[x]).
+	x0, x1 := make([]int, w), make([]int, w)
+	for x := range w {
+		x0[x], x1[x] = x*sw/w, max((x+1)*sw/w, x*sw/w+1)
+	}
 	sums := make([][4]uint32, w)
 	for y := 0; y < h; y++ {
 		y0, y1 := y*sh/h, max((y+1)*sh/h, y*sh/h+1)
@@ -266,9 +271,8 @@ func boxOverWhite(src *image.RGBA, w, h int) *image.RGBA {
 		for sy := y0; sy < y1; sy++ {
 			row := src.Pix[src.PixOffset(src.Rect.Min.X, src.Rect.Min.Y+sy):][:4*sw]
 			for x := range sums {
-				x0, x1 := x*sw/w, max((x+1)*sw/w, x*sw/w+1)
 				acc := &sums[x]
-				for i := 4 * x0; i < 4*x1; i += 4 {
+				for i := 4 * x0[x]; i < 4*x1[x]; i += 4 {
 					acc[0] += uint32(row[i])
 					acc[1] += uint32(row[i+1])
 					acc[2] += uint32(row[i+2])
@@ -278,8 +282,7 @@ func boxOverWhite(src *image.RGBA, w, h int) *image.RGBA {
 		}
 		dst := out.Pix[out.PixOffset(0, y):][:4*w]
 		for x, acc := range sums {
-			x0, x1 := x*sw/w, max((x+1)*sw/w, x*sw/w+1)
-			n := uint32((x1 - x0) * (y1 - y0))
+			n := uint32((x1[x] - x0[x]) * (y1 - y0))
 			a := (acc[3] + n/2) / n
 			// Premultiplied colour over white: c + (255 - a).
 			for c := 0; c < 3; c++ {
