@@ -135,42 +135,32 @@ func UndoHorizontalRow(row, dst []byte, from, size int) {
 		}
 		prefixSum8To(dst, src, acc)
 	case 2:
-		s := U16s(row)[:from+m]
-		var acc uint16
-		for _, v := range s[:from] {
-			acc += v
-		}
 		if NativeLE {
+			var acc uint16
+			for _, v := range U16s(row)[:from] {
+				acc += v
+			}
 			prefixSum16LETo(dst, src, acc)
 			return
 		}
-		out := U16s(dst)[:m]
-		for i, v := range s[from:] {
-			acc += v
-			out[i] = acc
-		}
+		prefixSumFrom(U16s(row)[:from+m], from, U16s(dst)[:m])
 	case 4:
-		s := U32s(row)[:from+m]
-		var acc uint32
-		for _, v := range s[:from] {
-			acc += v
-		}
-		out := U32s(dst)[:m]
-		for i, v := range s[from:] {
-			acc += v
-			out[i] = acc
-		}
+		prefixSumFrom(U32s(row)[:from+m], from, U32s(dst)[:m])
 	case 8:
-		s := U64s(row)[:from+m]
-		var acc uint64
-		for _, v := range s[:from] {
-			acc += v
-		}
-		out := U64s(dst)[:m]
-		for i, v := range s[from:] {
-			acc += v
-			out[i] = acc
-		}
+		prefixSumFrom(U64s(row)[:from+m], from, U64s(dst)[:m])
+	}
+}
+
+// prefixSumFrom writes the running sums of s (modulo the sample width)
+// from sample from on to out.
+func prefixSumFrom[T uint16 | uint32 | uint64](s []T, from int, out []T) {
+	var acc T
+	for _, v := range s[:from] {
+		acc += v
+	}
+	for i, v := range s[from:] {
+		acc += v
+		out[i] = acc
 	}
 }
 
