@@ -113,10 +113,14 @@ func Parse(s string) (CRS, error) {
 		return FromEPSG(code)
 	}
 	if strings.HasPrefix(t, "+proj=") || strings.HasPrefix(t, "proj=") {
-		return projstring.Parse(mustEPSG(), t)
+		r := mustEPSG()
+		c, err := projstring.Parse(r, t)
+		return checked(r, c, err)
 	}
 	if kw, _, ok := strings.Cut(t, "["); ok && wkt.IsKeyword(strings.TrimSpace(kw)) {
-		return wkt.Parse(mustEPSG(), t)
+		r := mustEPSG()
+		c, err := wkt.Parse(r, t)
+		return checked(r, c, err)
 	}
 	return nil, fmt.Errorf("%w: %q: want EPSG:n, aeqd:LAT,LON, a PROJ string or WKT", ErrUnknownCRS, s)
 }

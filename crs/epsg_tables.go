@@ -4,16 +4,14 @@ package crs
 
 import _ "embed"
 
-// epsgTablesZ is the zlib-compressed EPSG table (format geodisaster-epsg-1) read from
-// proj.db of PROJ 9.1.1 (EPSG v10.076, 2022-08-31): 5500 projected CRSs, 624 geographic
-// CRSs, 790 Helmert transformations to WGS 84; 1266851 bytes uncompressed.
-// epsgtables.go parses it on first use.
+// epsgTables is the EPSG table (format geodisaster-epsg-1)
+// read from proj.db of PROJ 9.1.1 (EPSG v10.076, 2022-08-31): 5500 projected
+// CRSs, 624 geographic CRSs, 790 Helmert transformations to WGS 84;
+// 1266851 bytes. It is embedded uncompressed: internal/core/epsgtables.go
+// indexes it on first use and parses each record on its first lookup.
 //
-//go:embed epsg_tables.bin
-var epsgTablesZ []byte
-
-// epsgTablesSize is the uncompressed length of epsgTablesZ.
-const epsgTablesSize = 1266851
+//go:embed epsg_tables.txt
+var epsgTables string
 
 // epsgTablesSource names the database the tables were generated from.
 const epsgTablesSource = "PROJ 9.1.1, EPSG v10.076"

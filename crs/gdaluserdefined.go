@@ -63,7 +63,7 @@ func (g *GeoKeyDirectory) gdalGeogOf(r *core.Registry, base *core.GeographicCRS)
 	var gg gdalGeog
 	gg.gcs = code(GeographicTypeGeoKey)
 	pmCode := 0
-	if gd := r.Geog[gg.gcs]; gd != nil {
+	if gd := r.Geog(gg.gcs); gd != nil {
 		gg.datumCode = gd.Datum
 	} else {
 		gg.gcs = 0
@@ -71,7 +71,7 @@ func (g *GeoKeyDirectory) gdalGeogOf(r *core.Registry, base *core.GeographicCRS)
 	if v := code(GeogGeodeticDatumGeoKey); v != 0 {
 		gg.datumCode = v
 	}
-	dd := r.Datums[gg.datumCode]
+	dd := r.Datum(gg.datumCode)
 	if dd == nil {
 		gg.datumCode = 0
 	} else {
@@ -89,7 +89,7 @@ func (g *GeoKeyDirectory) gdalGeogOf(r *core.Registry, base *core.GeographicCRS)
 	}
 	cit := g.ASCII[GeogCitationGeoKey]
 	if gg.gcs != 0 {
-		gg.name = r.Geog[gg.gcs].Name
+		gg.name = r.Geog(gg.gcs).Name
 		cit = "" // GDAL reads the citation only for a user-defined GCS
 	} else if v := citationPart(cit, "GCS Name"); v != "" {
 		gg.name = v

@@ -34,6 +34,18 @@ import (
 // description of the CRS, which PROJ reads as the CRS gdalinfo prints
 // though the names differ. A directory without a CRS gives "", nil, nil.
 func (g *GeoKeyDirectory) GDALCoordinateSystem() (wkt string, dataAxisToSRSAxisMapping []int, err error) {
+	wkt, dataAxisToSRSAxisMapping, err = g.gdalCoordinateSystem()
+	if err == nil {
+		if e := mustEPSG().Err(); e != nil {
+			return "", nil, e
+		}
+	}
+	return wkt, dataAxisToSRSAxisMapping, err
+}
+
+// gdalCoordinateSystem is GDALCoordinateSystem before the check for a
+// corrupt registry record.
+func (g *GeoKeyDirectory) gdalCoordinateSystem() (wkt string, dataAxisToSRSAxisMapping []int, err error) {
 	c, err := g.CRS()
 	if err != nil || c == nil {
 		return "", nil, err
@@ -53,7 +65,7 @@ func (g *GeoKeyDirectory) GDALCoordinateSystem() (wkt string, dataAxisToSRSAxisM
 		}
 	case *core.GeographicCRS:
 		if v.Code != 0 {
-			if dd := r.Datums[v.Datum.Code]; dd != nil && !datumIsDynamic(r, dd) {
+			if dd := r.Datum(v.Datum.Code); dd != nil && !datumIsDynamic(r, dd) {
 				return writeWKT(gdalGeographicNode(r, v)), []int{2, 1}, nil
 			}
 		}
@@ -108,7 +120,7 @@ func datumIsDynamic(r *core.Registry, d *core.DatumDef) bool {
 		return false
 	}
 	for _, m := range d.Members {
-		if md := r.Datums[m]; md == nil || md.Epoch == 0 {
+		if md := r.Datum(m); md == nil || md.Epoch == 0 {
 			return false
 		}
 	}
@@ -191,7 +203,7 @@ func gdalSwapsAxes(p *core.ProjectedCRS) bool {
 
 func gdalGeographicNode(r *core.Registry, g *core.GeographicCRS) *wkt.Node {
 	d := g.Datum
-	dd := r.Datums[d.Code]
+	dd := r.Datum(d.Code)
 	datumName := gdalDatumName(strings.TrimSuffix(dd.Name, " ensemble"))
 	a, b := d.Ellipsoid.A, d.Ellipsoid.B
 	if ed, ok := r.Ellipsoids[d.EllipsoidRef.Code]; ok {

@@ -210,10 +210,10 @@ func (g *GeoKeyDirectory) double(key uint16, def float64) float64 {
 // projected.
 func IsGeographicEPSG(code int) bool {
 	if r, err := epsg(); err == nil {
-		if g := r.Geog[code]; g != nil {
+		if g := r.Geog(code); g != nil {
 			return g.Kind == "geographic 2D"
 		}
-		if r.Proj[code] != nil {
+		if r.Proj(code) != nil {
 			return false
 		}
 	}

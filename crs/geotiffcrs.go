@@ -76,7 +76,15 @@ func latLonTwin(code int) int {
 	if err != nil {
 		return code
 	}
-	g := r.Geog[code]
+	if twin := latLonTwinIn(r, code); r.Err() == nil {
+		return twin
+	}
+	return code // a corrupt registry record (a build defect)
+}
+
+// latLonTwinIn is latLonTwin with registry r.
+func latLonTwinIn(r *core.Registry, code int) int {
+	g := r.Geog(code)
 	if g == nil {
 		return code
 	}
@@ -84,14 +92,17 @@ func latLonTwin(code int) int {
 	if len(cs.Axes) < 2 || cs.Axes[0].Dir != "east" {
 		return code
 	}
-	for _, c := range r.GeogCodes {
-		t := r.Geog[c]
+	for _, c := range r.GeogCodes() {
+		t := r.Geog(c)
+		if t == nil {
+			continue
+		}
 		tcs := r.CSs[t.Cs]
 		if t.Deprecated || t.Kind != "geographic 2D" || t.Datum != g.Datum || len(tcs.Axes) < 2 ||
 			tcs.Axes[0].Dir != "north" || tcs.Axes[0].Unit != cs.Axes[0].Unit {
 			continue
 		}
-		if dg, dt := r.Datums[g.Datum], r.Datums[t.Datum]; dg != nil && dt != nil && dg.PM == dt.PM {
+		if dg, dt := r.Datum(g.Datum), r.Datum(t.Datum); dg != nil && dt != nil && dg.PM == dt.PM {
 			return c
 		}
 	}
@@ -116,6 +127,12 @@ func (g *GeoKeyDirectory) CRS() (CRS, error) {
 	if g == nil {
 		return nil, nil
 	}
+	c, err := g.crs()
+	return checked(mustEPSG(), c, err)
+}
+
+// crs is CRS before the check for a corrupt registry record.
+func (g *GeoKeyDirectory) crs() (CRS, error) {
 	model := g.Shorts[GTModelTypeGeoKey]
 	pcs := g.Shorts[ProjectedCSTypeGeoKey]
 	gcs := g.Shorts[GeographicTypeGeoKey]
@@ -197,7 +214,7 @@ func (g *GeoKeyDirectory) geographic() (*core.GeographicCRS, error) {
 		}
 	}
 	if datumCode != 0 && datumCode != userDefined {
-		if dd := r.Datums[datumCode]; dd != nil {
+		if dd := r.Datum(datumCode); dd != nil {
 			d.Code, d.Name, d.Key = datumCode, dd.Name, fmt.Sprintf("EPSG:%d", datumCode)
 			if ed, ok := r.Ellipsoids[dd.Ell]; ok {
 				if el, err := r.Ellipsoid(ed); err == nil {
@@ -208,8 +225,8 @@ func (g *GeoKeyDirectory) geographic() (*core.GeographicCRS, error) {
 				d.PM = pm
 			}
 			// The datum's shifts: those of its EPSG geographic CRS.
-			for _, code := range r.GeogCodes {
-				if gd := r.Geog[code]; gd.Datum == datumCode && !gd.Deprecated {
+			for _, code := range r.GeogCodes() {
+				if gd := r.Geog(code); gd != nil && gd.Datum == datumCode && !gd.Deprecated {
 					if e, err := r.GeographicCRSCached(code); err == nil {
 						d.Shifts = e.Datum.Shifts
 						d.Key = e.Datum.Key
@@ -406,7 +423,7 @@ func (g *GeoKeyDirectory) userProjected() (CRS, error) {
 	}
 	var conv *core.Conversion
 	if p := int(g.Shorts[ProjectionGeoKey]); p != 0 && p != userDefined {
-		cd := r.Convs[p]
+		cd := r.Conv(p)
 		if cd == nil {
 			return nil, fmt.Errorf("%w: ProjectionGeoKey %d", ErrUnknownCRS, p)
 		}

@@ -17,4 +17,10 @@ package crs
 // byte order wins. WGS 84, NAD27 and NAD83 UTM zones are recognised
 // directly. A user-defined geographic CRS matches the EPSG geographic 2D
 // CRS of its datum (by EPSG datum code), prime meridian and unit.
-func Identify(c CRS) int { return mustEPSG().Identify(c) }
+func Identify(c CRS) int {
+	r := mustEPSG()
+	if code := r.Identify(c); r.Err() == nil {
+		return code
+	}
+	return 0 // a corrupt registry record (a build defect) identifies nothing
+}

@@ -29,33 +29,37 @@ type Info struct {
 // projected, deprecated ones included and flagged), by code.
 func List() []Info {
 	r, err := epsg()
-	if err != nil {
+	if err != nil || r.ParseAll() != nil {
 		return nil
 	}
 	var out []Info
 	add := func(i Info, us []core.UsageDef) {
 		if len(us) > 0 {
-			if e, ok := r.Extents[us[0].Extent]; ok {
+			if e, ok := r.Extent(us[0].Extent); ok {
 				i.Area, i.South, i.West, i.North, i.East = e.Name, e.S, e.W, e.N, e.E
 			}
 		}
 		out = append(out, i)
 	}
+	gcodes, pcodes := r.GeogCodes(), r.ProjCodes()
 	gi, pi := 0, 0
-	for gi < len(r.GeogCodes) || pi < len(r.ProjCodes) {
-		if pi >= len(r.ProjCodes) || (gi < len(r.GeogCodes) && r.GeogCodes[gi] < r.ProjCodes[pi]) {
-			g := r.Geog[r.GeogCodes[gi]]
+	for gi < len(gcodes) || pi < len(pcodes) {
+		if pi >= len(pcodes) || (gi < len(gcodes) && gcodes[gi] < pcodes[pi]) {
+			g := r.Geog(gcodes[gi])
 			gi++
-			if g.Kind != "geographic 2D" {
+			if g == nil || g.Kind != "geographic 2D" {
 				continue
 			}
 			add(Info{Code: g.Code, Name: g.Name, Kind: g.Kind, Deprecated: g.Deprecated, Convertible: true}, g.Usages)
 			continue
 		}
-		p := r.Proj[r.ProjCodes[pi]]
+		p := r.Proj(pcodes[pi])
 		pi++
+		if p == nil {
+			continue
+		}
 		i := Info{Code: p.Code, Name: p.Name, Kind: "projected", Deprecated: p.Deprecated}
-		if cd := r.Convs[p.Conv]; cd != nil {
+		if cd := r.Conv(p.Conv); cd != nil {
 			i.Method = wkt.MethodName(r, cd.Method)
 			if proj.Supported(cd.Method) {
 				_, err := FromEPSG(p.Code)

@@ -6,18 +6,20 @@ import (
 	"github.com/geodisaster/engine/crs/internal/core"
 )
 
-// The embedded EPSG registry (epsg_tables.go), parsed once on first use.
+// The embedded EPSG registry (epsg_tables.go), indexed once on first use;
+// its records are parsed on their first lookup (core.Registry).
 var (
 	registryOnce sync.Once
 	registryVal  *core.Registry
 	registryErr  error
 )
 
-// epsg returns the parsed EPSG registry; the error reports a corrupt
-// embedded table (a build defect, covered by the package's tests).
+// epsg returns the EPSG registry; the error reports a corrupt embedded
+// table (a build defect, covered by TestRegistryParses). A corrupt record
+// met by a later lookup is reported by the registry's Err (see checked).
 func epsg() (*core.Registry, error) {
 	registryOnce.Do(func() {
-		registryVal, registryErr = core.ParseRegistry(epsgTablesZ, epsgTablesSize)
+		registryVal, registryErr = core.ParseRegistry(epsgTables)
 	})
 	return registryVal, registryErr
 }
@@ -30,4 +32,18 @@ func mustEPSG() *core.Registry {
 		return &core.Registry{}
 	}
 	return r
+}
+
+// checked returns v, err, or the error of a corrupt registry record a
+// lookup met (lookups of such a record find nothing): what the registry's
+// users return so that a corrupt table is an error, never a silently
+// different answer.
+func checked[T any](r *core.Registry, v T, err error) (T, error) {
+	if err == nil {
+		if e := r.Err(); e != nil {
+			var zero T
+			return zero, e
+		}
+	}
+	return v, err
 }

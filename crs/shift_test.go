@@ -30,9 +30,9 @@ func TestDatumShiftsAgainstCs2cs(t *testing.T) {
 	tool := nativeTool(t, "cs2cs")
 	r := mustEPSG()
 	var codes []int
-	for _, c := range r.GeogCodes {
-		g := r.Geog[c]
-		if g.Deprecated || g.Kind != "geographic 2D" || len(r.Helmerts[c]) == 0 || gridShiftedDatums[g.Datum] {
+	for _, c := range r.GeogCodes() {
+		g := r.Geog(c)
+		if g == nil || g.Deprecated || g.Kind != "geographic 2D" || len(r.Helmerts(c)) == 0 || gridShiftedDatums[g.Datum] {
 			continue
 		}
 		codes = append(codes, c)
@@ -52,7 +52,7 @@ func TestDatumShiftsAgainstCs2cs(t *testing.T) {
 			continue
 		}
 		g := c.(*core.GeographicCRS)
-		e := r.Extents[g.Def.Usages[0].Extent]
+		e, _ := r.Extent(g.Def.Usages[0].Extent)
 		var in strings.Builder
 		var pts [][2]float64
 		for k := 0; k < 4; k++ {

@@ -37,7 +37,7 @@ func WKT2(c CRS) (string, error) {
 	}
 	var sb strings.Builder
 	n.Write(&sb, 0)
-	return sb.String(), nil
+	return checked(r, sb.String(), nil)
 }
 
 // PROJJSON returns c as PROJJSON (PROJ's JSON encoding of ISO 19111,
@@ -50,7 +50,8 @@ func PROJJSON(c CRS) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return wkt.PROJJSON(r, c)
+	j, err := wkt.PROJJSON(r, c)
+	return checked(r, j, err)
 }
 
 // PROJJSONFromEPSG is PROJJSON for any EPSG CRS of the registry, as

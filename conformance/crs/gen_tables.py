@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""Generate crs/epsg_tables.bin and crs/epsg_tables.go from PROJ's database.
+"""Generate crs/epsg_tables.txt and crs/epsg_tables.go from PROJ's database.
 
 Reads proj.db (Debian's proj-data: /usr/share/proj/proj.db, PROJ 9.1.1 with
 EPSG v10.076) with the standard library's sqlite3 and writes the EPSG
-objects the engine needs, as a zlib-compressed text table that crs/ embeds
-and parses on first use:
+objects the engine needs, as a text table that crs/ embeds uncompressed
+(indexed on first use, each record parsed on its first lookup, so a
+process pays for the few CRSs it uses rather than for inflating and
+parsing the whole table):
 
 - every EPSG projected CRS (deprecated ones flagged) with its conversion (method and
   parameters, DMS values normalised to degrees as PROJ does), coordinate
@@ -21,8 +23,8 @@ and parses on first use:
   to its Greenwich twin, units of measure, extents and scopes.
 
 Rerunning the script on the same proj.db reproduces both files byte for
-byte (rows are ordered by code, floats are written as Python's shortest
-round-trip repr, zlib level 9 of Debian's zlib).
+byte (rows are ordered by code within each kind, as crs/ requires, and
+floats are written as Python's shortest round-trip repr).
 
 Usage: /usr/bin/python3 conformance/crs/gen_tables.py [--db PATH] [--out DIR]
 """
@@ -30,7 +32,6 @@ import argparse
 import math
 import os
 import sqlite3
-import zlib
 
 HELMERT_METHODS = (9603, 9606, 9607, 9636, 1063)
 FORMAT = "geodisaster-epsg-1"
@@ -321,16 +322,14 @@ package crs
 
 import _ "embed"
 
-// epsgTablesZ is the zlib-compressed EPSG table (format %s) read from
-// proj.db of PROJ %s (EPSG %s, %s): %d projected CRSs, %d geographic
-// CRSs, %d Helmert transformations to WGS 84; %d bytes uncompressed.
-// epsgtables.go parses it on first use.
+// epsgTables is the EPSG table (format %s)
+// read from proj.db of PROJ %s (EPSG %s, %s): %d projected
+// CRSs, %d geographic CRSs, %d Helmert transformations to WGS 84;
+// %d bytes. It is embedded uncompressed: internal/core/epsgtables.go
+// indexes it on first use and parses each record on its first lookup.
 //
-//go:embed epsg_tables.bin
-var epsgTablesZ []byte
-
-// epsgTablesSize is the uncompressed length of epsgTablesZ.
-const epsgTablesSize = %d
+//go:embed epsg_tables.txt
+var epsgTables string
 
 // epsgTablesSource names the database the tables were generated from.
 const epsgTablesSource = "PROJ %s, EPSG %s"
@@ -344,16 +343,15 @@ def main():
     ap.add_argument("--out", default=os.path.join(here, "..", "..", "crs"))
     args = ap.parse_args()
     text, counts, meta = generate(args.db)
-    blob = zlib.compress(text, 9)
-    with open(os.path.join(args.out, "epsg_tables.bin"), "wb") as f:
-        f.write(blob)
+    with open(os.path.join(args.out, "epsg_tables.txt"), "wb") as f:
+        f.write(text)
     go = GO_TEMPLATE % (FORMAT, meta.get("PROJ.VERSION"), meta.get("EPSG.VERSION"),
                         meta.get("EPSG.DATE"), counts["projected"], counts["geographic"],
-                        counts["helmert"], len(text), len(text),
+                        counts["helmert"], len(text),
                         meta.get("PROJ.VERSION"), meta.get("EPSG.VERSION"))
     with open(os.path.join(args.out, "epsg_tables.go"), "w") as f:
         f.write(go)
-    print("wrote %d bytes (%d uncompressed): %s" % (len(blob), len(text), counts))
+    print("wrote %d bytes: %s" % (len(text), counts))
 
 
 if __name__ == "__main__":

@@ -54,19 +54,22 @@ func (r *Registry) FromEPSG(code int) (CRS, error) {
 	}
 	var c CRS
 	switch {
-	case r.Geog[code] != nil:
+	case r.Geog(code) != nil:
 		g, err := r.GeographicCRSCached(code)
 		if err != nil {
 			return nil, err
 		}
 		c = g
-	case r.Proj[code] != nil:
+	case r.Proj(code) != nil:
 		p, err := r.projectedCached(code)
 		if err != nil {
 			return nil, err
 		}
 		c = p
 	default:
+		if err := r.Err(); err != nil {
+			return nil, err
+		}
 		return nil, fmt.Errorf("%w: EPSG:%d", ErrUnknownCRS, code)
 	}
 	r.cache.Store(code, c)
@@ -85,7 +88,8 @@ func (r *Registry) projectedCached(code int) (*ProjectedCRS, error) {
 }
 
 // registryCached returns the CRS of code from the registry's cache, or
-// builds it with build and caches it.
+// builds it with build and caches it. A CRS built while a lookup met a
+// corrupt record is not: the corrupt record's error is returned.
 func registryCached[T CRS](r *Registry, code int, build func(int) (T, error)) (T, error) {
 	if c, ok := r.cache.Load(code); ok {
 		if v, ok := c.(T); ok {
@@ -93,6 +97,10 @@ func registryCached[T CRS](r *Registry, code int, build func(int) (T, error)) (T
 		}
 	}
 	v, err := build(code)
+	if e := r.Err(); e != nil {
+		var zero T
+		return zero, e
+	}
 	if err != nil {
 		return v, err
 	}
@@ -108,8 +116,12 @@ func (r *Registry) DescribeEPSG(code int) (CRS, error) {
 	if err == nil {
 		return c, nil
 	}
-	if r.Proj[code] == nil {
+	if r.Proj(code) == nil {
 		return nil, err
 	}
-	return r.projectedFromRegistryOpt(code, false)
+	c, err = r.projectedFromRegistryOpt(code, false)
+	if e := r.Err(); e != nil {
+		return nil, e
+	}
+	return c, err
 }

@@ -110,8 +110,8 @@ func (g *GeographicCRS) FromDatum(lon, lat float64) (float64, float64, error) {
 
 // geographicFromRegistry builds EPSG geographic CRS code.
 func (r *Registry) geographicFromRegistry(code int) (*GeographicCRS, error) {
-	d, ok := r.Geog[code]
-	if !ok {
+	d := r.Geog(code)
+	if d == nil {
 		return nil, fmt.Errorf("%w: EPSG:%d", ErrUnknownCRS, code)
 	}
 	datum, err := r.datumFor(d)

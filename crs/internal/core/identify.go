@@ -69,9 +69,9 @@ func (r *Registry) identifyGeographic(g *GeographicCRS) (int, int) {
 		conf int
 	}
 	var cs []cand
-	for _, code := range r.GeogCodes {
-		def := r.Geog[code]
-		if def.Datum != d.Code || def.Deprecated || def.Kind != "geographic 2D" {
+	for _, code := range r.GeogCodes() {
+		def := r.Geog(code)
+		if def == nil || def.Datum != d.Code || def.Deprecated || def.Kind != "geographic 2D" {
 			continue
 		}
 		e, err := r.GeographicCRSCached(code)
@@ -123,8 +123,8 @@ func methodFamily(m int) int {
 // projected CRS and PROJ's confidence in it (0 when none).
 func (r *Registry) identifyProjected(p *ProjectedCRS) (int, int) {
 	baseCode := p.Base.Code
-	if code, ok := r.utmShortcut(p); ok && r.Proj[code] != nil {
-		return code, nameConfidence(p.Name, r.Proj[code].Name)
+	if code, ok := r.utmShortcut(p); ok && r.Proj(code) != nil {
+		return code, nameConfidence(p.Name, r.Proj(code).Name)
 	}
 	family := methodFamily(p.Conv.Method)
 	ourDatum := p.Base.Datum
@@ -136,12 +136,12 @@ func (r *Registry) identifyProjected(p *ProjectedCRS) (int, int) {
 		towgs84 bool // the candidate's datum publishes our +towgs84
 	}
 	var cs []cand
-	for _, code := range r.ProjCodes {
-		d := r.Proj[code]
-		if d.Deprecated || (baseCode != 0 && d.geog != baseCode) {
+	for _, code := range r.ProjCodes() {
+		d := r.Proj(code)
+		if d == nil || d.Deprecated || (baseCode != 0 && d.geog != baseCode) {
 			continue
 		}
-		cd := r.Convs[d.Conv]
+		cd := r.Conv(d.Conv)
 		if cd == nil || methodFamily(cd.Method) != family || !proj.Supported(cd.Method) {
 			continue
 		}

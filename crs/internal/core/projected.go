@@ -192,16 +192,16 @@ func (r *Registry) projectedFromRegistry(code int) (*ProjectedCRS, error) {
 // needProj, a method this package does not implement leaves the CRS
 // without a projection (describable, not convertible).
 func (r *Registry) projectedFromRegistryOpt(code int, needProj bool) (*ProjectedCRS, error) {
-	d, ok := r.Proj[code]
-	if !ok {
+	d := r.Proj(code)
+	if d == nil {
 		return nil, fmt.Errorf("%w: EPSG:%d", ErrUnknownCRS, code)
 	}
 	base, err := r.GeographicCRSCached(d.geog)
 	if err != nil {
 		return nil, err
 	}
-	cd, ok := r.Convs[d.Conv]
-	if !ok {
+	cd := r.Conv(d.Conv)
+	if cd == nil {
 		return nil, fmt.Errorf("%w: EPSG:%d: conversion %d missing", ErrUnknownCRS, code, d.Conv)
 	}
 	cs, ok := r.CSs[d.cs]

@@ -178,8 +178,8 @@ func (r *Registry) datumFor(g *geogDef) (*GeodeticDatum, error) {
 	if g.Datum == 6326 {
 		return WGS84Datum, nil
 	}
-	dd, ok := r.Datums[g.Datum]
-	if !ok {
+	dd := r.Datum(g.Datum)
+	if dd == nil {
 		return nil, fmt.Errorf("%w: EPSG:%d: datum %d missing from the table", ErrUnknownCRS, g.Code, g.Datum)
 	}
 	ed, ok := r.Ellipsoids[dd.Ell]
@@ -197,20 +197,20 @@ func (r *Registry) datumFor(g *geogDef) (*GeodeticDatum, error) {
 	gd := &GeodeticDatum{Key: fmt.Sprintf("EPSG:%d", dd.Code), Code: dd.Code, Name: dd.Name, Ellipsoid: el,
 		EllipsoidRef: EllipsoidRef{Code: dd.Ell, Name: ed.Name, Unit: ed.Unit}, PM: pm, projName: r.projDatumName(dd.Code)}
 	src := g.Code
-	hs := r.Helmerts[src]
+	hs := r.Helmerts(src)
 	if rot, ok := r.rotations[src]; ok {
 		// A CRS on another prime meridian shares its datum shifts (and, for
 		// conversions, its datum) with its Greenwich twin.
-		if twin, ok := r.Geog[rot.dst]; ok {
+		if twin := r.Geog(rot.dst); twin != nil {
 			gd.Key = fmt.Sprintf("EPSG:%d", twin.Datum)
 			if len(hs) == 0 {
-				hs = r.Helmerts[rot.dst]
+				hs = r.Helmerts(rot.dst)
 				src = rot.dst
 			}
 		}
 	}
-	gd.Shifts = r.orderShifts(hs, r.Geog[src])
-	if len(gd.Shifts) > 0 && !coversExtent(gd.Shifts, r, r.Geog[src]) {
+	gd.Shifts = r.orderShifts(hs, r.Geog(src))
+	if len(gd.Shifts) > 0 && !coversExtent(gd.Shifts, r, r.Geog(src)) {
 		// PROJ adds its ballpark (null) transformation, valid everywhere,
 		// when no transformation's area holds the CRS's whole area of use;
 		// it applies to the points outside every area.
@@ -226,7 +226,7 @@ func coversExtent(shifts []*datumShift, r *Registry, g *geogDef) bool {
 	if g == nil || len(g.Usages) == 0 {
 		return true
 	}
-	e, ok := r.Extents[g.Usages[0].Extent]
+	e, ok := r.Extent(g.Usages[0].Extent)
 	if !ok {
 		return true
 	}
@@ -249,7 +249,7 @@ func coversExtent(shifts []*datumShift, r *Registry, g *geogDef) bool {
 func (r *Registry) orderShifts(hs []*helmertDef, src *geogDef) []*datumShift {
 	var srcExt *extentDef
 	if src != nil && len(src.Usages) > 0 {
-		if e, ok := r.Extents[src.Usages[0].Extent]; ok {
+		if e, ok := r.Extent(src.Usages[0].Extent); ok {
 			srcExt = &e
 		}
 	}
@@ -279,7 +279,7 @@ next:
 		}
 		d.H = proj.NewHelmert(h.p[0], h.p[1], h.p[2], rx, ry, rz, h.p[6], h.p[7], h.p[8], h.p[9])
 		if len(h.usages) > 0 {
-			if e, ok := r.Extents[h.usages[0].Extent]; ok {
+			if e, ok := r.Extent(h.usages[0].Extent); ok {
 				d.w, d.s, d.e, d.n = e.W, e.S, e.E, e.N
 				l := strings.ToLower(e.Name)
 				d.offshore = strings.Contains(l, "offshore") && !strings.Contains(l, "onshore")
@@ -413,7 +413,7 @@ func (r *Registry) toDegrees(v float64, unit int) (float64, error) {
 // of a geographic CRS of projDatums), or "".
 func (r *Registry) projDatumName(code int) string {
 	for name, g := range PROJDatums {
-		if gd := r.Geog[g]; gd != nil && gd.Datum == code {
+		if gd := r.Geog(g); gd != nil && gd.Datum == code {
 			return name
 		}
 	}

@@ -157,12 +157,12 @@ func primeMeridianJSON(r *core.Registry, pm core.PrimeMeridian) *jsonObject {
 
 // datumJSON adds "datum" or "datum_ensemble" to o.
 func datumJSON(r *core.Registry, o *jsonObject, d *core.GeodeticDatum) {
-	dd := r.Datums[d.Code]
+	dd := r.Datum(d.Code)
 	if d.Code != 0 && dd != nil && len(dd.Members) > 0 {
 		e := obj(jsonKV{"name", dd.Name})
 		var members []any
 		for _, m := range dd.Members {
-			if md := r.Datums[m]; md != nil {
+			if md := r.Datum(m); md != nil {
 				members = append(members, obj(jsonKV{"name", md.Name}, jsonKV{"id", idJSON(m)}))
 			}
 		}
@@ -212,7 +212,7 @@ func csJSON(r *core.Registry, cs core.CSDef, unit func(core.AxisDef) any) *jsonO
 func usagesJSON(r *core.Registry, o *jsonObject, us []core.UsageDef) {
 	var list []*jsonObject
 	for _, u := range us {
-		e, ok := r.Extents[u.Extent]
+		e, ok := r.Extent(u.Extent)
 		if !ok {
 			continue
 		}

@@ -115,7 +115,7 @@ func ellipsoidNode(r *core.Registry, d *core.GeodeticDatum) *Node {
 
 // datumNodes returns the DYNAMIC (or nil) and DATUM/ENSEMBLE nodes.
 func datumNodes(r *core.Registry, d *core.GeodeticDatum) (*Node, *Node) {
-	dd := r.Datums[d.Code]
+	dd := r.Datum(d.Code)
 	if d.Code == 0 || dd == nil {
 		return nil, NewNode("DATUM", Quote(d.Name)).Add(ellipsoidNode(r, d))
 	}
@@ -126,7 +126,7 @@ func datumNodes(r *core.Registry, d *core.GeodeticDatum) (*Node, *Node) {
 	if len(dd.Members) > 0 {
 		e := NewNode("ENSEMBLE", Quote(dd.Name))
 		for _, m := range dd.Members {
-			if md := r.Datums[m]; md != nil {
+			if md := r.Datum(m); md != nil {
 				e.Add(NewNode("MEMBER", Quote(md.Name)))
 			}
 		}
@@ -174,7 +174,7 @@ func axisNodes(r *core.Registry, cs core.CSDef, unit func(core.AxisDef) *Node) [
 func usageNodes(r *core.Registry, us []core.UsageDef) []*Node {
 	var out []*Node
 	for _, u := range us {
-		e, ok := r.Extents[u.Extent]
+		e, ok := r.Extent(u.Extent)
 		if !ok {
 			continue
 		}

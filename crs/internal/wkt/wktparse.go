@@ -388,9 +388,12 @@ func datumByName(r *core.Registry, name string) int {
 		return c
 	}
 	n = strings.TrimPrefix(n, "d")
-	for _, code := range r.GeogCodes {
-		g := r.Geog[code]
-		if d := r.Datums[g.Datum]; d != nil {
+	for _, code := range r.GeogCodes() {
+		g := r.Geog(code)
+		if g == nil {
+			continue
+		}
+		if d := r.Datum(g.Datum); d != nil {
 			dn := normName(d.Name)
 			if dn == normName(name) || dn == n || strings.TrimSuffix(dn, "ensemble") == normName(name) {
 				return d.Code
@@ -405,7 +408,7 @@ func wktGeographic(r *core.Registry, t *wktTree) (*core.GeographicCRS, error) {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: WKT %s: %s", core.ErrUnknownCRS, t.kw, fmt.Sprintf(format, args...))
 	}
-	if code := t.epsgID(); code != 0 && r.Geog[code] != nil {
+	if code := t.epsgID(); code != 0 && r.Geog(code) != nil {
 		return r.GeographicCRSCached(code)
 	}
 	dn := t.child("DATUM", "ENSEMBLE", "GEODETICDATUM", "TRF")
@@ -482,9 +485,9 @@ func wktGeographic(r *core.Registry, t *wktTree) (*core.GeographicCRS, error) {
 	// An EPSG datum on the same figure and prime meridian keeps its
 	// identity and shifts.
 	if code != 0 {
-		for _, gc := range r.GeogCodes {
-			gd := r.Geog[gc]
-			if gd.Datum != code || gd.Deprecated {
+		for _, gc := range r.GeogCodes() {
+			gd := r.Geog(gc)
+			if gd == nil || gd.Datum != code || gd.Deprecated {
 				continue
 			}
 			e, err := r.GeographicCRSCached(gc)
