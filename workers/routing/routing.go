@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"image/png"
 	"math"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unsafe"
 
 	gojson "github.com/goccy/go-json"
@@ -631,6 +633,14 @@ type roadRecord struct {
 	flooded, blocked bool
 }
 
+// roadScratch is parseRoadNetwork's reusable working memory.
+type roadScratch struct {
+	recs []roadRecord
+	ids  []byte
+}
+
+var roadScratchPool = sync.Pool{New: func() any { return new(roadScratch) }}
+
 // roadProps collects one feature's edge properties; a null value counts as
 // absent, as it does for encoding/json's pointer fields, and a repeated
 // member's last value wins.
@@ -714,10 +724,15 @@ func roadEdgeIDValue(v vector.JSONValue) (string, error) {
 // decoded refers to them (the edges' ids are parts of one arena, their
 // vertices share one array), so they are read in place, not copied.
 func parseRoadNetwork(p string, b []byte) (*RoadNetwork, error) {
-	// A feature of an OSM-derived table takes about 300 bytes; the hint
+	// The records and the id arena are working memory, recycled across
+	// tables: the edges are built from them at their final size. A
+	// feature of an OSM-derived table takes about 300 bytes; the hint
 	// only saves the growth of recs.
-	recs := make([]roadRecord, 0, len(b)/320+16)
-	ids := make([]byte, 0, len(b)/40+16)
+	sc := roadScratchPool.Get().(*roadScratch)
+	defer roadScratchPool.Put(sc)
+	recs := slices.Grow(sc.recs[:0], len(b)/320+16)
+	ids := slices.Grow(sc.ids[:0], len(b)/40+16)
+	defer func() { sc.recs, sc.ids = recs[:0], ids[:0] }()
 	var cur roadProps
 	curFeature := -1
 	missing := func(i int) error {
