@@ -889,26 +889,30 @@ func decomposeRoute(c *RouteCandidate, net *RoadNetwork, meta *RouteMetadata) ([
 	}
 	edges := make([]*RoadEdge, 0, len(c.EdgeIDs))
 	node := meta.Origin.NodeID
-	var walk [][2]float64
+	// The walk has as many vertices as a matching geometry: sized once,
+	// an edge walked v to u appended in reverse in place.
+	walk := make([][2]float64, 0, len(c.Coords))
 	for k, id := range c.EdgeIDs {
 		e, ok := net.Edge(id)
 		if !ok {
 			return nil, fmt.Errorf("route %s: edge %s is not a declared road edge of %s", c.ID, id, net.Path)
 		}
-		coords := e.Coords
+		skip := 0
+		if len(walk) > 0 {
+			skip = 1
+		}
 		switch node {
 		case e.U:
 			node = e.V
+			walk = append(walk, e.Coords[skip:]...)
 		case e.V:
 			node = e.U
-			coords = reversedCoords(coords)
+			for i := len(e.Coords) - 1 - skip; i >= 0; i-- {
+				walk = append(walk, e.Coords[i])
+			}
 		default:
 			return nil, fmt.Errorf("route %s: edge %d (%s, %d-%d) does not continue from node %d", c.ID, k, id, e.U, e.V, node)
 		}
-		if len(walk) > 0 {
-			coords = coords[1:]
-		}
-		walk = append(walk, coords...)
 		edges = append(edges, e)
 	}
 	if node != meta.Shelter.NodeID {
@@ -923,14 +927,6 @@ func decomposeRoute(c *RouteCandidate, net *RoadNetwork, meta *RouteMetadata) ([
 		}
 	}
 	return edges, nil
-}
-
-func reversedCoords(c [][2]float64) [][2]float64 {
-	out := make([][2]float64, len(c))
-	for i := range c {
-		out[len(c)-1-i] = c[i]
-	}
-	return out
 }
 
 // BlockedRoads is the payload of EstimateExposure(exposure=blocked_roads):
