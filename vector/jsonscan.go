@@ -3,6 +3,7 @@ package vector
 import (
 	"encoding/json"
 	"fmt"
+	"math/bits"
 	"strconv"
 )
 
@@ -182,6 +183,13 @@ func (d *scanner) stringToken() (raw string, plain bool) {
 	return "", false
 }
 
+// load64 returns the eight bytes of s from i as a little-endian word.
+func load64(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
 // stringStop marks the bytes that end a run of plain string content: the
 // quote, the backslash, control characters and non-ASCII bytes.
 var stringStop = func() (t [256]bool) {
@@ -207,6 +215,31 @@ func (d *scanner) float() float64 {
 		return 0
 	}
 	return f
+}
+
+// pow10u holds 10^n for n digits read at once.
+var pow10u = [9]uint64{1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000}
+
+// leadingDigits returns how many of the little-endian word x's bytes,
+// from the lowest, are ASCII digits (0 to 8) and the decimal value of
+// those digits.
+func leadingDigits(x uint64) (n int, v uint64) {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	t := x ^ (ones * '0') // a digit's byte becomes its value, 0 to 9
+	// A byte is not a digit when t >= 10: bit 7 of t, or of its low seven
+	// bits plus 0x76 (no carry leaves a byte: at most 0x7f+0x76).
+	not := ((t&^highs + ones*0x76) | t) & highs
+	n = bits.TrailingZeros64(not) >> 3
+	if n == 0 {
+		return 0, 0
+	}
+	// The n digits moved to the top bytes, zeros (leading zeros) below,
+	// then combined pairwise: 2, 4 and 8 digits a lane.
+	t <<= 8 * uint(8-n)
+	t = (t * (10<<8 + 1)) >> 8 & 0x00ff00ff00ff00ff
+	t = (t * (100<<16 + 1)) >> 16 & 0x0000ffff0000ffff
+	t = (t * (10000<<32 + 1)) >> 32
+	return n, t
 }
 
 // exactPow10 holds the powers of ten that float64 represents exactly.
@@ -235,11 +268,27 @@ func (d *scanner) number() (tok string, v float64, exact bool) {
 	case i < len(s) && s[i] == '0':
 		i++
 	case i < len(s) && s[i] >= '1' && s[i] <= '9':
-		for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+		for i < len(s) {
+			if mant != 0 && i+8 <= len(s) {
+				// Up to eight digits in one step, while they all count.
+				if n, v := leadingDigits(load64(s, i)); n > 0 && digits+n <= 19 {
+					mant = mant*pow10u[n] + v
+					digits += n
+					i += n
+					if n == 8 {
+						continue
+					}
+					break
+				}
+			}
+			if s[i] < '0' || s[i] > '9' {
+				break
+			}
 			if digits < 19 {
 				mant = mant*10 + uint64(s[i]-'0')
 			}
 			digits++
+			i++
 		}
 	default:
 		d.i = i
@@ -249,7 +298,22 @@ func (d *scanner) number() (tok string, v float64, exact bool) {
 	if i < len(s) && s[i] == '.' {
 		i++
 		j := i
-		for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+		for i < len(s) {
+			if mant != 0 && i+8 <= len(s) {
+				if n, v := leadingDigits(load64(s, i)); n > 0 && digits+n <= 19 {
+					mant = mant*pow10u[n] + v
+					digits += n
+					exp -= n
+					i += n
+					if n == 8 {
+						continue
+					}
+					break
+				}
+			}
+			if s[i] < '0' || s[i] > '9' {
+				break
+			}
 			if mant != 0 || s[i] != '0' {
 				if digits < 19 {
 					mant = mant*10 + uint64(s[i]-'0')
@@ -257,6 +321,7 @@ func (d *scanner) number() (tok string, v float64, exact bool) {
 				digits++
 			}
 			exp--
+			i++
 		}
 		if i == j {
 			d.i = i

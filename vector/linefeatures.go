@@ -3,6 +3,7 @@ package vector
 import (
 	"fmt"
 	"strconv"
+	"sync"
 )
 
 // LineFeatures is a GeoJSON FeatureCollection whose features are all
@@ -65,6 +66,10 @@ func (v JSONValue) Float64() (float64, error) {
 // Int64 returns an integral number (no fraction or exponent) in int64's
 // range.
 func (v JSONValue) Int64() (int64, error) {
+	if v.kind == valueNumber && v.num >= -(1<<53) && v.num <= 1<<53 && plainInteger(v.raw) {
+		// The digits alone, read exactly: strconv.ParseInt's value.
+		return int64(v.num), nil
+	}
 	if !v.IsNumber() {
 		return 0, fmt.Errorf("%s is not a number", v.raw)
 	}
@@ -73,6 +78,17 @@ func (v JSONValue) Int64() (int64, error) {
 		return 0, fmt.Errorf("%s is not an integer in int64's range", v.raw)
 	}
 	return n, nil
+}
+
+// plainInteger reports whether a JSON number has neither a fraction nor
+// an exponent.
+func plainInteger(raw string) bool {
+	for i := 0; i < len(raw); i++ {
+		if c := raw[i]; c == '.' || c == 'e' || c == 'E' {
+			return false
+		}
+	}
+	return true
 }
 
 // Bool returns true or false.
@@ -124,7 +140,10 @@ func (e *GeoJSONError) Error() string {
 // after the collection. Numbers are rounded as strconv.ParseFloat (and so
 // encoding/json) rounds them.
 func DecodeLineFeatures(data string, property func(feature int, key string, v JSONValue) error) (*LineFeatures, error) {
-	d := &lineDecoder{scanner: scanner{s: data}, property: property}
+	sc := lineScratchPool.Get().(*lineScratch)
+	defer lineScratchPool.Put(sc)
+	d := &lineDecoder{scanner: scanner{s: data}, property: property, pts: sc.pts[:0], ends: sc.ends[:0]}
+	defer func() { sc.pts, sc.ends = d.pts[:0], d.ends[:0] }()
 	var typ string
 	features := false
 	d.ws()
@@ -160,14 +179,27 @@ func DecodeLineFeatures(data string, property func(feature int, key string, v JS
 	case !features:
 		return nil, &GeoJSONError{Offset: 0, Msg: `FeatureCollection has no "features" member`}
 	}
+	// The positions were gathered in recycled memory: they are copied out
+	// once, at their final size.
+	pts := make([][2]float64, len(d.pts))
+	copy(pts, d.pts)
 	lf := &LineFeatures{Lines: make([][][2]float64, len(d.ends))}
 	start := 0
 	for i, end := range d.ends {
-		lf.Lines[i] = d.pts[start:end:end]
+		lf.Lines[i] = pts[start:end:end]
 		start = end
 	}
 	return lf, nil
 }
+
+// lineScratch is DecodeLineFeatures' reusable working memory: the
+// positions as they are decoded and where each feature's end.
+type lineScratch struct {
+	pts  [][2]float64
+	ends []int
+}
+
+var lineScratchPool = sync.Pool{New: func() any { return new(lineScratch) }}
 
 // lineDecoder holds DecodeLineFeatures' state: every position decoded so
 // far and where each feature's positions end.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -123,16 +124,48 @@ func TestDecodeLineFeaturesRejects(t *testing.T) {
 	}
 }
 
-// FuzzDecodeLineFeatures checks that the decoder never panics and accepts
-// only JSON that encoding/json accepts.
+// FuzzDecodeLineFeatures checks that the decoder never panics, accepts
+// only JSON that encoding/json accepts, and passes property values whose
+// accessors agree with those of their bare text.
 func FuzzDecodeLineFeatures(f *testing.F) {
 	f.Add(twoLines)
 	f.Add(`{"type":"FeatureCollection","features":[]}`)
+	f.Add(`{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"LineString","coordinates":[[0,0],[1,1]]},"properties":{"u":100000,"v":-7,"w":1.5,"x":9007199254740992,"y":9007199254740993,"z":"e1"}}]}`)
 	f.Fuzz(func(t *testing.T, doc string) {
-		if _, err := DecodeLineFeatures(doc, func(int, string, JSONValue) error { return nil }); err == nil && !json.Valid([]byte(doc)) {
+		_, err := DecodeLineFeatures(doc, func(_ int, key string, v JSONValue) error {
+			checkValueAsRaw(t, key, v)
+			return nil
+		})
+		if err == nil && !json.Valid([]byte(doc)) {
 			t.Fatalf("accepted invalid JSON %q", doc)
 		}
 	})
+}
+
+// checkValueAsRaw checks that a value the decoder passes (with what it
+// learnt reading it) decodes as its bare text does.
+func checkValueAsRaw(t *testing.T, key string, v JSONValue) {
+	t.Helper()
+	bare := JSONValue{raw: v.Raw()}
+	f, ferr := v.Float64()
+	g, gerr := bare.Float64()
+	if math.Float64bits(f) != math.Float64bits(g) || (ferr == nil) != (gerr == nil) {
+		t.Errorf("%s: Float64 %v %v, bare %v %v", key, f, ferr, g, gerr)
+	}
+	s, serr := v.String()
+	r, rerr := bare.String()
+	if s != r || (serr == nil) != (rerr == nil) {
+		t.Errorf("%s: String %q %v, bare %q %v", key, s, serr, r, rerr)
+	}
+	i, ierr := v.Int64()
+	j, jerr := bare.Int64()
+	if i != j || (ierr == nil) != (jerr == nil) {
+		t.Errorf("%s: Int64 %v %v, bare %v %v", key, i, ierr, j, jerr)
+	}
+	// The bare text's integer is strconv.ParseInt's.
+	if n, err := strconv.ParseInt(v.Raw(), 10, 64); (err == nil) != (ierr == nil) || err == nil && n != i {
+		t.Errorf("%s: Int64 %v %v, strconv %v %v", key, i, ierr, n, err)
+	}
 }
 
 func BenchmarkDecodeLineFeatures(b *testing.B) {
@@ -162,29 +195,15 @@ func BenchmarkDecodeLineFeatures(b *testing.B) {
 // does.
 func TestDecodeLineFeaturesValuesAsRaw(t *testing.T) {
 	doc := `{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"LineString","coordinates":[[0,0],[1,1]]},"properties":
-{"a":-0,"b":0.1,"c":123456789012345678901,"d":1e400,"e":"e0042","f":"a\u00e9","g":"é","h":-17,"i":2.5e-3,"j":true,"k":null,"l":[1],"m":9007199254740993}}]}`
+{"a":-0,"b":0.1,"c":123456789012345678901,"d":1e400,"e":"e0042","f":"a\u00e9","g":"é","h":-17,"i":2.5e-3,"j":true,"k":null,"l":[1],"m":9007199254740993,
+"n":9007199254740992,"o":-9007199254740992,"p":100000,"q":1.0,"r":1e3,"s":-0.0,"t":12345678901234567}}]}`
 	n := 0
 	_, err := DecodeLineFeatures(doc, func(_ int, key string, v JSONValue) error {
 		n++
-		bare := JSONValue{raw: v.Raw()}
-		f, ferr := v.Float64()
-		g, gerr := bare.Float64()
-		if math.Float64bits(f) != math.Float64bits(g) || (ferr == nil) != (gerr == nil) {
-			t.Errorf("%s: Float64 %v %v, bare %v %v", key, f, ferr, g, gerr)
-		}
-		s, serr := v.String()
-		r, rerr := bare.String()
-		if s != r || (serr == nil) != (rerr == nil) {
-			t.Errorf("%s: String %q %v, bare %q %v", key, s, serr, r, rerr)
-		}
-		i, ierr := v.Int64()
-		j, jerr := bare.Int64()
-		if i != j || (ierr == nil) != (jerr == nil) {
-			t.Errorf("%s: Int64 %v %v, bare %v %v", key, i, ierr, j, jerr)
-		}
+		checkValueAsRaw(t, key, v)
 		return nil
 	})
-	if err != nil || n != 13 {
+	if err != nil || n != 20 {
 		t.Fatalf("%d values, %v", n, err)
 	}
 }

@@ -145,12 +145,12 @@ func changedPixelsRef(a, b *image.RGBA, r image.Rectangle) int {
 	return n
 }
 
-// TestChangedPixelsMatchesPixelByPixel compares the two-pixel step with
-// the pixel-by-pixel count over odd and even widths, changed alpha only,
-// and sub-images.
+// TestChangedPixelsMatchesPixelByPixel compares the eight- and two-pixel
+// steps with the pixel-by-pixel count over odd and even widths, changed
+// alpha only, sub-images and a compact copy of a rectangle.
 func TestChangedPixelsMatchesPixelByPixel(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	for _, w := range []int{1, 2, 3, 7, 8, 33} {
+	for _, w := range []int{1, 2, 3, 7, 8, 9, 15, 16, 17, 33, 40, 71} {
 		a := blank(w, 9, color.RGBA{1, 2, 3, 255})
 		b := blank(w, 9, color.RGBA{1, 2, 3, 255})
 		for i := range b.Pix {
@@ -165,6 +165,14 @@ func TestChangedPixelsMatchesPixelByPixel(t *testing.T) {
 			sa, sb := a.SubImage(rect).(*image.RGBA), b.SubImage(rect).(*image.RGBA)
 			if got, want := ChangedPixels(sa, sb, rect), changedPixelsRef(sa, sb, rect); got != want {
 				t.Errorf("sub-image width %d, %v: %d changed, want %d", w, rect, got, want)
+			}
+			// The rectangle's rows alone, as RenderMap keeps the chip.
+			ca := image.NewRGBA(rect)
+			for y := rect.Min.Y; y < rect.Max.Y; y++ {
+				copy(ca.Pix[ca.PixOffset(rect.Min.X, y):], a.Pix[a.PixOffset(rect.Min.X, y):a.PixOffset(rect.Max.X, y)])
+			}
+			if got, want := ChangedPixels(ca, b, rect), changedPixelsRef(a, b, rect); got != want {
+				t.Errorf("compact copy width %d, %v: %d changed, want %d", w, rect, got, want)
 			}
 		}
 	}

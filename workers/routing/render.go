@@ -526,10 +526,10 @@ func worldFile(t crs.Affine) []byte {
 }
 
 // overlayCanvases recycles 912 x 512 canvases: drawRouteOverlay takes
-// its canvas and the copy it compares against from it, and
-// renderRouteOverlay returns the canvas once it is encoded. Every pixel of
-// a canvas is painted before it is read (the chip and legend panels cover
-// it), so a recycled canvas draws the same image as a new one.
+// its canvas from it, and renderRouteOverlay returns the canvas once it
+// is encoded. Every pixel of a canvas is painted before it is read (the
+// chip and legend panels cover it), so a recycled canvas draws the same
+// image as a new one.
 var overlayCanvases = sync.Pool{New: func() any { return image.NewRGBA(image.Rect(0, 0, OverlayWidth, OverlayHeight)) }}
 
 func newCanvas() *image.RGBA { return overlayCanvases.Get().(*image.RGBA) }
@@ -543,11 +543,12 @@ func releaseCanvas(img *image.RGBA) {
 }
 
 // overlayScratch is drawRouteOverlay's reusable working memory: the
-// projected positions and the roads' canvas vertices.
+// projected positions, the roads' canvas vertices and the painted chip.
 type overlayScratch struct {
 	memo   pointMemo
 	roadPx [][2]float64
 	lines  [][][2]float64
+	base   []byte
 }
 
 var overlayScratchPool = sync.Pool{New: func() any { return new(overlayScratch) }}
@@ -595,9 +596,15 @@ func drawRouteOverlay(env workers.Env, plan *RoutePlan, sel map[string]string, o
 	} else {
 		fillAll(img, chip, colNoRGB)
 	}
-	base := newCanvas()
-	defer releaseCanvas(base)
-	copy(base.Pix, img.Pix)
+	// The chip as painted, to count the pixels the layers change: only
+	// the chip's rows, in the scratch's memory.
+	cw := 4 * chip.Dx()
+	sc.base = slices.Grow(sc.base[:0], cw*chip.Dy())[:cw*chip.Dy()]
+	base := &image.RGBA{Pix: sc.base, Stride: cw, Rect: chip}
+	for y := chip.Min.Y; y < chip.Max.Y; y++ {
+		i := img.PixOffset(chip.Min.X, y)
+		copy(base.Pix[(y-chip.Min.Y)*cw:], img.Pix[i:i+cw])
+	}
 
 	// Flood extent.
 	floodOn := on["flood"]

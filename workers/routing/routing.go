@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"image/png"
 	"math"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unsafe"
 
 	gojson "github.com/goccy/go-json"
@@ -631,6 +633,14 @@ type roadRecord struct {
 	flooded, blocked bool
 }
 
+// roadScratch is parseRoadNetwork's reusable working memory.
+type roadScratch struct {
+	recs []roadRecord
+	ids  []byte
+}
+
+var roadScratchPool = sync.Pool{New: func() any { return new(roadScratch) }}
+
 // roadProps collects one feature's edge properties; a null value counts as
 // absent, as it does for encoding/json's pointer fields, and a repeated
 // member's last value wins.
@@ -714,10 +724,15 @@ func roadEdgeIDValue(v vector.JSONValue) (string, error) {
 // decoded refers to them (the edges' ids are parts of one arena, their
 // vertices share one array), so they are read in place, not copied.
 func parseRoadNetwork(p string, b []byte) (*RoadNetwork, error) {
-	// A feature of an OSM-derived table takes about 300 bytes; the hint
+	// The records and the id arena are working memory, recycled across
+	// tables: the edges are built from them at their final size. A
+	// feature of an OSM-derived table takes about 300 bytes; the hint
 	// only saves the growth of recs.
-	recs := make([]roadRecord, 0, len(b)/320+16)
-	ids := make([]byte, 0, len(b)/40+16)
+	sc := roadScratchPool.Get().(*roadScratch)
+	defer roadScratchPool.Put(sc)
+	recs := slices.Grow(sc.recs[:0], len(b)/320+16)
+	ids := slices.Grow(sc.ids[:0], len(b)/40+16)
+	defer func() { sc.recs, sc.ids = recs[:0], ids[:0] }()
 	var cur roadProps
 	curFeature := -1
 	missing := func(i int) error {
@@ -874,26 +889,30 @@ func decomposeRoute(c *RouteCandidate, net *RoadNetwork, meta *RouteMetadata) ([
 	}
 	edges := make([]*RoadEdge, 0, len(c.EdgeIDs))
 	node := meta.Origin.NodeID
-	var walk [][2]float64
+	// The walk has as many vertices as a matching geometry: sized once,
+	// an edge walked v to u appended in reverse in place.
+	walk := make([][2]float64, 0, len(c.Coords))
 	for k, id := range c.EdgeIDs {
 		e, ok := net.Edge(id)
 		if !ok {
 			return nil, fmt.Errorf("route %s: edge %s is not a declared road edge of %s", c.ID, id, net.Path)
 		}
-		coords := e.Coords
+		skip := 0
+		if len(walk) > 0 {
+			skip = 1
+		}
 		switch node {
 		case e.U:
 			node = e.V
+			walk = append(walk, e.Coords[skip:]...)
 		case e.V:
 			node = e.U
-			coords = reversedCoords(coords)
+			for i := len(e.Coords) - 1 - skip; i >= 0; i-- {
+				walk = append(walk, e.Coords[i])
+			}
 		default:
 			return nil, fmt.Errorf("route %s: edge %d (%s, %d-%d) does not continue from node %d", c.ID, k, id, e.U, e.V, node)
 		}
-		if len(walk) > 0 {
-			coords = coords[1:]
-		}
-		walk = append(walk, coords...)
 		edges = append(edges, e)
 	}
 	if node != meta.Shelter.NodeID {
@@ -908,14 +927,6 @@ func decomposeRoute(c *RouteCandidate, net *RoadNetwork, meta *RouteMetadata) ([
 		}
 	}
 	return edges, nil
-}
-
-func reversedCoords(c [][2]float64) [][2]float64 {
-	out := make([][2]float64, len(c))
-	for i := range c {
-		out[len(c)-1-i] = c[i]
-	}
-	return out
 }
 
 // BlockedRoads is the payload of EstimateExposure(exposure=blocked_roads):
