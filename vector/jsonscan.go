@@ -242,6 +242,22 @@ func leadingDigits(x uint64) (n int, v uint64) {
 	return n, t
 }
 
+// digitRun reads up to eight digits at s[i:] in one step when all of
+// them count (mant is not zero, so none is a leading zero, and the
+// mantissa keeps at most 19 digits): it returns how many it read (0 when
+// the step does not apply, leaving them to the digit-by-digit loop) and
+// mant with them appended.
+func digitRun(s string, i int, mant uint64, digits int) (int, uint64) {
+	if mant == 0 || i+8 > len(s) {
+		return 0, mant
+	}
+	n, v := leadingDigits(load64(s, i))
+	if n == 0 || digits+n > 19 {
+		return 0, mant
+	}
+	return n, mant*pow10u[n] + v
+}
+
 // exactPow10 holds the powers of ten that float64 represents exactly.
 var exactPow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
@@ -269,17 +285,12 @@ func (d *scanner) number() (tok string, v float64, exact bool) {
 		i++
 	case i < len(s) && s[i] >= '1' && s[i] <= '9':
 		for i < len(s) {
-			if mant != 0 && i+8 <= len(s) {
-				// Up to eight digits in one step, while they all count.
-				if n, v := leadingDigits(load64(s, i)); n > 0 && digits+n <= 19 {
-					mant = mant*pow10u[n] + v
-					digits += n
-					i += n
-					if n == 8 {
-						continue
-					}
-					break
+			if n, m := digitRun(s, i, mant, digits); n > 0 {
+				mant, digits, i = m, digits+n, i+n
+				if n == 8 {
+					continue
 				}
+				break
 			}
 			if s[i] < '0' || s[i] > '9' {
 				break
@@ -299,17 +310,12 @@ func (d *scanner) number() (tok string, v float64, exact bool) {
 		i++
 		j := i
 		for i < len(s) {
-			if mant != 0 && i+8 <= len(s) {
-				if n, v := leadingDigits(load64(s, i)); n > 0 && digits+n <= 19 {
-					mant = mant*pow10u[n] + v
-					digits += n
-					exp -= n
-					i += n
-					if n == 8 {
-						continue
-					}
-					break
+			if n, m := digitRun(s, i, mant, digits); n > 0 {
+				mant, digits, exp, i = m, digits+n, exp-n, i+n
+				if n == 8 {
+					continue
 				}
+				break
 			}
 			if s[i] < '0' || s[i] > '9' {
 				break
